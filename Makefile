@@ -1,0 +1,110 @@
+# bpfprof: an eBPF sampling profiler.
+#   make deps    install the Debian packages the build and the tests use
+#   make         build ./bpfprof (BPF objects, skeletons, the binary)
+#   make test    build everything and run every test (unit under ASan/UBSan, end to end)
+#   make profile set up, build and profile the whole system for 10 s into profile.folded
+
+VERSION    := 0.1.0
+CC         ?= cc
+CLANG      ?= clang
+BPFTOOL    ?= bpftool
+ARCH       := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
+
+BUILD      := build
+WARNINGS   := -Wall -Wextra -Werror
+CPPFLAGS   := -D_GNU_SOURCE -DBPFPROF_VERSION='"$(VERSION)"' -I$(BUILD) -Ibpf -Iuser
+CFLAGS     ?= -O2 -g
+CFLAGS     += -std=c17 $(WARNINGS)
+LDLIBS     := -lbpf -lelf -lz
+SANITIZE   := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+
+BPF_SRCS   := $(wildcard bpf/*.bpf.c)
+BPF_OBJS   := $(patsubst bpf/%.bpf.c,$(BUILD)/%.bpf.o,$(BPF_SRCS))
+SKELS      := $(patsubst bpf/%.bpf.c,$(BUILD)/%.skel.h,$(BPF_SRCS))
+USER_SRCS  := $(wildcard user/*.c)
+USER_HDRS  := $(wildcard user/*.h) $(wildcard bpf/*.h)
+LIB_SRCS   := $(filter-out user/main.c,$(USER_SRCS))
+OBJS       := $(patsubst user/%.c,$(BUILD)/obj/%.o,$(USER_SRCS))
+ASAN_OBJS  := $(patsubst user/%.c,$(BUILD)/asan/%.o,$(USER_SRCS))
+ASAN_LIB   := $(BUILD)/asan/libbpfprof.a
+UNIT_SRCS  := $(wildcard tests/unit/test_*.c)
+UNIT_BINS  := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
+EXAMPLES   := $(patsubst examples/%.c,$(BUILD)/examples/%,$(filter-out examples/libhot.c,$(wildcard examples/*.c)))
+
+DEB_PKGS   := clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libcriterion-dev \
+              pkg-config linux-perf elfutils make gcc binutils util-linux procps
+
+.PHONY: all deps test unit e2e examples profile vmlinux clean
+.DELETE_ON_ERROR:
+
+all: bpfprof
+
+deps:
+	@if dpkg-query -W -f='$${Status}\n' $(DEB_PKGS) 2>/dev/null | grep -vq 'install ok installed' \
+	    || [ $$(dpkg-query -W -f='$${Status}\n' $(DEB_PKGS) 2>/dev/null | wc -l) -ne $(words $(DEB_PKGS)) ]; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(DEB_PKGS); \
+	else echo "deps: all Debian packages present"; fi
+
+# vmlinux.h is generated once from the running kernel's BTF and committed:
+# CO-RE relocations make the objects run on other kernels, so building needs no BTF.
+vmlinux:
+	$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > vmlinux/vmlinux.h
+
+$(BUILD)/%.bpf.o: bpf/%.bpf.c bpf/profile.h vmlinux/vmlinux.h | $(BUILD)
+	$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Ivmlinux -Ibpf -c $< -o $@
+
+$(BUILD)/%.skel.h: $(BUILD)/%.bpf.o
+	$(BPFTOOL) gen skeleton $< name $*_bpf > $@
+
+$(BUILD)/obj/%.o: user/%.c $(USER_HDRS) $(SKELS) | $(BUILD)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/asan/%.o: user/%.c $(USER_HDRS) $(SKELS) | $(BUILD)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(SANITIZE) -c $< -o $@
+
+bpfprof: $(OBJS)
+	$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
+
+$(BUILD)/asan/bpfprof: $(ASAN_OBJS)
+	$(CC) $(CFLAGS) $(SANITIZE) $^ $(LDLIBS) -o $@
+
+$(ASAN_LIB): $(filter-out $(BUILD)/asan/main.o,$(ASAN_OBJS))
+	rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/tests/%: tests/unit/%.c $(ASAN_LIB) $(USER_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(SANITIZE) $< $(ASAN_LIB) -lcriterion $(LDLIBS) -o $@
+
+# Example workloads: known hot functions, frame pointers kept.
+EXAMPLE_CFLAGS := -O1 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -Wall -Wextra -Werror
+$(BUILD)/examples/libhot.so: examples/libhot.c
+	@mkdir -p $(@D)
+	$(CC) $(EXAMPLE_CFLAGS) -fPIC -shared $< -o $@
+$(BUILD)/examples/%: examples/%.c $(BUILD)/examples/libhot.so
+	@mkdir -p $(@D)
+	$(CC) $(EXAMPLE_CFLAGS) $< -o $@ -L$(BUILD)/examples -Wl,-rpath,'$$ORIGIN' -lhot -lpthread
+
+examples: $(EXAMPLES)
+
+unit: $(UNIT_BINS)
+	@fail=0; for t in $(UNIT_BINS); do echo "== $$t"; $$t --jobs 2 || fail=1; done; exit $$fail
+
+e2e: bpfprof $(BUILD)/asan/bpfprof examples
+	BPFPROF=$(BUILD)/asan/bpfprof EXAMPLES=$(BUILD)/examples bash tests/e2e/run.sh
+
+test: deps
+	$(MAKE) all
+	$(MAKE) unit
+	$(MAKE) e2e
+
+profile: deps
+	$(MAKE) all
+	./bpfprof -a -d 10 -o profile.folded
+
+$(BUILD):
+	@mkdir -p $@
+
+clean:
+	rm -rf $(BUILD) bpfprof

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * The one place where the BPF side and user space agree on layouts.
+ * Included by bpf/profile.bpf.c (with vmlinux.h types) and by user/ (with
+ * <linux/types.h>); keep it free of anything else.
+ */
+#ifndef BPFPROF_PROFILE_H
+#define BPFPROF_PROFILE_H
+
+#define TASK_COMM_LEN		16
+/* kernel.perf_event_max_stack defaults to 127; deeper stacks are truncated. */
+#define MAX_STACK_DEPTH		127
+
+#define DEFAULT_MAX_STACKS	16384
+#define DEFAULT_MAX_COUNTS	16384
+#define MAX_FILTER_PIDS		1024
+
+/* A stack id that holds no frames (the sample had no such side, or it was
+ * not asked for). bpf_get_stackid() itself returns -EFAULT for an empty
+ * stack, so user space treats both the same way. */
+#define STACK_ID_NONE		(-14) /* -EFAULT */
+
+/* One counted stack: who ran, and the ids of both halves of the stack in
+ * the stack trace map. */
+struct stack_key {
+	__u32 tgid;
+	__u32 pid;
+	__s32 kstack_id;
+	__s32 ustack_id;
+	char comm[TASK_COMM_LEN];
+};
+
+/* Per-CPU counters in the stats map. Every sample that passed the filters
+ * is counted once in STAT_SAMPLES and then either in the counts map or in
+ * exactly one STAT_LOST_* reason, so samples == counted + lost always. */
+enum stat_kind {
+	STAT_SAMPLES = 0,
+	STAT_LOST_KSTACK_COLLISION,	/* -EEXIST from the kernel stack id */
+	STAT_LOST_USTACK_COLLISION,	/* -EEXIST from the user stack id */
+	STAT_LOST_STACKMAP_FULL,	/* -ENOMEM: no free stack map bucket */
+	STAT_LOST_STACK_ERROR,		/* any other negative stack id */
+	STAT_LOST_COUNTS_FULL,		/* the counts map had no room */
+	STAT_MAX,
+};
+
+#endif /* BPFPROF_PROFILE_H */

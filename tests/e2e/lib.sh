@@ -1,0 +1,63 @@
+# Helpers for the end-to-end tests: run bpfprof, read folded output.
+# shellcheck shell=bash
+
+PASS=0
+FAIL=0
+FAILED=()
+
+ok()   { PASS=$((PASS + 1)); printf '  ok    %s\n' "$1"; }
+fail() { FAIL=$((FAIL + 1)); FAILED+=("$1"); printf '  FAIL  %s\n' "$1"; [ -n "${2:-}" ] && printf '        %s\n' "$2"; }
+
+# check NAME CONDITION...: run the condition, record pass or fail.
+check() {
+	local name=$1; shift
+	if "$@"; then ok "$name"; else fail "$name" "failed: $*"; fi
+}
+
+# Total count of folded lines whose comm is $2 (all lines if $2 is empty).
+comm_total() {
+	awk -v c="$2" '{ n = $NF; split($0, f, ";"); if (c == "" || f[1] == c) t += n } END { print t + 0 }' "$1"
+}
+
+# Count of comm $2's lines that contain frame $3 anywhere in the stack.
+frame_total() {
+	awk -v c="$2" -v fr="$3" '{
+		n = $NF; line = $0; sub(/ [0-9]+$/, "", line); k = split(line, f, ";")
+		if (f[1] != c) next
+		for (i = 2; i <= k; i++) if (f[i] == fr) { t += n; break }
+	} END { print t + 0 }' "$1"
+}
+
+# Percentage (integer) of comm $2's samples that contain frame $3.
+frame_share() {
+	local all part
+	all=$(comm_total "$1" "$2")
+	part=$(frame_total "$1" "$2" "$3")
+	[ "$all" -gt 0 ] || { echo 0; return; }
+	echo $((part * 100 / all))
+}
+
+# The function with the most self samples (the innermost frame) of comm $2.
+top_self() {
+	awk -v c="$2" '{
+		n = $NF; line = $0; sub(/ [0-9]+$/, "", line); k = split(line, f, ";")
+		if (f[1] == c) self[f[k]] += n
+	} END { for (s in self) if (self[s] > best) { best = self[s]; top = s }; print top }' "$1"
+}
+
+# True when some line of comm $2 contains the ';'-joined chain $3 in order, adjacent.
+has_chain() {
+	awk -v c="$2" -v ch=";$3" '{
+		line = $0; sub(/ [0-9]+$/, "", line); split(line, f, ";")
+		if (f[1] == c && index(line ";", ch ";")) found = 1
+	} END { exit !found }' "$1"
+}
+
+# Every line is "frame;frame;... COUNT" with a positive count.
+valid_folded() {
+	[ -s "$1" ] && awk '!/^[^;]+(;[^;]+)* [1-9][0-9]*$/ { bad = 1; print "bad line: " $0 > "/dev/stderr" } END { exit bad }' "$1"
+}
+
+# From the summary line in stderr file $1: samples taken, samples lost.
+summary_samples() { sed -nE 's/^bpfprof: ([0-9]+) samples, .*/\1/p' "$1" | tail -1; }
+summary_lost()    { sed -nE 's/^bpfprof: [0-9]+ samples, [0-9]+ stacks, ([0-9]+) lost .*/\1/p' "$1" | tail -1; }

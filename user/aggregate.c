@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* The in-memory profile: symbolized samples, frame names interned once. */
+#include <errno.h>
+#include <search.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "aggregate.h"
+
+struct profile *profile__new(void)
+{
+	return calloc(1, sizeof(struct profile));
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(a, b);
+}
+
+void profile__free(struct profile *p)
+{
+	size_t i;
+
+	if (!p)
+		return;
+	for (i = 0; i < p->nsamples; i++)
+		free(p->samples[i].frames);
+	free(p->samples);
+	tdestroy(p->names, free);
+	free(p);
+}
+
+static const char *intern(struct profile *p, const char *name)
+{
+	void *node = tfind(name, &p->names, cmp_str);
+	char *copy;
+
+	if (node)
+		return *(const char **)node;
+	copy = strdup(name);
+	if (!copy)
+		return NULL;
+	node = tsearch(copy, &p->names, cmp_str);
+	if (!node) {
+		free(copy);
+		return NULL;
+	}
+	return copy;
+}
+
+static struct psample *new_sample(struct profile *p)
+{
+	if (p->nsamples == p->cap) {
+		size_t cap = p->cap ? p->cap * 2 : 1024;
+		struct psample *grown = realloc(p->samples, cap * sizeof(*grown));
+
+		if (!grown)
+			return NULL;
+		p->samples = grown;
+		p->cap = cap;
+	}
+	return &p->samples[p->nsamples];
+}
+
+int profile__add(struct profile *p, const char *comm, pid_t tgid, pid_t pid, uint64_t count,
+		 const struct pframe *frames, uint32_t nframes)
+{
+	struct psample *s = new_sample(p);
+	uint32_t i;
+
+	if (!s)
+		return -ENOMEM;
+	memset(s, 0, sizeof(*s));
+	s->frames = calloc(nframes ? nframes : 1, sizeof(*s->frames));
+	if (!s->frames)
+		return -ENOMEM;
+	for (i = 0; i < nframes; i++) {
+		s->frames[i].kernel = frames[i].kernel;
+		s->frames[i].name = intern(p, frames[i].name);
+		if (!s->frames[i].name) {
+			free(s->frames);
+			return -ENOMEM;
+		}
+	}
+	strncpy(s->comm, comm, sizeof(s->comm) - 1);
+	s->tgid = tgid;
+	s->pid = pid;
+	s->count = count;
+	s->nframes = nframes;
+	p->nsamples++;
+	return 0;
+}
+
+uint64_t profile__total(const struct profile *p)
+{
+	uint64_t total = 0;
+	size_t i;
+
+	for (i = 0; i < p->nsamples; i++)
+		total += p->samples[i].count;
+	return total;
+}
+
+uint64_t profile__lost(const struct profile *p)
+{
+	uint64_t lost = 0;
+	int k;
+
+	for (k = STAT_SAMPLES + 1; k < STAT_MAX; k++)
+		lost += p->stats.bpf[k];
+	return lost;
+}

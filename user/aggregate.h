@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* The in-memory profile every emitter reads: symbolized stacks with their
+ * counts, and what the run lost on the way. */
+#ifndef BPFPROF_AGGREGATE_H
+#define BPFPROF_AGGREGATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include <linux/types.h>
+#include "profile.h"	/* bpf/: the BPF-shared layouts: TASK_COMM_LEN, enum stat_kind */
+
+struct pframe {
+	const char *name;	/* interned: equal names share one pointer */
+	bool kernel;
+};
+
+struct psample {
+	char comm[TASK_COMM_LEN];
+	pid_t tgid, pid;
+	uint64_t count;
+	uint32_t nframes;
+	struct pframe *frames;	/* root (outermost) first */
+};
+
+struct profile_stats {
+	uint64_t bpf[STAT_MAX];		/* the BPF side's stats map, summed */
+	uint64_t frames;		/* frames symbolized */
+	uint64_t unresolved;		/* frames left [unknown] or dso+0xoff */
+	uint64_t stacks_missing;	/* stack ids gone from the stack map */
+	uint64_t tracking_lost;		/* process tracking records dropped */
+	double duration;		/* seconds of sampling */
+};
+
+struct profile {
+	struct psample *samples;
+	size_t nsamples, cap;
+	void *names;			/* tsearch tree of interned strings */
+	struct profile_stats stats;
+};
+
+struct profile *profile__new(void);
+void profile__free(struct profile *p);
+
+/* Adds one stack: frames root first, names are copied (interned).
+ * Returns 0 or -ENOMEM. */
+int profile__add(struct profile *p, const char *comm, pid_t tgid, pid_t pid, uint64_t count,
+		 const struct pframe *frames, uint32_t nframes);
+
+/* Sum of all sample counts. */
+uint64_t profile__total(const struct profile *p);
+
+/* Samples lost by the BPF side, all reasons together. */
+uint64_t profile__lost(const struct profile *p);
+
+#endif

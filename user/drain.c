@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* Reading the BPF maps into plain records. */
+#include <errno.h>
+#include <search.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <bpf/bpf.h>
+
+#include "drain.h"
+
+#define BATCH	1024
+
+static int grow(struct drained *d, size_t *cap, size_t need)
+{
+	struct raw_count *r;
+	size_t c = *cap ? *cap : BATCH;
+
+	while (c < need)
+		c *= 2;
+	if (c == *cap)
+		return 0;
+	r = realloc(d->recs, c * sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	d->recs = r;
+	*cap = c;
+	return 0;
+}
+
+/* bpf_map_lookup_batch() walks the hash bucket by bucket and fails with
+ * ENOENT, the last entries filled in, once it has passed the end. */
+static int read_counts(int counts_fd, struct drained *d)
+{
+	struct stack_key keys[BATCH];
+	uint64_t vals[BATCH];
+	__u32 in_batch, out_batch, cnt, i;
+	size_t cap = 0;
+	void *in = NULL;
+	bool done;
+	int err;
+
+	do {
+		cnt = BATCH;
+		err = bpf_map_lookup_batch(counts_fd, in, &out_batch, keys, vals, &cnt, NULL);
+		if (err && errno != ENOENT)
+			return -errno;
+		done = err != 0;
+		if (grow(d, &cap, d->n + cnt))
+			return -ENOMEM;
+		for (i = 0; i < cnt; i++) {
+			memset(&d->recs[d->n], 0, sizeof(d->recs[d->n]));
+			d->recs[d->n].key = keys[i];
+			d->recs[d->n++].count = vals[i];
+		}
+		in_batch = out_batch;
+		in = &in_batch;
+	} while (!done);
+	return 0;
+}
+
+static int cmp_id(const void *a, const void *b)
+{
+	const struct raw_stack *x = a, *y = b;
+
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+/* The frames of one id, read from the map the first time it is asked for.
+ * *out is NULL for an empty stack and for an id gone from the map. */
+static int get_stack(int stacks_fd, struct drained *d, int32_t id, const struct raw_stack **out)
+{
+	struct raw_stack key = { .id = id }, *s;
+	void *node;
+
+	*out = NULL;
+	if (id < 0)
+		return 0;
+	node = tfind(&key, &d->stacks, cmp_id);
+	if (node) {
+		s = *(struct raw_stack **)node;
+		*out = s->nr ? s : NULL;
+		return 0;
+	}
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	s->id = id;
+	if (bpf_map_lookup_elem(stacks_fd, &id, s->ips)) {
+		if (errno != ENOENT) {
+			free(s);
+			return -errno;
+		}
+		d->stacks_missing++;
+	}
+	while (s->nr < MAX_STACK_DEPTH && s->ips[s->nr])
+		s->nr++;
+	if (!tsearch(s, &d->stacks, cmp_id)) {
+		free(s);
+		return -ENOMEM;
+	}
+	*out = s->nr ? s : NULL;
+	return 0;
+}
+
+int drain__collect(int counts_fd, int stacks_fd, struct drained *d)
+{
+	size_t i;
+	int err;
+
+	memset(d, 0, sizeof(*d));
+	err = read_counts(counts_fd, d);
+	for (i = 0; !err && i < d->n; i++) {
+		err = get_stack(stacks_fd, d, d->recs[i].key.kstack_id, &d->recs[i].kstack);
+		if (!err)
+			err = get_stack(stacks_fd, d, d->recs[i].key.ustack_id, &d->recs[i].ustack);
+	}
+	if (err)
+		drain__free(d);
+	return err;
+}
+
+void drain__free(struct drained *d)
+{
+	free(d->recs);
+	tdestroy(d->stacks, free);
+	memset(d, 0, sizeof(*d));
+}

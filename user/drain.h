@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* Map contents -> raw records: counted stack keys with their frames. */
+#ifndef BPFPROF_DRAIN_H
+#define BPFPROF_DRAIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <linux/types.h>
+#include "profile.h"
+
+struct raw_stack {
+	int32_t id;
+	uint32_t nr;
+	uint64_t ips[MAX_STACK_DEPTH];	/* innermost first */
+};
+
+struct raw_count {
+	struct stack_key key;
+	uint64_t count;
+	const struct raw_stack *kstack;	/* NULL: no kernel frames */
+	const struct raw_stack *ustack;	/* NULL: no user frames */
+};
+
+struct drained {
+	struct raw_count *recs;
+	size_t n;
+	void *stacks;			/* tsearch tree of struct raw_stack, by id */
+	uint64_t stacks_missing;	/* ids counted but gone from the stack map */
+};
+
+/* Reads the counts map and every stack it refers to (each id once).
+ * Returns 0 or -errno; release with drain__free(). */
+int drain__collect(int counts_fd, int stacks_fd, struct drained *out);
+void drain__free(struct drained *d);
+
+#endif

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* Function symbols of one ELF file (libelf), looked up by file offset. */
+#ifndef BPFPROF_ELF_SYMS_H
+#define BPFPROF_ELF_SYMS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define BUILD_ID_MAX	20
+
+struct elf_syms;
+
+/* Reads the function symbols of an ELF file: .symtab, else .dynsym, and its
+ * PT_LOAD program headers and GNU build-id. The fd is only read during the
+ * call (the caller closes it). Returns NULL with errno set: ENOEXEC for a
+ * file that is not a valid ELF, EINVAL for one whose headers are out of
+ * bounds, ENOMEM. A valid ELF without symbols loads (every lookup misses). */
+struct elf_syms *elf_syms__open_fd(int fd);
+
+/* The same from an ELF image in memory (the vDSO). The bytes are copied. */
+struct elf_syms *elf_syms__open_mem(const void *image, size_t size);
+
+/* Resolves a file offset (address - mapping start + mapping pgoff) to the
+ * function containing it, through the PT_LOAD segment that maps the offset.
+ * Returns the symbol name (owned by es) and sets *sym_off to the offset
+ * into the function, or NULL when no function covers it. */
+const char *elf_syms__lookup(const struct elf_syms *es, uint64_t file_off, uint64_t *sym_off);
+
+/* The same for a virtual address as the ELF's own headers number it. */
+const char *elf_syms__lookup_vaddr(const struct elf_syms *es, uint64_t vaddr, uint64_t *sym_off);
+
+/* The GNU build-id (NT_GNU_BUILD_ID); returns its length, 0 when absent. */
+size_t elf_syms__build_id(const struct elf_syms *es, const unsigned char **id);
+
+size_t elf_syms__count(const struct elf_syms *es);
+void elf_syms__free(struct elf_syms *es);
+
+#endif

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* The folded-stacks emitter: "comm;outer;...;inner COUNT" per line, the
+ * input of flamegraph.pl, speedscope, inferno and friends. */
+#ifndef BPFPROF_FOLDED_H
+#define BPFPROF_FOLDED_H
+
+#include <stdio.h>
+
+struct profile;
+struct psample;
+
+/* Formats one sample's stack (without the count) into a new string:
+ * comm first, kernel frames suffixed "_[k]" as stackcollapse-perf does,
+ * ';' and line breaks inside names replaced so the line stays parseable.
+ * Returns NULL on allocation failure. */
+char *folded__line(const struct psample *s);
+
+/* Writes the profile, samples with the same line merged, lines sorted.
+ * Returns 0 or -errno (a write error). */
+int folded__write(const struct profile *p, FILE *out);
+
+#endif

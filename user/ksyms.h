@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* Kernel symbols from /proc/kallsyms: parsed once, sorted, binary-searched. */
+#ifndef BPFPROF_KSYMS_H
+#define BPFPROF_KSYMS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct ksym {
+	uint64_t addr;
+	const char *name;
+	const char *module;	/* "ext4", "bpf"...; NULL for the kernel image */
+};
+
+struct ksyms;
+
+/* Parses kallsyms text (the bytes of /proc/kallsyms). Only text symbols
+ * (t, T, w, W) with a non-zero address are kept. Malformed lines are
+ * skipped. Returns NULL with errno set on allocation failure, or ENODATA
+ * when no usable symbol was found (addresses hidden by kptr_restrict). */
+struct ksyms *ksyms__parse(const char *buf, size_t len);
+
+/* Reads and parses a kallsyms file (normally "/proc/kallsyms"). */
+struct ksyms *ksyms__load(const char *path);
+
+/* The symbol covering addr: the last one at or below it. NULL below the
+ * first symbol or above the last one's end (unknown end: the last symbol
+ * matches at most 1 MiB past its start). */
+const struct ksym *ksyms__find(const struct ksyms *ks, uint64_t addr);
+
+size_t ksyms__count(const struct ksyms *ks);
+void ksyms__free(struct ksyms *ks);
+
+#endif

@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* /proc/PID/maps lines, parsed.
+ *
+ * "START-END PERM PGOFF MAJ:MIN INO [PADDING PATH]", written by the kernel's
+ * show_map_vma(). The fixed fields are parsed strictly, field by field, as
+ * sscanf() would accept signs, blanks and overflowing numbers.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "proc_maps.h"
+
+#define DELETED_SUFFIX	" (deleted)"
+
+static int hex_val(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* 1 to max_digits hex digits, then the separator sep. */
+static bool parse_hex(char **pp, int max_digits, char sep, uint64_t *val)
+{
+	char *p = *pp;
+	uint64_t v = 0;
+	int d, n = 0;
+
+	for (; (d = hex_val(*p)) >= 0; p++) {
+		if (++n > max_digits)
+			return false;
+		v = v << 4 | (uint64_t)d;
+	}
+	if (!n || *p != sep)
+		return false;
+	*pp = p + 1;
+	*val = v;
+	return true;
+}
+
+/* The inode: decimal digits up to UINT64_MAX, then ' ' or the end. */
+static bool parse_dec(char **pp, uint64_t *val)
+{
+	char *p = *pp;
+	uint64_t v = 0, d;
+
+	if (*p < '0' || *p > '9')
+		return false;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		d = (uint64_t)(*p - '0');
+		if (v > (UINT64_MAX - d) / 10)
+			return false;
+		v = v * 10 + d;
+	}
+	if (*p != ' ' && *p != '\0')
+		return false;
+	*pp = p;
+	*val = v;
+	return true;
+}
+
+/* "rwxp": each position is its letter or '-', the last is 'p' or 's'. */
+static bool parse_perms(char **pp, bool *exec)
+{
+	const char *p = *pp;
+
+	if ((p[0] != 'r' && p[0] != '-') || (p[1] != 'w' && p[1] != '-') ||
+	    (p[2] != 'x' && p[2] != '-') || (p[3] != 'p' && p[3] != 's') ||
+	    p[4] != ' ')
+		return false;
+	*exec = p[2] == 'x';
+	*pp += 5;
+	return true;
+}
+
+/* The kernel pads to a column before the path, anonymous mappings have no
+ * path (but may keep one trailing blank). Spaces inside the path are kept. */
+static void parse_path(char *p, struct maps_line *ml)
+{
+	size_t len, sfx = strlen(DELETED_SUFFIX);
+
+	while (*p == ' ')
+		p++;
+	len = strlen(p);
+	ml->deleted = len > sfx && !strcmp(p + len - sfx, DELETED_SUFFIX);
+	if (ml->deleted)
+		p[len - sfx] = '\0';
+	ml->path = p;
+}
+
+int maps_parse_line(char *line, struct maps_line *out)
+{
+	struct maps_line ml = { 0 };
+	uint64_t maj, min;
+	size_t len;
+	char *p = line;
+
+	if (!line || !out)
+		return -EINVAL;
+	len = strlen(line);
+	if (len && line[len - 1] == '\n')
+		line[len - 1] = '\0';
+
+	if (!parse_hex(&p, 16, '-', &ml.start) ||
+	    !parse_hex(&p, 16, ' ', &ml.end) ||
+	    !parse_perms(&p, &ml.exec) ||
+	    !parse_hex(&p, 16, ' ', &ml.pgoff) ||
+	    !parse_hex(&p, 8, ':', &maj) ||
+	    !parse_hex(&p, 8, ' ', &min) ||
+	    !parse_dec(&p, &ml.ino))
+		return -EINVAL;
+	if (ml.start > ml.end)
+		return -EINVAL;
+	ml.dev_major = (uint32_t)maj;
+	ml.dev_minor = (uint32_t)min;
+	parse_path(p, &ml);
+	*out = ml;
+	return 0;
+}
+
+int maps_for_each_exec(pid_t pid, int (*fn)(const struct maps_line *ml, void *ctx),
+		       void *ctx)
+{
+	struct maps_line ml;
+	char path[32], *line = NULL;
+	size_t cap = 0;
+	int err = 0;
+	FILE *f;
+
+	if (!fn)
+		return -EINVAL;
+	if (snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid) >= (int)sizeof(path))
+		return -EINVAL;
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+
+	while (getline(&line, &cap, f) >= 0) {
+		/* Skip what we cannot parse: one odd line (a future format
+		 * change) must not hide every other mapping. */
+		if (maps_parse_line(line, &ml) || !ml.exec)
+			continue;
+		err = fn(&ml, ctx);
+		if (err)
+			break;
+	}
+	if (!err && ferror(f))
+		err = -EIO;
+	free(line);
+	/* Nothing was written: closing a read-only stream cannot lose data. */
+	fclose(f);
+	return err;
+}

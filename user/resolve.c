@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* Turning stack ids' addresses into named frames, root first. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "aggregate.h"
+#include "drain.h"
+#include "ksyms.h"
+#include "resolve.h"
+#include "symbolizer.h"
+
+#define NAME_MAX_LEN	160
+#define MAX_FRAMES	(2 * MAX_STACK_DEPTH)
+
+struct scratch {
+	struct pframe frames[MAX_FRAMES];
+	char names[MAX_FRAMES][NAME_MAX_LEN];	/* for names built here */
+	uint32_t n;
+};
+
+/* Every frame but the innermost is a return address, which points after
+ * the call: look up the byte before it, or a call that ends a function
+ * (noreturn) is blamed on the next one. */
+static uint64_t lookup_addr(const struct raw_stack *s, uint32_t i)
+{
+	return i ? s->ips[i] - 1 : s->ips[i];
+}
+
+static void put(struct scratch *sc, const char *name, bool kernel)
+{
+	sc->frames[sc->n].name = name;
+	sc->frames[sc->n].kernel = kernel;
+	sc->n++;
+}
+
+static void add_user(struct scratch *sc, const struct raw_stack *s, pid_t tgid,
+		     struct symbolizer *sz, struct profile_stats *st)
+{
+	struct user_sym us;
+	uint32_t i;
+
+	for (i = s->nr; i-- > 0;) {
+		symbolizer__user(sz, tgid, lookup_addr(s, i), &us);
+		st->frames++;
+		if (us.name) {
+			put(sc, us.name, false);
+			continue;
+		}
+		st->unresolved++;
+		if (us.dso) {
+			snprintf(sc->names[sc->n], NAME_MAX_LEN, "%s+0x%" PRIx64, us.dso, us.file_off);
+			put(sc, sc->names[sc->n], false);
+		} else {
+			put(sc, "[unknown]", false);
+		}
+	}
+}
+
+static void add_kernel(struct scratch *sc, const struct raw_stack *s, const struct ksyms *ks,
+		       struct profile_stats *st)
+{
+	const struct ksym *sym;
+	uint32_t i;
+
+	for (i = s->nr; i-- > 0;) {
+		sym = ks ? ksyms__find(ks, lookup_addr(s, i)) : NULL;
+		st->frames++;
+		if (!sym)
+			st->unresolved++;
+		put(sc, sym ? sym->name : "[unknown]", true);
+	}
+}
+
+int resolve__drained(const struct drained *d, const struct ksyms *ks, struct symbolizer *sz,
+		     struct profile *p)
+{
+	struct scratch *sc = malloc(sizeof(*sc));
+	const struct raw_count *r;
+	size_t i;
+	int err = 0;
+
+	if (!sc)
+		return -ENOMEM;
+	for (i = 0; !err && i < d->n; i++) {
+		r = &d->recs[i];
+		sc->n = 0;
+		if (r->ustack)
+			add_user(sc, r->ustack, (pid_t)r->key.tgid, sz, &p->stats);
+		if (r->kstack)
+			add_kernel(sc, r->kstack, ks, &p->stats);
+		err = profile__add(p, r->key.comm, (pid_t)r->key.tgid, (pid_t)r->key.pid,
+				   r->count, sc->frames, sc->n);
+	}
+	p->stats.stacks_missing += d->stacks_missing;
+	free(sc);
+	return err;
+}

@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* Drained records -> symbolized profile samples. */
+#ifndef BPFPROF_RESOLVE_H
+#define BPFPROF_RESOLVE_H
+
+struct drained;
+struct ksyms;
+struct symbolizer;
+struct profile;
+
+/* Symbolizes every record of d (kernel frames through ks, which may be NULL
+ * when kallsyms is unreadable; user frames through sz) and adds it to p,
+ * counting frames and unresolved frames in p->stats. Returns 0 or -ENOMEM. */
+int resolve__drained(const struct drained *d, const struct ksyms *ks, struct symbolizer *sz,
+		     struct profile *p);
+
+#endif

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* The BPF side of a profiling run: skeleton open/load/attach, the perf
+ * events the program runs on, and the maps' file descriptors. */
+#ifndef BPFPROF_SESSION_H
+#define BPFPROF_SESSION_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include <linux/types.h>
+#include "profile.h"
+#include "cli.h"
+
+struct session;
+
+struct session_opts {
+	unsigned int freq;
+	enum stack_sides sides;
+	bool filter_tgids;	/* only the tgids added with session__add_tgid() */
+	const char *btf_path;	/* NULL: the running kernel's */
+};
+
+/* Opens and loads the BPF programs. On failure returns -errno and prints
+ * one line saying why. */
+int session__load(const struct session_opts *opts, struct session **out);
+
+/* Adds a process to the filter (opts.filter_tgids). */
+int session__add_tgid(struct session *s, pid_t tgid);
+
+/* Opens the sampling events on every CPU and attaches the program. */
+int session__start(struct session *s);
+
+/* Stops sampling: detaches and closes the events. Idempotent. */
+void session__stop(struct session *s);
+
+int session__counts_fd(const struct session *s);
+int session__stacks_fd(const struct session *s);
+
+/* Sums the per-CPU stats map into stats[STAT_MAX]. */
+int session__read_stats(const struct session *s, uint64_t stats[STAT_MAX]);
+
+void session__destroy(struct session *s);
+
+#endif

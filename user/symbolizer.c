@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* The user-space symbol cache: one entry per mapped file, shared by pids. */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <search.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/auxv.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+
+#include "elf_syms.h"
+#include "proc_maps.h"
+#include "procs.h"
+#include "symbolizer.h"
+
+/* A mapped file, known by its identity: (device, inode), as the kernel
+ * reports mappings. A path names the file only until it is replaced. */
+struct dso {
+	uint32_t dev_major, dev_minor;
+	uint64_t ino;
+	char *name;			/* basename, for [unknown] frames */
+	struct elf_syms *syms;		/* NULL: could not be read */
+};
+
+struct symbolizer {
+	struct procs *procs;
+	void *dsos;			/* tsearch tree of struct dso */
+	struct dso vdso;		/* the kernel's vDSO, the same in every process */
+	bool vdso_loaded;
+};
+
+static int cmp_dso(const void *a, const void *b)
+{
+	const struct dso *x = a, *y = b;
+
+	if (x->dev_major != y->dev_major)
+		return x->dev_major < y->dev_major ? -1 : 1;
+	if (x->dev_minor != y->dev_minor)
+		return x->dev_minor < y->dev_minor ? -1 : 1;
+	return (x->ino > y->ino) - (x->ino < y->ino);
+}
+
+struct symbolizer *symbolizer__new(struct procs *procs)
+{
+	struct symbolizer *sz = calloc(1, sizeof(*sz));
+
+	if (sz)
+		sz->procs = procs;
+	return sz;
+}
+
+static void free_dso(void *node)
+{
+	struct dso *d = node;
+
+	elf_syms__free(d->syms);
+	free(d->name);
+	free(d);
+}
+
+void symbolizer__free(struct symbolizer *sz)
+{
+	if (!sz)
+		return;
+	tdestroy(sz->dsos, free_dso);
+	elf_syms__free(sz->vdso.syms);
+	free(sz);
+}
+
+static int vdso_size(uint64_t base, size_t *size)
+{
+	FILE *f = fopen("/proc/self/maps", "re");
+	char *line = NULL;
+	size_t cap = 0;
+	int err = -ENOENT;
+
+	if (!f)
+		return -errno;
+	while (getline(&line, &cap, f) > 0) {
+		struct maps_line ml;
+
+		if (maps_parse_line(line, &ml) || ml.start != base)
+			continue;
+		*size = ml.end - ml.start;
+		err = 0;
+		break;
+	}
+	free(line);
+	fclose(f);
+	return err;
+}
+
+/* Every process of this kernel maps the same vDSO image: read ours. */
+static struct dso *vdso(struct symbolizer *sz)
+{
+	uint64_t base = getauxval(AT_SYSINFO_EHDR);
+	size_t size = 0;
+
+	if (!sz->vdso_loaded) {
+		sz->vdso_loaded = true;
+		sz->vdso.name = "[vdso]";
+		if (base && vdso_size(base, &size) == 0)
+			sz->vdso.syms = elf_syms__open_mem((const void *)(uintptr_t)base, size);
+	}
+	return &sz->vdso;
+}
+
+static bool same_file(int fd, const struct vma *v)
+{
+	struct stat st;
+
+	/* st_dev can differ from the mapping's device on overlayfs; the inode
+	 * number is what both views agree on. */
+	return fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_ino == v->ino;
+}
+
+/* The mapped file itself. While the process runs, map_files/ opens exactly
+ * what is mapped, deleted or in another mount namespace; after it exited,
+ * only the path is left, checked against the inode. */
+static int open_mapped(const struct symbolizer *sz, pid_t tgid, const struct vma *v)
+{
+	char path[PATH_MAX + 64];
+	int fd;
+
+	if (procs__alive(sz->procs, tgid)) {
+		snprintf(path, sizeof(path), "/proc/%d/map_files/%" PRIx64 "-%" PRIx64,
+			 tgid, v->start, v->end);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd >= 0)
+			return fd;
+		snprintf(path, sizeof(path), "/proc/%d/root%s", tgid, v->path);
+		fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+		if (fd >= 0 && same_file(fd, v))
+			return fd;
+		if (fd >= 0)
+			close(fd);
+	}
+	fd = open(v->path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0 && same_file(fd, v))
+		return fd;
+	if (fd >= 0)
+		close(fd);
+	return -ESTALE;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+static struct dso *find_dso(struct symbolizer *sz, pid_t tgid, const struct vma *v)
+{
+	struct dso key = { .dev_major = v->dev_major, .dev_minor = v->dev_minor, .ino = v->ino };
+	struct dso *d;
+	void *node;
+	int fd;
+
+	if (strcmp(v->path, "[vdso]") == 0)
+		return vdso(sz);
+	if (v->path[0] != '/')	/* anonymous or special: no file to read */
+		return NULL;
+	node = tfind(&key, &sz->dsos, cmp_dso);
+	if (node)
+		return *(struct dso **)node;
+	d = calloc(1, sizeof(*d));
+	if (!d)
+		return NULL;
+	*d = key;
+	d->name = strdup(base_name(v->path));
+	if (!d->name || !tsearch(d, &sz->dsos, cmp_dso)) {
+		free_dso(d);
+		return NULL;
+	}
+	fd = open_mapped(sz, tgid, v);
+	if (fd >= 0) {
+		d->syms = elf_syms__open_fd(fd);	/* NULL: not ELF, kept as such */
+		close(fd);
+	}
+	return d;
+}
+
+void symbolizer__user(struct symbolizer *sz, pid_t tgid, uint64_t ip, struct user_sym *out)
+{
+	const struct vma *v = procs__find(sz->procs, tgid, ip);
+	uint64_t sym_off;
+	struct dso *d;
+
+	memset(out, 0, sizeof(*out));
+	if (!v)
+		return;
+	out->file_off = ip - v->start + v->pgoff;
+	d = find_dso(sz, tgid, v);
+	if (!d)
+		return;
+	out->dso = d->name;
+	if (d->syms)
+		out->name = elf_syms__lookup(d->syms, out->file_off, &sym_off);
+}

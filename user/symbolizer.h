@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* User addresses -> function names: process mappings, then the ELF file,
+ * with one cache of files keyed by their identity, shared by all pids. */
+#ifndef BPFPROF_SYMBOLIZER_H
+#define BPFPROF_SYMBOLIZER_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+struct procs;
+struct symbolizer;
+
+struct user_sym {
+	const char *name;	/* function; NULL when unresolved */
+	const char *dso;	/* file name (basename) of the mapping; NULL if none */
+	uint64_t file_off;	/* offset of the address in that file */
+};
+
+struct symbolizer *symbolizer__new(struct procs *procs);
+void symbolizer__free(struct symbolizer *sz);
+
+/* Resolves one user address of process tgid. The strings stay valid until
+ * symbolizer__free(). */
+void symbolizer__user(struct symbolizer *sz, pid_t tgid, uint64_t ip, struct user_sym *out);
+
+#endif

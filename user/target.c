@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* Starting the profiled command: fork, hold it until the profiler is
+ * attached, then exec, with exec failures reported back over a pipe. */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
+
+#include "target.h"
+
+static void child(char *const argv[], const sigset_t *mask, int go_rd, int err_wr)
+{
+	char c;
+	int e;
+
+	sigprocmask(SIG_SETMASK, mask, NULL);
+	/* EOF on the go pipe: the parent is ready, or gone (then do not run) */
+	while (read(go_rd, &c, 1) < 0 && errno == EINTR)
+		;
+	if (getppid() == 1)
+		_exit(127);
+	execvp(argv[0], argv);
+	e = errno;
+	if (write(err_wr, &e, sizeof(e)) != sizeof(e))
+		_exit(126);
+	_exit(127);
+}
+
+int command__spawn(char *const argv[], const sigset_t *mask, struct command *c)
+{
+	int go[2], err[2];
+
+	memset(c, 0, sizeof(*c));
+	if (pipe2(go, O_CLOEXEC))
+		return -errno;
+	if (pipe2(err, O_CLOEXEC)) {
+		int e = -errno;
+
+		close(go[0]);
+		close(go[1]);
+		return e;
+	}
+	c->pid = fork();
+	if (c->pid < 0) {
+		int e = -errno;
+
+		close(go[0]); close(go[1]); close(err[0]); close(err[1]);
+		return e;
+	}
+	if (c->pid == 0) {
+		close(go[1]);
+		close(err[0]);
+		child(argv, mask, go[0], err[1]);
+	}
+	close(go[0]);
+	close(err[1]);
+	c->go_fd = go[1];
+	c->err_fd = err[0];
+	return 0;
+}
+
+static void reap(struct command *c)
+{
+	while (!c->reaped && waitpid(c->pid, &c->status, 0) < 0 && errno == EINTR)
+		;
+	c->reaped = true;
+}
+
+int command__release(struct command *c)
+{
+	ssize_t n;
+	int e = 0;
+
+	close(c->go_fd);
+	c->go_fd = -1;
+	do
+		n = read(c->err_fd, &e, sizeof(e));
+	while (n < 0 && errno == EINTR);
+	close(c->err_fd);
+	c->err_fd = -1;
+	if (n == sizeof(e)) {
+		reap(c);
+		return -(e ? e : ENOEXEC);
+	}
+	return 0;
+}
+
+bool command__exited(struct command *c)
+{
+	pid_t r;
+
+	if (c->reaped)
+		return true;
+	r = waitpid(c->pid, &c->status, WNOHANG);
+	if (r == c->pid)
+		c->reaped = true;
+	return c->reaped;
+}
+
+void command__kill(struct command *c)
+{
+	if (c->go_fd >= 0)
+		close(c->go_fd);
+	if (c->err_fd >= 0)
+		close(c->err_fd);
+	c->go_fd = c->err_fd = -1;
+	if (!c->reaped && c->pid > 0) {
+		kill(c->pid, SIGKILL);
+		reap(c);
+	}
+}
+
+int pid_exists(pid_t pid)
+{
+	if (kill(pid, 0) == 0 || errno == EPERM)
+		return 0;
+	return -ESRCH;
+}

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Process tracking while sampling: the kernel's own fork/exec/exit and
+ * executable-mmap records (as perf record keeps them), read from a dummy
+ * perf event on every CPU and applied to the process table. Records per
+ * mmap and per process, never per sample.
+ */
+#ifndef BPFPROF_TRACKER_H
+#define BPFPROF_TRACKER_H
+
+#include <stdint.h>
+
+struct procs;
+struct tracker;
+
+/* Starts tracking into procs. Returns 0 or -errno, with a message printed. */
+int tracker__start(struct procs *procs, struct tracker **out);
+
+/* An fd that polls readable when records are waiting. */
+int tracker__fd(const struct tracker *t);
+
+/* Reads every waiting record and applies them in time order. */
+int tracker__consume(struct tracker *t);
+
+/* Records the kernel dropped because a buffer was full. */
+uint64_t tracker__lost(const struct tracker *t);
+
+void tracker__free(struct tracker *t);
+
+#endif
