@@ -8,30 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "leak_check.h"
 #include "ksyms.h"
-
-#if defined(__SANITIZE_ADDRESS__)
-#define HAVE_LSAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define HAVE_LSAN 1
-#endif
-#endif
-
-#ifdef HAVE_LSAN
-#include <sanitizer/lsan_interface.h>
-#endif
-
-/* Criterion ignores how a test's process exits once the test has reported,
- * and failed assertions in .fini, so a leak found at exit would not fail the
- * run: check after each test, and crash (which Criterion reports) on a leak. */
-static void check_leaks(void)
-{
-#ifdef HAVE_LSAN
-	if (__lsan_do_recoverable_leak_check())
-		abort();
-#endif
-}
 
 TestSuite(ksyms, .fini = check_leaks);
 

@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* Unit tests of cli.c: perf-style options into struct config. */
+#include <criterion/criterion.h>
+#include <criterion/redirect.h>
+#include <string.h>
+
+#include "leak_check.h"
+#include "cli.h"
+
+TestSuite(cli, .fini = check_leaks);
+
+#define ARGV(...) ((char *[]){ "bpfprof", __VA_ARGS__, NULL })
+
+static enum cli_result parse(char **argv, struct config *cfg)
+{
+	int argc = 0;
+
+	while (argv[argc])
+		argc++;
+	return cli_parse(argc, argv, cfg);
+}
+
+Test(cli, defaults)
+{
+	struct config cfg;
+
+	cr_assert_eq(parse((char *[]){ "bpfprof", NULL }, &cfg), CLI_RUN);
+	cr_expect_eq(cfg.freq, 99);
+	cr_expect_eq(cfg.duration, 0);
+	cr_expect_eq(cfg.npids, 0);
+	cr_expect_eq(cfg.sides, SIDES_BOTH);
+	cr_expect_null(cfg.output);
+	cr_expect_null(cfg.cmd);
+	cli_free(&cfg);
+}
+
+Test(cli, options)
+{
+	char **argv = ARGV("-F", "997", "-d", "2.5", "-p", "12,34", "-K", "-o", "x.folded");
+	struct config cfg;
+
+	cr_assert_eq(parse(argv, &cfg), CLI_RUN);
+	cr_expect_eq(cfg.freq, 997);
+	cr_expect_float_eq(cfg.duration, 2.5, 1e-9);
+	cr_assert_eq(cfg.npids, 2);
+	cr_expect_eq(cfg.pids[0], 12);
+	cr_expect_eq(cfg.pids[1], 34);
+	cr_expect_eq(cfg.sides, SIDES_KERNEL_ONLY);
+	cr_expect_str_eq(cfg.output, "x.folded");
+	cli_free(&cfg);
+}
+
+Test(cli, command_after_double_dash_keeps_its_options)
+{
+	char **argv = ARGV("-U", "--", "ls", "-l", "-F");	/* cfg.cmd points into it */
+	struct config cfg;
+
+	cr_assert_eq(parse(argv, &cfg), CLI_RUN);
+	cr_assert_not_null(cfg.cmd);
+	cr_expect_str_eq(cfg.cmd[0], "ls");
+	cr_expect_str_eq(cfg.cmd[1], "-l");
+	cr_expect_str_eq(cfg.cmd[2], "-F");
+	cr_expect_null(cfg.cmd[3]);
+	cr_expect_eq(cfg.freq, 99);
+	cr_expect_eq(cfg.sides, SIDES_USER_ONLY);
+	cli_free(&cfg);
+}
+
+Test(cli, bad_usage, .init = cr_redirect_stderr)
+{
+	char **bad[] = {
+		ARGV("-F", "0"), ARGV("-F", "100001"), ARGV("-F", "-5"), ARGV("-F", "12x"),
+		ARGV("-d", "0"), ARGV("-d", "nan"), ARGV("-d", "-1"), ARGV("-p", "0"),
+		ARGV("-p", "1,,x"), ARGV("-p", ""), ARGV("-U", "-K"), ARGV("--bogus"),
+		ARGV("-F"), ARGV("stray"), ARGV("-p", "1", "--", "ls"),
+	};
+	struct config cfg;
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		cr_expect_eq(parse(bad[i], &cfg), CLI_EXIT_USAGE, "argv[1] = %s", bad[i][1]);
+		cli_free(&cfg);
+	}
+}
+
+Test(cli, help_and_version, .init = cr_redirect_stdout)
+{
+	struct config cfg;
+
+	cr_expect_eq(parse(ARGV("--help"), &cfg), CLI_EXIT_OK);
+	cli_free(&cfg);
+	cr_expect_eq(parse(ARGV("-V"), &cfg), CLI_EXIT_OK);
+	cli_free(&cfg);
+}

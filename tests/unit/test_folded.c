@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* Unit tests of aggregate.c + folded.c: the folded-stacks format. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "leak_check.h"
+#include "aggregate.h"
+#include "folded.h"
+
+TestSuite(folded, .fini = check_leaks);
+
+static char *write_folded(const struct profile *p)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	cr_assert_not_null(f);
+	cr_assert_eq(folded__write(p, f), 0);
+	cr_assert_eq(fclose(f), 0);
+	return buf;
+}
+
+Test(folded, root_first_kernel_suffixed)
+{
+	struct pframe frames[] = {
+		{ "main", false }, { "work", false },
+		{ "entry_SYSCALL_64", true }, { "vfs_read", true },
+	};
+	struct profile *p = profile__new();
+	char *out;
+
+	cr_assert_not_null(p);
+	cr_assert_eq(profile__add(p, "app", 10, 11, 7, frames, 4), 0);
+	out = write_folded(p);
+	cr_expect_str_eq(out, "app;main;work;entry_SYSCALL_64_[k];vfs_read_[k] 7\n");
+	free(out);
+	profile__free(p);
+}
+
+Test(folded, same_line_from_different_threads_merges_and_sorts)
+{
+	struct pframe a[] = { { "main", false }, { "a", false } };
+	struct pframe b[] = { { "main", false }, { "b", false } };
+	struct profile *p = profile__new();
+	char *out;
+
+	cr_assert_eq(profile__add(p, "app", 10, 12, 5, b, 2), 0);
+	cr_assert_eq(profile__add(p, "app", 10, 11, 3, a, 2), 0);
+	cr_assert_eq(profile__add(p, "app", 10, 13, 4, a, 2), 0);
+	cr_expect_eq(profile__total(p), 12);
+	out = write_folded(p);
+	cr_expect_str_eq(out, "app;main;a 7\napp;main;b 5\n");
+	free(out);
+	profile__free(p);
+}
+
+Test(folded, separators_inside_names_are_replaced)
+{
+	struct pframe f[] = { { "ns;fn", false }, { "op\nnew", false }, { "std::vector<int> x", false } };
+	struct profile *p = profile__new();
+	char *out;
+
+	cr_assert_eq(profile__add(p, "we;ird", 1, 1, 2, f, 3), 0);
+	out = write_folded(p);
+	cr_expect_str_eq(out, "we:ird;ns:fn;op new;std::vector<int> x 2\n");
+	free(out);
+	profile__free(p);
+}
+
+Test(folded, full_length_comm_and_no_frames)
+{
+	struct profile *p = profile__new();
+	char *out;
+
+	/* a 15-character comm is the longest the kernel keeps */
+	cr_assert_eq(profile__add(p, "abcdefghijklmno", 1, 1, 9, NULL, 0), 0);
+	cr_assert_eq(profile__add(p, "", 2, 2, 1, NULL, 0), 0);
+	out = write_folded(p);
+	cr_expect_str_eq(out, "[unknown] 1\nabcdefghijklmno 9\n");
+	free(out);
+	profile__free(p);
+}
+
+Test(folded, names_are_interned)
+{
+	struct pframe f[] = { { "main", false } };
+	char name[] = "main";
+	struct pframe g[] = { { name, false } };
+	struct profile *p = profile__new();
+
+	cr_assert_eq(profile__add(p, "a", 1, 1, 1, f, 1), 0);
+	cr_assert_eq(profile__add(p, "b", 2, 2, 1, g, 1), 0);
+	name[0] = 'X';	/* the profile holds its own copy */
+	cr_expect_eq(p->samples[0].frames[0].name, p->samples[1].frames[0].name);
+	cr_expect_str_eq(p->samples[1].frames[0].name, "main");
+	profile__free(p);
+}
+
+Test(folded, write_error_is_reported)
+{
+	struct pframe f[] = { { "main", false } };
+	struct profile *p = profile__new();
+	FILE *full = fopen("/dev/full", "w");
+
+	cr_assert_not_null(full);
+	cr_assert_eq(profile__add(p, "a", 1, 1, 1, f, 1), 0);
+	cr_expect_lt(folded__write(p, full), 0);
+	fclose(full);
+	profile__free(p);
+}
+
+Test(folded, lost_sums_every_loss_reason)
+{
+	struct profile *p = profile__new();
+	int k;
+
+	for (k = 0; k < STAT_MAX; k++)
+		p->stats.bpf[k] = 1u << k;
+	/* everything but STAT_SAMPLES (bit 0) */
+	cr_expect_eq(profile__lost(p), (1u << STAT_MAX) - 2);
+	profile__free(p);
+}

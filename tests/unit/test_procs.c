@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* Unit tests of procs.c and symbolizer.c: process lifetimes, mappings,
+ * and user symbols of a live and of an exited process. */
+#include <criterion/criterion.h>
+#include <signal.h>
+#include <stdint.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
+
+#include "leak_check.h"
+#include "proc_maps.h"
+#include "procs.h"
+#include "symbolizer.h"
+
+TestSuite(procs, .fini = check_leaks);
+
+static struct vma vma_at(uint64_t start, uint64_t time, const char *path)
+{
+	return (struct vma){ .start = start, .end = start + 0x1000, .ino = start, .time = time,
+			     .path = (char *)path };
+}
+
+/* A tgid far above pid_max, so /proc never answers for it. */
+#define FAKE	(1 << 30)
+
+Test(procs, exec_drops_older_mappings_in_any_arrival_order)
+{
+	struct procs *p = procs__new();
+	struct vma before = vma_at(0x1000, 10, "/old"), after = vma_at(0x1000, 30, "/new");
+	const struct vma *v;
+
+	cr_assert_not_null(p);
+	cr_assert_eq(procs__mmap(p, FAKE, &before), 0);
+	cr_assert_eq(procs__exec(p, FAKE, 20), 0);
+	cr_assert_eq(procs__mmap(p, FAKE, &after), 0);
+	cr_assert_eq(procs__mmap(p, FAKE, &before), 0);	/* late, from before exec */
+	v = procs__find(p, FAKE, 0x1800);
+	cr_assert_not_null(v);
+	cr_expect_str_eq(v->path, "/new");
+	cr_expect_null(procs__find(p, FAKE, 0x2000));
+	procs__free(p);
+}
+
+Test(procs, newest_mapping_wins)
+{
+	struct procs *p = procs__new();
+	struct vma a = vma_at(0x1000, 10, "/a"), b = vma_at(0x1000, 20, "/b");
+
+	cr_assert_eq(procs__exec(p, FAKE, 1), 0);
+	cr_assert_eq(procs__mmap(p, FAKE, &a), 0);
+	cr_assert_eq(procs__mmap(p, FAKE, &b), 0);
+	cr_expect_str_eq(procs__find(p, FAKE, 0x1000)->path, "/b");
+	procs__free(p);
+}
+
+Test(procs, fork_copies_the_parent_as_it_was)
+{
+	struct procs *p = procs__new();
+	struct vma early = vma_at(0x1000, 10, "/lib"), late = vma_at(0x5000, 30, "/dlopened");
+
+	cr_assert_eq(procs__exec(p, FAKE, 1), 0);
+	cr_assert_eq(procs__mmap(p, FAKE, &early), 0);
+	cr_assert_eq(procs__mmap(p, FAKE, &late), 0);
+	cr_assert_eq(procs__fork(p, FAKE, FAKE + 1, 20), 0);
+	cr_expect_not_null(procs__find(p, FAKE + 1, 0x1000));
+	cr_expect_null(procs__find(p, FAKE + 1, 0x5000));	/* mapped after the fork */
+	cr_expect(procs__alive(p, FAKE + 1));
+	cr_assert_eq(procs__exit(p, FAKE + 1, 40), 0);
+	cr_expect_not(procs__alive(p, FAKE + 1));
+	cr_expect_not_null(procs__find(p, FAKE + 1, 0x1000));	/* kept after exit */
+	procs__free(p);
+}
+
+Test(procs, running_process_is_read_from_proc)
+{
+	struct procs *p = procs__new();
+	const struct vma *v = procs__find(p, getpid(), (uint64_t)(uintptr_t)&procs__find);
+
+	cr_assert_not_null(v);
+	cr_expect_eq(v->path[0], '/');
+	procs__free(p);
+}
+
+__attribute__((noinline)) int target_function(int x)
+{
+	return x * 3 + 1;
+}
+
+static void expect_resolves(struct symbolizer *sz, pid_t pid)
+{
+	struct user_sym us;
+
+	symbolizer__user(sz, pid, (uint64_t)(uintptr_t)&target_function + 2, &us);
+	cr_assert_not_null(us.name, "pid %d: unresolved (dso %s)", pid, us.dso ? us.dso : "-");
+	cr_expect_str_eq(us.name, "target_function");
+	cr_expect_not_null(us.dso);
+}
+
+Test(procs, symbolizes_live_process)
+{
+	struct procs *p = procs__new();
+	struct symbolizer *sz = symbolizer__new(p);
+
+	cr_assert_not_null(sz);
+	expect_resolves(sz, getpid());
+	symbolizer__free(sz);
+	procs__free(p);
+}
+
+/* The process is read while it runs, then exits: its frames must resolve
+ * from what was kept (the path, checked against the inode). */
+Test(procs, symbolizes_exited_process)
+{
+	struct procs *p = procs__new();
+	struct symbolizer *sz;
+	pid_t child = fork();
+	int status;
+
+	cr_assert_geq(child, 0);
+	if (child == 0) {
+		pause();
+		_exit(0);
+	}
+	cr_assert_eq(procs__synthesize(p, child), 0);
+	kill(child, SIGKILL);
+	cr_assert_eq(waitpid(child, &status, 0), child);
+	cr_assert_eq(procs__exit(p, child, procs__now()), 0);
+	sz = symbolizer__new(p);
+	expect_resolves(sz, child);
+	symbolizer__free(sz);
+	procs__free(p);
+}
+
+static int find_vdso(const struct maps_line *ml, void *ctx)
+{
+	if (strcmp(ml->path, "[vdso]") == 0)
+		*(uint64_t *)ctx = ml->start;
+	return 0;
+}
+
+Test(procs, vdso_is_named)
+{
+	struct procs *p = procs__new();
+	struct symbolizer *sz = symbolizer__new(p);
+	struct user_sym us;
+	uint64_t start = 0;
+
+	cr_assert_eq(maps_for_each_exec(getpid(), find_vdso, &start), 0);
+	cr_assert_neq(start, 0, "no [vdso] mapping");
+	symbolizer__user(sz, getpid(), start + 0x10, &us);
+	cr_assert_not_null(us.dso);
+	cr_expect_str_eq(us.dso, "[vdso]");
+	cr_expect_eq(us.file_off, 0x10);
+	symbolizer__free(sz);
+	procs__free(p);
+}
