@@ -188,7 +188,8 @@ int tracker__consume(struct tracker *t)
 		return err;
 	/* One process's records can sit in several CPUs' buffers: sort the
 	 * round by time so fork, exec and mmap apply in the order they happened. */
-	qsort(t->evs, t->nevs, sizeof(*t->evs), cmp_time);
+	if (t->nevs)
+		qsort(t->evs, t->nevs, sizeof(*t->evs), cmp_time);
 	for (i = 0; i < t->nevs; i++) {
 		if (!err)
 			err = apply(t->procs, &t->evs[i]);
