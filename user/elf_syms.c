@@ -85,11 +85,34 @@ static int begin_fail(const void *head, size_t len)
 	return ENOEXEC;
 }
 
-/* Checks the ELF header and that both header tables lie inside the file. */
+/* Both header tables lie inside the file, with the entry size of the class. */
+static int check_tables(Elf *elf, const GElf_Ehdr *eh, uint64_t fsize, size_t *phnum)
+{
+	size_t shnum;
+
+	if (elf_getphdrnum(elf, phnum) || elf_getshdrnum(elf, &shnum))
+		return elf_fail(EINVAL);
+	/* libelf quietly shrinks counts the file cannot hold (e_shnum 0 with
+	 * e_shoff set: the count is in section 0, so must not come out 0). */
+	if (eh->e_phnum != PN_XNUM && eh->e_phnum != *phnum)
+		return -EINVAL;
+	if (eh->e_shnum ? eh->e_shnum != shnum : eh->e_shoff && !shnum)
+		return -EINVAL;
+	if (*phnum > INT_MAX)	/* gelf_getphdr() takes an int */
+		return -EINVAL;
+	if (*phnum && (eh->e_phentsize != gelf_fsize(elf, ELF_T_PHDR, 1, EV_CURRENT) ||
+		       !in_file(eh->e_phoff, (uint64_t)*phnum * eh->e_phentsize, fsize)))
+		return -EINVAL;
+	if (shnum && (eh->e_shentsize != gelf_fsize(elf, ELF_T_SHDR, 1, EV_CURRENT) ||
+		      !in_file(eh->e_shoff, (uint64_t)shnum * eh->e_shentsize, fsize)))
+		return -EINVAL;
+	return 0;
+}
+
+/* Checks the ELF header; returns the program header count in *phnum. */
 static int check_ehdr(Elf *elf, uint64_t fsize, size_t *phnum)
 {
 	GElf_Ehdr eh;
-	size_t shnum;
 	int class;
 
 	if (elf_kind(elf) != ELF_K_ELF)
@@ -100,22 +123,7 @@ static int check_ehdr(Elf *elf, uint64_t fsize, size_t *phnum)
 	/* Only what a process maps: objects and cores have no code to name. */
 	if ((eh.e_type != ET_EXEC && eh.e_type != ET_DYN) || eh.e_machine == EM_NONE)
 		return -ENOEXEC;
-	if (elf_getphdrnum(elf, phnum) || elf_getshdrnum(elf, &shnum))
-		return elf_fail(EINVAL);
-	/* libelf quietly shrinks header counts the file cannot hold. */
-	if (eh.e_phnum != PN_XNUM && eh.e_phnum != *phnum)
-		return -EINVAL;
-	if (eh.e_shnum ? eh.e_shnum != shnum : eh.e_shoff && !shnum)
-		return -EINVAL;
-	if (*phnum > INT_MAX)	/* gelf_getphdr() takes an int */
-		return -EINVAL;
-	if (*phnum && (eh.e_phentsize != gelf_fsize(elf, ELF_T_PHDR, 1, EV_CURRENT) ||
-		       !in_file(eh.e_phoff, (uint64_t)*phnum * eh.e_phentsize, fsize)))
-		return -EINVAL;
-	if (shnum && (eh.e_shentsize != gelf_fsize(elf, ELF_T_SHDR, 1, EV_CURRENT) ||
-		      !in_file(eh.e_shoff, (uint64_t)shnum * eh.e_shentsize, fsize)))
-		return -EINVAL;
-	return 0;
+	return check_tables(elf, &eh, fsize, phnum);
 }
 
 static int read_segs(struct elf_syms *es, Elf *elf, size_t phnum, uint64_t fsize)
