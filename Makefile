@@ -32,7 +32,8 @@ UNIT_BINS  := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
 EXAMPLES   := $(patsubst examples/%.c,$(BUILD)/examples/%,$(filter-out examples/libhot.c,$(wildcard examples/*.c)))
 
 DEB_PKGS   := clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libcriterion-dev \
-              pkg-config linux-perf elfutils make gcc binutils util-linux procps
+              pkg-config linux-perf elfutils make gcc binutils util-linux procps \
+              libc6-dbg
 
 .PHONY: all deps test unit e2e examples profile vmlinux clean
 .DELETE_ON_ERROR:
@@ -108,3 +109,7 @@ $(BUILD):
 
 clean:
 	rm -rf $(BUILD) bpfprof
+
+# Rooms with make targets of their own: the benchmark and the fuzzers.
+-include tools/bench/bench.mk
+-include tests/fuzz/fuzz.mk

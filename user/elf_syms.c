@@ -51,6 +51,7 @@ struct elf_syms {
 	char *strs;		/* copy of the string table, NUL-terminated */
 	unsigned char build_id[BUILD_ID_MAX];
 	size_t build_id_len;
+	bool full_symtab;	/* symbols from .symtab, not only .dynsym */
 };
 
 /* [off, off + len) lies inside a file of fsize bytes, without overflow. */
@@ -334,6 +335,7 @@ static int read_syms(struct elf_syms *es, Elf *elf, uint64_t fsize)
 	err = find_symtab(elf, &scn, &sh);
 	if (err || !scn)
 		return err;	/* no symbols: a valid, empty result */
+	es->full_symtab = sh.sh_type == SHT_SYMTAB;
 	err = scn_data(scn, &sh, fsize, &data);
 	if (err)
 		return err;
@@ -578,16 +580,28 @@ static const struct eseg *seg_of_off(const struct elf_syms *es, uint64_t off)
 	return found;
 }
 
+int elf_syms__vaddr(const struct elf_syms *es, uint64_t file_off, uint64_t *vaddr)
+{
+	const struct eseg *seg = es ? seg_of_off(es, file_off) : NULL;
+
+	if (!seg)
+		return -ENOENT;
+	*vaddr = file_off - seg->off + seg->vaddr;
+	return 0;
+}
+
 const char *elf_syms__lookup(const struct elf_syms *es, uint64_t file_off, uint64_t *sym_off)
 {
-	const struct eseg *seg;
+	uint64_t vaddr;
 
-	if (!es)
+	if (elf_syms__vaddr(es, file_off, &vaddr))
 		return NULL;
-	seg = seg_of_off(es, file_off);
-	if (!seg)
-		return NULL;
-	return elf_syms__lookup_vaddr(es, file_off - seg->off + seg->vaddr, sym_off);
+	return elf_syms__lookup_vaddr(es, vaddr, sym_off);
+}
+
+bool elf_syms__full_symtab(const struct elf_syms *es)
+{
+	return es && es->full_symtab;
 }
 
 const char *elf_syms__lookup_vaddr(const struct elf_syms *es, uint64_t vaddr, uint64_t *sym_off)

@@ -3,6 +3,7 @@
 #ifndef BPFPROF_ELF_SYMS_H
 #define BPFPROF_ELF_SYMS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -25,6 +26,14 @@ struct elf_syms *elf_syms__open_mem(const void *image, size_t size);
  * Returns the symbol name (owned by es) and sets *sym_off to the offset
  * into the function, or NULL when no function covers it. */
 const char *elf_syms__lookup(const struct elf_syms *es, uint64_t file_off, uint64_t *sym_off);
+
+/* The virtual address, as the ELF's headers number it, that a file offset
+ * is loaded at. Returns 0, or -ENOENT when no PT_LOAD maps the offset. */
+int elf_syms__vaddr(const struct elf_syms *es, uint64_t file_off, uint64_t *vaddr);
+
+/* True when the symbols came from .symtab; false when only .dynsym was
+ * there (a stripped file: its local functions are missing). */
+bool elf_syms__full_symtab(const struct elf_syms *es);
 
 /* The same for a virtual address as the ELF's own headers number it. */
 const char *elf_syms__lookup_vaddr(const struct elf_syms *es, uint64_t vaddr, uint64_t *sym_off);

@@ -18,6 +18,8 @@
 #include "procs.h"
 #include "symbolizer.h"
 
+#define DEBUG_DIR	"/usr/lib/debug/.build-id"
+
 /* A mapped file, known by its identity: (device, inode), as the kernel
  * reports mappings. A path names the file only until it is replaced. */
 struct dso {
@@ -25,6 +27,7 @@ struct dso {
 	uint64_t ino;
 	char *name;			/* basename, for [unknown] frames */
 	struct elf_syms *syms;		/* NULL: could not be read */
+	struct elf_syms *debug;		/* separate debug file's symbols, if any */
 };
 
 struct symbolizer {
@@ -59,6 +62,7 @@ static void free_dso(void *node)
 	struct dso *d = node;
 
 	elf_syms__free(d->syms);
+	elf_syms__free(d->debug);
 	free(d->name);
 	free(d);
 }
@@ -148,6 +152,35 @@ static int open_mapped(const struct symbolizer *sz, pid_t tgid, const struct vma
 	return -ESTALE;
 }
 
+/* A stripped file keeps only .dynsym; its full symbol table may be in a
+ * separate debug file (Debian's -dbg and -dbgsym packages), found by the
+ * build-id as gdb and perf find it: /usr/lib/debug/.build-id/ab/cdef.debug. */
+static struct elf_syms *open_debug_file(const struct elf_syms *es)
+{
+	char path[sizeof(DEBUG_DIR) + 2 * BUILD_ID_MAX + 16], *p = path;
+	const unsigned char *id;
+	struct elf_syms *dbg;
+	size_t len = elf_syms__build_id(es, &id), i;
+	int fd;
+
+	if (len < 2)
+		return NULL;
+	p += sprintf(p, "%s/%02x/", DEBUG_DIR, id[0]);
+	for (i = 1; i < len; i++)
+		p += sprintf(p, "%02x", id[i]);
+	strcpy(p, ".debug");
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	dbg = elf_syms__open_fd(fd);
+	close(fd);
+	if (dbg && !elf_syms__count(dbg)) {
+		elf_syms__free(dbg);
+		dbg = NULL;
+	}
+	return dbg;
+}
+
 static const char *base_name(const char *path)
 {
 	const char *slash = strrchr(path, '/');
@@ -183,13 +216,15 @@ static struct dso *find_dso(struct symbolizer *sz, pid_t tgid, const struct vma 
 		d->syms = elf_syms__open_fd(fd);	/* NULL: not ELF, kept as such */
 		close(fd);
 	}
+	if (d->syms && !elf_syms__full_symtab(d->syms))
+		d->debug = open_debug_file(d->syms);
 	return d;
 }
 
 void symbolizer__user(struct symbolizer *sz, pid_t tgid, uint64_t ip, struct user_sym *out)
 {
 	const struct vma *v = procs__find(sz->procs, tgid, ip);
-	uint64_t sym_off;
+	uint64_t sym_off, vaddr;
 	struct dso *d;
 
 	memset(out, 0, sizeof(*out));
@@ -200,6 +235,9 @@ void symbolizer__user(struct symbolizer *sz, pid_t tgid, uint64_t ip, struct use
 	if (!d)
 		return;
 	out->dso = d->name;
-	if (d->syms)
+	/* the debug file numbers addresses as its stripped twin does */
+	if (d->debug && elf_syms__vaddr(d->syms, out->file_off, &vaddr) == 0)
+		out->name = elf_syms__lookup_vaddr(d->debug, vaddr, &sym_off);
+	if (!out->name && d->syms)
 		out->name = elf_syms__lookup(d->syms, out->file_off, &sym_off);
 }

@@ -39,6 +39,8 @@ s=$(frame_share "$T/cpu.folded" cpu_chain hot_leaf); note_share cpu_chain hot_le
 check "cpu_chain: hot_leaf in >= 80% of samples ($s%)" [ "$s" -ge 80 ]
 check "cpu_chain: full chain main;outer_loop;middle_step;hot_leaf" \
 	has_chain "$T/cpu.folded" cpu_chain "main;outer_loop;middle_step;hot_leaf"
+check "cpu_chain: stripped libc's local caller named through its build-id debug file (libc6-dbg)" \
+	has_chain "$T/cpu.folded" cpu_chain "__libc_start_call_main;main;outer_loop"
 check "cpu_chain: only the command's process is profiled" \
 	[ "$(comm_total "$T/cpu.folded" cpu_chain)" -eq "$(comm_total "$T/cpu.folded" "")" ]
 samples=$(summary_samples "$T/cpu.err"); lost=$(summary_lost "$T/cpu.err")
