@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "cli.h"
+#include <linux/types.h>
+#include "profile.h"
 
 #ifndef BPFPROF_VERSION
 #define BPFPROF_VERSION "dev"
@@ -26,6 +28,7 @@ static const char usage_text[] =
 "  -U, --user-only       user stacks only\n"
 "  -K, --kernel-only     kernel stacks only\n"
 "  -o, --output FILE     write the profile to FILE (default: standard output)\n"
+"      --max-stacks N    room for N distinct stacks in the BPF maps (default 16384)\n"
 "      --btf PATH        kernel BTF to use instead of /sys/kernel/btf/vmlinux\n"
 "  -v, --verbose         print libbpf's messages\n"
 "  -h, --help            this help\n"
@@ -98,7 +101,7 @@ static int parse_pids(const char *list, struct config *cfg)
 	return err;
 }
 
-enum { OPT_BTF = 256 };
+enum { OPT_BTF = 256, OPT_MAX_STACKS };
 
 static const struct option long_opts[] = {
 	{ "freq",        required_argument, NULL, 'F' },
@@ -109,6 +112,7 @@ static const struct option long_opts[] = {
 	{ "kernel-only", no_argument,       NULL, 'K' },
 	{ "output",      required_argument, NULL, 'o' },
 	{ "btf",         required_argument, NULL, OPT_BTF },
+	{ "max-stacks",  required_argument, NULL, OPT_MAX_STACKS },
 	{ "verbose",     no_argument,       NULL, 'v' },
 	{ "help",        no_argument,       NULL, 'h' },
 	{ "version",     no_argument,       NULL, 'V' },
@@ -156,6 +160,13 @@ static int apply_option(int opt, const char *arg, struct config *cfg)
 	case OPT_BTF:
 		cfg->btf_path = arg;
 		return -1;
+	case OPT_MAX_STACKS:
+		if (parse_ulong(arg, CLI_MAX_STACKS, &n) || n == 0) {
+			usage_error("invalid --max-stacks '%s': expected 1..4194304", arg);
+			return CLI_EXIT_USAGE;
+		}
+		cfg->max_stacks = (unsigned int)n;
+		return -1;
 	case 'v':
 		cfg->verbose = true;
 		return -1;
@@ -192,6 +203,7 @@ enum cli_result cli_parse(int argc, char **argv, struct config *cfg)
 
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->freq = 99;
+	cfg->max_stacks = DEFAULT_MAX_STACKS;
 	optind = 1;
 	opterr = 0;
 	/* '+': stop at the first non-option, so "bpfprof cmd -x" is not parsed as ours;

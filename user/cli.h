@@ -7,6 +7,7 @@
 #include <sys/types.h>
 
 #define CLI_MAX_FREQ	100000	/* perf's default kernel.perf_event_max_sample_rate */
+#define CLI_MAX_STACKS	(1u << 22)
 
 enum stack_sides {
 	SIDES_BOTH = 0,
@@ -22,6 +23,7 @@ struct config {
 	enum stack_sides sides;
 	const char *output;		/* NULL: stdout */
 	const char *btf_path;		/* --btf: kernel BTF to use instead of the running kernel's */
+	unsigned int max_stacks;	/* --max-stacks: stack and counts map entries */
 	char **cmd;			/* argv after "--", NULL-terminated; NULL if none */
 	bool verbose;
 };

@@ -120,6 +120,7 @@ static int load(struct run *r)
 	const struct config *cfg = r->cfg;
 	struct session_opts opts = {
 		.freq = cfg->freq, .sides = cfg->sides, .btf_path = cfg->btf_path,
+		.max_stacks = cfg->max_stacks,
 		.filter_tgids = cfg->npids > 0 || cfg->cmd,
 	};
 	int i, err;

@@ -89,7 +89,11 @@ int session__load(const struct session_opts *opts, struct session **out)
 	s->skel->rodata->filter_tgids = opts->filter_tgids;
 	s->skel->rodata->kernel_stacks = opts->sides != SIDES_USER_ONLY;
 	s->skel->rodata->user_stacks = opts->sides != SIDES_KERNEL_ONLY;
-	err = profile_bpf__load(s->skel);
+	err = bpf_map__set_max_entries(s->skel->maps.stacks, opts->max_stacks);
+	if (!err)
+		err = bpf_map__set_max_entries(s->skel->maps.counts, opts->max_stacks);
+	if (!err)
+		err = profile_bpf__load(s->skel);
 	if (err) {
 		report_load_error(err);
 		goto fail;

@@ -19,6 +19,7 @@ struct session_opts {
 	enum stack_sides sides;
 	bool filter_tgids;	/* only the tgids added with session__add_tgid() */
 	const char *btf_path;	/* NULL: the running kernel's */
+	unsigned int max_stacks;	/* entries of the stack and counts maps */
 };
 
 /* Opens and loads the BPF programs. On failure returns -errno and prints

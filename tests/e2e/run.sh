@@ -113,6 +113,14 @@ check "short_lived -a: exited process still symbolized: short_spin in >= 80% ($s
 check "short_lived -a: chain main;short_work;short_spin" \
 	has_chain "$T/shorta.folded" short_lived "main;short_work;short_spin"
 
+echo "== full maps: the run goes on, the loss is counted"
+"$BPFPROF" --max-stacks 2 -o "$T/full.folded" -- "$EX/threads" 1 2 2>"$T/full.err"
+check "--max-stacks 2: exit 0" [ $? -eq 0 ]
+samples=$(summary_samples "$T/full.err"); lost=$(summary_lost "$T/full.err")
+check "--max-stacks 2: samples were lost and counted ($lost of $samples)" [ "${lost:-0}" -gt 0 ]
+check "--max-stacks 2: samples ($samples) = folded total + lost ($lost)" \
+	[ "$samples" -eq $(( $(comm_total "$T/full.folded" "") + lost )) ]
+
 echo "== perf record -F 99 -g ranks the same top function"
 if command -v perf >/dev/null; then
 	"$BPFPROF" -o "$T/cmp.folded" -- "$EX/cpu_chain" 2 2>/dev/null
@@ -157,6 +165,7 @@ expect_error "-F 0" 2 "invalid frequency" "$BPFPROF" -F 0
 expect_error "-F absurd" 2 "invalid frequency" "$BPFPROF" -F 10000000
 expect_error "-d garbage" 2 "invalid duration" "$BPFPROF" -d 1x
 expect_error "-p missing pid" 1 "no such process: 999999" "$BPFPROF" -p 999999 -d 1
+expect_error "--max-stacks 0" 2 "invalid --max-stacks" "$BPFPROF" --max-stacks 0
 expect_error "-p garbage" 2 "invalid pid list" "$BPFPROF" -p 12ab
 expect_error "command not found" 1 "cannot execute '/nonexistent/cmd'" "$BPFPROF" -d 1 -- /nonexistent/cmd
 printf 'data\n' >"$T/notexec"; chmod 644 "$T/notexec"
