@@ -1,11 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * On-CPU sampler: runs on every perf event sample, takes the kernel and the
- * user stack ids and counts {tgid, pid, comm, kstack, ustack} in a hash map.
- * Nothing per sample leaves the kernel; user space reads the maps.
+ * user stack ids and counts {tgid, pid, start_time, comm, kstack, ustack} in
+ * a hash map. Nothing per sample leaves the kernel; user space reads the maps.
+ *
+ * Maps come in two generations so user space can drain while sampling goes
+ * on: a sample reads `gen` once and touches only that generation's maps.
+ * User space flips `gen`, waits for an RCU grace period (every program that
+ * read the old value has returned), then owns the old generation alone.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
+#include <bpf/bpf_core_read.h>
 #include "profile.h"
 
 #define EFAULT	14
@@ -17,6 +23,9 @@ const volatile bool filter_tgids = false;
 const volatile bool kernel_stacks = true;
 const volatile bool user_stacks = true;
 
+/* The generation samples go to; written by user space only. */
+volatile __u32 gen = 0;
+
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, MAX_FILTER_PIDS);
@@ -24,30 +33,39 @@ struct {
 	__type(value, __u8);
 } tgids SEC(".maps");
 
-struct {
+struct stack_map {
 	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
 	__uint(max_entries, DEFAULT_MAX_STACKS);
 	__uint(key_size, sizeof(__u32));
 	__uint(value_size, MAX_STACK_DEPTH * sizeof(__u64));
-} stacks SEC(".maps");
+} stacks0 SEC(".maps"), stacks1 SEC(".maps");
 
-struct {
+struct counts_map {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, DEFAULT_MAX_COUNTS);
 	__type(key, struct stack_key);
 	__type(value, __u64);
-} counts SEC(".maps");
+} counts0 SEC(".maps"), counts1 SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, STAT_MAX);
+	__uint(max_entries, STAT_SLOTS);
 	__type(key, __u32);
 	__type(value, __u64);
 } stats SEC(".maps");
 
-static __always_inline void stat_inc(__u32 kind)
+/* Every sample that passed the filters, never drained: the independent
+ * count the drained generations must add up to. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} total SEC(".maps");
+
+static __always_inline void slot_inc(void *map, __u32 slot)
 {
-	__u64 *v = bpf_map_lookup_elem(&stats, &kind);
+	__u64 *v = bpf_map_lookup_elem(map, &slot);
 
 	if (v)
 		(*v)++;	/* per-CPU: no other writer */
@@ -66,56 +84,68 @@ static __always_inline __u32 stack_loss(long id, __u32 collision_kind)
 	return STAT_LOST_STACK_ERROR;
 }
 
-static __always_inline void count_stack(struct stack_key *key)
+static __always_inline __u32 count_stack(void *counts, struct stack_key *key)
 {
 	__u64 one = 1, *v;
 	long err;
 
-	v = bpf_map_lookup_elem(&counts, key);
+	v = bpf_map_lookup_elem(counts, key);
 	if (v) {
 		__sync_fetch_and_add(v, 1);
-		return;
+		return 0;
 	}
-	err = bpf_map_update_elem(&counts, key, &one, BPF_NOEXIST);
+	err = bpf_map_update_elem(counts, key, &one, BPF_NOEXIST);
 	if (!err)
-		return;
+		return 0;
 	if (err == -EEXIST) {
 		/* another CPU inserted the same key in between */
-		v = bpf_map_lookup_elem(&counts, key);
+		v = bpf_map_lookup_elem(counts, key);
 		if (v) {
 			__sync_fetch_and_add(v, 1);
-			return;
+			return 0;
 		}
 	}
-	stat_inc(STAT_LOST_COUNTS_FULL);
+	return STAT_LOST_COUNTS_FULL;
+}
+
+/* One sample into one generation's maps; called with constant map
+ * pointers so the verifier knows each helper's map. */
+static __always_inline void record(struct bpf_perf_event_data *ctx, struct stack_key *key,
+				   void *stacks, void *counts, __u32 g)
+{
+	__u32 lost;
+
+	slot_inc(&stats, g * STAT_MAX + STAT_SAMPLES);
+	key->kstack_id = kernel_stacks ? bpf_get_stackid(ctx, stacks, 0) : STACK_ID_NONE;
+	key->ustack_id = user_stacks ? bpf_get_stackid(ctx, stacks, BPF_F_USER_STACK)
+				     : STACK_ID_NONE;
+	lost = stack_loss(key->kstack_id, STAT_LOST_KSTACK_COLLISION);
+	if (!lost)
+		lost = stack_loss(key->ustack_id, STAT_LOST_USTACK_COLLISION);
+	if (!lost)
+		lost = count_stack(counts, key);
+	if (lost)
+		slot_inc(&stats, g * STAT_MAX + lost);
 }
 
 SEC("perf_event")
 int sample(struct bpf_perf_event_data *ctx)
 {
+	struct task_struct *task = bpf_get_current_task_btf();
 	__u64 id = bpf_get_current_pid_tgid();
 	struct stack_key key = {};
-	__u32 lost;
 
 	key.tgid = id >> 32;
 	key.pid = (__u32)id;
 	if (filter_tgids && !bpf_map_lookup_elem(&tgids, &key.tgid))
 		return 0;
-	stat_inc(STAT_SAMPLES);
-
+	slot_inc(&total, 0);
+	key.start_time = BPF_CORE_READ(task, group_leader, start_time);
 	bpf_get_current_comm(&key.comm, sizeof(key.comm));
-	key.kstack_id = kernel_stacks ? bpf_get_stackid(ctx, &stacks, 0) : STACK_ID_NONE;
-	key.ustack_id = user_stacks ? bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK)
-				    : STACK_ID_NONE;
-
-	lost = stack_loss(key.kstack_id, STAT_LOST_KSTACK_COLLISION);
-	if (!lost)
-		lost = stack_loss(key.ustack_id, STAT_LOST_USTACK_COLLISION);
-	if (lost) {
-		stat_inc(lost);
-		return 0;
-	}
-	count_stack(&key);
+	if (gen)
+		record(ctx, &key, &stacks1, &counts1, 1);
+	else
+		record(ctx, &key, &stacks0, &counts0, 0);
 	return 0;
 }
 

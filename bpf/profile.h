@@ -20,11 +20,17 @@
  * stack, so user space treats both the same way. */
 #define STACK_ID_NONE		(-14) /* -EFAULT */
 
+/* The counts and stack maps come in two generations: samples go to the one
+ * the global `gen` names, user space flips it and drains the other. */
+#define NR_GENS			2
+
 /* One counted stack: who ran, and the ids of both halves of the stack in
- * the stack trace map. */
+ * the stack trace map of the same generation. start_time (the process's,
+ * CLOCK_MONOTONIC ns) tells a process from a later one that reuses its pid. */
 struct stack_key {
 	__u32 tgid;
 	__u32 pid;
+	__u64 start_time;
 	__s32 kstack_id;
 	__s32 ustack_id;
 	char comm[TASK_COMM_LEN];
@@ -42,5 +48,8 @@ enum stat_kind {
 	STAT_LOST_COUNTS_FULL,		/* the counts map had no room */
 	STAT_MAX,
 };
+
+/* The stats map holds NR_GENS * STAT_MAX counters per CPU: gen * STAT_MAX + kind. */
+#define STAT_SLOTS		(NR_GENS * STAT_MAX)
 
 #endif /* BPFPROF_PROFILE_H */

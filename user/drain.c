@@ -28,8 +28,10 @@ static int grow(struct drained *d, size_t *cap, size_t need)
 	return 0;
 }
 
-/* bpf_map_lookup_batch() walks the hash bucket by bucket and fails with
- * ENOENT, the last entries filled in, once it has passed the end. */
+/* bpf_map_lookup_and_delete_batch() walks the hash bucket by bucket and
+ * fails with ENOENT, the last entries filled in, once it has passed the
+ * end. The generation is ours alone (see session__flip()): reading and
+ * emptying it loses nothing. */
 static int read_counts(int counts_fd, struct drained *d)
 {
 	struct stack_key keys[BATCH];
@@ -42,7 +44,8 @@ static int read_counts(int counts_fd, struct drained *d)
 
 	do {
 		cnt = BATCH;
-		err = bpf_map_lookup_batch(counts_fd, in, &out_batch, keys, vals, &cnt, NULL);
+		err = bpf_map_lookup_and_delete_batch(counts_fd, in, &out_batch, keys, vals,
+						      &cnt, NULL);
 		if (err && errno != ENOENT)
 			return -errno;
 		done = err != 0;
@@ -103,6 +106,38 @@ static int get_stack(int stacks_fd, struct drained *d, int32_t id, const struct 
 	return 0;
 }
 
+/* Empties the stack map, ids no count refers to included (a sample whose
+ * other half failed leaves one), so a run of days never fills it. Keys are
+ * listed first: deleting while walking would restart the walk. */
+static int clear_stacks(int stacks_fd, struct drained *d)
+{
+	uint32_t *ids = NULL, *grown, key, last, *prev = NULL;
+	size_t n = 0, cap = 0, i;
+	int err = 0;
+
+	while (bpf_map_get_next_key(stacks_fd, prev, &key) == 0) {
+		if (n == cap) {
+			cap = cap ? cap * 2 : 1024;
+			grown = realloc(ids, cap * sizeof(*ids));
+			if (!grown) {
+				free(ids);
+				return -ENOMEM;
+			}
+			ids = grown;
+		}
+		ids[n++] = key;
+		last = key;
+		prev = &last;
+	}
+	for (i = 0; i < n; i++) {
+		if (bpf_map_delete_elem(stacks_fd, &ids[i]) && errno != ENOENT && !err)
+			err = -errno;
+	}
+	d->stack_ids = n;
+	free(ids);
+	return err;
+}
+
 int drain__collect(int counts_fd, int stacks_fd, struct drained *d)
 {
 	size_t i;
@@ -115,6 +150,8 @@ int drain__collect(int counts_fd, int stacks_fd, struct drained *d)
 		if (!err)
 			err = get_stack(stacks_fd, d, d->recs[i].key.ustack_id, &d->recs[i].ustack);
 	}
+	if (!err)
+		err = clear_stacks(stacks_fd, d);
 	if (err)
 		drain__free(d);
 	return err;

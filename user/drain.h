@@ -26,10 +26,12 @@ struct drained {
 	size_t n;
 	void *stacks;			/* tsearch tree of struct raw_stack, by id */
 	uint64_t stacks_missing;	/* ids counted but gone from the stack map */
+	size_t stack_ids;		/* ids the stack map held (its occupancy) */
 };
 
-/* Reads the counts map and every stack it refers to (each id once).
- * Returns 0 or -errno; release with drain__free(). */
+/* Reads one drained generation (see session__flip()): takes every entry of
+ * the counts map and every stack they refer to (each id once), and leaves
+ * both maps empty. Returns 0 or -errno; release with drain__free(). */
 int drain__collect(int counts_fd, int stacks_fd, struct drained *out);
 void drain__free(struct drained *d);
 

@@ -255,7 +255,7 @@ static int finish(struct run *r)
 	struct ksyms *ks = NULL;
 	struct profile *p = NULL;
 	struct drained d = { 0 };
-	int err;
+	int err, gen;
 
 	session__stop(r->session);
 	r->stop_ns = procs__now();
@@ -267,10 +267,11 @@ static int finish(struct run *r)
 		err = -ENOMEM;
 		goto out;
 	}
-	err = session__read_stats(r->session, p->stats.bpf);
+	gen = session__flip(r->session);
+	err = gen < 0 ? gen : session__take_stats(r->session, gen, p->stats.bpf);
 	if (!err)
-		err = drain__collect(session__counts_fd(r->session),
-				     session__stacks_fd(r->session), &d);
+		err = drain__collect(session__counts_fd(r->session, gen),
+				     session__stacks_fd(r->session, gen), &d);
 	if (err) {
 		fprintf(stderr, "bpfprof: cannot read the BPF maps: %s\n", strerror(-err));
 		goto out;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* Process table: tgid -> executable mappings, in the order they appeared. */
+/* Process table: tgid -> incarnations -> executable mappings over time. */
 #include <dirent.h>
 #include <errno.h>
 #include <search.h>
@@ -10,18 +10,22 @@
 #include "proc_maps.h"
 #include "procs.h"
 
+/* One process that had the pid. */
 struct proc {
 	pid_t tgid;
 	bool exited;
 	bool complete;		/* its whole address space is known */
 	bool unreadable;	/* /proc/TGID/maps could not be read: don't retry */
+	uint64_t exit_time;
 	uint64_t exec_time;	/* mappings older than this are gone */
 	struct vma *vmas;
 	size_t nvmas, cap;
+	struct proc *older;	/* the previous process with this pid */
 };
 
 struct procs {
-	void *root;		/* tsearch tree of struct proc, by tgid */
+	void *root;		/* tsearch tree of the newest struct proc, by tgid */
+	size_t count;
 };
 
 uint64_t procs__now(void)
@@ -57,57 +61,90 @@ static void drop_vmas(struct proc *pr, uint64_t before)
 	pr->nvmas = kept;
 }
 
-static void free_proc(void *node)
+/* Frees pr and every older incarnation; returns how many. */
+static size_t free_chain(struct proc *pr)
 {
-	struct proc *pr = node;
+	size_t n = 0;
 
-	drop_vmas(pr, UINT64_MAX);
-	free(pr->vmas);
-	free(pr);
+	while (pr) {
+		struct proc *older = pr->older;
+
+		drop_vmas(pr, UINT64_MAX);
+		free(pr->vmas);
+		free(pr);
+		pr = older;
+		n++;
+	}
+	return n;
+}
+
+static void free_node(void *node)
+{
+	free_chain(node);
 }
 
 void procs__free(struct procs *p)
 {
 	if (!p)
 		return;
-	tdestroy(p->root, free_proc);
+	tdestroy(p->root, free_node);
 	free(p);
 }
 
-static struct proc *lookup(const struct procs *p, pid_t tgid)
+static struct proc **slot(const struct procs *p, pid_t tgid)
 {
 	struct proc key = { .tgid = tgid };
-	void *node = tfind(&key, &p->root, cmp_proc);
 
-	return node ? *(struct proc **)node : NULL;
+	return tfind(&key, &p->root, cmp_proc);
 }
 
-/* The entry for tgid, made empty when fresh is set (a new process that
- * reuses the pid of an exited one starts from nothing). */
-static struct proc *get(struct procs *p, pid_t tgid, bool fresh)
+static struct proc *newest(const struct procs *p, pid_t tgid)
 {
-	struct proc *pr = lookup(p, tgid);
-	void *node;
+	struct proc **s = slot(p, tgid);
 
-	if (pr) {
-		if (fresh) {
-			drop_vmas(pr, UINT64_MAX);
-			pr->exited = false;
-			pr->complete = false;
-			pr->unreadable = false;
-			pr->exec_time = 0;
-		}
-		return pr;
-	}
-	pr = calloc(1, sizeof(*pr));
+	return s ? *s : NULL;
+}
+
+/* A new process with this pid: it becomes the newest incarnation. */
+static struct proc *born(struct procs *p, pid_t tgid, uint64_t time)
+{
+	struct proc *pr = calloc(1, sizeof(*pr)), **s;
+
 	if (!pr)
 		return NULL;
 	pr->tgid = tgid;
-	node = tsearch(pr, &p->root, cmp_proc);
-	if (!node) {
+	s = slot(p, tgid);
+	if (s) {
+		pr->older = *s;
+		if (!pr->older->exited) {	/* its exit record was lost */
+			pr->older->exited = true;
+			pr->older->exit_time = time;
+		}
+		*s = pr;	/* same key: the tree order holds */
+	} else if (!tsearch(pr, &p->root, cmp_proc)) {
 		free(pr);
 		return NULL;
 	}
+	p->count++;
+	return pr;
+}
+
+/* The running incarnation of tgid, made when none is known. */
+static struct proc *current(struct procs *p, pid_t tgid, uint64_t time)
+{
+	struct proc *pr = newest(p, tgid);
+
+	return pr && !pr->exited ? pr : born(p, tgid, time);
+}
+
+/* The incarnation that started at start_time: the newest one that began
+ * after the exit of the one before it (a pid is free only after exit). */
+static struct proc *incarnation(const struct procs *p, pid_t tgid, uint64_t start_time)
+{
+	struct proc *pr = newest(p, tgid);
+
+	while (pr && start_time && pr->older && start_time <= pr->older->exit_time)
+		pr = pr->older;
 	return pr;
 }
 
@@ -137,21 +174,20 @@ static int add_vma(struct proc *pr, const struct vma *v)
 
 int procs__mmap(struct procs *p, pid_t tgid, const struct vma *v)
 {
-	struct proc *pr = get(p, tgid, false);
+	struct proc *pr = current(p, tgid, v->time);
 
 	return pr ? add_vma(pr, v) : -ENOMEM;
 }
 
 int procs__exec(struct procs *p, pid_t tgid, uint64_t time)
 {
-	struct proc *pr = get(p, tgid, false);
+	struct proc *pr = current(p, tgid, time);
 
 	if (!pr)
 		return -ENOMEM;
 	if (time > pr->exec_time)
 		pr->exec_time = time;
 	drop_vmas(pr, pr->exec_time);
-	pr->exited = false;
 	pr->unreadable = false;
 	pr->complete = true;	/* everything after exec is reported to us */
 	return 0;
@@ -159,14 +195,14 @@ int procs__exec(struct procs *p, pid_t tgid, uint64_t time)
 
 int procs__fork(struct procs *p, pid_t parent, pid_t child, uint64_t time)
 {
-	struct proc *pp = lookup(p, parent), *pc = get(p, child, true);
+	struct proc *pp = newest(p, parent), *pc = born(p, child, time);
 	size_t i;
 	int err;
 
 	if (!pc)
 		return -ENOMEM;
-	/* A forked child shares nothing with us later, but it starts with a copy of
-	 * its parent's address space as it was at the fork. */
+	/* the child starts with a copy of its parent's address space as it
+	 * was at the fork */
 	pc->complete = pp && pp->complete;
 	for (i = 0; pp && i < pp->nvmas; i++) {
 		if (pp->vmas[i].time > time)
@@ -180,11 +216,12 @@ int procs__fork(struct procs *p, pid_t parent, pid_t child, uint64_t time)
 
 int procs__exit(struct procs *p, pid_t tgid, uint64_t time)
 {
-	struct proc *pr = lookup(p, tgid);
+	struct proc *pr = newest(p, tgid);
 
-	(void)time;
-	if (pr)
+	if (pr && !pr->exited) {
 		pr->exited = true;
+		pr->exit_time = time;
+	}
 	return 0;
 }
 
@@ -205,19 +242,23 @@ static int synth_line(const struct maps_line *ml, void *arg)
 	return add_vma(ctx->pr, &v);
 }
 
+static int synthesize_into(struct proc *pr)
+{
+	struct synth_ctx ctx = { .pr = pr, .now = procs__now() };
+	int err = maps_for_each_exec(pr->tgid, synth_line, &ctx);
+
+	if (!err)
+		pr->complete = true;
+	else
+		pr->unreadable = true;
+	return err;
+}
+
 int procs__synthesize(struct procs *p, pid_t tgid)
 {
-	struct synth_ctx ctx = { .pr = get(p, tgid, false), .now = procs__now() };
-	int err;
+	struct proc *pr = current(p, tgid, procs__now());
 
-	if (!ctx.pr)
-		return -ENOMEM;
-	err = maps_for_each_exec(tgid, synth_line, &ctx);
-	if (!err)
-		ctx.pr->complete = true;
-	else
-		ctx.pr->unreadable = true;
-	return err;
+	return pr ? synthesize_into(pr) : -ENOMEM;
 }
 
 int procs__synthesize_all(struct procs *p)
@@ -241,14 +282,16 @@ int procs__synthesize_all(struct procs *p)
 	return n;
 }
 
-const struct vma *procs__find(struct procs *p, pid_t tgid, uint64_t addr)
+const struct vma *procs__find(struct procs *p, pid_t tgid, uint64_t start_time, uint64_t addr)
 {
-	struct proc *pr = lookup(p, tgid);
+	struct proc *pr = incarnation(p, tgid, start_time);
 	size_t i;
 
-	if (!pr || (!pr->complete && !pr->exited && !pr->unreadable)) {
+	if (!pr) {
 		procs__synthesize(p, tgid);	/* failure: the process is gone */
-		pr = lookup(p, tgid);
+		pr = incarnation(p, tgid, start_time);
+	} else if (!pr->complete && !pr->exited && !pr->unreadable) {
+		synthesize_into(pr);
 	}
 	if (!pr)
 		return NULL;
@@ -260,9 +303,72 @@ const struct vma *procs__find(struct procs *p, pid_t tgid, uint64_t addr)
 	return NULL;
 }
 
-bool procs__alive(const struct procs *p, pid_t tgid)
+bool procs__alive(struct procs *p, pid_t tgid, uint64_t start_time)
 {
-	const struct proc *pr = lookup(p, tgid);
+	const struct proc *pr = incarnation(p, tgid, start_time);
 
 	return !pr || !pr->exited;
+}
+
+struct reap_ctx {
+	uint64_t before;
+	pid_t *gone;		/* tgids whose every incarnation went */
+	size_t ngone, cap;
+	size_t dropped;
+	int err;
+};
+
+/* Cuts the chain after the first incarnation that is still needed. */
+static void reap_chain(const void *nodep, VISIT which, void *arg)
+{
+	struct proc *pr = *(struct proc *const *)nodep, *keep;
+	struct reap_ctx *ctx = arg;
+
+	if (which != postorder && which != leaf)
+		return;
+	if (pr->exited && pr->exit_time < ctx->before) {	/* older ones went before it */
+		if (ctx->ngone == ctx->cap) {
+			size_t cap = ctx->cap ? ctx->cap * 2 : 64;
+			pid_t *grown = realloc(ctx->gone, cap * sizeof(*grown));
+
+			if (!grown) {
+				ctx->err = -ENOMEM;
+				return;
+			}
+			ctx->gone = grown;
+			ctx->cap = cap;
+		}
+		ctx->gone[ctx->ngone++] = pr->tgid;
+		return;
+	}
+	for (keep = pr; keep->older; keep = keep->older) {
+		if (keep->older->exited && keep->older->exit_time < ctx->before) {
+			ctx->dropped += free_chain(keep->older);
+			keep->older = NULL;
+			break;
+		}
+	}
+}
+
+size_t procs__reap(struct procs *p, uint64_t before)
+{
+	struct reap_ctx ctx = { .before = before };
+	size_t i;
+
+	twalk_r(p->root, reap_chain, &ctx);
+	for (i = 0; i < ctx.ngone; i++) {
+		struct proc *pr = newest(p, ctx.gone[i]);
+		struct proc key = { .tgid = ctx.gone[i] };
+
+		tdelete(&key, &p->root, cmp_proc);
+		ctx.dropped += free_chain(pr);
+	}
+	free(ctx.gone);
+	p->count -= ctx.dropped;
+	return ctx.dropped;
+}
+
+size_t procs__count(const struct procs *p)
+{
+	return p->count;
 }

@@ -1,14 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * Process lifetimes and their executable mappings, kept while profiling so
- * that a process that exits before the end is still symbolized. Fed by the
- * tracker (fork/exec/mmap/exit records) and by /proc/PID/maps for the
- * processes that were already running.
+ * that a process that exits before its samples are symbolized still is.
+ * Fed by the tracker (fork/exec/mmap/exit records) and by /proc/PID/maps
+ * for the processes that were already running.
+ *
+ * A pid can be reused: each process that had it is an incarnation, and a
+ * sample names its own by the process start time the BPF side records.
  */
 #ifndef BPFPROF_PROCS_H
 #define BPFPROF_PROCS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -26,7 +30,7 @@ struct procs;
 struct procs *procs__new(void);
 void procs__free(struct procs *p);
 
-/* Records from the tracker; time is CLOCK_MONOTONIC in ns. Each returns 0
+/* Records from the tracker; times are CLOCK_MONOTONIC ns. Each returns 0
  * or -ENOMEM. */
 int procs__mmap(struct procs *p, pid_t tgid, const struct vma *v);
 int procs__exec(struct procs *p, pid_t tgid, uint64_t time);
@@ -40,13 +44,21 @@ int procs__synthesize(struct procs *p, pid_t tgid);
 /* procs__synthesize() for every process in /proc. Returns how many were read. */
 int procs__synthesize_all(struct procs *p);
 
-/* The newest mapping of tgid covering addr, or NULL. A process never seen
- * starting nor read before is read from /proc first, while it runs. */
-const struct vma *procs__find(struct procs *p, pid_t tgid, uint64_t addr);
+/* The newest mapping covering addr of the process tgid that started at
+ * start_time (CLOCK_MONOTONIC ns; 0 when unknown: the latest one), or NULL.
+ * A running process never seen starting nor read is read from /proc first. */
+const struct vma *procs__find(struct procs *p, pid_t tgid, uint64_t start_time, uint64_t addr);
 
-/* False once the process's exit was seen: its /proc entry, if any, is
+/* False once that process's exit was seen: its /proc entry, if any, is
  * someone else's now. */
-bool procs__alive(const struct procs *p, pid_t tgid);
+bool procs__alive(struct procs *p, pid_t tgid, uint64_t start_time);
+
+/* Forgets the processes that exited before `before`: their samples have
+ * all been drained. Returns how many were dropped. */
+size_t procs__reap(struct procs *p, uint64_t before);
+
+/* Incarnations held, exited ones included. */
+size_t procs__count(const struct procs *p);
 
 /* CLOCK_MONOTONIC now, in ns: the tracker's clock. */
 uint64_t procs__now(void);

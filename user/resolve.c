@@ -35,14 +35,14 @@ static void put(struct scratch *sc, const char *name, bool kernel)
 	sc->n++;
 }
 
-static void add_user(struct scratch *sc, const struct raw_stack *s, pid_t tgid,
+static void add_user(struct scratch *sc, const struct raw_stack *s, const struct stack_key *key,
 		     struct symbolizer *sz, struct profile_stats *st)
 {
 	struct user_sym us;
 	uint32_t i;
 
 	for (i = s->nr; i-- > 0;) {
-		symbolizer__user(sz, tgid, lookup_addr(s, i), &us);
+		symbolizer__user(sz, (pid_t)key->tgid, key->start_time, lookup_addr(s, i), &us);
 		st->frames++;
 		if (us.name) {
 			put(sc, us.name, false);
@@ -87,7 +87,7 @@ int resolve__drained(const struct drained *d, const struct ksyms *ks, struct sym
 		r = &d->recs[i];
 		sc->n = 0;
 		if (r->ustack)
-			add_user(sc, r->ustack, (pid_t)r->key.tgid, sz, &p->stats);
+			add_user(sc, r->ustack, &r->key, sz, &p->stats);
 		if (r->kstack)
 			add_kernel(sc, r->kstack, ks, &p->stats);
 		err = profile__add(p, r->key.comm, (pid_t)r->key.tgid, (pid_t)r->key.pid,

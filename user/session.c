@@ -16,6 +16,7 @@
 
 struct session {
 	struct profile_bpf *skel;
+	int sync_inner_fd, sync_outer_fd;	/* see session__flip() */
 	int ncpus;
 	int *event_fds;			/* per CPU, -1 where none */
 	struct bpf_link **links;	/* per CPU */
@@ -67,6 +68,53 @@ static void report_load_error(int err)
 			bpf_strerror(err, msg, sizeof(msg)));
 }
 
+static int size_maps(struct profile_bpf *skel, unsigned int max_stacks)
+{
+	struct bpf_map *maps[] = {
+		skel->maps.stacks0, skel->maps.stacks1, skel->maps.counts0, skel->maps.counts1,
+	};
+	size_t i;
+	int err = 0;
+
+	for (i = 0; !err && i < sizeof(maps) / sizeof(maps[0]); i++)
+		err = bpf_map__set_max_entries(maps[i], max_stacks);
+	return err;
+}
+
+/* An array-of-maps whose only use is its update: the kernel waits for an
+ * RCU grace period before a map-in-map update returns (so user space knows
+ * no program still sees the old inner map), and BPF programs run inside
+ * RCU read-side sections. Updating it is our "wait for every running
+ * sample program to finish". */
+static int create_sync_maps(struct session *s)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, opts);
+
+	s->sync_inner_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "bpfprof_sync_in", 4, 4, 1, NULL);
+	if (s->sync_inner_fd < 0)
+		goto fail;
+	opts.inner_map_fd = s->sync_inner_fd;
+	s->sync_outer_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY_OF_MAPS, "bpfprof_sync", 4, 4, 1, &opts);
+	if (s->sync_outer_fd < 0)
+		goto fail;
+	return 0;
+fail:
+	fprintf(stderr, "bpfprof: cannot create the drain's sync map: %s\n", strerror(errno));
+	return -errno;
+}
+
+int session__flip(struct session *s)
+{
+	__u32 zero = 0, old = s->skel->bss->gen & 1;
+
+	/* the BPF side reads gen once per sample; a plain store is seen at
+	 * once (shared mmap), the grace period below orders the rest */
+	__atomic_store_n(&s->skel->bss->gen, old ^ 1, __ATOMIC_SEQ_CST);
+	if (bpf_map_update_elem(s->sync_outer_fd, &zero, &s->sync_inner_fd, BPF_ANY))
+		return -errno;
+	return (int)old;
+}
+
 int session__load(const struct session_opts *opts, struct session **out)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, open_opts, .btf_custom_path = opts->btf_path);
@@ -79,6 +127,7 @@ int session__load(const struct session_opts *opts, struct session **out)
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return -ENOMEM;
+	s->sync_inner_fd = s->sync_outer_fd = -1;
 	s->freq = opts->freq;
 	s->skel = profile_bpf__open_opts(&open_opts);
 	if (!s->skel) {
@@ -89,15 +138,16 @@ int session__load(const struct session_opts *opts, struct session **out)
 	s->skel->rodata->filter_tgids = opts->filter_tgids;
 	s->skel->rodata->kernel_stacks = opts->sides != SIDES_USER_ONLY;
 	s->skel->rodata->user_stacks = opts->sides != SIDES_KERNEL_ONLY;
-	err = bpf_map__set_max_entries(s->skel->maps.stacks, opts->max_stacks);
-	if (!err)
-		err = bpf_map__set_max_entries(s->skel->maps.counts, opts->max_stacks);
+	err = size_maps(s->skel, opts->max_stacks);
 	if (!err)
 		err = profile_bpf__load(s->skel);
 	if (err) {
 		report_load_error(err);
 		goto fail;
 	}
+	err = create_sync_maps(s);
+	if (err)
+		goto fail;
 	*out = s;
 	return 0;
 fail:
@@ -194,39 +244,53 @@ void session__stop(struct session *s)
 	}
 }
 
-int session__counts_fd(const struct session *s)
+int session__counts_fd(const struct session *s, int gen)
 {
-	return bpf_map__fd(s->skel->maps.counts);
+	return bpf_map__fd(gen ? s->skel->maps.counts1 : s->skel->maps.counts0);
 }
 
-int session__stacks_fd(const struct session *s)
+int session__stacks_fd(const struct session *s, int gen)
 {
-	return bpf_map__fd(s->skel->maps.stacks);
+	return bpf_map__fd(gen ? s->skel->maps.stacks1 : s->skel->maps.stacks0);
 }
 
-int session__read_stats(const struct session *s, uint64_t stats[STAT_MAX])
+/* Sums the per-CPU values of one slot of a per-CPU array; zeroes it too
+ * when asked. */
+static int sum_slot(int fd, __u32 slot, bool zero, uint64_t *sum)
 {
-	int ncpus = libbpf_num_possible_cpus(), fd = bpf_map__fd(s->skel->maps.stats);
+	int ncpus = libbpf_num_possible_cpus(), cpu, err = 0;
 	uint64_t *percpu;
-	__u32 kind;
-	int cpu, err = 0;
 
 	if (ncpus <= 0)
 		return ncpus ? ncpus : -ENODEV;
 	percpu = calloc(ncpus, sizeof(*percpu));
 	if (!percpu)
 		return -ENOMEM;
-	for (kind = 0; kind < STAT_MAX; kind++) {
-		if (bpf_map_lookup_elem(fd, &kind, percpu)) {
+	if (bpf_map_lookup_elem(fd, &slot, percpu))
+		err = -errno;
+	for (*sum = 0, cpu = 0; !err && cpu < ncpus; cpu++)
+		*sum += percpu[cpu];
+	if (!err && zero) {
+		memset(percpu, 0, ncpus * sizeof(*percpu));
+		if (bpf_map_update_elem(fd, &slot, percpu, BPF_ANY))
 			err = -errno;
-			break;
-		}
-		stats[kind] = 0;
-		for (cpu = 0; cpu < ncpus; cpu++)
-			stats[kind] += percpu[cpu];
 	}
 	free(percpu);
 	return err;
+}
+
+int session__take_stats(const struct session *s, int gen, uint64_t stats[STAT_MAX])
+{
+	int fd = bpf_map__fd(s->skel->maps.stats), kind, err = 0;
+
+	for (kind = 0; !err && kind < STAT_MAX; kind++)
+		err = sum_slot(fd, gen * STAT_MAX + kind, true, &stats[kind]);
+	return err;
+}
+
+int session__total(const struct session *s, uint64_t *total)
+{
+	return sum_slot(bpf_map__fd(s->skel->maps.total), 0, false, total);
 }
 
 void session__destroy(struct session *s)
@@ -234,6 +298,10 @@ void session__destroy(struct session *s)
 	if (!s)
 		return;
 	session__stop(s);
+	if (s->sync_outer_fd >= 0)
+		close(s->sync_outer_fd);
+	if (s->sync_inner_fd >= 0)
+		close(s->sync_inner_fd);
 	free(s->links);
 	free(s->event_fds);
 	profile_bpf__destroy(s->skel);

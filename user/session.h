@@ -35,11 +35,21 @@ int session__start(struct session *s);
 /* Stops sampling: detaches and closes the events. Idempotent. */
 void session__stop(struct session *s);
 
-int session__counts_fd(const struct session *s);
-int session__stacks_fd(const struct session *s);
+/* Hands the generation samples went to so far over to the caller: new
+ * samples go to the other one from now on, and by the time this returns
+ * no BPF program is still writing to the old one. Returns the old
+ * generation (0 or 1), or -errno. */
+int session__flip(struct session *s);
 
-/* Sums the per-CPU stats map into stats[STAT_MAX]. */
-int session__read_stats(const struct session *s, uint64_t stats[STAT_MAX]);
+int session__counts_fd(const struct session *s, int gen);
+int session__stacks_fd(const struct session *s, int gen);
+
+/* Sums generation gen's per-CPU stats into stats[STAT_MAX] and zeroes them
+ * (call only for a generation obtained from session__flip()). */
+int session__take_stats(const struct session *s, int gen, uint64_t stats[STAT_MAX]);
+
+/* Every sample since the start, from the never-drained BPF-side counter. */
+int session__total(const struct session *s, uint64_t *total);
 
 void session__destroy(struct session *s);
 

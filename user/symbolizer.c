@@ -33,6 +33,7 @@ struct dso {
 struct symbolizer {
 	struct procs *procs;
 	void *dsos;			/* tsearch tree of struct dso */
+	size_t ndsos;
 	struct dso vdso;		/* the kernel's vDSO, the same in every process */
 	bool vdso_loaded;
 };
@@ -65,6 +66,20 @@ static void free_dso(void *node)
 	elf_syms__free(d->debug);
 	free(d->name);
 	free(d);
+}
+
+void symbolizer__trim(struct symbolizer *sz, size_t max_files)
+{
+	if (sz->ndsos <= max_files)
+		return;
+	tdestroy(sz->dsos, free_dso);
+	sz->dsos = NULL;
+	sz->ndsos = 0;
+}
+
+size_t symbolizer__files(const struct symbolizer *sz)
+{
+	return sz->ndsos;
 }
 
 void symbolizer__free(struct symbolizer *sz)
@@ -126,12 +141,12 @@ static bool same_file(int fd, const struct vma *v)
 /* The mapped file itself. While the process runs, map_files/ opens exactly
  * what is mapped, deleted or in another mount namespace; after it exited,
  * only the path is left, checked against the inode. */
-static int open_mapped(const struct symbolizer *sz, pid_t tgid, const struct vma *v)
+static int open_mapped(pid_t tgid, bool alive, const struct vma *v)
 {
 	char path[PATH_MAX + 64];
 	int fd;
 
-	if (procs__alive(sz->procs, tgid)) {
+	if (alive) {
 		snprintf(path, sizeof(path), "/proc/%d/map_files/%" PRIx64 "-%" PRIx64,
 			 tgid, v->start, v->end);
 		fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -188,7 +203,7 @@ static const char *base_name(const char *path)
 	return slash ? slash + 1 : path;
 }
 
-static struct dso *find_dso(struct symbolizer *sz, pid_t tgid, const struct vma *v)
+static struct dso *find_dso(struct symbolizer *sz, pid_t tgid, bool alive, const struct vma *v)
 {
 	struct dso key = { .dev_major = v->dev_major, .dev_minor = v->dev_minor, .ino = v->ino };
 	struct dso *d;
@@ -211,7 +226,8 @@ static struct dso *find_dso(struct symbolizer *sz, pid_t tgid, const struct vma 
 		free_dso(d);
 		return NULL;
 	}
-	fd = open_mapped(sz, tgid, v);
+	sz->ndsos++;
+	fd = open_mapped(tgid, alive, v);
 	if (fd >= 0) {
 		d->syms = elf_syms__open_fd(fd);	/* NULL: not ELF, kept as such */
 		close(fd);
@@ -221,9 +237,10 @@ static struct dso *find_dso(struct symbolizer *sz, pid_t tgid, const struct vma 
 	return d;
 }
 
-void symbolizer__user(struct symbolizer *sz, pid_t tgid, uint64_t ip, struct user_sym *out)
+void symbolizer__user(struct symbolizer *sz, pid_t tgid, uint64_t start_time, uint64_t ip,
+		      struct user_sym *out)
 {
-	const struct vma *v = procs__find(sz->procs, tgid, ip);
+	const struct vma *v = procs__find(sz->procs, tgid, start_time, ip);
 	uint64_t sym_off, vaddr;
 	struct dso *d;
 
@@ -231,7 +248,7 @@ void symbolizer__user(struct symbolizer *sz, pid_t tgid, uint64_t ip, struct use
 	if (!v)
 		return;
 	out->file_off = ip - v->start + v->pgoff;
-	d = find_dso(sz, tgid, v);
+	d = find_dso(sz, tgid, procs__alive(sz->procs, tgid, start_time), v);
 	if (!d)
 		return;
 	out->dso = d->name;

@@ -19,8 +19,17 @@ struct user_sym {
 struct symbolizer *symbolizer__new(struct procs *procs);
 void symbolizer__free(struct symbolizer *sz);
 
-/* Resolves one user address of process tgid. The strings stay valid until
- * symbolizer__free(). */
-void symbolizer__user(struct symbolizer *sz, pid_t tgid, uint64_t ip, struct user_sym *out);
+/* Resolves one user address of process tgid, the one that started at
+ * start_time (0: the latest). The strings stay valid until
+ * symbolizer__trim() or symbolizer__free(). */
+void symbolizer__user(struct symbolizer *sz, pid_t tgid, uint64_t start_time, uint64_t ip,
+		      struct user_sym *out);
+
+/* Empties the file cache when it holds more than max_files files, so a
+ * long run's memory stays bounded (files are re-read on demand). */
+void symbolizer__trim(struct symbolizer *sz, size_t max_files);
+
+/* Files in the cache. */
+size_t symbolizer__files(const struct symbolizer *sz);
 
 #endif

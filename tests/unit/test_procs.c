@@ -35,10 +35,10 @@ Test(procs, exec_drops_older_mappings_in_any_arrival_order)
 	cr_assert_eq(procs__exec(p, FAKE, 20), 0);
 	cr_assert_eq(procs__mmap(p, FAKE, &after), 0);
 	cr_assert_eq(procs__mmap(p, FAKE, &before), 0);	/* late, from before exec */
-	v = procs__find(p, FAKE, 0x1800);
+	v = procs__find(p, FAKE, 0, 0x1800);
 	cr_assert_not_null(v);
 	cr_expect_str_eq(v->path, "/new");
-	cr_expect_null(procs__find(p, FAKE, 0x2000));
+	cr_expect_null(procs__find(p, FAKE, 0, 0x2000));
 	procs__free(p);
 }
 
@@ -50,7 +50,7 @@ Test(procs, newest_mapping_wins)
 	cr_assert_eq(procs__exec(p, FAKE, 1), 0);
 	cr_assert_eq(procs__mmap(p, FAKE, &a), 0);
 	cr_assert_eq(procs__mmap(p, FAKE, &b), 0);
-	cr_expect_str_eq(procs__find(p, FAKE, 0x1000)->path, "/b");
+	cr_expect_str_eq(procs__find(p, FAKE, 0, 0x1000)->path, "/b");
 	procs__free(p);
 }
 
@@ -63,19 +63,19 @@ Test(procs, fork_copies_the_parent_as_it_was)
 	cr_assert_eq(procs__mmap(p, FAKE, &early), 0);
 	cr_assert_eq(procs__mmap(p, FAKE, &late), 0);
 	cr_assert_eq(procs__fork(p, FAKE, FAKE + 1, 20), 0);
-	cr_expect_not_null(procs__find(p, FAKE + 1, 0x1000));
-	cr_expect_null(procs__find(p, FAKE + 1, 0x5000));	/* mapped after the fork */
-	cr_expect(procs__alive(p, FAKE + 1));
+	cr_expect_not_null(procs__find(p, FAKE + 1, 0, 0x1000));
+	cr_expect_null(procs__find(p, FAKE + 1, 0, 0x5000));	/* mapped after the fork */
+	cr_expect(procs__alive(p, FAKE + 1, 0));
 	cr_assert_eq(procs__exit(p, FAKE + 1, 40), 0);
-	cr_expect_not(procs__alive(p, FAKE + 1));
-	cr_expect_not_null(procs__find(p, FAKE + 1, 0x1000));	/* kept after exit */
+	cr_expect_not(procs__alive(p, FAKE + 1, 0));
+	cr_expect_not_null(procs__find(p, FAKE + 1, 0, 0x1000));	/* kept after exit */
 	procs__free(p);
 }
 
 Test(procs, running_process_is_read_from_proc)
 {
 	struct procs *p = procs__new();
-	const struct vma *v = procs__find(p, getpid(), (uint64_t)(uintptr_t)&procs__find);
+	const struct vma *v = procs__find(p, getpid(), 0, (uint64_t)(uintptr_t)&procs__find);
 
 	cr_assert_not_null(v);
 	cr_expect_eq(v->path[0], '/');
@@ -91,7 +91,7 @@ static void expect_resolves(struct symbolizer *sz, pid_t pid)
 {
 	struct user_sym us;
 
-	symbolizer__user(sz, pid, (uint64_t)(uintptr_t)&target_function + 2, &us);
+	symbolizer__user(sz, pid, 0, (uint64_t)(uintptr_t)&target_function + 2, &us);
 	cr_assert_not_null(us.name, "pid %d: unresolved (dso %s)", pid, us.dso ? us.dso : "-");
 	cr_expect_str_eq(us.name, "target_function");
 	cr_expect_not_null(us.dso);
@@ -148,10 +148,53 @@ Test(procs, vdso_is_named)
 
 	cr_assert_eq(maps_for_each_exec(getpid(), find_vdso, &start), 0);
 	cr_assert_neq(start, 0, "no [vdso] mapping");
-	symbolizer__user(sz, getpid(), start + 0x10, &us);
+	symbolizer__user(sz, getpid(), 0, start + 0x10, &us);
 	cr_assert_not_null(us.dso);
 	cr_expect_str_eq(us.dso, "[vdso]");
 	cr_expect_eq(us.file_off, 0x10);
 	symbolizer__free(sz);
+	procs__free(p);
+}
+
+/* pid reuse: a process that reuses an exited one's pid never gets its
+ * mappings, and samples of each resolve in their own process. */
+Test(procs, reused_pid_keeps_incarnations_apart)
+{
+	struct procs *p = procs__new();
+	struct vma old = vma_at(0x1000, 15, "/old"), young = vma_at(0x1000, 45, "/young");
+
+	cr_assert_eq(procs__fork(p, FAKE, FAKE + 1, 10), 0);
+	cr_assert_eq(procs__exec(p, FAKE + 1, 12), 0);
+	cr_assert_eq(procs__mmap(p, FAKE + 1, &old), 0);
+	cr_assert_eq(procs__exit(p, FAKE + 1, 30), 0);
+	cr_assert_eq(procs__fork(p, FAKE, FAKE + 1, 40), 0);	/* same pid, new process */
+	cr_assert_eq(procs__exec(p, FAKE + 1, 42), 0);
+	cr_expect_null(procs__find(p, FAKE + 1, 35, 0x5000));
+	cr_assert_eq(procs__mmap(p, FAKE + 1, &young), 0);
+	/* started at 5 (before the first exit): the old one; at 35: the new one */
+	cr_expect_str_eq(procs__find(p, FAKE + 1, 5, 0x1000)->path, "/old");
+	cr_expect_str_eq(procs__find(p, FAKE + 1, 35, 0x1000)->path, "/young");
+	cr_expect_not(procs__alive(p, FAKE + 1, 5));
+	cr_expect(procs__alive(p, FAKE + 1, 35));
+	cr_expect_eq(procs__count(p), 2);	/* two FAKE + 1; the parent was never seen */
+	procs__free(p);
+}
+
+Test(procs, reap_drops_only_processes_gone_before)
+{
+	struct procs *p = procs__new();
+	struct vma v = vma_at(0x1000, 15, "/x");
+
+	cr_assert_eq(procs__fork(p, FAKE, FAKE + 1, 10), 0);
+	cr_assert_eq(procs__mmap(p, FAKE + 1, &v), 0);
+	cr_assert_eq(procs__exit(p, FAKE + 1, 30), 0);
+	cr_assert_eq(procs__fork(p, FAKE, FAKE + 1, 40), 0);
+	cr_assert_eq(procs__fork(p, FAKE, FAKE + 2, 41), 0);
+	cr_assert_eq(procs__exit(p, FAKE + 2, 50), 0);
+	cr_expect_eq(procs__reap(p, 20), 0);
+	cr_expect_eq(procs__reap(p, 45), 1);	/* the first FAKE + 1 */
+	cr_expect_null(procs__find(p, FAKE + 1, 5, 0x1000));
+	cr_expect_eq(procs__reap(p, 60), 1);	/* FAKE + 2 */
+	cr_expect_eq(procs__count(p), 1);	/* the running FAKE + 1 */
 	procs__free(p);
 }
