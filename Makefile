@@ -15,17 +15,18 @@ WARNINGS   := -Wall -Wextra -Werror
 CPPFLAGS   := -D_GNU_SOURCE -DBPFPROF_VERSION='"$(VERSION)"' -I$(BUILD) -Ibpf -Iuser
 CFLAGS     ?= -O2 -g
 CFLAGS     += -std=c17 $(WARNINGS)
-LDLIBS     := -lbpf -lelf -lz
+LDLIBS     := -lbpf -lelf -lz -lprotobuf-c -lcurl
 SANITIZE   := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 BPF_SRCS   := $(wildcard bpf/*.bpf.c)
 BPF_OBJS   := $(patsubst bpf/%.bpf.c,$(BUILD)/%.bpf.o,$(BPF_SRCS))
 SKELS      := $(patsubst bpf/%.bpf.c,$(BUILD)/%.skel.h,$(BPF_SRCS))
+PROTO_C    := $(BUILD)/profile.pb-c.c
 USER_SRCS  := $(wildcard user/*.c)
-USER_HDRS  := $(wildcard user/*.h) $(wildcard bpf/*.h)
+USER_HDRS  := $(wildcard user/*.h) $(wildcard bpf/*.h) $(BUILD)/profile.pb-c.h
 LIB_SRCS   := $(filter-out user/main.c,$(USER_SRCS))
-OBJS       := $(patsubst user/%.c,$(BUILD)/obj/%.o,$(USER_SRCS))
-ASAN_OBJS  := $(patsubst user/%.c,$(BUILD)/asan/%.o,$(USER_SRCS))
+OBJS       := $(patsubst user/%.c,$(BUILD)/obj/%.o,$(USER_SRCS)) $(BUILD)/obj/profile.pb-c.o
+ASAN_OBJS  := $(patsubst user/%.c,$(BUILD)/asan/%.o,$(USER_SRCS)) $(BUILD)/asan/profile.pb-c.o
 ASAN_LIB   := $(BUILD)/asan/libbpfprof.a
 UNIT_SRCS  := $(wildcard tests/unit/test_*.c)
 UNIT_BINS  := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
@@ -33,7 +34,8 @@ EXAMPLES   := $(patsubst examples/%.c,$(BUILD)/examples/%,$(filter-out examples/
 
 DEB_PKGS   := clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libcriterion-dev \
               pkg-config linux-perf elfutils make gcc binutils util-linux procps \
-              libc6-dbg
+              libc6-dbg protobuf-c-compiler libprotobuf-c-dev libcurl4-openssl-dev \
+              golang-go python3
 
 .PHONY: all deps test unit e2e examples profile vmlinux clean
 .DELETE_ON_ERROR:
@@ -56,6 +58,18 @@ $(BUILD)/%.bpf.o: bpf/%.bpf.c bpf/profile.h vmlinux/vmlinux.h | $(BUILD)
 
 $(BUILD)/%.skel.h: $(BUILD)/%.bpf.o
 	$(BPFTOOL) gen skeleton $< name $*_bpf > $@
+
+# pprof's profile.proto -> C with protobuf-c, at build time
+$(BUILD)/profile.pb-c.c $(BUILD)/profile.pb-c.h: user/proto/profile.proto | $(BUILD)
+	protoc-c --c_out=$(BUILD) --proto_path=user/proto $<
+
+$(BUILD)/obj/profile.pb-c.o: $(PROTO_C)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/asan/profile.pb-c.o: $(PROTO_C)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(SANITIZE) -c $< -o $@
 
 $(BUILD)/obj/%.o: user/%.c $(USER_HDRS) $(SKELS) | $(BUILD)
 	@mkdir -p $(@D)

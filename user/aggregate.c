@@ -75,9 +75,14 @@ int profile__add(struct profile *p, const char *comm, pid_t tgid, pid_t pid, uin
 	if (!s->frames)
 		return -ENOMEM;
 	for (i = 0; i < nframes; i++) {
-		s->frames[i].kernel = frames[i].kernel;
-		s->frames[i].name = intern(p, frames[i].name);
-		if (!s->frames[i].name) {
+		struct pframe *f = &s->frames[i];
+
+		f->kernel = frames[i].kernel;
+		f->addr = frames[i].addr;
+		f->name = intern(p, frames[i].name);
+		f->mapping = intern(p, frames[i].mapping ? frames[i].mapping : "");
+		f->build_id = intern(p, frames[i].build_id ? frames[i].build_id : "");
+		if (!f->name || !f->mapping || !f->build_id) {
 			free(s->frames);
 			return -ENOMEM;
 		}

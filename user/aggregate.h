@@ -13,7 +13,10 @@
 #include "profile.h"	/* bpf/: the BPF-shared layouts: TASK_COMM_LEN, enum stat_kind */
 
 struct pframe {
-	const char *name;	/* interned: equal names share one pointer */
+	const char *name;	/* function, or "lib.so+0x1f" / "[unknown]"; interned */
+	const char *mapping;	/* file path, "[kernel.kallsyms]", "[vdso]" or ""; interned */
+	const char *build_id;	/* hex, "" when unknown; interned */
+	uint64_t addr;		/* file offset (user), address (kernel) */
 	bool kernel;
 };
 
@@ -32,6 +35,9 @@ struct profile_stats {
 	uint64_t stacks_missing;	/* stack ids gone from the stack map */
 	uint64_t tracking_lost;		/* process tracking records dropped */
 	double duration;		/* seconds of sampling */
+	uint64_t start_wall_ns;		/* when sampling began, CLOCK_REALTIME */
+	unsigned int freq;		/* sampling frequency, Hz */
+	size_t stack_ids;		/* stack map occupancy when drained */
 };
 
 struct profile {
@@ -44,7 +50,7 @@ struct profile {
 struct profile *profile__new(void);
 void profile__free(struct profile *p);
 
-/* Adds one stack: frames root first, names are copied (interned).
+/* Adds one stack: frames root first, their strings are copied (interned).
  * Returns 0 or -ENOMEM. */
 int profile__add(struct profile *p, const char *comm, pid_t tgid, pid_t pid, uint64_t count,
 		 const struct pframe *frames, uint32_t nframes);

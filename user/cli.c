@@ -28,9 +28,21 @@ static const char usage_text[] =
 "  -U, --user-only       user stacks only\n"
 "  -K, --kernel-only     kernel stacks only\n"
 "  -o, --output FILE     write the profile to FILE (default: standard output)\n"
+"      --format FMT      folded (default), pprof (default for -o *.pb.gz), or both\n"
 "      --max-stacks N    room for N distinct stacks in the BPF maps (default 16384)\n"
 "      --btf PATH        kernel BTF to use instead of /sys/kernel/btf/vmlinux\n"
 "  -v, --verbose         print libbpf's messages\n"
+"\n"
+"Fleet mode (runs until SIGTERM; 19 Hz unless -F is given):\n"
+"      --interval SECS   write a profile every SECS seconds\n"
+"      --output-dir DIR  into DIR, named HOST-YYYYmmddTHHMMSSZ.folded|.pb.gz\n"
+"      --max-files N     keep at most N profiles in DIR (default 1000)\n"
+"      --max-bytes SIZE  keep at most SIZE bytes there (K, M, G suffixes; default 1G)\n"
+"      --push URL        send each profile to a Pyroscope server (POST URL/ingest)\n"
+"      --app NAME        Pyroscope application name (default bpfprof.cpu)\n"
+"      --spool-dir DIR   profiles waiting for the server (default OUTPUT-DIR/spool,\n"
+"                        else /var/spool/bpfprof)\n"
+"      --spool-max N     at most N waiting profiles, oldest dropped (default 100)\n"
 "  -h, --help            this help\n"
 "  -V, --version         print the version\n"
 "\n"
@@ -101,7 +113,10 @@ static int parse_pids(const char *list, struct config *cfg)
 	return err;
 }
 
-enum { OPT_BTF = 256, OPT_MAX_STACKS };
+enum {
+	OPT_BTF = 256, OPT_MAX_STACKS, OPT_FORMAT, OPT_INTERVAL, OPT_OUTPUT_DIR, OPT_MAX_FILES,
+	OPT_MAX_BYTES, OPT_PUSH, OPT_APP, OPT_SPOOL_DIR, OPT_SPOOL_MAX,
+};
 
 static const struct option long_opts[] = {
 	{ "freq",        required_argument, NULL, 'F' },
@@ -113,24 +128,124 @@ static const struct option long_opts[] = {
 	{ "output",      required_argument, NULL, 'o' },
 	{ "btf",         required_argument, NULL, OPT_BTF },
 	{ "max-stacks",  required_argument, NULL, OPT_MAX_STACKS },
+	{ "format",      required_argument, NULL, OPT_FORMAT },
+	{ "interval",    required_argument, NULL, OPT_INTERVAL },
+	{ "output-dir",  required_argument, NULL, OPT_OUTPUT_DIR },
+	{ "max-files",   required_argument, NULL, OPT_MAX_FILES },
+	{ "max-bytes",   required_argument, NULL, OPT_MAX_BYTES },
+	{ "push",        required_argument, NULL, OPT_PUSH },
+	{ "app",         required_argument, NULL, OPT_APP },
+	{ "spool-dir",   required_argument, NULL, OPT_SPOOL_DIR },
+	{ "spool-max",   required_argument, NULL, OPT_SPOOL_MAX },
 	{ "verbose",     no_argument,       NULL, 'v' },
 	{ "help",        no_argument,       NULL, 'h' },
 	{ "version",     no_argument,       NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
 };
 
+static int parse_format(const char *s, enum out_format *out)
+{
+	if (!strcmp(s, "folded"))
+		*out = FORMAT_FOLDED;
+	else if (!strcmp(s, "pprof"))
+		*out = FORMAT_PPROF;
+	else if (!strcmp(s, "both"))
+		*out = FORMAT_BOTH;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+/* "512", "64K", "10M", "1G": bytes. */
+static int parse_size(const char *s, unsigned long long *out)
+{
+	unsigned long long mult = 1;
+	char *end;
+
+	if (!s || !*s || *s == '-')
+		return -EINVAL;
+	errno = 0;
+	*out = strtoull(s, &end, 10);
+	if (errno || end == s)
+		return -EINVAL;
+	if (*end == 'K' || *end == 'k')
+		mult = 1ull << 10;
+	else if (*end == 'M' || *end == 'm')
+		mult = 1ull << 20;
+	else if (*end == 'G' || *end == 'g')
+		mult = 1ull << 30;
+	else if (*end)
+		return -EINVAL;
+	if (mult > 1 && end[1])
+		return -EINVAL;
+	if (*out == 0 || *out > (1ull << 50) / mult)
+		return -EINVAL;
+	*out *= mult;
+	return 0;
+}
+
+/* Options of fleet mode; returns a cli_result, or -1 to keep going. */
+static int apply_fleet_option(int opt, const char *arg, struct config *cfg)
+{
+	unsigned long n;
+
+	switch (opt) {
+	case OPT_INTERVAL:
+		if (parse_duration(arg, &cfg->interval) || cfg->interval < 0.1) {
+			usage_error("invalid interval '%s': expected seconds >= 0.1", arg);
+			return CLI_EXIT_USAGE;
+		}
+		return -1;
+	case OPT_OUTPUT_DIR:
+		cfg->output_dir = arg;
+		return -1;
+	case OPT_MAX_FILES:
+	case OPT_SPOOL_MAX:
+		if (parse_ulong(arg, 1000000, &n) || n == 0) {
+			usage_error("invalid count '%s': expected 1..1000000", arg);
+			return CLI_EXIT_USAGE;
+		}
+		*(opt == OPT_MAX_FILES ? &cfg->max_files : &cfg->spool_max) = (unsigned int)n;
+		return -1;
+	case OPT_MAX_BYTES:
+		if (parse_size(arg, &cfg->max_bytes)) {
+			usage_error("invalid size '%s': expected bytes, or a number with K, M or G", arg);
+			return CLI_EXIT_USAGE;
+		}
+		return -1;
+	case OPT_PUSH:
+		cfg->push_url = arg;
+		return -1;
+	case OPT_APP:
+		cfg->app_name = arg;
+		return -1;
+	default:	/* OPT_SPOOL_DIR */
+		cfg->spool_dir = arg;
+		return -1;
+	}
+}
+
 /* One option into cfg; returns a cli_result, or -1 to keep going. */
 static int apply_option(int opt, const char *arg, struct config *cfg)
 {
 	unsigned long n;
 
+	if (opt >= OPT_INTERVAL && opt <= OPT_SPOOL_MAX)
+		return apply_fleet_option(opt, arg, cfg);
 	switch (opt) {
+	case OPT_FORMAT:
+		if (parse_format(arg, &cfg->format)) {
+			usage_error("invalid format '%s': expected folded, pprof or both", arg);
+			return CLI_EXIT_USAGE;
+		}
+		return -1;
 	case 'F':
 		if (parse_ulong(arg, CLI_MAX_FREQ, &n) || n == 0) {
 			usage_error("invalid frequency '%s': expected 1.." "100000 Hz", arg);
 			return CLI_EXIT_USAGE;
 		}
 		cfg->freq = (unsigned int)n;
+		cfg->freq_set = true;
 		return -1;
 	case 'd':
 		if (parse_duration(arg, &cfg->duration)) {
@@ -197,14 +312,56 @@ static void bad_option(int opt, char **argv)
 		usage_error("unknown option '%s'", arg);
 }
 
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && !strcmp(s + n - m, suffix);
+}
+
+/* One-shot and fleet options that only make sense together. */
+static enum cli_result check_modes(struct config *cfg)
+{
+	const char *err = NULL;
+
+	if (cfg->interval) {
+		if (!cfg->output_dir && !cfg->push_url)
+			err = "--interval needs --output-dir or --push";
+		else if (cfg->output)
+			err = "-o is for one profile; with --interval use --output-dir";
+		if (!cfg->freq_set)
+			cfg->freq = FLEET_DEFAULT_FREQ;
+	} else if (cfg->output_dir || cfg->push_url) {
+		err = "--output-dir and --push need --interval";
+	}
+	if (!err && cfg->format == FORMAT_BOTH && !cfg->output_dir)
+		err = "--format both needs --output-dir";
+	if (err) {
+		usage_error("%s", err);
+		return CLI_EXIT_USAGE;
+	}
+	if (cfg->format == FORMAT_AUTO)
+		cfg->format = cfg->output && (ends_with(cfg->output, ".pb.gz") ||
+					      ends_with(cfg->output, ".pprof")) ?
+			FORMAT_PPROF : FORMAT_FOLDED;
+	return CLI_RUN;
+}
+
 enum cli_result cli_parse(int argc, char **argv, struct config *cfg)
 {
+	const char *last_arg = NULL;
 	int opt, res;
 
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->freq = 99;
 	cfg->max_stacks = DEFAULT_MAX_STACKS;
-	optind = 1;
+	cfg->max_files = 1000;
+	cfg->max_bytes = 1ull << 30;
+	cfg->app_name = "bpfprof.cpu";
+	cfg->spool_max = 100;
+	/* 0, not 1: getopt also resets its hidden state (the rest of a cluster
+	 * like "-hv" left over by an earlier call), glibc and musl alike */
+	optind = 0;
 	opterr = 0;
 	/* '+': stop at the first non-option, so "bpfprof cmd -x" is not parsed as ours;
 	 * ':': tell a missing argument from an unknown option */
@@ -213,12 +370,14 @@ enum cli_result cli_parse(int argc, char **argv, struct config *cfg)
 			bad_option(opt, argv);
 			return CLI_EXIT_USAGE;
 		}
+		last_arg = optarg;
 		res = apply_option(opt, optarg, cfg);
 		if (res >= 0)
 			return res;
 	}
 	if (optind < argc) {
-		if (strcmp(argv[optind - 1], "--") != 0) {
+		/* a "--" that was an option's argument ("-o -- ls") ended nothing */
+		if (strcmp(argv[optind - 1], "--") != 0 || argv[optind - 1] == last_arg) {
 			usage_error("unexpected argument '%s' (a command goes after --)", argv[optind]);
 			return CLI_EXIT_USAGE;
 		}
@@ -228,7 +387,7 @@ enum cli_result cli_parse(int argc, char **argv, struct config *cfg)
 		usage_error("%s", "-p and -- COMMAND exclude each other");
 		return CLI_EXIT_USAGE;
 	}
-	return CLI_RUN;
+	return check_modes(cfg);
 }
 
 void cli_free(struct config *cfg)

@@ -15,8 +15,18 @@ enum stack_sides {
 	SIDES_KERNEL_ONLY,	/* -K */
 };
 
+enum out_format {
+	FORMAT_AUTO = 0,	/* pprof for -o *.pb.gz / *.pprof, else folded */
+	FORMAT_FOLDED,
+	FORMAT_PPROF,
+	FORMAT_BOTH,		/* fleet mode: one file of each per interval */
+};
+
+#define FLEET_DEFAULT_FREQ	19	/* Hz: cheap enough to leave on all day */
+
 struct config {
 	unsigned int freq;		/* samples per second per CPU */
+	bool freq_set;			/* -F given (else fleet mode has its own default) */
 	double duration;		/* seconds; 0: until Ctrl-C or the command exits */
 	pid_t *pids;			/* -p: profile only these processes */
 	int npids;
@@ -25,7 +35,18 @@ struct config {
 	const char *btf_path;		/* --btf: kernel BTF to use instead of the running kernel's */
 	unsigned int max_stacks;	/* --max-stacks: stack and counts map entries */
 	char **cmd;			/* argv after "--", NULL-terminated; NULL if none */
+	enum out_format format;
 	bool verbose;
+
+	/* fleet mode: a profile every interval, to files and/or a server */
+	double interval;		/* seconds; 0: one-shot */
+	const char *output_dir;		/* --output-dir */
+	unsigned int max_files;		/* keep at most this many profiles there */
+	unsigned long long max_bytes;	/* ... and at most this many bytes */
+	const char *push_url;		/* --push: Pyroscope server */
+	const char *app_name;		/* --app: Pyroscope application name */
+	const char *spool_dir;		/* profiles waiting for the server */
+	unsigned int spool_max;		/* at most this many waiting */
 };
 
 enum cli_result {

@@ -15,19 +15,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <time.h>
 #include <sys/signalfd.h>
 
 #include <bpf/libbpf.h>
 
 #include "aggregate.h"
 #include "cli.h"
-#include "drain.h"
-#include "folded.h"
-#include "ksyms.h"
+#include "collect.h"
+#include "output.h"
 #include "procs.h"
-#include "resolve.h"
 #include "session.h"
-#include "symbolizer.h"
 #include "target.h"
 #include "tracker.h"
 
@@ -36,7 +34,7 @@
 /* Everything one run owns. */
 struct run {
 	const struct config *cfg;
-	FILE *out;
+	struct output *out;
 	sigset_t old_mask;
 	int sig_fd;
 	struct command cmd;
@@ -44,7 +42,11 @@ struct run {
 	struct session *session;
 	struct procs *procs;
 	struct tracker *tracker;
-	uint64_t start_ns, stop_ns;
+	struct collector *collector;
+	uint64_t start_ns;		/* CLOCK_MONOTONIC, sampling began */
+	uint64_t interval_ns;		/* the current interval began */
+	uint64_t interval_wall_ns;	/* the same, CLOCK_REALTIME */
+	uint64_t tracking_lost;		/* reported so far */
 	const char *stop_reason;
 };
 
@@ -60,29 +62,7 @@ static int libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list 
 	return 0;
 }
 
-/* Opened before profiling so that a bad path fails now, not after the run.
- * O_NOFOLLOW: as root, never write through a planted symlink. */
-static int open_output(struct run *r)
-{
-	int fd;
-
-	if (!r->cfg->output) {
-		r->out = stdout;
-		return 0;
-	}
-	fd = open(r->cfg->output, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
-	if (fd >= 0)
-		r->out = fdopen(fd, "w");
-	if (!r->out) {
-		fprintf(stderr, "bpfprof: cannot write %s: %s\n", r->cfg->output, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		return -errno;
-	}
-	return 0;
-}
-
-/* SIGINT/SIGTERM (and SIGCHLD for a command) arrive through a signalfd, so
+/* SIGINT/SIGTERM/SIGHUP (and SIGCHLD for a command) arrive through a signalfd, so
  * the main loop sees them between polls and no handler touches state. */
 static int block_signals(struct run *r)
 {
@@ -92,6 +72,7 @@ static int block_signals(struct run *r)
 	sigaddset(&mask, SIGINT);
 	sigaddset(&mask, SIGTERM);
 	sigaddset(&mask, SIGCHLD);
+	sigaddset(&mask, SIGHUP);
 	if (sigprocmask(SIG_BLOCK, &mask, &r->old_mask))
 		return -errno;
 	r->sig_fd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
@@ -154,10 +135,21 @@ static int start_tracking(struct run *r)
 	return 0;
 }
 
+static uint64_t wall_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
 static int start(struct run *r)
 {
 	int err;
 
+	r->collector = collector__new(r->session, r->procs, r->cfg->sides != SIDES_USER_ONLY);
+	if (!r->collector)
+		return -ENOMEM;
 	err = session__start(r->session);
 	if (!err && r->have_cmd) {
 		err = command__release(&r->cmd);
@@ -165,8 +157,10 @@ static int start(struct run *r)
 			fprintf(stderr, "bpfprof: cannot execute '%s': %s\n", r->cfg->cmd[0],
 				strerror(-err));
 	}
-	if (!err)
-		r->start_ns = procs__now();
+	if (!err) {
+		r->start_ns = r->interval_ns = procs__now();
+		r->interval_wall_ns = wall_now();
+	}
 	return err;
 }
 
@@ -187,18 +181,56 @@ static const char *check_signals(struct run *r)
 	const char *why = NULL;
 
 	while (read(r->sig_fd, &si, sizeof(si)) == sizeof(si)) {
-		if (si.ssi_signo == SIGINT || si.ssi_signo == SIGTERM)
-			why = si.ssi_signo == SIGINT ? "interrupted" : "terminated";
+		if (si.ssi_signo == SIGINT)
+			why = "interrupted";
+		else if (si.ssi_signo == SIGTERM)
+			why = "terminated";
+		else if (si.ssi_signo == SIGHUP && r->cfg->interval)
+			output__reopen(r->out);	/* log rotation's convention */
+		else if (si.ssi_signo == SIGHUP)
+			why = "hangup";
 	}
 	if (!why && r->have_cmd && command__exited(&r->cmd))
 		why = "command exited";
+	if (!why && pids_gone(r->cfg))
+		why = "target exited";
 	return why;
 }
 
+/* Everything since the last one: drained, symbolized, written. */
+static int write_profile(struct run *r, const char *why)
+{
+	struct profile *p;
+	uint64_t now = procs__now(), lost;
+	int err;
+
+	tracker__consume(r->tracker);	/* the latest mmaps and exits first */
+	err = collector__collect(r->collector, &p);
+	if (err)
+		return err;
+	lost = tracker__lost(r->tracker);
+	p->stats.duration = (now - r->interval_ns) / 1e9;
+	p->stats.start_wall_ns = r->interval_wall_ns;
+	p->stats.freq = r->cfg->freq;
+	p->stats.tracking_lost = lost - r->tracking_lost;
+	r->tracking_lost = lost;
+	r->interval_ns = now;
+	r->interval_wall_ns = wall_now();
+	err = output__profile(r->out, p, why);
+	if (!p->stats.bpf[STAT_SAMPLES] && !r->cfg->interval)
+		fprintf(stderr, "bpfprof: warning: no samples: the target did not run on a CPU "
+			"while profiled\n");
+	profile__free(p);
+	return err;
+}
+
+/* Sleeps in poll() until the next deadline, a signal or tracking records;
+ * writes a profile at each interval's end (fleet mode). */
 static int wait_loop(struct run *r)
 {
-	uint64_t deadline = r->cfg->duration > 0 ?
+	uint64_t end = r->cfg->duration > 0 ?
 		r->start_ns + (uint64_t)(r->cfg->duration * 1e9) : UINT64_MAX;
+	uint64_t step = (uint64_t)(r->cfg->interval * 1e9);
 	struct pollfd fds[2] = {
 		{ .fd = r->sig_fd, .events = POLLIN },
 		{ .fd = tracker__fd(r->tracker), .events = POLLIN },
@@ -206,108 +238,66 @@ static int wait_loop(struct run *r)
 	int err;
 
 	for (;;) {
-		uint64_t now = procs__now();
-		int timeout = POLL_MS;
+		uint64_t now = procs__now(), next = end;
+		int timeout;
 
-		if (now >= deadline) {
+		if (step && r->interval_ns + step < next)
+			next = r->interval_ns + step;
+		if (now >= end) {
 			r->stop_reason = "duration reached";
 			return 0;
 		}
-		if (deadline - now < (uint64_t)POLL_MS * 1000000)
-			timeout = (int)((deadline - now) / 1000000) + 1;
+		if (now >= next) {
+			err = write_profile(r, "interval");
+			if (err)
+				return err;
+			continue;
+		}
+		timeout = next - now < (uint64_t)POLL_MS * 1000000 ?
+			(int)((next - now) / 1000000) + 1 : POLL_MS;
 		if (poll(fds, 2, timeout) < 0 && errno != EINTR)
 			return -errno;
 		err = tracker__consume(r->tracker);
 		if (err)
 			return err;
 		r->stop_reason = check_signals(r);
-		if (!r->stop_reason && pids_gone(r->cfg))
-			r->stop_reason = "target exited";
 		if (r->stop_reason)
 			return 0;
 	}
 }
 
-static void print_summary(const struct run *r, const struct profile *p)
-{
-	const uint64_t *b = p->stats.bpf;
-
-	fprintf(stderr,
-		"bpfprof: %" PRIu64 " samples, %zu stacks, %" PRIu64 " lost "
-		"(kstack-collision %" PRIu64 ", ustack-collision %" PRIu64 ", stackmap-full %" PRIu64
-		", stack-error %" PRIu64 ", counts-full %" PRIu64 "), %" PRIu64 "/%" PRIu64
-		" frames unresolved, %" PRIu64 " tracking records lost, %.2f s (%s)\n",
-		b[STAT_SAMPLES], p->nsamples, profile__lost(p),
-		b[STAT_LOST_KSTACK_COLLISION], b[STAT_LOST_USTACK_COLLISION],
-		b[STAT_LOST_STACKMAP_FULL], b[STAT_LOST_STACK_ERROR], b[STAT_LOST_COUNTS_FULL],
-		p->stats.unresolved, p->stats.frames, p->stats.tracking_lost, p->stats.duration,
-		r->stop_reason ? r->stop_reason : "error");
-	if (!b[STAT_SAMPLES])
-		fprintf(stderr, "bpfprof: warning: no samples: the target did not run on a CPU "
-			"while profiled\n");
-}
-
-/* Stop sampling, read the maps, symbolize, write. Runs after errors too:
+/* Stops sampling and writes what is left: runs after errors too, so
  * whatever was sampled is written out. */
 static int finish(struct run *r)
 {
-	struct symbolizer *sz = NULL;
-	struct ksyms *ks = NULL;
-	struct profile *p = NULL;
-	struct drained d = { 0 };
-	int err, gen;
+	uint64_t intervals, written, total;
+	int err;
 
 	session__stop(r->session);
-	r->stop_ns = procs__now();
-	if (r->tracker)
-		tracker__consume(r->tracker);	/* the last mmaps and exits */
-	p = profile__new();
-	sz = symbolizer__new(r->procs);
-	if (!p || !sz) {
-		err = -ENOMEM;
-		goto out;
-	}
-	gen = session__flip(r->session);
-	err = gen < 0 ? gen : session__take_stats(r->session, gen, p->stats.bpf);
-	if (!err)
-		err = drain__collect(session__counts_fd(r->session, gen),
-				     session__stacks_fd(r->session, gen), &d);
-	if (err) {
-		fprintf(stderr, "bpfprof: cannot read the BPF maps: %s\n", strerror(-err));
-		goto out;
-	}
-	ks = ksyms__load("/proc/kallsyms");
-	if (!ks && r->cfg->sides != SIDES_USER_ONLY)
-		fprintf(stderr, "bpfprof: warning: no kernel symbols (/proc/kallsyms: %s)\n",
-			strerror(errno));
-	err = resolve__drained(&d, ks, sz, p);
-	p->stats.duration = r->start_ns ? (r->stop_ns - r->start_ns) / 1e9 : 0;
-	p->stats.tracking_lost = r->tracker ? tracker__lost(r->tracker) : 0;
-	if (!err)
-		err = folded__write(p, r->out);
-	if (err)
-		fprintf(stderr, "bpfprof: writing %s: %s\n",
-			r->cfg->output ? r->cfg->output : "standard output", strerror(-err));
-	print_summary(r, p);
-out:
-	drain__free(&d);
-	ksyms__free(ks);
-	symbolizer__free(sz);
-	profile__free(p);
+	err = write_profile(r, r->stop_reason ? r->stop_reason : "error");
+	if (!r->cfg->interval || session__total(r->session, &total))
+		return err;
+	output__totals(r->out, &intervals, &written);
+	fprintf(stderr, "bpfprof: fleet: %" PRIu64 " intervals, %" PRIu64 " samples in them; "
+		"BPF-side total %" PRIu64 " samples\n", intervals, written, total);
 	return err;
 }
 
-static void cleanup(struct run *r)
+/* Returns an error of closing the output (a full disk shows up there). */
+static int cleanup(struct run *r)
 {
+	int err;
+
 	if (r->have_cmd)
 		command__kill(&r->cmd);
+	collector__free(r->collector);
 	tracker__free(r->tracker);
 	session__destroy(r->session);
 	procs__free(r->procs);
-	if (r->out && r->out != stdout && fclose(r->out))
-		fprintf(stderr, "bpfprof: writing %s: %s\n", r->cfg->output, strerror(errno));
-	if (r->sig_fd > 0)
+	err = output__close(r->out);
+	if (r->sig_fd >= 0)
 		close(r->sig_fd);
+	return err;
 }
 
 static int run_profile(const struct config *cfg)
@@ -317,7 +307,7 @@ static int run_profile(const struct config *cfg)
 
 	err = check_pids(cfg);
 	if (!err)
-		err = open_output(&r);
+		err = output__open(cfg, &r.out);
 	if (!err)
 		err = block_signals(&r);
 	if (!err && cfg->cmd) {
@@ -338,8 +328,8 @@ static int run_profile(const struct config *cfg)
 		ferr = finish(&r);
 		err = err ? err : ferr;
 	}
-	cleanup(&r);
-	return err ? 1 : 0;
+	ferr = cleanup(&r);
+	return err || ferr ? 1 : 0;
 }
 
 int main(int argc, char **argv)

@@ -12,6 +12,7 @@
 #include "symbolizer.h"
 
 #define NAME_MAX_LEN	160
+#define KERNEL_MAPPING	"[kernel.kallsyms]"	/* perf's name for the kernel image */
 #define MAX_FRAMES	(2 * MAX_STACK_DEPTH)
 
 struct scratch {
@@ -30,8 +31,15 @@ static uint64_t lookup_addr(const struct raw_stack *s, uint32_t i)
 
 static void put(struct scratch *sc, const char *name, bool kernel)
 {
-	sc->frames[sc->n].name = name;
-	sc->frames[sc->n].kernel = kernel;
+	sc->frames[sc->n] = (struct pframe){ .name = name, .kernel = kernel };
+	sc->n++;
+}
+
+static void put_user(struct scratch *sc, const char *name, const struct user_sym *us)
+{
+	sc->frames[sc->n] = (struct pframe){
+		.name = name, .mapping = us->path, .build_id = us->build_id, .addr = us->file_off,
+	};
 	sc->n++;
 }
 
@@ -45,13 +53,13 @@ static void add_user(struct scratch *sc, const struct raw_stack *s, const struct
 		symbolizer__user(sz, (pid_t)key->tgid, key->start_time, lookup_addr(s, i), &us);
 		st->frames++;
 		if (us.name) {
-			put(sc, us.name, false);
+			put_user(sc, us.name, &us);
 			continue;
 		}
 		st->unresolved++;
 		if (us.dso) {
 			snprintf(sc->names[sc->n], NAME_MAX_LEN, "%s+0x%" PRIx64, us.dso, us.file_off);
-			put(sc, sc->names[sc->n], false);
+			put_user(sc, sc->names[sc->n], &us);
 		} else {
 			put(sc, "[unknown]", false);
 		}
@@ -65,11 +73,15 @@ static void add_kernel(struct scratch *sc, const struct raw_stack *s, const stru
 	uint32_t i;
 
 	for (i = s->nr; i-- > 0;) {
-		sym = ks ? ksyms__find(ks, lookup_addr(s, i)) : NULL;
+		uint64_t addr = lookup_addr(s, i);
+
+		sym = ks ? ksyms__find(ks, addr) : NULL;
 		st->frames++;
 		if (!sym)
 			st->unresolved++;
 		put(sc, sym ? sym->name : "[unknown]", true);
+		sc->frames[sc->n - 1].mapping = KERNEL_MAPPING;
+		sc->frames[sc->n - 1].addr = addr;
 	}
 }
 

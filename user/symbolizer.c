@@ -26,6 +26,8 @@ struct dso {
 	uint32_t dev_major, dev_minor;
 	uint64_t ino;
 	char *name;			/* basename, for [unknown] frames */
+	char *path;			/* path as first seen mapped */
+	char build_id[2 * BUILD_ID_MAX + 1];	/* hex */
 	struct elf_syms *syms;		/* NULL: could not be read */
 	struct elf_syms *debug;		/* separate debug file's symbols, if any */
 };
@@ -65,6 +67,7 @@ static void free_dso(void *node)
 	elf_syms__free(d->syms);
 	elf_syms__free(d->debug);
 	free(d->name);
+	free(d->path);
 	free(d);
 }
 
@@ -114,6 +117,16 @@ static int vdso_size(uint64_t base, size_t *size)
 	return err;
 }
 
+static void hex_build_id(struct dso *d)
+{
+	const unsigned char *id;
+	size_t len = elf_syms__build_id(d->syms, &id), i;
+
+	for (i = 0; i < len; i++)
+		sprintf(&d->build_id[2 * i], "%02x", id[i]);
+	d->build_id[2 * len] = '\0';
+}
+
 /* Every process of this kernel maps the same vDSO image: read ours. */
 static struct dso *vdso(struct symbolizer *sz)
 {
@@ -123,8 +136,10 @@ static struct dso *vdso(struct symbolizer *sz)
 	if (!sz->vdso_loaded) {
 		sz->vdso_loaded = true;
 		sz->vdso.name = "[vdso]";
+		sz->vdso.path = "[vdso]";
 		if (base && vdso_size(base, &size) == 0)
 			sz->vdso.syms = elf_syms__open_mem((const void *)(uintptr_t)base, size);
+		hex_build_id(&sz->vdso);
 	}
 	return &sz->vdso;
 }
@@ -222,7 +237,8 @@ static struct dso *find_dso(struct symbolizer *sz, pid_t tgid, bool alive, const
 		return NULL;
 	*d = key;
 	d->name = strdup(base_name(v->path));
-	if (!d->name || !tsearch(d, &sz->dsos, cmp_dso)) {
+	d->path = strdup(v->path);
+	if (!d->name || !d->path || !tsearch(d, &sz->dsos, cmp_dso)) {
 		free_dso(d);
 		return NULL;
 	}
@@ -234,6 +250,7 @@ static struct dso *find_dso(struct symbolizer *sz, pid_t tgid, bool alive, const
 	}
 	if (d->syms && !elf_syms__full_symtab(d->syms))
 		d->debug = open_debug_file(d->syms);
+	hex_build_id(d);
 	return d;
 }
 
@@ -252,6 +269,8 @@ void symbolizer__user(struct symbolizer *sz, pid_t tgid, uint64_t start_time, ui
 	if (!d)
 		return;
 	out->dso = d->name;
+	out->path = d->path;
+	out->build_id = d->build_id;
 	/* the debug file numbers addresses as its stripped twin does */
 	if (d->debug && elf_syms__vaddr(d->syms, out->file_off, &vaddr) == 0)
 		out->name = elf_syms__lookup_vaddr(d->debug, vaddr, &sym_off);

@@ -13,6 +13,8 @@ struct symbolizer;
 struct user_sym {
 	const char *name;	/* function; NULL when unresolved */
 	const char *dso;	/* file name (basename) of the mapping; NULL if none */
+	const char *path;	/* its path as mapped; NULL if none */
+	const char *build_id;	/* its GNU build-id in hex, "" when unknown */
 	uint64_t file_off;	/* offset of the address in that file */
 };
 

@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* flip -> drain -> symbolize -> profile, once per interval (or once). */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "aggregate.h"
+#include "collect.h"
+#include "drain.h"
+#include "ksyms.h"
+#include "procs.h"
+#include "resolve.h"
+#include "session.h"
+#include "symbolizer.h"
+
+/* Files whose symbols stay cached between turns; past that the cache is
+ * emptied and refilled on demand, so a long run's memory stays bounded. */
+#define MAX_CACHED_FILES	1024
+
+struct collector {
+	struct session *session;
+	struct procs *procs;
+	struct symbolizer *sz;
+	struct ksyms *ks;
+	bool need_ksyms, warned;
+};
+
+struct collector *collector__new(struct session *s, struct procs *procs, bool need_ksyms)
+{
+	struct collector *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		return NULL;
+	c->session = s;
+	c->procs = procs;
+	c->need_ksyms = need_ksyms;
+	c->sz = symbolizer__new(procs);
+	if (!c->sz) {
+		free(c);
+		return NULL;
+	}
+	return c;
+}
+
+void collector__free(struct collector *c)
+{
+	if (!c)
+		return;
+	symbolizer__free(c->sz);
+	ksyms__free(c->ks);
+	free(c);
+}
+
+/* kallsyms is read once: kernel text does not move while we run. */
+static void load_ksyms(struct collector *c)
+{
+	if (c->ks || !c->need_ksyms || c->warned)
+		return;
+	c->ks = ksyms__load("/proc/kallsyms");
+	if (!c->ks) {
+		fprintf(stderr, "bpfprof: warning: no kernel symbols (/proc/kallsyms: %s)\n",
+			strerror(errno));
+		c->warned = true;
+	}
+}
+
+int collector__collect(struct collector *c, struct profile **out)
+{
+	struct profile *p = profile__new();
+	struct drained d = { 0 };
+	uint64_t flipped;
+	int gen, err;
+
+	if (!p)
+		return -ENOMEM;
+	gen = session__flip(c->session);
+	flipped = procs__now();
+	err = gen < 0 ? gen : session__take_stats(c->session, gen, p->stats.bpf);
+	if (!err)
+		err = drain__collect(session__counts_fd(c->session, gen),
+				     session__stacks_fd(c->session, gen), &d);
+	if (err) {
+		fprintf(stderr, "bpfprof: cannot read the BPF maps: %s\n", strerror(-err));
+		profile__free(p);
+		return err;
+	}
+	load_ksyms(c);
+	err = resolve__drained(&d, c->ks, c->sz, p);
+	p->stats.stack_ids = d.stack_ids;
+	drain__free(&d);
+	/* every sample of a process that exited before the flip is in this
+	 * generation or an earlier one: it can go */
+	procs__reap(c->procs, flipped);
+	symbolizer__trim(c->sz, MAX_CACHED_FILES);
+	if (err) {
+		profile__free(p);
+		return err;
+	}
+	*out = p;
+	return 0;
+}

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* One turn of the pipe: flip the BPF generation, drain it, symbolize it
+ * into a profile. Owns the symbol caches that live across turns. */
+#ifndef BPFPROF_COLLECT_H
+#define BPFPROF_COLLECT_H
+
+#include <stdint.h>
+
+struct collector;
+struct profile;
+struct procs;
+struct session;
+
+struct collector *collector__new(struct session *s, struct procs *procs, bool need_ksyms);
+void collector__free(struct collector *c);
+
+/* Takes everything sampled since the last turn into a new profile (its
+ * stats.bpf, frames, unresolved and stack_ids filled in), then forgets
+ * processes whose samples are now all drained and bounds the caches.
+ * Returns 0 or -errno with a message printed. */
+int collector__collect(struct collector *c, struct profile **out);
+
+#endif

@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* The fleet output directory. Everything is done relative to a directory
+ * fd with O_NOFOLLOW: as root, never write through a planted symlink. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/stat.h>
+
+#include "fleet.h"
+
+#define INDEX_LOG	"bpfprof-intervals.log"
+#define INDEX_MAX	(1 << 20)	/* then it becomes .1, replacing the older one */
+
+struct fleet {
+	struct fleet_opts o;
+	int dirfd;
+	unsigned int seq;		/* makes temporary names unique */
+};
+
+static int open_dir(struct fleet *f)
+{
+	int fd;
+
+	if (mkdir(f->o.dir, 0755) && errno != EEXIST)
+		goto fail;
+	fd = open(f->o.dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		goto fail;
+	if (f->dirfd >= 0)
+		close(f->dirfd);
+	f->dirfd = fd;
+	return 0;
+fail:
+	fprintf(stderr, "bpfprof: cannot use output directory %s: %s\n", f->o.dir, strerror(errno));
+	return -errno;
+}
+
+int fleet__open(const struct fleet_opts *o, struct fleet **out)
+{
+	struct fleet *f = calloc(1, sizeof(*f));
+	int err;
+
+	if (!f)
+		return -ENOMEM;
+	f->o = *o;
+	f->dirfd = -1;
+	err = open_dir(f);
+	if (err) {
+		free(f);
+		return err;
+	}
+	*out = f;
+	return 0;
+}
+
+int fleet__reopen(struct fleet *f)
+{
+	return open_dir(f);
+}
+
+static int write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* HOST-20261122T034000.250Z: sortable, unique per interval start. */
+static void file_stem(const struct fleet *f, uint64_t wall_ns, char *out, size_t size)
+{
+	time_t secs = (time_t)(wall_ns / 1000000000ull);
+	struct tm tm;
+	char when[32];
+
+	gmtime_r(&secs, &tm);
+	strftime(when, sizeof(when), "%Y%m%dT%H%M%S", &tm);
+	snprintf(out, size, "%s-%s.%03uZ", f->o.host, when,
+		 (unsigned int)(wall_ns / 1000000ull % 1000));
+}
+
+int fleet__write(struct fleet *f, uint64_t start_wall_ns, const char *ext,
+		 const void *buf, size_t len)
+{
+	char stem[NAME_MAX / 2], name[NAME_MAX / 2 + 16], tmp[NAME_MAX + 1];
+	int fd, err;
+
+	file_stem(f, start_wall_ns, stem, sizeof(stem));
+	snprintf(name, sizeof(name), "%s.%s", stem, ext);
+	snprintf(tmp, sizeof(tmp), ".%s.%d.%u.tmp", name, getpid(), f->seq++);
+	fd = openat(f->dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	err = write_all(fd, buf, len);
+	if (!err && fsync(fd))
+		err = -errno;
+	if (close(fd) && !err)
+		err = -errno;
+	if (!err && renameat(f->dirfd, tmp, f->dirfd, name))
+		err = -errno;
+	if (err)
+		unlinkat(f->dirfd, tmp, 0);
+	return err;
+}
+
+int fleet__log(struct fleet *f, const char *line)
+{
+	struct stat st;
+	int fd, err;
+
+	if (fstatat(f->dirfd, INDEX_LOG, &st, AT_SYMLINK_NOFOLLOW) == 0 && st.st_size > INDEX_MAX)
+		renameat(f->dirfd, INDEX_LOG, f->dirfd, INDEX_LOG ".1");
+	fd = openat(f->dirfd, INDEX_LOG, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	err = write_all(fd, line, strlen(line));
+	if (!err)
+		err = write_all(fd, "\n", 1);
+	close(fd);
+	return err;
+}
+
+struct entry_file {
+	char *name;
+	off_t size;
+};
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(((const struct entry_file *)a)->name, ((const struct entry_file *)b)->name);
+}
+
+/* Ours: HOST-<time>.folded or .pb.gz; temporaries start with '.'. */
+static bool is_profile(const struct fleet *f, const char *name)
+{
+	size_t hl = strlen(f->o.host), n = strlen(name);
+
+	if (strncmp(name, f->o.host, hl) || name[hl] != '-')
+		return false;
+	return (n > 7 && !strcmp(name + n - 7, ".folded")) ||
+	       (n > 6 && !strcmp(name + n - 6, ".pb.gz"));
+}
+
+/* The profiles in the directory, oldest first (names sort by time). */
+static int list_profiles(struct fleet *f, struct entry_file **out, size_t *n)
+{
+	int fd = dup(f->dirfd);
+	DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
+	struct entry_file *list = NULL, *grown;
+	size_t cap = 0;
+	struct dirent *de;
+	struct stat st;
+
+	if (!dir) {
+		if (fd >= 0)
+			close(fd);
+		return -errno;
+	}
+	rewinddir(dir);
+	*n = 0;
+	while ((de = readdir(dir))) {
+		if (!is_profile(f, de->d_name) ||
+		    fstatat(f->dirfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) || !S_ISREG(st.st_mode))
+			continue;
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 64;
+			grown = realloc(list, cap * sizeof(*list));
+			if (!grown)
+				break;
+			list = grown;
+		}
+		list[*n].size = st.st_size;
+		list[*n].name = strdup(de->d_name);
+		if (!list[*n].name)
+			break;
+		(*n)++;
+	}
+	closedir(dir);
+	if (*n)
+		qsort(list, *n, sizeof(*list), cmp_name);
+	*out = list;
+	return 0;
+}
+
+int fleet__rotate(struct fleet *f)
+{
+	struct entry_file *list = NULL;
+	unsigned long long bytes = 0;
+	size_t n = 0, i, first = 0;
+	int deleted = 0, err;
+
+	err = list_profiles(f, &list, &n);
+	if (err)
+		return err;
+	for (i = 0; i < n; i++)
+		bytes += (unsigned long long)list[i].size;
+	for (; first < n && (n - first > f->o.max_files || bytes > f->o.max_bytes); first++) {
+		if (unlinkat(f->dirfd, list[first].name, 0) == 0)
+			deleted++;
+		bytes -= (unsigned long long)list[first].size;
+	}
+	for (i = 0; i < n; i++)
+		free(list[i].name);
+	free(list);
+	return deleted;
+}
+
+void fleet__free(struct fleet *f)
+{
+	if (!f)
+		return;
+	if (f->dirfd >= 0)
+		close(f->dirfd);
+	free(f);
+}

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* Where profiles go: one file or stdout (one-shot), or an output directory
+ * and/or a Pyroscope server every interval (fleet mode). */
+#ifndef BPFPROF_OUTPUT_H
+#define BPFPROF_OUTPUT_H
+
+#include <stdint.h>
+
+#include "cli.h"
+
+struct output;
+struct profile;
+
+/* Opens what cfg names (a bad path fails now, not after the run). Returns
+ * 0 or -errno with a message printed. */
+int output__open(const struct config *cfg, struct output **out);
+
+/* Writes one profile, with its summary line; why says what ended it.
+ * Returns 0 or -errno with a message printed. */
+int output__profile(struct output *o, const struct profile *p, const char *why);
+
+/* SIGHUP: reopen the output directory. */
+void output__reopen(struct output *o);
+
+/* Fleet mode: intervals written, and the samples in them. */
+void output__totals(const struct output *o, uint64_t *intervals, uint64_t *samples);
+
+/* Flushes what waits for the server; returns 0 or -errno (closing the file). */
+int output__close(struct output *o);
+
+#endif

@@ -1,0 +1,377 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* profile -> profile.proto (protobuf-c, generated from user/proto/) -> gzip. */
+#include <errno.h>
+#include <search.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <zlib.h>
+
+#include "aggregate.h"
+#include "pprof.h"
+#include "profile.pb-c.h"
+
+typedef Perftools__Profiles__Profile Profile;
+typedef Perftools__Profiles__ValueType ValueType;
+typedef Perftools__Profiles__Sample Sample;
+typedef Perftools__Profiles__Label Label;
+typedef Perftools__Profiles__Mapping Mapping;
+typedef Perftools__Profiles__Location Location;
+typedef Perftools__Profiles__Line Line;
+typedef Perftools__Profiles__Function Function;
+
+/* Tables of a profile under construction; every id is index + 1. */
+struct builder {
+	Profile prof;
+	void *strings;		/* tree: struct pp_key by string */
+	void *mappings;		/* tree: struct pp_key by (mapping, build_id) pointers */
+	void *functions;	/* tree: struct pp_key by (name, mapping) pointers */
+	void *locations;	/* tree: struct pp_key by (mapping id, addr, function id) */
+	size_t cap_str, cap_map, cap_fn, cap_loc;
+	int err;
+};
+
+struct pp_key {
+	const void *a, *b;	/* interned strings: compared by pointer */
+	uint64_t x, y, z;
+	uint64_t id;
+};
+
+static int cmp_entry(const void *pa, const void *pb)
+{
+	const struct pp_key *a = pa, *b = pb;
+
+	if (a->a != b->a)
+		return (uintptr_t)a->a < (uintptr_t)b->a ? -1 : 1;
+	if (a->b != b->b)
+		return (uintptr_t)a->b < (uintptr_t)b->b ? -1 : 1;
+	if (a->x != b->x)
+		return a->x < b->x ? -1 : 1;
+	if (a->y != b->y)
+		return a->y < b->y ? -1 : 1;
+	return (a->z > b->z) - (a->z < b->z);
+}
+
+static int cmp_string(const void *pa, const void *pb)
+{
+	return strcmp(((const struct pp_key *)pa)->a, ((const struct pp_key *)pb)->a);
+}
+
+/* Room for one more element in a protobuf-c repeated field. */
+static void *grow(void *arr, size_t n, size_t *cap, size_t size)
+{
+	void *bigger;
+
+	if (n < *cap)
+		return arr;
+	*cap = *cap ? *cap * 2 : 64;
+	bigger = realloc(arr, *cap * size);
+	return bigger;
+}
+
+/* Finds key in tree, or inserts a copy with id = next; 0 on error. */
+static uint64_t lookup_or_add(struct builder *b, void **tree, const struct pp_key *key,
+			      int (*cmp)(const void *, const void *), uint64_t next, bool *added)
+{
+	struct pp_key *e;
+	void *node = tfind(key, tree, cmp);
+
+	*added = false;
+	if (node)
+		return (*(struct pp_key **)node)->id;
+	e = malloc(sizeof(*e));
+	if (!e || (*e = *key, e->id = next, !tsearch(e, tree, cmp))) {
+		free(e);
+		b->err = -ENOMEM;
+		return 0;
+	}
+	*added = true;
+	return next;
+}
+
+static int64_t str_index(struct builder *b, const char *s)
+{
+	struct pp_key key = { .a = s };
+	size_t n = b->prof.n_string_table;
+	char **table;
+	bool added;
+	uint64_t id;
+
+	table = grow(b->prof.string_table, n, &b->cap_str, sizeof(*table));
+	if (!table) {
+		b->err = -ENOMEM;
+		return 0;
+	}
+	b->prof.string_table = table;
+	id = lookup_or_add(b, &b->strings, &key, cmp_string, n, &added);
+	if (added)
+		table[b->prof.n_string_table++] = (char *)s;
+	return (int64_t)id;
+}
+
+static uint64_t mapping_id(struct builder *b, const struct pframe *f)
+{
+	struct pp_key key = { .a = f->mapping, .b = f->build_id };
+	size_t n = b->prof.n_mapping;
+	Mapping **arr, *m;
+	bool added;
+	uint64_t id;
+
+	arr = grow(b->prof.mapping, n, &b->cap_map, sizeof(*arr));
+	if (!arr) {
+		b->err = -ENOMEM;
+		return 0;
+	}
+	b->prof.mapping = arr;
+	id = lookup_or_add(b, &b->mappings, &key, cmp_entry, n + 1, &added);
+	if (!added)
+		return id;
+	m = calloc(1, sizeof(*m));
+	if (!m) {
+		b->err = -ENOMEM;
+		return 0;
+	}
+	perftools__profiles__mapping__init(m);
+	m->id = id;
+	/* addresses are file offsets (kernel: addresses), the same in every
+	 * process, so one mapping covers the whole range */
+	m->memory_limit = UINT64_MAX;
+	m->filename = str_index(b, f->mapping[0] ? f->mapping : "[unknown]");
+	m->build_id = str_index(b, f->build_id);
+	m->has_functions = true;
+	arr[b->prof.n_mapping++] = m;
+	return id;
+}
+
+static uint64_t function_id(struct builder *b, const struct pframe *f)
+{
+	struct pp_key key = { .a = f->name, .b = f->mapping };
+	size_t n = b->prof.n_function;
+	Function **arr, *fn;
+	bool added;
+	uint64_t id;
+
+	arr = grow(b->prof.function, n, &b->cap_fn, sizeof(*arr));
+	if (!arr) {
+		b->err = -ENOMEM;
+		return 0;
+	}
+	b->prof.function = arr;
+	id = lookup_or_add(b, &b->functions, &key, cmp_entry, n + 1, &added);
+	if (!added)
+		return id;
+	fn = calloc(1, sizeof(*fn));
+	if (!fn) {
+		b->err = -ENOMEM;
+		return 0;
+	}
+	perftools__profiles__function__init(fn);
+	fn->id = id;
+	fn->name = fn->system_name = str_index(b, f->name);
+	fn->filename = str_index(b, f->mapping[0] ? f->mapping : "[unknown]");
+	arr[b->prof.n_function++] = fn;
+	return id;
+}
+
+static uint64_t location_id(struct builder *b, const struct pframe *f)
+{
+	uint64_t map = mapping_id(b, f), fn = function_id(b, f), id;
+	struct pp_key key = { .x = map, .y = f->addr, .z = fn };
+	size_t n = b->prof.n_location;
+	Location **arr, *loc;
+	Line *line;
+	bool added;
+
+	arr = grow(b->prof.location, n, &b->cap_loc, sizeof(*arr));
+	if (!arr || b->err) {
+		b->err = -ENOMEM;
+		return 0;
+	}
+	b->prof.location = arr;
+	id = lookup_or_add(b, &b->locations, &key, cmp_entry, n + 1, &added);
+	if (!added)
+		return id;
+	loc = calloc(1, sizeof(*loc) + sizeof(Line *) + sizeof(Line));
+	if (!loc) {
+		b->err = -ENOMEM;
+		return 0;
+	}
+	/* one allocation: the location, its one-entry line array, the line */
+	perftools__profiles__location__init(loc);
+	loc->line = (Line **)(loc + 1);
+	line = (Line *)(loc->line + 1);
+	perftools__profiles__line__init(line);
+	line->function_id = fn;
+	loc->line[0] = line;
+	loc->n_line = 1;
+	loc->id = id;
+	loc->mapping_id = map;
+	loc->address = f->addr;
+	arr[b->prof.n_location++] = loc;
+	return id;
+}
+
+/* One allocation per sample: the Sample, its location ids, its two values
+ * and its three labels. */
+struct sample_block {
+	Sample s;
+	int64_t values[2];
+	Label *label_ptrs[3];
+	Label labels[3];
+	uint64_t locations[];
+};
+
+static int add_sample(struct builder *b, const struct psample *ps, Sample **out, int64_t period)
+{
+	struct sample_block *blk;
+	uint32_t i;
+
+	blk = calloc(1, sizeof(*blk) + ps->nframes * sizeof(uint64_t));
+	if (!blk)
+		return -ENOMEM;
+	perftools__profiles__sample__init(&blk->s);
+	/* pprof lists the leaf first; the profile holds the root first */
+	for (i = 0; i < ps->nframes; i++)
+		blk->locations[i] = location_id(b, &ps->frames[ps->nframes - 1 - i]);
+	blk->s.location_id = blk->locations;
+	blk->s.n_location_id = ps->nframes;
+	blk->values[0] = (int64_t)ps->count;
+	blk->values[1] = (int64_t)ps->count * period;
+	blk->s.value = blk->values;
+	blk->s.n_value = 2;
+	for (i = 0; i < 3; i++) {
+		perftools__profiles__label__init(&blk->labels[i]);
+		blk->label_ptrs[i] = &blk->labels[i];
+	}
+	blk->labels[0].key = str_index(b, "pid");
+	blk->labels[0].num = ps->tgid;
+	blk->labels[1].key = str_index(b, "tid");
+	blk->labels[1].num = ps->pid;
+	blk->labels[2].key = str_index(b, "comm");
+	blk->labels[2].str = str_index(b, ps->comm);
+	blk->s.label = blk->label_ptrs;
+	blk->s.n_label = 3;
+	*out = &blk->s;
+	return b->err;
+}
+
+static int build(struct builder *b, const struct profile *p, const char *comment,
+		 ValueType types[3], ValueType *type_ptrs[2], int64_t *comment_idx)
+{
+	int64_t period = p->stats.freq ? 1000000000ll / p->stats.freq : 0;
+	Profile *pr = &b->prof;
+	size_t i;
+	int err = 0;
+
+	perftools__profiles__profile__init(pr);
+	str_index(b, "");	/* entry 0 is the empty string, always */
+	for (i = 0; i < 3; i++)
+		perftools__profiles__value_type__init(&types[i]);
+	types[0].type = str_index(b, "samples");
+	types[0].unit = str_index(b, "count");
+	types[1].type = types[2].type = str_index(b, "cpu");
+	types[1].unit = types[2].unit = str_index(b, "nanoseconds");
+	type_ptrs[0] = &types[0];
+	type_ptrs[1] = &types[1];
+	pr->sample_type = type_ptrs;
+	pr->n_sample_type = 2;
+	pr->period_type = &types[2];
+	pr->period = period;
+	pr->time_nanos = (int64_t)p->stats.start_wall_ns;
+	pr->duration_nanos = (int64_t)(p->stats.duration * 1e9);
+	if (comment) {
+		*comment_idx = str_index(b, comment);
+		pr->comment = comment_idx;
+		pr->n_comment = 1;
+	}
+	pr->sample = calloc(p->nsamples ? p->nsamples : 1, sizeof(*pr->sample));
+	if (!pr->sample)
+		return -ENOMEM;
+	for (i = 0; !err && i < p->nsamples; i++) {
+		err = add_sample(b, &p->samples[i], &pr->sample[i], period);
+		if (pr->sample[i])
+			pr->n_sample++;
+	}
+	return err ? err : b->err;
+}
+
+/* gzip, as pprof files are: deflate with a gzip header (windowBits 16+15). */
+static int write_gzip(const uint8_t *buf, size_t len, FILE *out)
+{
+	uint8_t chunk[65536];
+	z_stream zs = { 0 };
+	int zerr, err = 0;
+
+	if (deflateInit2(&zs, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 16 + 15, 8,
+			 Z_DEFAULT_STRATEGY) != Z_OK)
+		return -ENOMEM;
+	zs.next_in = (uint8_t *)buf;
+	zs.avail_in = (uInt)len;
+	do {
+		zs.next_out = chunk;
+		zs.avail_out = sizeof(chunk);
+		zerr = deflate(&zs, Z_FINISH);
+		if (zerr == Z_STREAM_ERROR) {
+			err = -EIO;
+			break;
+		}
+		if (fwrite(chunk, 1, sizeof(chunk) - zs.avail_out, out) !=
+		    sizeof(chunk) - zs.avail_out) {
+			err = -errno ? -errno : -EIO;
+			break;
+		}
+	} while (zerr != Z_STREAM_END);
+	deflateEnd(&zs);
+	if (!err && (fflush(out) || ferror(out)))
+		err = errno ? -errno : -EIO;
+	return err;
+}
+
+static void free_builder(struct builder *b)
+{
+	Profile *pr = &b->prof;
+	size_t i;
+
+	for (i = 0; i < pr->n_sample; i++)
+		free(pr->sample[i]);	/* the sample_block */
+	for (i = 0; i < pr->n_mapping; i++)
+		free(pr->mapping[i]);
+	for (i = 0; i < pr->n_function; i++)
+		free(pr->function[i]);
+	for (i = 0; i < pr->n_location; i++)
+		free(pr->location[i]);
+	free(pr->sample);
+	free(pr->mapping);
+	free(pr->function);
+	free(pr->location);
+	free(pr->string_table);
+	tdestroy(b->strings, free);
+	tdestroy(b->mappings, free);
+	tdestroy(b->functions, free);
+	tdestroy(b->locations, free);
+}
+
+int pprof__write(const struct profile *p, const char *comment, FILE *out)
+{
+	struct builder b = { 0 };
+	ValueType types[3], *type_ptrs[2];
+	int64_t comment_idx;
+	uint8_t *buf = NULL;
+	size_t len;
+	int err;
+
+	err = build(&b, p, comment, types, type_ptrs, &comment_idx);
+	if (!err) {
+		len = perftools__profiles__profile__get_packed_size(&b.prof);
+		buf = malloc(len ? len : 1);
+		err = buf ? 0 : -ENOMEM;
+	}
+	if (!err) {
+		perftools__profiles__profile__pack(&b.prof, buf);
+		err = write_gzip(buf, len, out);
+	}
+	free(buf);
+	free_builder(&b);
+	return err;
+}
