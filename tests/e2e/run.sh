@@ -2,6 +2,7 @@
 # End-to-end tests: the real bpfprof binary and its real BPF programs against
 # the workloads in examples/, whose hot functions and call chains are known.
 # Env: BPFPROF (binary, the ASan/UBSan build under make test), EXAMPLES (dir).
+# Each tests/e2e/*.sh section below is sourced in turn; lib.sh has the helpers.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/e2e/lib.sh
@@ -13,7 +14,7 @@ trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$T"' EXIT
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
 SHARES=()
 
-note_share() { SHARES+=("$(printf '%-12s %-14s bpfprof %3s%%' "$1" "$2" "$3")"); }
+note_share() { SHARES+=("$(printf '%-12s %-18s bpfprof %3s%%' "$1" "$2" "$3")"); }
 
 # BPF must be allowed here; if it truly is not (not root, lockdown), say so
 # loudly and stop: every test below needs it.
@@ -31,160 +32,10 @@ if ! "$BPFPROF" -d 0.2 -o "$T/probe" 2>"$T/probe.err"; then
 	exit 1
 fi
 
-echo "== cpu_chain under -- COMMAND"
-"$BPFPROF" -F 199 -o "$T/cpu.folded" -- "$EX/cpu_chain" 2 2>"$T/cpu.err"
-check "cpu_chain: exit 0" [ $? -eq 0 ]
-check "cpu_chain: valid folded output" valid_folded "$T/cpu.folded"
-s=$(frame_share "$T/cpu.folded" cpu_chain hot_leaf); note_share cpu_chain hot_leaf "$s"
-check "cpu_chain: hot_leaf in >= 80% of samples ($s%)" [ "$s" -ge 80 ]
-check "cpu_chain: full chain main;outer_loop;middle_step;hot_leaf" \
-	has_chain "$T/cpu.folded" cpu_chain "main;outer_loop;middle_step;hot_leaf"
-check "cpu_chain: stripped libc's local caller named through its build-id debug file (libc6-dbg)" \
-	has_chain "$T/cpu.folded" cpu_chain "__libc_start_call_main;main;outer_loop"
-check "cpu_chain: only the command's process is profiled" \
-	[ "$(comm_total "$T/cpu.folded" cpu_chain)" -eq "$(comm_total "$T/cpu.folded" "")" ]
-samples=$(summary_samples "$T/cpu.err"); lost=$(summary_lost "$T/cpu.err")
-check "cpu_chain: summary samples ($samples) = folded total + lost ($lost)" \
-	[ "$samples" -eq $(( $(comm_total "$T/cpu.folded" "") + lost )) ]
-
-echo "== lib_caller under -p PID (hot function in a shared library)"
-"$EX/lib_caller" 4 & lpid=$!
-"$EX/cpu_chain" 4 & other=$!
-sleep 0.3
-"$BPFPROF" -p "$lpid" -d 2 -o "$T/lib.folded" 2>"$T/lib.err"
-check "lib_caller: exit 0" [ $? -eq 0 ]
-s=$(frame_share "$T/lib.folded" lib_caller lib_hot_spin); note_share lib_caller lib_hot_spin "$s"
-check "lib_caller: lib_hot_spin in >= 80% of samples ($s%)" [ "$s" -ge 80 ]
-check "lib_caller: full chain main;call_into_lib;lib_hot_spin" \
-	has_chain "$T/lib.folded" lib_caller "main;call_into_lib;lib_hot_spin"
-check "-p: no other process in the profile" \
-	[ "$(comm_total "$T/lib.folded" lib_caller)" -eq "$(comm_total "$T/lib.folded" "")" ]
-wait "$lpid" "$other"
-
-echo "== threads, system-wide (-a -d)"
-"$EX/threads" 3 2 & tpid=$!
-sleep 0.3
-"$BPFPROF" -a -d 2 -o "$T/thr.folded" 2>"$T/thr.err"
-check "threads: exit 0" [ $? -eq 0 ]
-check "threads: valid folded output" valid_folded "$T/thr.folded"
-s=$(frame_share "$T/thr.folded" threads thread_spin); note_share threads thread_spin "$s"
-check "threads: thread_spin in >= 80% of samples ($s%)" [ "$s" -ge 80 ]
-check "threads: full chain thread_main;thread_work;thread_spin" \
-	has_chain "$T/thr.folded" threads "thread_main;thread_work;thread_spin"
-samples=$(summary_samples "$T/thr.err"); lost=$(summary_lost "$T/thr.err")
-check "-a: summary samples ($samples) = folded total + lost ($lost)" \
-	[ "$samples" -eq $(( $(comm_total "$T/thr.folded" "") + lost )) ]
-wait "$tpid"
-
-echo "== syscalls: kernel frames under the syscall"
-"$BPFPROF" -o "$T/sys.folded" -- "$EX/syscalls" 2 2>"$T/sys.err"
-check "syscalls: exit 0" [ $? -eq 0 ]
-s=$(frame_share "$T/sys.folded" syscalls do_io); note_share syscalls do_io "$s"
-check "syscalls: do_io in >= 80% of samples ($s%)" [ "$s" -ge 80 ]
-k=$(frame_share "$T/sys.folded" syscalls read_zero_[k]); note_share syscalls "read_zero_[k]" "$k"
-check "syscalls: kernel read_zero_[k] in >= 80% of samples ($k%)" [ "$k" -ge 80 ]
-check "syscalls: user chain continues into the kernel" \
-	has_chain "$T/sys.folded" syscalls "main;syscall_loop;do_io;entry_SYSCALL_64_after_hwframe_[k]"
-
-echo "== -U and -K"
-"$BPFPROF" -U -o "$T/u.folded" -- "$EX/syscalls" 1 2>"$T/u.err"
-check "-U: exit 0" [ $? -eq 0 ]
-check "-U: no kernel frames" bash -c "! grep -q '_\[k\]' '$T/u.folded'"
-check "-U: user chain kept" has_chain "$T/u.folded" syscalls "main;syscall_loop;do_io"
-"$BPFPROF" -K -o "$T/k.folded" -- "$EX/syscalls" 1 2>"$T/k.err"
-check "-K: exit 0" [ $? -eq 0 ]
-check "-K: no user frames" bash -c "! awk '{ sub(/ [0-9]+\$/, \"\"); n = split(\$0, f, \";\"); for (i = 2; i <= n; i++) if (f[i] !~ /_\\[k\\]\$/) bad = 1 } END { exit !bad }' '$T/k.folded'"
-check "-K: kernel frames kept" has_chain "$T/k.folded" syscalls "vfs_read_[k];read_zero_[k]"
-
-echo "== short-lived processes are symbolized after they exit"
-"$BPFPROF" -o "$T/short.folded" -- "$EX/short_lived" 300 2>"$T/short.err"
-check "short_lived -- cmd: exit 0" [ $? -eq 0 ]
-s=$(frame_share "$T/short.folded" short_lived short_spin); note_share short_lived "short_spin (cmd)" "$s"
-check "short_lived -- cmd: short_spin in >= 80% ($s%)" [ "$s" -ge 80 ]
-check "short_lived -- cmd: chain main;short_work;short_spin" \
-	has_chain "$T/short.folded" short_lived "main;short_work;short_spin"
-"$BPFPROF" -a -d 2.5 -o "$T/shorta.folded" 2>"$T/shorta.err" & bp=$!
-sleep 0.7
-"$EX/short_lived" 300
-wait "$bp"
-check "short_lived -a: exit 0" [ $? -eq 0 ]
-s=$(frame_share "$T/shorta.folded" short_lived short_spin); note_share short_lived "short_spin (-a)" "$s"
-check "short_lived -a: exited process still symbolized: short_spin in >= 80% ($s%)" [ "$s" -ge 80 ]
-check "short_lived -a: chain main;short_work;short_spin" \
-	has_chain "$T/shorta.folded" short_lived "main;short_work;short_spin"
-
-echo "== full maps: the run goes on, the loss is counted"
-"$BPFPROF" --max-stacks 2 -o "$T/full.folded" -- "$EX/threads" 1 2 2>"$T/full.err"
-check "--max-stacks 2: exit 0" [ $? -eq 0 ]
-samples=$(summary_samples "$T/full.err"); lost=$(summary_lost "$T/full.err")
-check "--max-stacks 2: samples were lost and counted ($lost of $samples)" [ "${lost:-0}" -gt 0 ]
-check "--max-stacks 2: samples ($samples) = folded total + lost ($lost)" \
-	[ "$samples" -eq $(( $(comm_total "$T/full.folded" "") + lost )) ]
-
-echo "== perf record -F 99 -g ranks the same top function"
-if command -v perf >/dev/null; then
-	"$BPFPROF" -o "$T/cmp.folded" -- "$EX/cpu_chain" 2 2>/dev/null
-	perf record -q -F 99 -g -o "$T/perf.data" -- "$EX/cpu_chain" 2 >/dev/null 2>&1
-	ptop=$(perf report -i "$T/perf.data" --stdio --no-children --sort sym -q 2>/dev/null |
-		awk 'NF && $1 ~ /%$/ { print $NF; exit }')
-	btop=$(top_self "$T/cmp.folded" cpu_chain)
-	check "perf top ($ptop) == bpfprof top ($btop)" [ -n "$ptop" ] && [ "$ptop" = "$btop" ]
-else
-	fail "perf is not installed (make deps installs linux-perf)"
-fi
-
-echo "== SIGINT mid-run writes what was sampled"
-"$EX/cpu_chain" 3 & cpid=$!
-"$BPFPROF" -a -o "$T/int.folded" 2>"$T/int.err" & bp=$!
-sleep 1.5
-kill -INT "$bp"
-wait "$bp"; rc=$?
-check "SIGINT: exit 0 ($rc)" [ "$rc" -eq 0 ]
-check "SIGINT: valid profile written" valid_folded "$T/int.folded"
-check "SIGINT: the running workload is in it" has_chain "$T/int.folded" cpu_chain "middle_step;hot_leaf"
-check "SIGINT: summary says interrupted" grep -q '(interrupted)' "$T/int.err"
-wait "$cpid"
-
-echo "== bad input: one clear line, non-zero exit"
-# expect_error NAME STATUS PATTERN ARGS...: exit status, exactly one stderr line
-# matching PATTERN (besides the summary of what was sampled, for late errors).
-expect_error() {
-	local name=$1 want=$2 pat=$3; shift 3
-	"$@" >"$T/bad.out" 2>"$T/bad.err"; local rc=$?
-	local lines; lines=$(grep -cvE '^bpfprof: [0-9]+ samples, ' "$T/bad.err")
-	if [ "$rc" -eq "$want" ] && [ "$lines" -eq 1 ] && grep -qE "$pat" "$T/bad.err"; then
-		ok "$name: exit $rc: $(grep -vE '^bpfprof: [0-9]+ samples, ' "$T/bad.err")"
-	else
-		fail "$name" "exit $rc (want $want), $lines stderr lines: $(head -3 "$T/bad.err")"
-	fi
-}
-expect_error "unknown option" 2 "unknown option '--bogus'" "$BPFPROF" --bogus
-expect_error "unknown short option" 2 "unknown option '-Z'" "$BPFPROF" -Z
-expect_error "missing argument" 2 "option '-F' needs an argument" "$BPFPROF" -F
-expect_error "-F 0" 2 "invalid frequency" "$BPFPROF" -F 0
-expect_error "-F absurd" 2 "invalid frequency" "$BPFPROF" -F 10000000
-expect_error "-d garbage" 2 "invalid duration" "$BPFPROF" -d 1x
-expect_error "-p missing pid" 1 "no such process: 999999" "$BPFPROF" -p 999999 -d 1
-expect_error "--max-stacks 0" 2 "invalid --max-stacks" "$BPFPROF" --max-stacks 0
-expect_error "-p garbage" 2 "invalid pid list" "$BPFPROF" -p 12ab
-expect_error "command not found" 1 "cannot execute '/nonexistent/cmd'" "$BPFPROF" -d 1 -- /nonexistent/cmd
-printf 'data\n' >"$T/notexec"; chmod 644 "$T/notexec"
-expect_error "command not executable" 1 "cannot execute '$T/notexec': Permission denied" \
-	"$BPFPROF" -d 1 -- "$T/notexec"
-expect_error "missing BTF" 1 "cannot read BTF from /nonexistent" "$BPFPROF" --btf /nonexistent -d 1
-head -c 4096 /dev/urandom >"$T/garbage.btf"
-expect_error "garbage BTF" 1 "cannot read BTF from" "$BPFPROF" --btf "$T/garbage.btf" -d 1
-expect_error "unwritable output" 1 "cannot write /nonexistent/dir/out" "$BPFPROF" -d 1 -o /nonexistent/dir/out
-expect_error "output to a full device" 1 "writing /dev/full: No space left" "$BPFPROF" -d 0.5 -o /dev/full
-if command -v setpriv >/dev/null; then
-	chmod o+rx "$T"
-	expect_error "not root" 1 "permission denied" setpriv --reuid=65534 --regid=65534 --clear-groups \
-		"$(readlink -f "$BPFPROF")" -d 1
-fi
-"$BPFPROF" --help >"$T/help" 2>&1
-check "--help: exit 0 and usage" grep -q '^Usage: bpfprof' "$T/help"
-"$BPFPROF" --version >"$T/version" 2>&1
-check "--version: exit 0 and version" grep -qE '^bpfprof [0-9]+\.[0-9]+' "$T/version"
+for section in ${E2E_SECTIONS:-oneshot fleet}; do
+	echo "##### $section"
+	. "tests/e2e/$section.sh"
+done
 
 echo
 echo "hot-function shares measured in this run:"

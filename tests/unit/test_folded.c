@@ -26,8 +26,8 @@ static char *write_folded(const struct profile *p)
 Test(folded, root_first_kernel_suffixed)
 {
 	struct pframe frames[] = {
-		{ "main", false }, { "work", false },
-		{ "entry_SYSCALL_64", true }, { "vfs_read", true },
+		{ .name = "main" }, { .name = "work" },
+		{ .name = "entry_SYSCALL_64", .kernel = true }, { .name = "vfs_read", .kernel = true },
 	};
 	struct profile *p = profile__new();
 	char *out;
@@ -42,8 +42,8 @@ Test(folded, root_first_kernel_suffixed)
 
 Test(folded, same_line_from_different_threads_merges_and_sorts)
 {
-	struct pframe a[] = { { "main", false }, { "a", false } };
-	struct pframe b[] = { { "main", false }, { "b", false } };
+	struct pframe a[] = { { .name = "main" }, { .name = "a" } };
+	struct pframe b[] = { { .name = "main" }, { .name = "b" } };
 	struct profile *p = profile__new();
 	char *out;
 
@@ -59,7 +59,7 @@ Test(folded, same_line_from_different_threads_merges_and_sorts)
 
 Test(folded, separators_inside_names_are_replaced)
 {
-	struct pframe f[] = { { "ns;fn", false }, { "op\nnew", false }, { "std::vector<int> x", false } };
+	struct pframe f[] = { { .name = "ns;fn" }, { .name = "op\nnew" }, { .name = "std::vector<int> x" } };
 	struct profile *p = profile__new();
 	char *out;
 
@@ -86,9 +86,9 @@ Test(folded, full_length_comm_and_no_frames)
 
 Test(folded, names_are_interned)
 {
-	struct pframe f[] = { { "main", false } };
+	struct pframe f[] = { { .name = "main" } };
 	char name[] = "main";
-	struct pframe g[] = { { name, false } };
+	struct pframe g[] = { { .name = name } };
 	struct profile *p = profile__new();
 
 	cr_assert_eq(profile__add(p, "a", 1, 1, 1, f, 1), 0);
@@ -101,7 +101,7 @@ Test(folded, names_are_interned)
 
 Test(folded, write_error_is_reported)
 {
-	struct pframe f[] = { { "main", false } };
+	struct pframe f[] = { { .name = "main" } };
 	struct profile *p = profile__new();
 	FILE *full = fopen("/dev/full", "w");
 

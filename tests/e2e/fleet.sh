@@ -1,0 +1,114 @@
+# shellcheck shell=bash
+# Fleet mode: exact periodic drain, interval files, rotation, signals, pprof
+# read by go tool pprof, and shipping to an ingest server. Sourced by run.sh.
+
+# Sum of the counts in folded files $@.
+folded_sum() { cat "$@" | awk '{ t += $NF } END { print t + 0 }'; }
+# From an index log: the sum of a summary field over its lines.
+log_sum() { sed -nE "s/.* ([0-9]+) $2 .*/\\1/p" "$1" | awk '{ t += $1 } END { print t + 0 }'; }
+
+echo "== drain exactness: 30 one-second intervals vs the BPF-side total"
+D=$T/drain; mkdir -p "$D"
+"$EX/threads" 34 2 & tp=$!
+sleep 0.5
+"$BPFPROF" -p "$tp" -F 99 --interval 1 --output-dir "$D" -d 30 2>"$T/drain.err"
+check "drain run: exit 0" [ $? -eq 0 ]
+kill "$tp" 2>/dev/null; wait "$tp" 2>/dev/null
+total=$(sed -nE 's/.*BPF-side total ([0-9]+) samples.*/\1/p' "$T/drain.err")
+files=$(ls "$D"/*.folded | wc -l)
+folded=$(folded_sum "$D"/*.folded)
+lost=$(log_sum "$D/bpfprof-intervals.log" lost)
+logged=$(sed -nE 's/^[0-9]+ ([0-9]+) samples.*/\1/p' "$D/bpfprof-intervals.log" | awk '{ t += $1 } END { print t + 0 }')
+check "drain: 30 intervals written ($files)" [ "$files" -ge 30 ]
+check "drain: interval files sum ($folded) + lost ($lost) == BPF-side total ($total) exactly" \
+	[ -n "$total" ] && [ "$((folded + lost))" -eq "$total" ]
+check "drain: per-interval samples sum ($logged) == BPF-side total" [ "$logged" -eq "$total" ]
+empty=$(sed -nE 's/^[0-9]+ ([0-9]+) samples.*/\1/p' "$D/bpfprof-intervals.log" | head -n 30 | grep -cx 0)
+check "drain: no interval is empty ($empty empty)" [ "$empty" -eq 0 ]
+maxids=$(sed -nE 's/.*stack map held ([0-9]+) ids/\1/p' "$D/bpfprof-intervals.log" | sort -n | tail -1)
+check "drain: the stack map is emptied every interval (at most $maxids ids held)" [ "$maxids" -le 200 ]
+
+echo "== interval files: atomic, well formed, rotated"
+D=$T/rot; mkdir -p "$D"
+"$EX/cpu_chain" 9 & cp=$!
+"$BPFPROF" --interval 0.5 --output-dir "$D" --max-files 4 --format both -d 4.2 2>"$T/rot.err"
+check "rotation run: exit 0" [ $? -eq 0 ]
+wait "$cp"
+n=$(ls "$D" | grep -cE '^[^.].*-[0-9]{8}T[0-9]{6}\.[0-9]{3}Z\.(folded|pb\.gz)$')
+check "rotation: --max-files 4 keeps 4 profiles ($n)" [ "$n" -eq 4 ]
+check "rotation: no temporary file left" [ "$(ls -A "$D" | grep -c '^\.')" -eq 0 ]
+newest=$(sed -nE 's/^([0-9]+) .*/\1/p' "$D/bpfprof-intervals.log" | tail -1)
+check "rotation: the newest interval is kept" bash -c "ls '$D' | grep -q \"\$(date -u -d @$((newest / 1000000000)) +%Y%m%dT%H%M%S)\""
+for f in "$D"/*.folded; do valid_folded "$f" || fail "well-formed $f"; done
+check "pprof files: valid gzip" bash -c "for f in '$D'/*.pb.gz; do gzip -t \"\$f\" || exit 1; done"
+
+echo "== SIGTERM writes the partial interval; SIGHUP keeps running"
+D=$T/sig; mkdir -p "$D"
+"$BPFPROF" --interval 1 --output-dir "$D" 2>"$T/sig.err" & bp=$!
+sleep 1.6
+kill -HUP "$bp"
+sleep 1
+check "SIGHUP: still running" kill -0 "$bp"
+kill -TERM "$bp"
+wait "$bp"; rc=$?
+check "SIGTERM: exit 0 ($rc)" [ "$rc" -eq 0 ]
+check "SIGTERM: the last, partial interval is written" grep -q '(terminated)' "$D/bpfprof-intervals.log"
+check "SIGTERM: 3 interval files" [ "$(ls "$D"/*.folded | wc -l)" -eq 3 ]
+
+echo "== pprof: go tool pprof reads it; same top function and count as folded"
+D=$T/pp; mkdir -p "$D"
+"$BPFPROF" -F 99 --interval 60 --output-dir "$D" --format both -- "$EX/cpu_chain" 2 2>"$T/pp.err"
+check "pprof run: exit 0" [ $? -eq 0 ]
+top=$(go tool pprof -top -sample_index=samples "$D"/*.pb.gz 2>/dev/null | awk '$1 ~ /^[0-9]+$/ && $2 ~ /%$/ { print $1, $NF; exit }')
+hot=$(awk '{ line = $0; sub(/ [0-9]+$/, "", line); n = split(line, f, ";"); if (f[n] == "hot_leaf") t += $NF } END { print t + 0 }' "$D"/*.folded)
+check "pprof: -top lists hot_leaf first with the folded count ($top vs $hot)" [ "$top" = "$hot hot_leaf" ]
+"$BPFPROF" -o "$T/one.pb.gz" -- "$EX/cpu_chain" 1 2>/dev/null
+check "pprof: -o FILE.pb.gz writes pprof" bash -c "go tool pprof -raw '$T/one.pb.gz' 2>/dev/null | grep -q 'PeriodType: cpu nanoseconds'"
+check "pprof: labels pid, tid, comm and the kernel mapping" bash -c \
+	"go tool pprof -raw '$T/one.pb.gz' | grep -q 'comm:\[cpu_chain\]' && go tool pprof -raw '$T/one.pb.gz' | grep -q 'pid:\['"
+
+echo "== push to an ingest server on 127.0.0.1"
+S=$T/srv; mkdir -p "$S"
+python3 tests/e2e/ingest_server.py "$S" "$T/port" & srv=$!
+for _ in $(seq 50); do [ -s "$T/port" ] && break; sleep 0.1; done
+port=$(cat "$T/port")
+"$BPFPROF" --interval 1 --push "http://127.0.0.1:$port" --format pprof --spool-dir "$T/spool" \
+	-d 2.5 -- "$EX/cpu_chain" 2 2>"$T/push.err"
+check "push run: exit 0" [ $? -eq 0 ]
+q=$(head -1 "$S/0000.query" 2>/dev/null)
+host=$(hostname)
+check "push: POST /ingest with name, from, until, format, sampleRate, spyName ($q)" \
+	bash -c "echo '$q' | grep -qE '^/ingest\?name=bpfprof\.cpu%7Bhostname%3D$host%7D&from=[0-9]+&until=[0-9]+&format=pprof&sampleRate=19&spyName=bpfprof$'"
+check "push: the pprof body decodes with go tool pprof" bash -c "go tool pprof -raw '$S/0000.body' 2>/dev/null | grep -q hot_leaf"
+check "push: multipart form" grep -q '^multipart/form-data' "$S/0000.type"
+froms=$(cat "$S"/*.query | sed -nE 's/.*from=([0-9]+).*/\1/p' | tr '\n' ' ')
+check "push: one request per interval, in order ($froms)" bash -c "[ \$(ls '$S'/*.query | wc -l) -ge 2 ] && echo '$froms' | tr ' ' '\n' | grep . | sort -nc"
+
+echo "== push: server away -> bounded spool; back -> drained in order"
+kill "$srv"; wait "$srv" 2>/dev/null
+rm -f "$S"/*
+"$BPFPROF" --interval 0.5 --push "http://127.0.0.1:$port" --format folded --spool-dir "$T/spool" \
+	--spool-max 3 -d 3.2 2>"$T/away.err"
+check "server away: exit 0" [ $? -eq 0 ]
+check "server away: spool bounded to 3" [ "$(ls "$T/spool" | wc -l)" -eq 3 ]
+check "server away: dropped ones are reported" grep -q 'spool full' "$T/away.err"
+spooled=$(ls "$T/spool" | sed -nE 's/^[0-9]+-([0-9]+)-.*/\1/p' | tr '\n' ' ')
+python3 tests/e2e/ingest_server.py "$S" "$T/port2" & srv=$!
+for _ in $(seq 50); do [ -s "$T/port2" ] && break; sleep 0.1; done
+port=$(cat "$T/port2")
+"$BPFPROF" --interval 1 --push "http://127.0.0.1:$port" --format folded --spool-dir "$T/spool" \
+	-d 1.2 2>"$T/back.err"
+sent=$(cat "$S"/*.query | sed -nE 's/.*from=([0-9]+).*/\1/p' | head -3 | tr '\n' ' ')
+check "server back: the spool drains first, oldest first ($sent == $spooled)" [ "$sent" = "$spooled" ]
+check "server back: spool empty" [ "$(ls "$T/spool" | wc -l)" -eq 0 ]
+check "folded push: text body" bash -c "valid_folded() { awk '!/^[^;]+(;[^;]+)* [1-9][0-9]*\$/ { exit 1 }' \"\$1\"; }; valid_folded '$S/0000.body'"
+
+echo "== push: a 4xx is reported once per interval, not retried"
+rm -f "$S"/*; echo 400 >"$S/status"
+"$BPFPROF" --interval 0.5 --push "http://127.0.0.1:$port" --format folded --spool-dir "$T/spool" \
+	-d 1.7 2>"$T/rej.err"
+reqs=$(ls "$S"/*.query | wc -l); refused=$(grep -c 'refused the profile' "$T/rej.err")
+check "4xx: each interval sent once and reported once ($reqs requests, $refused reports)" \
+	[ "$reqs" -eq "$refused" ] && [ "$reqs" -ge 3 ]
+check "4xx: nothing left to retry" [ "$(ls "$T/spool" | wc -l)" -eq 0 ]
+kill "$srv"; wait "$srv" 2>/dev/null
