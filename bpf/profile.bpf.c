@@ -12,6 +12,7 @@
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_core_read.h>
+#include <bpf/bpf_tracing.h>
 #include "profile.h"
 
 #define EFAULT	14
@@ -32,6 +33,14 @@ struct {
 	__type(key, __u32);
 	__type(value, __u8);
 } tgids SEC(".maps");
+
+/* tgid -> when it last exec'd (bpf_ktime_get_ns, CLOCK_MONOTONIC). */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, MAX_EXEC_TIMES);
+	__type(key, __u32);
+	__type(value, __u64);
+} exec_times SEC(".maps");
 
 struct stack_map {
 	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
@@ -132,7 +141,7 @@ SEC("perf_event")
 int sample(struct bpf_perf_event_data *ctx)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
-	__u64 id = bpf_get_current_pid_tgid();
+	__u64 id = bpf_get_current_pid_tgid(), *exec_time;
 	struct stack_key key = {};
 
 	key.tgid = id >> 32;
@@ -141,11 +150,25 @@ int sample(struct bpf_perf_event_data *ctx)
 		return 0;
 	slot_inc(&total, 0);
 	key.start_time = BPF_CORE_READ(task, group_leader, start_time);
+	exec_time = bpf_map_lookup_elem(&exec_times, &key.tgid);
+	key.exec_time = exec_time ? *exec_time : 0;
 	bpf_get_current_comm(&key.comm, sizeof(key.comm));
 	if (gen)
 		record(ctx, &key, &stacks1, &counts1, 1);
 	else
 		record(ctx, &key, &stacks0, &counts0, 0);
+	return 0;
+}
+
+/* Fires once the new image is mapped: samples from now on carry this time,
+ * which user space places after the exec's own (earlier) perf record. */
+SEC("tp_btf/sched_process_exec")
+int BPF_PROG(exec, struct task_struct *p, pid_t old_pid, struct linux_binprm *bprm)
+{
+	__u32 tgid = p->tgid;
+	__u64 now = bpf_ktime_get_ns();
+
+	bpf_map_update_elem(&exec_times, &tgid, &now, BPF_ANY);
 	return 0;
 }
 

@@ -14,6 +14,7 @@
 #define DEFAULT_MAX_STACKS	16384
 #define DEFAULT_MAX_COUNTS	16384
 #define MAX_FILTER_PIDS		1024
+#define MAX_EXEC_TIMES		16384	/* processes whose last exec is remembered (LRU) */
 
 /* A stack id that holds no frames (the sample had no such side, or it was
  * not asked for). bpf_get_stackid() itself returns -EFAULT for an empty
@@ -26,11 +27,14 @@
 
 /* One counted stack: who ran, and the ids of both halves of the stack in
  * the stack trace map of the same generation. start_time (the process's,
- * CLOCK_MONOTONIC ns) tells a process from a later one that reuses its pid. */
+ * CLOCK_MONOTONIC ns) tells a process from a later one that reuses its pid;
+ * exec_time (its last exec seen while profiling, 0: none) tells the images
+ * of one process apart across an exec. */
 struct stack_key {
 	__u32 tgid;
 	__u32 pid;
 	__u64 start_time;
+	__u64 exec_time;
 	__s32 kstack_id;
 	__s32 ustack_id;
 	char comm[TASK_COMM_LEN];

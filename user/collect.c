@@ -87,7 +87,7 @@ int collector__collect(struct collector *c, struct profile **out)
 		return err;
 	}
 	load_ksyms(c);
-	err = resolve__drained(&d, c->ks, c->sz, p);
+	err = resolve__drained(&d, c->ks, c->sz, session__tracks_exec(c->session), p);
 	p->stats.stack_ids = d.stack_ids;
 	drain__free(&d);
 	/* every sample of a process that exited before the flip is in this

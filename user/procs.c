@@ -17,8 +17,9 @@ struct proc {
 	bool complete;		/* its whole address space is known */
 	bool unreadable;	/* /proc/TGID/maps could not be read: don't retry */
 	uint64_t exit_time;
-	uint64_t exec_time;	/* mappings older than this are gone */
-	struct vma *vmas;
+	uint64_t *execs;	/* exec times, ascending: each starts a new image */
+	size_t nexecs;
+	struct vma *vmas;		/* of every image, each stamped with its time */
 	size_t nvmas, cap;
 	struct proc *older;	/* the previous process with this pid */
 };
@@ -71,6 +72,7 @@ static size_t free_chain(struct proc *pr)
 
 		drop_vmas(pr, UINT64_MAX);
 		free(pr->vmas);
+		free(pr->execs);
 		free(pr);
 		pr = older;
 		n++;
@@ -152,8 +154,6 @@ static int add_vma(struct proc *pr, const struct vma *v)
 {
 	struct vma *copy;
 
-	if (v->time < pr->exec_time)	/* from before an exec already applied */
-		return 0;
 	if (pr->nvmas == pr->cap) {
 		size_t cap = pr->cap ? pr->cap * 2 : 16;
 		struct vma *grown = realloc(pr->vmas, cap * sizeof(*grown));
@@ -179,15 +179,40 @@ int procs__mmap(struct procs *p, pid_t tgid, const struct vma *v)
 	return pr ? add_vma(pr, v) : -ENOMEM;
 }
 
+/* The image a time falls in: [*from, *until) between two execs. */
+static void image_bounds(const struct proc *pr, uint64_t time, uint64_t *from, uint64_t *until)
+{
+	size_t i;
+
+	*from = 0;
+	*until = UINT64_MAX;
+	for (i = 0; i < pr->nexecs; i++) {
+		if (pr->execs[i] > time) {
+			*until = pr->execs[i];
+			break;
+		}
+		*from = pr->execs[i];
+	}
+}
+
+/* The old image's mappings stay: samples taken before the exec still
+ * name them (they carry the exec time the BPF side saw, if any). */
 int procs__exec(struct procs *p, pid_t tgid, uint64_t time)
 {
 	struct proc *pr = current(p, tgid, time);
+	uint64_t *grown;
+	size_t i;
 
 	if (!pr)
 		return -ENOMEM;
-	if (time > pr->exec_time)
-		pr->exec_time = time;
-	drop_vmas(pr, pr->exec_time);
+	grown = realloc(pr->execs, (pr->nexecs + 1) * sizeof(*grown));
+	if (!grown)
+		return -ENOMEM;
+	pr->execs = grown;
+	for (i = pr->nexecs; i > 0 && grown[i - 1] > time; i--)
+		grown[i] = grown[i - 1];
+	grown[i] = time;
+	pr->nexecs++;
 	pr->unreadable = false;
 	pr->complete = true;	/* everything after exec is reported to us */
 	return 0;
@@ -196,16 +221,19 @@ int procs__exec(struct procs *p, pid_t tgid, uint64_t time)
 int procs__fork(struct procs *p, pid_t parent, pid_t child, uint64_t time)
 {
 	struct proc *pp = newest(p, parent), *pc = born(p, child, time);
+	uint64_t from = 0, until;
 	size_t i;
 	int err;
 
 	if (!pc)
 		return -ENOMEM;
 	/* the child starts with a copy of its parent's address space as it
-	 * was at the fork */
+	 * was at the fork: the parent's image of that time */
 	pc->complete = pp && pp->complete;
+	if (pp)
+		image_bounds(pp, time, &from, &until);
 	for (i = 0; pp && i < pp->nvmas; i++) {
-		if (pp->vmas[i].time > time)
+		if (pp->vmas[i].time > time || pp->vmas[i].time < from)
 			continue;
 		err = add_vma(pc, &pp->vmas[i]);
 		if (err)
@@ -282,9 +310,11 @@ int procs__synthesize_all(struct procs *p)
 	return n;
 }
 
-const struct vma *procs__find(struct procs *p, pid_t tgid, uint64_t start_time, uint64_t addr)
+const struct vma *procs__find(struct procs *p, pid_t tgid, uint64_t start_time,
+			      uint64_t exec_time, uint64_t addr)
 {
 	struct proc *pr = incarnation(p, tgid, start_time);
+	uint64_t from, until;
 	size_t i;
 
 	if (!pr) {
@@ -295,10 +325,13 @@ const struct vma *procs__find(struct procs *p, pid_t tgid, uint64_t start_time, 
 	}
 	if (!pr)
 		return NULL;
+	image_bounds(pr, exec_time, &from, &until);
 	/* newest first: a later mmap over the same range replaces an older one */
 	for (i = pr->nvmas; i-- > 0;) {
-		if (addr >= pr->vmas[i].start && addr < pr->vmas[i].end)
-			return &pr->vmas[i];
+		const struct vma *v = &pr->vmas[i];
+
+		if (addr >= v->start && addr < v->end && v->time >= from && v->time < until)
+			return v;
 	}
 	return NULL;
 }

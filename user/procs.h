@@ -44,10 +44,16 @@ int procs__synthesize(struct procs *p, pid_t tgid);
 /* procs__synthesize() for every process in /proc. Returns how many were read. */
 int procs__synthesize_all(struct procs *p);
 
+/* exec_time for the image a process runs now, whatever exec it is in. */
+#define EXEC_LATEST	UINT64_MAX
+
 /* The newest mapping covering addr of the process tgid that started at
- * start_time (CLOCK_MONOTONIC ns; 0 when unknown: the latest one), or NULL.
- * A running process never seen starting nor read is read from /proc first. */
-const struct vma *procs__find(struct procs *p, pid_t tgid, uint64_t start_time, uint64_t addr);
+ * start_time (CLOCK_MONOTONIC ns; 0 when unknown: the latest one), in the
+ * image its exec at exec_time loaded (0: the one before any exec seen;
+ * EXEC_LATEST: the current one), or NULL. A running process never seen
+ * starting nor read is read from /proc first. */
+const struct vma *procs__find(struct procs *p, pid_t tgid, uint64_t start_time,
+			      uint64_t exec_time, uint64_t addr);
 
 /* False once that process's exit was seen: its /proc entry, if any, is
  * someone else's now. */

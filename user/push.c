@@ -322,7 +322,8 @@ static int spool(struct pusher *ps, const void *body, size_t len, enum out_forma
 	snprintf(tmp, sizeof(tmp), ".tmp-%" PRIu64, ps->next_seq);
 	snprintf(name, sizeof(name), "%020" PRIu64 "-%" PRId64 "-%" PRId64 ".%s", ps->next_seq,
 		 from, until, fmt == FORMAT_PPROF ? "pb.gz" : "folded");
-	fd = openat(ps->spool_fd, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+	unlinkat(ps->spool_fd, tmp, 0);	/* left by a run that died mid-write */
+	fd = openat(ps->spool_fd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return -errno;
 	while (!err && len) {

@@ -8,6 +8,7 @@
 #include "aggregate.h"
 #include "drain.h"
 #include "ksyms.h"
+#include "procs.h"
 #include "resolve.h"
 #include "symbolizer.h"
 
@@ -43,14 +44,14 @@ static void put_user(struct scratch *sc, const char *name, const struct user_sym
 	sc->n++;
 }
 
-static void add_user(struct scratch *sc, const struct raw_stack *s, const struct stack_key *key,
+static void add_user(struct scratch *sc, const struct raw_stack *s, const struct user_ctx *ctx,
 		     struct symbolizer *sz, struct profile_stats *st)
 {
 	struct user_sym us;
 	uint32_t i;
 
 	for (i = s->nr; i-- > 0;) {
-		symbolizer__user(sz, (pid_t)key->tgid, key->start_time, lookup_addr(s, i), &us);
+		symbolizer__user(sz, ctx, lookup_addr(s, i), &us);
 		st->frames++;
 		if (us.name) {
 			put_user(sc, us.name, &us);
@@ -86,7 +87,7 @@ static void add_kernel(struct scratch *sc, const struct raw_stack *s, const stru
 }
 
 int resolve__drained(const struct drained *d, const struct ksyms *ks, struct symbolizer *sz,
-		     struct profile *p)
+		     bool exec_known, struct profile *p)
 {
 	struct scratch *sc = malloc(sizeof(*sc));
 	const struct raw_count *r;
@@ -98,8 +99,14 @@ int resolve__drained(const struct drained *d, const struct ksyms *ks, struct sym
 	for (i = 0; !err && i < d->n; i++) {
 		r = &d->recs[i];
 		sc->n = 0;
-		if (r->ustack)
-			add_user(sc, r->ustack, &r->key, sz, &p->stats);
+		if (r->ustack) {
+			struct user_ctx ctx = {
+				.tgid = (pid_t)r->key.tgid, .start_time = r->key.start_time,
+				.exec_time = exec_known ? r->key.exec_time : EXEC_LATEST,
+			};
+
+			add_user(sc, r->ustack, &ctx, sz, &p->stats);
+		}
 		if (r->kstack)
 			add_kernel(sc, r->kstack, ks, &p->stats);
 		err = profile__add(p, r->key.comm, (pid_t)r->key.tgid, (pid_t)r->key.pid,

@@ -3,6 +3,8 @@
 #ifndef BPFPROF_RESOLVE_H
 #define BPFPROF_RESOLVE_H
 
+#include <stdbool.h>
+
 struct drained;
 struct ksyms;
 struct symbolizer;
@@ -10,8 +12,9 @@ struct profile;
 
 /* Symbolizes every record of d (kernel frames through ks, which may be NULL
  * when kallsyms is unreadable; user frames through sz) and adds it to p,
- * counting frames and unresolved frames in p->stats. Returns 0 or -ENOMEM. */
+ * counting frames and unresolved frames in p->stats. exec_known: the keys'
+ * exec_time is filled in by the BPF side. Returns 0 or -ENOMEM. */
 int resolve__drained(const struct drained *d, const struct ksyms *ks, struct symbolizer *sz,
-		     struct profile *p);
+		     bool exec_known, struct profile *p);
 
 #endif

@@ -21,6 +21,8 @@ struct session {
 	int *event_fds;			/* per CPU, -1 where none */
 	struct bpf_link **links;	/* per CPU */
 	unsigned int freq;
+	bool tracks_exec;		/* the exec tracepoint program runs */
+	struct bpf_link *exec_link;
 };
 
 /* The kernel's BTF (or --btf's) must be there before anything else: CO-RE
@@ -115,9 +117,33 @@ int session__flip(struct session *s)
 	return (int)old;
 }
 
-int session__load(const struct session_opts *opts, struct session **out)
+/* Opens, configures and loads the skeleton; with_exec says whether the
+ * exec tracepoint program is loaded too. */
+static int open_and_load(struct session *s, const struct session_opts *opts, bool with_exec)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, open_opts, .btf_custom_path = opts->btf_path);
+	int err;
+
+	s->skel = profile_bpf__open_opts(&open_opts);
+	if (!s->skel)
+		return -errno;
+	s->skel->rodata->filter_tgids = opts->filter_tgids;
+	s->skel->rodata->kernel_stacks = opts->sides != SIDES_USER_ONLY;
+	s->skel->rodata->user_stacks = opts->sides != SIDES_KERNEL_ONLY;
+	err = bpf_program__set_autoload(s->skel->progs.exec, with_exec);
+	if (!err)
+		err = size_maps(s->skel, opts->max_stacks);
+	if (!err)
+		err = profile_bpf__load(s->skel);
+	if (err) {
+		profile_bpf__destroy(s->skel);
+		s->skel = NULL;
+	}
+	return err;
+}
+
+int session__load(const struct session_opts *opts, struct session **out)
+{
 	struct session *s;
 	int err;
 
@@ -129,18 +155,14 @@ int session__load(const struct session_opts *opts, struct session **out)
 		return -ENOMEM;
 	s->sync_inner_fd = s->sync_outer_fd = -1;
 	s->freq = opts->freq;
-	s->skel = profile_bpf__open_opts(&open_opts);
-	if (!s->skel) {
-		err = -errno;
-		report_load_error(err);
-		goto fail;
+	/* A kernel without BTF-typed tracepoints (or that refuses them) still
+	 * profiles; only samples across an exec lose their image's name. */
+	s->tracks_exec = true;
+	err = open_and_load(s, opts, true);
+	if (err && err != -EPERM && err != -EACCES) {
+		s->tracks_exec = false;
+		err = open_and_load(s, opts, false);
 	}
-	s->skel->rodata->filter_tgids = opts->filter_tgids;
-	s->skel->rodata->kernel_stacks = opts->sides != SIDES_USER_ONLY;
-	s->skel->rodata->user_stacks = opts->sides != SIDES_KERNEL_ONLY;
-	err = size_maps(s->skel, opts->max_stacks);
-	if (!err)
-		err = profile_bpf__load(s->skel);
 	if (err) {
 		report_load_error(err);
 		goto fail;
@@ -153,6 +175,11 @@ int session__load(const struct session_opts *opts, struct session **out)
 fail:
 	session__destroy(s);
 	return err;
+}
+
+bool session__tracks_exec(const struct session *s)
+{
+	return s->tracks_exec;
 }
 
 int session__add_tgid(struct session *s, pid_t tgid)
@@ -224,6 +251,11 @@ int session__start(struct session *s)
 	err = open_events(s);
 	if (!err)
 		err = attach_events(s);
+	if (!err && s->tracks_exec) {
+		s->exec_link = bpf_program__attach(s->skel->progs.exec);
+		if (!s->exec_link)
+			s->tracks_exec = false;	/* degrade, as at load */
+	}
 	if (err)
 		session__stop(s);
 	return err;
@@ -237,6 +269,8 @@ void session__stop(struct session *s)
 		bpf_link__destroy(s->links[cpu]);
 		s->links[cpu] = NULL;
 	}
+	bpf_link__destroy(s->exec_link);
+	s->exec_link = NULL;
 	for (cpu = 0; s->event_fds && cpu < s->ncpus; cpu++) {
 		if (s->event_fds[cpu] >= 0)
 			close(s->event_fds[cpu]);

@@ -26,6 +26,10 @@ struct session_opts {
  * one line saying why. */
 int session__load(const struct session_opts *opts, struct session **out);
 
+/* True when samples carry their process's last exec time (the exec
+ * tracepoint program loaded and attached). */
+bool session__tracks_exec(const struct session *s);
+
 /* Adds a process to the filter (opts.filter_tgids). */
 int session__add_tgid(struct session *s, pid_t tgid);
 

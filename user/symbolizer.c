@@ -9,7 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <linux/openat2.h>
 #include <sys/auxv.h>
+#include <sys/syscall.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
@@ -153,6 +155,28 @@ static bool same_file(int fd, const struct vma *v)
 	return fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_ino == v->ino;
 }
 
+/* path as the process sees it: resolved inside its root (a container's),
+ * symlinks included, never escaping it (openat2's RESOLVE_IN_ROOT). */
+static int open_in_root(pid_t tgid, const char *path)
+{
+	struct open_how how = {
+		.flags = O_RDONLY | O_CLOEXEC,
+		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
+	};
+	char root_path[64];
+	int root, fd;
+
+	snprintf(root_path, sizeof(root_path), "/proc/%d/root", tgid);
+	root = open(root_path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (root < 0)
+		return -errno;
+	fd = (int)syscall(SYS_openat2, root, path, &how, sizeof(how));
+	if (fd < 0)
+		fd = -errno;
+	close(root);
+	return fd;
+}
+
 /* The mapped file itself. While the process runs, map_files/ opens exactly
  * what is mapped, deleted or in another mount namespace; after it exited,
  * only the path is left, checked against the inode. */
@@ -167,8 +191,7 @@ static int open_mapped(pid_t tgid, bool alive, const struct vma *v)
 		fd = open(path, O_RDONLY | O_CLOEXEC);
 		if (fd >= 0)
 			return fd;
-		snprintf(path, sizeof(path), "/proc/%d/root%s", tgid, v->path);
-		fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+		fd = open_in_root(tgid, v->path);
 		if (fd >= 0 && same_file(fd, v))
 			return fd;
 		if (fd >= 0)
@@ -254,10 +277,10 @@ static struct dso *find_dso(struct symbolizer *sz, pid_t tgid, bool alive, const
 	return d;
 }
 
-void symbolizer__user(struct symbolizer *sz, pid_t tgid, uint64_t start_time, uint64_t ip,
+void symbolizer__user(struct symbolizer *sz, const struct user_ctx *ctx, uint64_t ip,
 		      struct user_sym *out)
 {
-	const struct vma *v = procs__find(sz->procs, tgid, start_time, ip);
+	const struct vma *v = procs__find(sz->procs, ctx->tgid, ctx->start_time, ctx->exec_time, ip);
 	uint64_t sym_off, vaddr;
 	struct dso *d;
 
@@ -265,7 +288,7 @@ void symbolizer__user(struct symbolizer *sz, pid_t tgid, uint64_t start_time, ui
 	if (!v)
 		return;
 	out->file_off = ip - v->start + v->pgoff;
-	d = find_dso(sz, tgid, procs__alive(sz->procs, tgid, start_time), v);
+	d = find_dso(sz, ctx->tgid, procs__alive(sz->procs, ctx->tgid, ctx->start_time), v);
 	if (!d)
 		return;
 	out->dso = d->name;

@@ -21,10 +21,16 @@ struct user_sym {
 struct symbolizer *symbolizer__new(struct procs *procs);
 void symbolizer__free(struct symbolizer *sz);
 
-/* Resolves one user address of process tgid, the one that started at
- * start_time (0: the latest). The strings stay valid until
+/* Which process, and which of its images (see procs__find()). */
+struct user_ctx {
+	pid_t tgid;
+	uint64_t start_time;
+	uint64_t exec_time;
+};
+
+/* Resolves one user address. The strings stay valid until
  * symbolizer__trim() or symbolizer__free(). */
-void symbolizer__user(struct symbolizer *sz, pid_t tgid, uint64_t start_time, uint64_t ip,
+void symbolizer__user(struct symbolizer *sz, const struct user_ctx *ctx, uint64_t ip,
 		      struct user_sym *out);
 
 /* Empties the file cache when it holds more than max_files files, so a

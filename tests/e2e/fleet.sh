@@ -42,6 +42,11 @@ check "rotation: the newest interval is kept" bash -c "ls '$D' | grep -q \"\$(da
 for f in "$D"/*.folded; do valid_folded "$f" || fail "well-formed $f"; done
 check "pprof files: valid gzip" bash -c "for f in '$D'/*.pb.gz; do gzip -t \"\$f\" || exit 1; done"
 
+D=$T/bytes; mkdir -p "$D"
+"$BPFPROF" --interval 0.5 --output-dir "$D" --max-bytes 1K -d 2.7 2>/dev/null
+bytes=$(cat "$D"/*.folded 2>/dev/null | wc -c)
+check "rotation: --max-bytes 1K keeps at most 1 KiB of profiles ($bytes bytes)" [ "$bytes" -le 1024 ]
+
 echo "== SIGTERM writes the partial interval; SIGHUP keeps running"
 D=$T/sig; mkdir -p "$D"
 "$BPFPROF" --interval 1 --output-dir "$D" 2>"$T/sig.err" & bp=$!

@@ -24,7 +24,7 @@ static struct vma vma_at(uint64_t start, uint64_t time, const char *path)
 /* A tgid far above pid_max, so /proc never answers for it. */
 #define FAKE	(1 << 30)
 
-Test(procs, exec_drops_older_mappings_in_any_arrival_order)
+Test(procs, exec_starts_a_new_image_and_keeps_the_old_one)
 {
 	struct procs *p = procs__new();
 	struct vma before = vma_at(0x1000, 10, "/old"), after = vma_at(0x1000, 30, "/new");
@@ -34,11 +34,30 @@ Test(procs, exec_drops_older_mappings_in_any_arrival_order)
 	cr_assert_eq(procs__mmap(p, FAKE, &before), 0);
 	cr_assert_eq(procs__exec(p, FAKE, 20), 0);
 	cr_assert_eq(procs__mmap(p, FAKE, &after), 0);
-	cr_assert_eq(procs__mmap(p, FAKE, &before), 0);	/* late, from before exec */
-	v = procs__find(p, FAKE, 0, 0x1800);
+	v = procs__find(p, FAKE, 0, EXEC_LATEST, 0x1800);
 	cr_assert_not_null(v);
 	cr_expect_str_eq(v->path, "/new");
-	cr_expect_null(procs__find(p, FAKE, 0, 0x2000));
+	/* a sample from before the exec (the BPF side saw no exec yet) */
+	cr_expect_str_eq(procs__find(p, FAKE, 0, 0, 0x1800)->path, "/old");
+	/* one that the BPF side stamped after the exec (its time > 20) */
+	cr_expect_str_eq(procs__find(p, FAKE, 0, 25, 0x1800)->path, "/new");
+	cr_expect_null(procs__find(p, FAKE, 0, EXEC_LATEST, 0x2000));
+	procs__free(p);
+}
+
+Test(procs, exec_records_out_of_order)
+{
+	struct procs *p = procs__new();
+	struct vma a = vma_at(0x1000, 15, "/a"), b = vma_at(0x1000, 45, "/b");
+
+	/* the second exec's record arrives before the first's */
+	cr_assert_eq(procs__exec(p, FAKE, 40), 0);
+	cr_assert_eq(procs__exec(p, FAKE, 10), 0);
+	cr_assert_eq(procs__mmap(p, FAKE, &b), 0);
+	cr_assert_eq(procs__mmap(p, FAKE, &a), 0);
+	cr_expect_str_eq(procs__find(p, FAKE, 0, 12, 0x1000)->path, "/a");
+	cr_expect_str_eq(procs__find(p, FAKE, 0, 41, 0x1000)->path, "/b");
+	cr_expect_null(procs__find(p, FAKE, 0, 0, 0x1000));	/* nothing before exec 1 */
 	procs__free(p);
 }
 
@@ -50,7 +69,7 @@ Test(procs, newest_mapping_wins)
 	cr_assert_eq(procs__exec(p, FAKE, 1), 0);
 	cr_assert_eq(procs__mmap(p, FAKE, &a), 0);
 	cr_assert_eq(procs__mmap(p, FAKE, &b), 0);
-	cr_expect_str_eq(procs__find(p, FAKE, 0, 0x1000)->path, "/b");
+	cr_expect_str_eq(procs__find(p, FAKE, 0, EXEC_LATEST, 0x1000)->path, "/b");
 	procs__free(p);
 }
 
@@ -63,19 +82,19 @@ Test(procs, fork_copies_the_parent_as_it_was)
 	cr_assert_eq(procs__mmap(p, FAKE, &early), 0);
 	cr_assert_eq(procs__mmap(p, FAKE, &late), 0);
 	cr_assert_eq(procs__fork(p, FAKE, FAKE + 1, 20), 0);
-	cr_expect_not_null(procs__find(p, FAKE + 1, 0, 0x1000));
-	cr_expect_null(procs__find(p, FAKE + 1, 0, 0x5000));	/* mapped after the fork */
+	cr_expect_not_null(procs__find(p, FAKE + 1, 0, EXEC_LATEST, 0x1000));
+	cr_expect_null(procs__find(p, FAKE + 1, 0, EXEC_LATEST, 0x5000));	/* mapped after the fork */
 	cr_expect(procs__alive(p, FAKE + 1, 0));
 	cr_assert_eq(procs__exit(p, FAKE + 1, 40), 0);
 	cr_expect_not(procs__alive(p, FAKE + 1, 0));
-	cr_expect_not_null(procs__find(p, FAKE + 1, 0, 0x1000));	/* kept after exit */
+	cr_expect_not_null(procs__find(p, FAKE + 1, 0, EXEC_LATEST, 0x1000));	/* kept after exit */
 	procs__free(p);
 }
 
 Test(procs, running_process_is_read_from_proc)
 {
 	struct procs *p = procs__new();
-	const struct vma *v = procs__find(p, getpid(), 0, (uint64_t)(uintptr_t)&procs__find);
+	const struct vma *v = procs__find(p, getpid(), 0, EXEC_LATEST, (uint64_t)(uintptr_t)&procs__find);
 
 	cr_assert_not_null(v);
 	cr_expect_eq(v->path[0], '/');
@@ -91,7 +110,9 @@ static void expect_resolves(struct symbolizer *sz, pid_t pid)
 {
 	struct user_sym us;
 
-	symbolizer__user(sz, pid, 0, (uint64_t)(uintptr_t)&target_function + 2, &us);
+	struct user_ctx ctx = { .tgid = pid, .exec_time = EXEC_LATEST };
+
+	symbolizer__user(sz, &ctx, (uint64_t)(uintptr_t)&target_function + 2, &us);
 	cr_assert_not_null(us.name, "pid %d: unresolved (dso %s)", pid, us.dso ? us.dso : "-");
 	cr_expect_str_eq(us.name, "target_function");
 	cr_expect_not_null(us.dso);
@@ -148,7 +169,8 @@ Test(procs, vdso_is_named)
 
 	cr_assert_eq(maps_for_each_exec(getpid(), find_vdso, &start), 0);
 	cr_assert_neq(start, 0, "no [vdso] mapping");
-	symbolizer__user(sz, getpid(), 0, start + 0x10, &us);
+	symbolizer__user(sz, &(struct user_ctx){ .tgid = getpid(), .exec_time = EXEC_LATEST },
+			 start + 0x10, &us);
 	cr_assert_not_null(us.dso);
 	cr_expect_str_eq(us.dso, "[vdso]");
 	cr_expect_eq(us.file_off, 0x10);
@@ -169,11 +191,11 @@ Test(procs, reused_pid_keeps_incarnations_apart)
 	cr_assert_eq(procs__exit(p, FAKE + 1, 30), 0);
 	cr_assert_eq(procs__fork(p, FAKE, FAKE + 1, 40), 0);	/* same pid, new process */
 	cr_assert_eq(procs__exec(p, FAKE + 1, 42), 0);
-	cr_expect_null(procs__find(p, FAKE + 1, 35, 0x5000));
+	cr_expect_null(procs__find(p, FAKE + 1, 35, EXEC_LATEST, 0x5000));
 	cr_assert_eq(procs__mmap(p, FAKE + 1, &young), 0);
 	/* started at 5 (before the first exit): the old one; at 35: the new one */
-	cr_expect_str_eq(procs__find(p, FAKE + 1, 5, 0x1000)->path, "/old");
-	cr_expect_str_eq(procs__find(p, FAKE + 1, 35, 0x1000)->path, "/young");
+	cr_expect_str_eq(procs__find(p, FAKE + 1, 5, EXEC_LATEST, 0x1000)->path, "/old");
+	cr_expect_str_eq(procs__find(p, FAKE + 1, 35, EXEC_LATEST, 0x1000)->path, "/young");
 	cr_expect_not(procs__alive(p, FAKE + 1, 5));
 	cr_expect(procs__alive(p, FAKE + 1, 35));
 	cr_expect_eq(procs__count(p), 2);	/* two FAKE + 1; the parent was never seen */
@@ -193,7 +215,7 @@ Test(procs, reap_drops_only_processes_gone_before)
 	cr_assert_eq(procs__exit(p, FAKE + 2, 50), 0);
 	cr_expect_eq(procs__reap(p, 20), 0);
 	cr_expect_eq(procs__reap(p, 45), 1);	/* the first FAKE + 1 */
-	cr_expect_null(procs__find(p, FAKE + 1, 5, 0x1000));
+	cr_expect_null(procs__find(p, FAKE + 1, 5, EXEC_LATEST, 0x1000));
 	cr_expect_eq(procs__reap(p, 60), 1);	/* FAKE + 2 */
 	cr_expect_eq(procs__count(p), 1);	/* the running FAKE + 1 */
 	procs__free(p);

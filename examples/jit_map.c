@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: MIT
+/*
+ * jit_map: runs machine code from a mapped file that is not an ELF file,
+ * as a JIT or a packer does. A profiler finds the mapping but no symbols:
+ * the frames must come out as "jitcode.bin+0xOFF", counted as unresolved,
+ * and nothing may crash.
+ *
+ *   main -> run_jit -> [code in jitcode.bin]
+ * Usage: jit_map DIR [seconds]   (writes DIR/jitcode.bin)
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/mman.h>
+
+#if defined(__clang__)
+#define NOINLINE __attribute__((noinline))
+#else
+#define NOINLINE __attribute__((noinline, noclone))
+#endif
+
+/* x86-64: mov ecx, 2000000; 1: dec ecx; jnz 1b; mov eax, ecx; ret */
+static const unsigned char code[] = {
+	0xb9, 0x80, 0x84, 0x1e, 0x00, 0xff, 0xc9, 0x75, 0xfc, 0x89, 0xc8, 0xc3,
+};
+
+volatile int sink;
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+NOINLINE int run_jit(int (*fn)(void), uint64_t deadline)
+{
+	int x = 0;
+
+	while (now_ns() < deadline)
+		x += fn();
+	return x + 1;
+}
+
+int main(int argc, char **argv)
+{
+	char path[4096];
+	double secs = argc > 2 ? atof(argv[2]) : 5;
+	void *mem;
+	int fd;
+
+	if (argc < 2 || secs <= 0) {
+		fprintf(stderr, "usage: %s DIR [seconds]\n", argv[0]);
+		return 2;
+	}
+	snprintf(path, sizeof(path), "%s/jitcode.bin", argv[1]);
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0 || write(fd, code, sizeof(code)) != (ssize_t)sizeof(code) ||
+	    ftruncate(fd, 4096)) {
+		fprintf(stderr, "%s: %s: %s\n", argv[0], path, strerror(errno));
+		return 1;
+	}
+	mem = mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
+	if (mem == MAP_FAILED) {
+		fprintf(stderr, "%s: mmap: %s\n", argv[0], strerror(errno));
+		return 1;
+	}
+	sink = run_jit((int (*)(void))mem, now_ns() + (uint64_t)(secs * 1e9));
+	munmap(mem, 4096);
+	close(fd);
+	return 0;
+}

@@ -1,0 +1,96 @@
+# shellcheck shell=bash
+# The bad-input matrix of a profiler that runs as root over files and
+# processes it does not control: each case keeps what was sampled, says what
+# it could not resolve, and never crashes. Sourced by run.sh.
+
+echo "== a mapped library deleted, or replaced, while profiled"
+for how in deleted replaced; do
+	D=$T/lib-$how; mkdir -p "$D"
+	cp "$EX/lib_caller" "$EX/libhot.so" "$D/"
+	"$D/lib_caller" 3 & lp=$!
+	sleep 0.3
+	if [ "$how" = deleted ]; then
+		rm "$D/libhot.so"
+	else	# a new file under the name: the process keeps the old inode
+		cp /bin/true "$D/libhot.so.new" && mv "$D/libhot.so.new" "$D/libhot.so"
+	fi
+	check "library $how: maps shows (deleted)" grep -q 'libhot.so (deleted)' "/proc/$lp/maps"
+	"$BPFPROF" -p "$lp" -d 1.5 -o "$T/$how.folded" 2>"$T/$how.err"
+	check "library $how: exit 0" [ $? -eq 0 ]
+	s=$(frame_share "$T/$how.folded" lib_caller lib_hot_spin)
+	check "library $how: still symbolized from the mapped inode ($s% in lib_hot_spin)" [ "$s" -ge 80 ]
+	wait "$lp"
+done
+
+echo "== the process exits and its library is gone: known file, no symbols"
+D=$T/gone; mkdir -p "$D"
+cp "$EX/lib_caller" "$EX/libhot.so" "$D/"
+"$BPFPROF" -a -d 2 -o "$T/gone.folded" 2>"$T/gone.err" & bp=$!
+sleep 0.5
+"$D/lib_caller" 0.5 & lp=$!
+sleep 0.2
+rm "$D/libhot.so"
+wait "$lp" "$bp"
+check "library gone: exit 0" [ $? -eq 0 ]
+check "library gone: frames keep the file name and offset" grep -qE '^lib_caller;.*libhot\.so\+0x[0-9a-f]+ [0-9]+$' "$T/gone.folded"
+check "library gone: counted as unresolved" grep -qE ' [1-9][0-9]*/[0-9]+ frames unresolved' "$T/gone.err"
+
+echo "== a mapped file that is not ELF (JIT-like code)"
+mkdir -p "$T/jit"
+"$BPFPROF" -o "$T/jit.folded" -- "$EX/jit_map" "$T/jit" 1 2>"$T/jit.err"
+check "non-ELF mapping: exit 0" [ $? -eq 0 ]
+check "non-ELF mapping: frames named jitcode.bin+0xOFF" grep -qE ';jitcode\.bin\+0x[0-9a-f]+ [0-9]+$' "$T/jit.folded"
+check "non-ELF mapping: counted as unresolved" grep -qE ' [1-9][0-9]*/[0-9]+ frames unresolved' "$T/jit.err"
+
+echo "== -p of a process that exits mid-run"
+"$EX/cpu_chain" 1 & cp=$!
+"$BPFPROF" -p "$cp" -d 10 -o "$T/pexit.folded" 2>"$T/pexit.err"
+check "-p exits: exit 0, stopped early" grep -q '(target exited)' "$T/pexit.err"
+check "-p exits: what was sampled is written" has_chain "$T/pexit.folded" cpu_chain "middle_step;hot_leaf"
+wait "$cp"
+
+echo "== a target that execs another program mid-run"
+"$BPFPROF" -o "$T/exec.folded" -- "$EX/exec_chain" 700 "$EX/cpu_chain" 1 2>"$T/exec.err"
+check "exec: exit 0" [ $? -eq 0 ]
+s=$(frame_share "$T/exec.folded" exec_chain before_exec_spin)
+check "exec: samples before the exec named from the first image ($s%)" [ "$s" -ge 80 ]
+s=$(frame_share "$T/exec.folded" cpu_chain hot_leaf)
+check "exec: samples after it from the second ($s%)" [ "$s" -ge 80 ]
+
+echo "== SIGINT during drains"
+D=$T/sigdrain; mkdir -p "$D"
+"$EX/threads" 4 2 & tp=$!
+"$BPFPROF" -p "$tp" -F 999 --interval 0.1 --output-dir "$D" 2>"$T/sigdrain.err" & bp=$!
+sleep 1.2
+kill -INT "$bp"; kill -INT "$bp" 2>/dev/null
+wait "$bp"; rc=$?
+kill "$tp" 2>/dev/null; wait "$tp" 2>/dev/null
+total=$(sed -nE 's/.*BPF-side total ([0-9]+) samples.*/\1/p' "$T/sigdrain.err")
+sum=$(cat "$D"/*.folded | awk '{ t += $NF } END { print t + 0 }')
+lost=$(sed -nE 's/.* ([0-9]+) lost .*/\1/p' "$D/bpfprof-intervals.log" | awk '{ t += $1 } END { print t + 0 }')
+check "SIGINT in drains: exit 0 ($rc)" [ "$rc" -eq 0 ]
+check "SIGINT in drains: nothing lost or doubled ($sum + $lost == $total)" [ -n "$total" ] && [ $((sum + lost)) -eq "$total" ]
+
+echo "== SIGKILL leaves no BPF program, map or link behind"
+# ids of our programs and maps (another bpfprof may be running: compare sets)
+bpf_ids() { bpftool "$1" show 2>/dev/null | awk -v n="$2" '$0 ~ " name " n " " { sub(":", "", $1); print $1 }' | sort; }
+progs0=$(bpf_ids prog sample); maps0=$(bpf_ids map counts0)
+"$BPFPROF" -a -o "$T/killed.folded" 2>/dev/null & bp=$!
+sleep 1
+progs1=$(comm -13 <(echo "$progs0") <(bpf_ids prog sample))
+kill -KILL "$bp"; wait "$bp" 2>/dev/null
+sleep 0.5
+left_progs=$(comm -12 <(echo "$progs1") <(bpf_ids prog sample) | grep -c .)
+left_maps=$(comm -13 <(echo "$maps0") <(bpf_ids map counts0) | grep -c .)
+check "SIGKILL: its program was loaded ($(echo $progs1)) and is gone ($left_progs left)" \
+	[ -n "$progs1" ] && [ "$left_progs" -eq 0 ]
+check "SIGKILL: no map of it left ($left_maps)" [ "$left_maps" -eq 0 ]
+
+echo "== output files: no symlink followed, mode 0644"
+echo keep >"$T/victim"
+ln -s "$T/victim" "$T/link.folded"
+"$BPFPROF" -d 0.3 -o "$T/link.folded" 2>"$T/link.err"
+check "symlink output: refused (exit $?)" grep -q 'cannot write' "$T/link.err"
+check "symlink output: the target is untouched" [ "$(cat "$T/victim")" = keep ]
+"$BPFPROF" -d 0.3 -o "$T/mode.folded" 2>/dev/null
+check "output mode 0644 ($(stat -c %a "$T/mode.folded"))" [ "$(stat -c %a "$T/mode.folded")" = 644 ]
