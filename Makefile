@@ -37,7 +37,7 @@ DEB_PKGS   := clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libcriterion-d
               libc6-dbg protobuf-c-compiler libprotobuf-c-dev libcurl4-openssl-dev \
               golang-go python3
 
-.PHONY: all deps test unit e2e examples profile vmlinux clean
+.PHONY: all deps test unit e2e soak soak-smoke examples profile vmlinux clean
 .DELETE_ON_ERROR:
 
 all: bpfprof
@@ -109,10 +109,21 @@ unit: $(UNIT_BINS)
 e2e: bpfprof $(BUILD)/asan/bpfprof examples
 	BPFPROF=$(BUILD)/asan/bpfprof EXAMPLES=$(BUILD)/examples bash tests/e2e/run.sh
 
+# The churn soak: 10 minutes of fleet mode under process churn (make soak);
+# make test runs a 60-second one.
+SOAK_SECONDS ?= 600
+# (the release build: ASan's quarantine would hide the memory figures)
+soak: bpfprof examples
+	BPFPROF=./bpfprof EXAMPLES=$(BUILD)/examples bash tests/soak/soak.sh $(SOAK_SECONDS)
+
+soak-smoke:
+	$(MAKE) soak SOAK_SECONDS=60
+
 test: deps
 	$(MAKE) all
 	$(MAKE) unit
 	$(MAKE) e2e
+	$(MAKE) soak-smoke
 
 profile: deps
 	$(MAKE) all

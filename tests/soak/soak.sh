@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Churn soak: fleet mode for SECONDS while examples/churn starts and ends
+# ~50 short processes a second with pids reused (pid_max lowered for the
+# run). Checks that bpfprof's memory and fds stay flat, the stack map stays
+# bounded, and the drained totals equal the BPF side's own counter.
+# Usage: soak.sh SECONDS   (env: BPFPROF, EXAMPLES)
+set -u
+cd "$(dirname "$0")/../.."
+. tests/e2e/lib.sh
+SECS=${1:-600}
+BPFPROF=${BPFPROF:-./bpfprof}
+EX=${EXAMPLES:-build/examples}
+T=$(mktemp -d /tmp/bpfprof-soak.XXXXXX)
+old_pid_max=$(cat /proc/sys/kernel/pid_max)
+restore() { echo "$old_pid_max" >/proc/sys/kernel/pid_max; kill $(jobs -p) 2>/dev/null; rm -rf "$T"; }
+trap restore EXIT
+
+# pids wrap around quickly: a new process soon gets a pid an exited one had
+echo 16384 >/proc/sys/kernel/pid_max || echo "soak: cannot lower pid_max; pids will not be reused"
+interval=$(( SECS >= 120 ? 10 : 5 ))
+"$BPFPROF" -a -F 99 --interval "$interval" --output-dir "$T/out" 2>"$T/err" & bp=$!
+"$EX/churn" "$SECS" 50 4 & cp=$!
+
+rss=(); fds=()
+for ((t = 0; t < SECS; t += 5)); do
+	sleep 5
+	rss+=("$(awk '/^VmRSS/ { print $2 }' "/proc/$bp/status")")
+	fds+=("$(ls "/proc/$bp/fd" | wc -l)")
+done
+wait "$cp"
+kill -TERM "$bp"; wait "$bp"; rc=$?
+
+warm=$(( ${#rss[@]} / 4 )); [ "$warm" -ge 1 ] || warm=1
+rss_warm=${rss[$warm]}
+rss_max=$(printf '%s\n' "${rss[@]:$warm}" | sort -n | tail -1)
+rss_end=${rss[-1]}
+fd_min=$(printf '%s\n' "${fds[@]:$warm}" | sort -n | head -1)
+fd_max=$(printf '%s\n' "${fds[@]:$warm}" | sort -n | tail -1)
+total=$(sed -nE 's/.*BPF-side total ([0-9]+) samples.*/\1/p' "$T/err")
+sum=$(cat "$T/out"/*.folded | awk '{ t += $NF } END { print t + 0 }')
+lost=$(sed -nE 's/.* ([0-9]+) lost .*/\1/p' "$T/out/bpfprof-intervals.log" | awk '{ t += $1 } END { print t + 0 }')
+maxids=$(sed -nE 's/.*stack map held ([0-9]+) ids/\1/p' "$T/out/bpfprof-intervals.log" | sort -n | tail -1)
+churn=$(cat "$T/out"/*.folded | awk '$0 ~ /^churn;/ { t += $NF } END { print t + 0 }')
+named=$(cat "$T/out"/*.folded | awk '$0 ~ /^churn;.*child_work;child_spin / { t += $NF } END { print t + 0 }')
+
+echo "soak: ${SECS}s, RSS after warm-up ${rss_warm} KiB, max ${rss_max} KiB, end ${rss_end} KiB;" \
+	"fds ${fd_min}..${fd_max}; stack map held at most ${maxids} ids;" \
+	"samples ${sum} + lost ${lost} vs BPF-side ${total}; churn children ${named}/${churn} named"
+check "soak: bpfprof exit 0 ($rc)" [ "$rc" -eq 0 ]
+check "soak: RSS after warm-up grows <= 10% ($rss_warm -> max $rss_max KiB)" \
+	[ $((rss_max * 100)) -le $((rss_warm * 110)) ]
+check "soak: open fds flat ($fd_min..$fd_max)" [ $((fd_max - fd_min)) -le 2 ]
+check "soak: stack map bounded ($maxids ids at most)" [ "${maxids:-99999}" -le 16384 ]
+check "soak: drained totals == BPF-side counter ($sum + $lost == $total)" \
+	[ -n "$total" ] && [ $((sum + lost)) -eq "$total" ]
+check "soak: short-lived children symbolized ($named of $churn samples)" \
+	[ "$churn" -gt 0 ] && [ $((named * 100)) -ge $((churn * 80)) ]
+echo "soak: $PASS passed, $FAIL failed"
+[ "$FAIL" -eq 0 ]
