@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * On-CPU sampler: runs on every perf event sample, takes the kernel and the
- * user stack ids and counts {tgid, pid, start_time, comm, kstack, ustack} in
- * a hash map. Nothing per sample leaves the kernel; user space reads the maps.
+ * The sampler: on every sample of a perf event, tracepoint hit or uprobe
+ * hit, take the kernel and the user stack ids and count
+ * {tgid, pid, event, start_time, exec_time, comm, kstack, ustack} in a hash
+ * map. Off-CPU: at sched_switch, remember the stack of the thread going to
+ * sleep and, when it runs again, add the time it was away to that stack.
+ * Nothing per sample leaves the kernel; user space reads the maps.
  *
  * Maps come in two generations so user space can drain while sampling goes
  * on: a sample reads `gen` once and touches only that generation's maps.
@@ -20,9 +23,16 @@
 #define ENOMEM	12
 
 /* Set by the loader before load; constant for the verifier. */
-const volatile bool filter_tgids = false;
+const volatile bool filter_tgids = false;	/* -p, -- COMMAND */
+const volatile bool filter_tids = false;	/* -t */
+const volatile bool filter_cgroup = false;	/* --cgroup */
+const volatile bool filter_comm = false;	/* --comm */
+const volatile char comm_filter[TASK_COMM_LEN] = {};
+const volatile bool follow_forks = false;	/* -- COMMAND: its children too */
 const volatile bool kernel_stacks = true;
 const volatile bool user_stacks = true;
+const volatile __u32 offcpu_event = 0;		/* event index of off-CPU time */
+const volatile __u64 min_block_ns = 1000;
 
 /* The generation samples go to; written by user space only. */
 volatile __u32 gen = 0;
@@ -32,7 +42,14 @@ struct {
 	__uint(max_entries, MAX_FILTER_PIDS);
 	__type(key, __u32);
 	__type(value, __u8);
-} tgids SEC(".maps");
+} tgids SEC(".maps"), tids SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_CGROUP_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u32);
+} cgroup SEC(".maps");
 
 /* tgid -> when it last exec'd (bpf_ktime_get_ns, CLOCK_MONOTONIC). */
 struct {
@@ -49,6 +66,7 @@ struct stack_map {
 	__uint(value_size, MAX_STACK_DEPTH * sizeof(__u64));
 } stacks0 SEC(".maps"), stacks1 SEC(".maps");
 
+/* stack -> weight: samples, or microseconds for off-CPU time */
 struct counts_map {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, DEFAULT_MAX_COUNTS);
@@ -72,12 +90,63 @@ struct {
 	__type(value, __u64);
 } total SEC(".maps");
 
+/* A thread that went off CPU: when, and the stack it blocked in. */
+struct blocked {
+	__u64 since;
+	__u32 gen;
+	__u32 pad;
+	struct stack_key key;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, MAX_OFFCPU_THREADS);
+	__type(key, __u32);
+	__type(value, struct blocked);
+} blocked SEC(".maps");
+
 static __always_inline void slot_inc(void *map, __u32 slot)
 {
 	__u64 *v = bpf_map_lookup_elem(map, &slot);
 
 	if (v)
 		(*v)++;	/* per-CPU: no other writer */
+}
+
+static __always_inline bool comm_matches(const char *comm)
+{
+	for (int i = 0; i < TASK_COMM_LEN; i++) {
+		if (comm[i] != comm_filter[i])
+			return false;
+		if (!comm[i])
+			break;
+	}
+	return true;
+}
+
+/* The current task passes every filter that is on; fills the key's
+ * identity (not the stacks). */
+static __always_inline bool wanted(struct stack_key *key, __u32 event)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	__u64 id = bpf_get_current_pid_tgid(), *exec_time;
+
+	key->tgid = id >> 32;
+	key->pid = (__u32)id;
+	if (filter_tgids && !bpf_map_lookup_elem(&tgids, &key->tgid))
+		return false;
+	if (filter_tids && !bpf_map_lookup_elem(&tids, &key->pid))
+		return false;
+	if (filter_cgroup && bpf_current_task_under_cgroup(&cgroup, 0) != 1)
+		return false;
+	bpf_get_current_comm(&key->comm, sizeof(key->comm));
+	if (filter_comm && !comm_matches(key->comm))
+		return false;
+	key->event = event;
+	key->start_time = BPF_CORE_READ(task, group_leader, start_time);
+	exec_time = bpf_map_lookup_elem(&exec_times, &key->tgid);
+	key->exec_time = exec_time ? *exec_time : 0;
+	return true;
 }
 
 /* A stack id error that loses the sample, or 0 when the id is usable
@@ -93,24 +162,36 @@ static __always_inline __u32 stack_loss(long id, __u32 collision_kind)
 	return STAT_LOST_STACK_ERROR;
 }
 
-static __always_inline __u32 count_stack(void *counts, struct stack_key *key)
+/* Both stack ids into key; 0, or the reason the sample is lost. */
+static __always_inline __u32 take_stacks(void *ctx, struct stack_key *key, void *stacks)
 {
-	__u64 one = 1, *v;
+	__u32 lost;
+
+	key->kstack_id = kernel_stacks ? bpf_get_stackid(ctx, stacks, 0) : STACK_ID_NONE;
+	key->ustack_id = user_stacks ? bpf_get_stackid(ctx, stacks, BPF_F_USER_STACK)
+				     : STACK_ID_NONE;
+	lost = stack_loss(key->kstack_id, STAT_LOST_KSTACK_COLLISION);
+	return lost ? lost : stack_loss(key->ustack_id, STAT_LOST_USTACK_COLLISION);
+}
+
+static __always_inline __u32 add_weight(void *counts, struct stack_key *key, __u64 weight)
+{
+	__u64 *v;
 	long err;
 
 	v = bpf_map_lookup_elem(counts, key);
 	if (v) {
-		__sync_fetch_and_add(v, 1);
+		__sync_fetch_and_add(v, weight);
 		return 0;
 	}
-	err = bpf_map_update_elem(counts, key, &one, BPF_NOEXIST);
+	err = bpf_map_update_elem(counts, key, &weight, BPF_NOEXIST);
 	if (!err)
 		return 0;
 	if (err == -EEXIST) {
 		/* another CPU inserted the same key in between */
 		v = bpf_map_lookup_elem(counts, key);
 		if (v) {
-			__sync_fetch_and_add(v, 1);
+			__sync_fetch_and_add(v, weight);
 			return 0;
 		}
 	}
@@ -119,44 +200,111 @@ static __always_inline __u32 count_stack(void *counts, struct stack_key *key)
 
 /* One sample into one generation's maps; called with constant map
  * pointers so the verifier knows each helper's map. */
-static __always_inline void record(struct bpf_perf_event_data *ctx, struct stack_key *key,
-				   void *stacks, void *counts, __u32 g)
+static __always_inline void record(void *ctx, struct stack_key *key, void *stacks, void *counts,
+				   __u32 g)
 {
 	__u32 lost;
 
 	slot_inc(&stats, g * STAT_MAX + STAT_SAMPLES);
-	key->kstack_id = kernel_stacks ? bpf_get_stackid(ctx, stacks, 0) : STACK_ID_NONE;
-	key->ustack_id = user_stacks ? bpf_get_stackid(ctx, stacks, BPF_F_USER_STACK)
-				     : STACK_ID_NONE;
-	lost = stack_loss(key->kstack_id, STAT_LOST_KSTACK_COLLISION);
+	lost = take_stacks(ctx, key, stacks);
 	if (!lost)
-		lost = stack_loss(key->ustack_id, STAT_LOST_USTACK_COLLISION);
-	if (!lost)
-		lost = count_stack(counts, key);
+		lost = add_weight(counts, key, 1);
 	if (lost)
 		slot_inc(&stats, g * STAT_MAX + lost);
 }
 
-SEC("perf_event")
-int sample(struct bpf_perf_event_data *ctx)
+static __always_inline int sample_event(void *ctx, __u32 event)
 {
-	struct task_struct *task = bpf_get_current_task_btf();
-	__u64 id = bpf_get_current_pid_tgid(), *exec_time;
 	struct stack_key key = {};
 
-	key.tgid = id >> 32;
-	key.pid = (__u32)id;
-	if (filter_tgids && !bpf_map_lookup_elem(&tgids, &key.tgid))
+	if (!wanted(&key, event))
 		return 0;
 	slot_inc(&total, 0);
-	key.start_time = BPF_CORE_READ(task, group_leader, start_time);
-	exec_time = bpf_map_lookup_elem(&exec_times, &key.tgid);
-	key.exec_time = exec_time ? *exec_time : 0;
-	bpf_get_current_comm(&key.comm, sizeof(key.comm));
 	if (gen)
 		record(ctx, &key, &stacks1, &counts1, 1);
 	else
 		record(ctx, &key, &stacks0, &counts0, 0);
+	return 0;
+}
+
+/* The attach cookie is the event's index in the run's list. */
+SEC("perf_event")
+int sample(struct bpf_perf_event_data *ctx)
+{
+	return sample_event(ctx, (__u32)bpf_get_attach_cookie(ctx));
+}
+
+SEC("tracepoint")
+int sample_tp(void *ctx)
+{
+	return sample_event(ctx, (__u32)bpf_get_attach_cookie(ctx));
+}
+
+SEC("uprobe")
+int sample_uprobe(struct pt_regs *ctx)
+{
+	return sample_event(ctx, (__u32)bpf_get_attach_cookie(ctx));
+}
+
+/* prev goes off CPU (it is still current here: its stacks are ours to
+ * take); next comes back: the time since it left goes to its stack. */
+static __always_inline void switch_out(void *ctx, struct task_struct *prev, __u32 g)
+{
+	struct blocked b = { .gen = g };
+	__u32 lost, tid = prev->pid;
+
+	if (!wanted(&b.key, offcpu_event))
+		return;
+	lost = take_stacks(ctx, &b.key, g ? (void *)&stacks1 : (void *)&stacks0);
+	b.since = bpf_ktime_get_ns();
+	if (lost || bpf_map_update_elem(&blocked, &tid, &b, BPF_ANY))
+		slot_inc(&stats, g * STAT_MAX + STAT_OFFCPU_LOST);
+}
+
+static __always_inline void switch_in(struct task_struct *next, __u32 g)
+{
+	__u32 tid = next->pid;
+	struct blocked *b = bpf_map_lookup_elem(&blocked, &tid);
+	__u64 delta;
+
+	if (!b)
+		return;
+	delta = bpf_ktime_get_ns() - b->since;
+	if (b->gen != g) {
+		/* its stack ids belong to a drained generation */
+		slot_inc(&stats, g * STAT_MAX + STAT_OFFCPU_LOST);
+	} else if (delta < min_block_ns) {
+		slot_inc(&stats, g * STAT_MAX + STAT_OFFCPU_SHORT);
+	} else if (add_weight(g ? (void *)&counts1 : (void *)&counts0, &b->key, delta / 1000)) {
+		slot_inc(&stats, g * STAT_MAX + STAT_OFFCPU_LOST);
+	} else {
+		slot_inc(&stats, g * STAT_MAX + STAT_OFFCPU_BLOCKS);
+	}
+	bpf_map_delete_elem(&blocked, &tid);
+}
+
+SEC("tp_btf/sched_switch")
+int BPF_PROG(offcpu, bool preempt, struct task_struct *prev, struct task_struct *next)
+{
+	__u32 g = gen;
+
+	if (g)
+		switch_out(ctx, prev, 1);
+	else
+		switch_out(ctx, prev, 0);
+	switch_in(next, g);
+	return 0;
+}
+
+/* -- COMMAND: a child of a profiled process is profiled too. */
+SEC("tp_btf/sched_process_fork")
+int BPF_PROG(follow, struct task_struct *parent, struct task_struct *child)
+{
+	__u32 ptgid = parent->tgid, ctgid = child->tgid;
+	__u8 one = 1;
+
+	if (follow_forks && ptgid != ctgid && bpf_map_lookup_elem(&tgids, &ptgid))
+		bpf_map_update_elem(&tgids, &ctgid, &one, BPF_ANY);
 	return 0;
 }
 

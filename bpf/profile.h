@@ -15,6 +15,8 @@
 #define DEFAULT_MAX_COUNTS	16384
 #define MAX_FILTER_PIDS		1024
 #define MAX_EXEC_TIMES		16384	/* processes whose last exec is remembered (LRU) */
+#define MAX_EVENTS		8	/* events recorded at once (-e a,b,... and --off-cpu) */
+#define MAX_OFFCPU_THREADS	32768	/* threads blocked at once that off-CPU follows */
 
 /* A stack id that holds no frames (the sample had no such side, or it was
  * not asked for). bpf_get_stackid() itself returns -EFAULT for an empty
@@ -33,6 +35,8 @@
 struct stack_key {
 	__u32 tgid;
 	__u32 pid;
+	__u32 event;		/* index into the run's event list */
+	__u32 pad;
 	__u64 start_time;
 	__u64 exec_time;
 	__s32 kstack_id;
@@ -42,7 +46,8 @@ struct stack_key {
 
 /* Per-CPU counters in the stats map. Every sample that passed the filters
  * is counted once in STAT_SAMPLES and then either in the counts map or in
- * exactly one STAT_LOST_* reason, so samples == counted + lost always. */
+ * exactly one STAT_LOST_* reason, so samples == counted + lost always.
+ * Off-CPU time has counters of its own (its counts are microseconds). */
 enum stat_kind {
 	STAT_SAMPLES = 0,
 	STAT_LOST_KSTACK_COLLISION,	/* -EEXIST from the kernel stack id */
@@ -50,6 +55,9 @@ enum stat_kind {
 	STAT_LOST_STACKMAP_FULL,	/* -ENOMEM: no free stack map bucket */
 	STAT_LOST_STACK_ERROR,		/* any other negative stack id */
 	STAT_LOST_COUNTS_FULL,		/* the counts map had no room */
+	STAT_OFFCPU_BLOCKS,		/* off-CPU: blocks recorded (their time is in counts) */
+	STAT_OFFCPU_SHORT,		/* off-CPU: blocks under --min-block, not recorded */
+	STAT_OFFCPU_LOST,		/* off-CPU: switch-outs whose stack or slot failed */
 	STAT_MAX,
 };
 

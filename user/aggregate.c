@@ -62,9 +62,10 @@ static struct psample *new_sample(struct profile *p)
 	return &p->samples[p->nsamples];
 }
 
-int profile__add(struct profile *p, const char *comm, pid_t tgid, pid_t pid, uint64_t count,
-		 const struct pframe *frames, uint32_t nframes)
+int profile__add(struct profile *p, uint32_t event, const char *comm, pid_t tgid, pid_t pid,
+		 uint64_t count, const struct pframe *frames, uint32_t nframes)
 {
+	uint64_t scale = event < MAX_EVENTS && p->events[event].scale ? p->events[event].scale : 1;
 	struct psample *s = new_sample(p);
 	uint32_t i;
 
@@ -90,7 +91,9 @@ int profile__add(struct profile *p, const char *comm, pid_t tgid, pid_t pid, uin
 	strncpy(s->comm, comm, sizeof(s->comm) - 1);
 	s->tgid = tgid;
 	s->pid = pid;
-	s->count = count;
+	s->event = event;
+	s->raw = count;
+	s->count = count * scale;
 	s->nframes = nframes;
 	p->nsamples++;
 	return 0;
@@ -102,7 +105,18 @@ uint64_t profile__total(const struct profile *p)
 	size_t i;
 
 	for (i = 0; i < p->nsamples; i++)
-		total += p->samples[i].count;
+		total += p->samples[i].raw;
+	return total;
+}
+
+uint64_t profile__event_total(const struct profile *p, uint32_t event)
+{
+	uint64_t total = 0;
+	size_t i;
+
+	for (i = 0; i < p->nsamples; i++)
+		if (p->samples[i].event == event)
+			total += p->samples[i].count;
 	return total;
 }
 
@@ -111,7 +125,7 @@ uint64_t profile__lost(const struct profile *p)
 	uint64_t lost = 0;
 	int k;
 
-	for (k = STAT_SAMPLES + 1; k < STAT_MAX; k++)
+	for (k = STAT_SAMPLES + 1; k <= STAT_LOST_COUNTS_FULL; k++)
 		lost += p->stats.bpf[k];
 	return lost;
 }

@@ -21,9 +21,11 @@ struct pframe {
 };
 
 struct psample {
+	uint32_t event;		/* index into profile.events */
 	char comm[TASK_COMM_LEN];
 	pid_t tgid, pid;
-	uint64_t count;
+	uint64_t count;		/* in the event's unit, scaled */
+	uint64_t raw;		/* as counted by the BPF side */
 	uint32_t nframes;
 	struct pframe *frames;	/* root (outermost) first */
 };
@@ -40,7 +42,16 @@ struct profile_stats {
 	size_t stack_ids;		/* stack map occupancy when drained */
 };
 
+/* What one event's counts are. */
+struct pevent {
+	char name[128];		/* the root frame when there are several */
+	const char *unit;	/* "count" (samples) or "microseconds" */
+	uint64_t scale;		/* each counted unit is worth this many units (0: 1) */
+};
+
 struct profile {
+	struct pevent events[MAX_EVENTS];
+	int nevents;
 	struct psample *samples;
 	size_t nsamples, cap;
 	void *names;			/* tsearch tree of interned strings */
@@ -50,13 +61,16 @@ struct profile {
 struct profile *profile__new(void);
 void profile__free(struct profile *p);
 
-/* Adds one stack: frames root first, their strings are copied (interned).
- * Returns 0 or -ENOMEM. */
-int profile__add(struct profile *p, const char *comm, pid_t tgid, pid_t pid, uint64_t count,
-		 const struct pframe *frames, uint32_t nframes);
+/* Adds one stack of an event: frames root first, their strings are copied
+ * (interned), count scaled by the event's scale. Returns 0 or -ENOMEM. */
+int profile__add(struct profile *p, uint32_t event, const char *comm, pid_t tgid, pid_t pid,
+		 uint64_t count, const struct pframe *frames, uint32_t nframes);
 
-/* Sum of all sample counts. */
+/* Sum of all sample counts (as counted by the BPF side, before scaling). */
 uint64_t profile__total(const struct profile *p);
+
+/* The same for one event. */
+uint64_t profile__event_total(const struct profile *p, uint32_t event);
 
 /* Samples lost by the BPF side, all reasons together. */
 uint64_t profile__lost(const struct profile *p);

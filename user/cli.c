@@ -21,9 +21,18 @@ static const char usage_text[] =
 "Sample on-CPU stacks with eBPF and write them as folded stacks\n"
 "(comm;outer;...;inner COUNT), ready for flame graph tools.\n"
 "\n"
+"  -e, --event EV[,EV]   what to sample (default cpu-clock): perf's names (page-faults,\n"
+"                        context-switches, cycles...), NAME:u / NAME:k, tracepoints\n"
+"                        subsystem:name, uprobes u:PATH:SYMBOL; see --list\n"
 "  -F, --freq HZ         samples per second per CPU (default 99)\n"
+"  -c, --count N         sample every N events instead of -F\n"
+"      --off-cpu         also record where threads block, and how long (microseconds)\n"
+"      --min-block USEC  ignore blocks shorter than USEC (default 1)\n"
 "  -d, --duration SECS   stop after SECS seconds (default: Ctrl-C, or when COMMAND exits)\n"
 "  -p, --pid PID[,PID]   profile only these processes (and their threads)\n"
+"  -t, --tid TID[,TID]   only these threads\n"
+"      --comm NAME       only tasks of this name\n"
+"      --cgroup PATH     only tasks in this cgroup (v2) or below it\n"
 "  -a, --all-cpus        profile the whole system (the default)\n"
 "  -U, --user-only       user stacks only\n"
 "  -K, --kernel-only     kernel stacks only\n"
@@ -43,6 +52,7 @@ static const char usage_text[] =
 "      --spool-dir DIR   profiles waiting for the server (default OUTPUT-DIR/spool,\n"
 "                        else /var/spool/bpfprof)\n"
 "      --spool-max N     at most N waiting profiles, oldest dropped (default 100)\n"
+"      --list            list the events this machine can open\n"
 "  -h, --help            this help\n"
 "  -V, --version         print the version\n"
 "\n"
@@ -84,7 +94,7 @@ static int parse_duration(const char *s, double *out)
 	return 0;
 }
 
-static int parse_pids(const char *list, struct config *cfg)
+static int parse_pids(const char *list, pid_t **pids, int *npids)
 {
 	char *copy = strdup(list), *tok, *save = NULL;
 	unsigned long pid;
@@ -99,15 +109,15 @@ static int parse_pids(const char *list, struct config *cfg)
 			err = -EINVAL;
 			break;
 		}
-		grown = realloc(cfg->pids, (cfg->npids + 1) * sizeof(*grown));
+		grown = realloc(*pids, (*npids + 1) * sizeof(*grown));
 		if (!grown) {
 			err = -ENOMEM;
 			break;
 		}
-		cfg->pids = grown;
-		cfg->pids[cfg->npids++] = (pid_t)pid;
+		*pids = grown;
+		(*pids)[(*npids)++] = (pid_t)pid;
 	}
-	if (!err && cfg->npids == 0)
+	if (!err && *npids == 0)
 		err = -EINVAL;
 	free(copy);
 	return err;
@@ -116,12 +126,21 @@ static int parse_pids(const char *list, struct config *cfg)
 enum {
 	OPT_BTF = 256, OPT_MAX_STACKS, OPT_FORMAT, OPT_INTERVAL, OPT_OUTPUT_DIR, OPT_MAX_FILES,
 	OPT_MAX_BYTES, OPT_PUSH, OPT_APP, OPT_SPOOL_DIR, OPT_SPOOL_MAX,
+	OPT_COMM, OPT_CGROUP, OPT_OFFCPU, OPT_MIN_BLOCK, OPT_LIST,
 };
 
 static const struct option long_opts[] = {
 	{ "freq",        required_argument, NULL, 'F' },
 	{ "duration",    required_argument, NULL, 'd' },
 	{ "pid",         required_argument, NULL, 'p' },
+	{ "tid",         required_argument, NULL, 't' },
+	{ "event",       required_argument, NULL, 'e' },
+	{ "count",       required_argument, NULL, 'c' },
+	{ "comm",        required_argument, NULL, OPT_COMM },
+	{ "cgroup",      required_argument, NULL, OPT_CGROUP },
+	{ "off-cpu",     no_argument,       NULL, OPT_OFFCPU },
+	{ "min-block",   required_argument, NULL, OPT_MIN_BLOCK },
+	{ "list",        no_argument,       NULL, OPT_LIST },
 	{ "all-cpus",    no_argument,       NULL, 'a' },
 	{ "user-only",   no_argument,       NULL, 'U' },
 	{ "kernel-only", no_argument,       NULL, 'K' },
@@ -225,6 +244,52 @@ static int apply_fleet_option(int opt, const char *arg, struct config *cfg)
 	}
 }
 
+/* What and whom to sample; returns a cli_result, or -1 to keep going. */
+static int apply_event_option(int opt, const char *arg, struct config *cfg)
+{
+	unsigned long n;
+	char err[256];
+
+	switch (opt) {
+	case 'e':
+		if (events__parse(arg, cfg->events, MAX_EVENTS - 1, &cfg->nevents, err, sizeof(err))) {
+			usage_error("%s", err);
+			return CLI_EXIT_USAGE;
+		}
+		return -1;
+	case 'c':
+		if (parse_ulong(arg, 1ul << 40, &n) || n == 0) {
+			usage_error("invalid period '%s': expected a count > 0", arg);
+			return CLI_EXIT_USAGE;
+		}
+		cfg->period = n;
+		return -1;
+	case OPT_COMM:
+		if (!*arg || strlen(arg) >= TASK_COMM_LEN) {
+			usage_error("invalid --comm '%s': a task name has 1 to 15 characters", arg);
+			return CLI_EXIT_USAGE;
+		}
+		cfg->comm = arg;
+		return -1;
+	case OPT_CGROUP:
+		cfg->cgroup = arg;
+		return -1;
+	case OPT_OFFCPU:
+		cfg->offcpu = true;
+		return -1;
+	case OPT_MIN_BLOCK:
+		if (parse_ulong(arg, 3600ul * 1000000, &n)) {
+			usage_error("invalid --min-block '%s': expected microseconds", arg);
+			return CLI_EXIT_USAGE;
+		}
+		cfg->min_block_us = n;
+		return -1;
+	default:	/* OPT_LIST */
+		cfg->list = true;
+		return -1;
+	}
+}
+
 /* One option into cfg; returns a cli_result, or -1 to keep going. */
 static int apply_option(int opt, const char *arg, struct config *cfg)
 {
@@ -232,6 +297,8 @@ static int apply_option(int opt, const char *arg, struct config *cfg)
 
 	if (opt >= OPT_INTERVAL && opt <= OPT_SPOOL_MAX)
 		return apply_fleet_option(opt, arg, cfg);
+	if (opt == 'e' || opt == 'c' || (opt >= OPT_COMM && opt <= OPT_LIST))
+		return apply_event_option(opt, arg, cfg);
 	switch (opt) {
 	case OPT_FORMAT:
 		if (parse_format(arg, &cfg->format)) {
@@ -254,8 +321,10 @@ static int apply_option(int opt, const char *arg, struct config *cfg)
 		}
 		return -1;
 	case 'p':
-		if (parse_pids(arg, cfg)) {
-			usage_error("invalid pid list '%s'", arg);
+	case 't':
+		if (opt == 'p' ? parse_pids(arg, &cfg->pids, &cfg->npids) :
+				 parse_pids(arg, &cfg->tids, &cfg->ntids)) {
+			usage_error(opt == 'p' ? "invalid pid list '%s'" : "invalid tid list '%s'", arg);
 			return CLI_EXIT_USAGE;
 		}
 		return -1;
@@ -319,6 +388,23 @@ static bool ends_with(const char *s, const char *suffix)
 	return n >= m && !strcmp(s + n - m, suffix);
 }
 
+/* No -e: cpu-clock, unless --off-cpu alone was asked for. Off-CPU time is
+ * always the last event. */
+static void add_default_events(struct config *cfg)
+{
+	char err[64];
+	int n;
+
+	if (!cfg->nevents && !cfg->offcpu)
+		events__parse("cpu-clock", cfg->events, 1, &cfg->nevents, err, sizeof(err));
+	if (cfg->offcpu) {
+		n = cfg->nevents++;
+		memset(&cfg->events[n], 0, sizeof(cfg->events[n]));
+		cfg->events[n].kind = EVENT_OFFCPU;
+		strcpy(cfg->events[n].name, "offcpu");
+	}
+}
+
 /* One-shot and fleet options that only make sense together. */
 static enum cli_result check_modes(struct config *cfg)
 {
@@ -336,6 +422,10 @@ static enum cli_result check_modes(struct config *cfg)
 	}
 	if (!err && cfg->format == FORMAT_BOTH && !cfg->output_dir)
 		err = "--format both needs --output-dir";
+	if (!err && cfg->offcpu && cfg->interval)
+		err = "--off-cpu is one-shot only for now (not with --interval)";
+	if (!err)
+		add_default_events(cfg);
 	if (err) {
 		usage_error("%s", err);
 		return CLI_EXIT_USAGE;
@@ -359,13 +449,14 @@ enum cli_result cli_parse(int argc, char **argv, struct config *cfg)
 	cfg->max_bytes = 1ull << 30;
 	cfg->app_name = "bpfprof.cpu";
 	cfg->spool_max = 100;
+	cfg->min_block_us = 1;
 	/* 0, not 1: getopt also resets its hidden state (the rest of a cluster
 	 * like "-hv" left over by an earlier call), glibc and musl alike */
 	optind = 0;
 	opterr = 0;
 	/* '+': stop at the first non-option, so "bpfprof cmd -x" is not parsed as ours;
 	 * ':': tell a missing argument from an unknown option */
-	while ((opt = getopt_long(argc, argv, "+:F:d:p:aUKo:vhV", long_opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+:e:F:c:d:p:t:aUKo:vhV", long_opts, NULL)) != -1) {
 		if (opt == '?' || opt == ':') {
 			bad_option(opt, argv);
 			return CLI_EXIT_USAGE;
@@ -393,6 +484,7 @@ enum cli_result cli_parse(int argc, char **argv, struct config *cfg)
 void cli_free(struct config *cfg)
 {
 	free(cfg->pids);
-	cfg->pids = NULL;
-	cfg->npids = 0;
+	free(cfg->tids);
+	cfg->pids = cfg->tids = NULL;
+	cfg->npids = cfg->ntids = 0;
 }

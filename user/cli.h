@@ -6,6 +6,10 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
+#include "events.h"
+#include <linux/types.h>
+#include "profile.h"	/* MAX_EVENTS */
+
 #define CLI_MAX_FREQ	100000	/* perf's default kernel.perf_event_max_sample_rate */
 #define CLI_MAX_STACKS	(1u << 22)
 
@@ -30,6 +34,16 @@ struct config {
 	double duration;		/* seconds; 0: until Ctrl-C or the command exits */
 	pid_t *pids;			/* -p: profile only these processes */
 	int npids;
+	pid_t *tids;			/* -t: only these threads */
+	int ntids;
+	const char *comm;		/* --comm: only tasks of this name */
+	const char *cgroup;		/* --cgroup: only tasks in this cgroup v2 (or below) */
+	struct event events[MAX_EVENTS];	/* -e, plus off-CPU last */
+	int nevents;
+	unsigned long long period;	/* -c: sample every PERIOD events (0: -F) */
+	bool offcpu;			/* --off-cpu */
+	unsigned long min_block_us;	/* --min-block */
+	bool list;			/* --list */
 	enum stack_sides sides;
 	const char *output;		/* NULL: stdout */
 	const char *btf_path;		/* --btf: kernel BTF to use instead of the running kernel's */

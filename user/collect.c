@@ -25,14 +25,19 @@ struct collector {
 	struct symbolizer *sz;
 	struct ksyms *ks;
 	bool need_ksyms, warned;
+	struct pevent events[MAX_EVENTS];
+	int nevents;
 };
 
-struct collector *collector__new(struct session *s, struct procs *procs, bool need_ksyms)
+struct collector *collector__new(struct session *s, struct procs *procs, bool need_ksyms,
+				 const struct pevent *events, int nevents)
 {
 	struct collector *c = calloc(1, sizeof(*c));
 
 	if (!c)
 		return NULL;
+	c->nevents = nevents < MAX_EVENTS ? nevents : MAX_EVENTS;
+	memcpy(c->events, events, c->nevents * sizeof(*events));
 	c->session = s;
 	c->procs = procs;
 	c->need_ksyms = need_ksyms;
@@ -75,6 +80,8 @@ int collector__collect(struct collector *c, struct profile **out)
 
 	if (!p)
 		return -ENOMEM;
+	memcpy(p->events, c->events, sizeof(p->events));
+	p->nevents = c->nevents;
 	gen = session__flip(c->session);
 	flipped = procs__now();
 	err = gen < 0 ? gen : session__take_stats(c->session, gen, p->stats.bpf);

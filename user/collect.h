@@ -11,7 +11,12 @@ struct profile;
 struct procs;
 struct session;
 
-struct collector *collector__new(struct session *s, struct procs *procs, bool need_ksyms);
+struct pevent;
+
+/* events[n] describe the session's events, index for index: every profile
+ * collected carries them. */
+struct collector *collector__new(struct session *s, struct procs *procs, bool need_ksyms,
+				 const struct pevent *events, int nevents);
 void collector__free(struct collector *c);
 
 /* Takes everything sampled since the last turn into a new profile (its

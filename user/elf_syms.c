@@ -293,6 +293,17 @@ static bool keep_sym(const GElf_Sym *sym)
 	       sym->st_shndx != SHN_UNDEF && sym->st_value;
 }
 
+/* "memcpy@@GLIBC_2.14" -> "memcpy": the version is not part of the
+ * function's name in a profile (perf and gdb print it without). Cuts the
+ * private copy of the string table in place. */
+static void strip_version(char *name)
+{
+	char *at = strchr(name, '@');
+
+	if (at && at != name)
+		*at = '\0';
+}
+
 /* Two passes, so only the functions are allocated for. */
 static int collect_syms(struct elf_syms *es, Elf *elf, Elf_Data *data, size_t nr,
 			size_t strndx, size_t strsz)
@@ -314,6 +325,7 @@ static int collect_syms(struct elf_syms *es, Elf *elf, Elf_Data *data, size_t nr
 		name = elf_strptr(elf, strndx, sym.st_name);
 		if (!name || !*name || sym.st_name >= strsz)
 			continue;
+		strip_version(es->strs + sym.st_name);
 		es->syms[es->nr_syms++] = (struct esym){
 			.start = sym.st_value,
 			.end = add_sat(sym.st_value, sym.st_size),

@@ -1,13 +1,45 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/* perf_event_open() for the events bpfprof samples on and tracks with. */
+/* Events by perf's names: parsing (no fd), opening, listing what opens. */
 #ifndef BPFPROF_EVENTS_H
 #define BPFPROF_EVENTS_H
 
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <linux/perf_event.h>
 
-/* The sampling event for one CPU: cpu-clock at freq Hz, all tasks.
- * Returns the fd, or -errno (-ENODEV: the CPU is offline). */
-int events_open_cpu_clock(unsigned int freq, int cpu);
+enum event_kind {
+	EVENT_SOFTWARE,		/* cpu-clock, page-faults, context-switches... */
+	EVENT_HARDWARE,		/* cycles, instructions... (needs a PMU) */
+	EVENT_TRACEPOINT,	/* subsystem:name */
+	EVENT_UPROBE,		/* u:PATH:SYMBOL */
+	EVENT_OFFCPU,		/* --off-cpu: time blocked, from sched_switch */
+};
+
+struct event {
+	char name[128];		/* as written (without :u/:k): the root frame */
+	enum event_kind kind;
+	__u32 type;		/* perf_event_attr.type and .config (sw/hw) */
+	__u64 config;
+	char sys[64], tp[128];	/* tracepoint */
+	char path[4096], sym[128];	/* uprobe */
+	bool exclude_user, exclude_kernel;	/* :k, :u */
+	bool clock;		/* a time event: -F is its rate */
+};
+
+/* Parses a comma-separated list into evs[max]. Opens nothing. Returns 0,
+ * or -EINVAL with a one-line reason in err. */
+int events__parse(const char *list, struct event *evs, int max, int *n, char *err, size_t errlen);
+
+/* Opens a software, hardware or tracepoint event on one CPU, sampling at
+ * freq Hz or every period events (tracepoints: every hit). Returns the fd,
+ * or -errno (-ENODEV: the CPU is offline). */
+int events__open(const struct event *ev, unsigned int freq, unsigned long long period, int cpu);
+
+/* Mounts tracefs at /sys/kernel/tracing if it is not there (and we may):
+ * tracepoints are found by their ids in it. */
+void events__ensure_tracefs(void);
 
 /* The attributes of the side-band event that reports process lifetimes
  * (fork, exec, exit) and executable mmaps, as perf record's tracking
@@ -15,7 +47,10 @@ int events_open_cpu_clock(unsigned int freq, int cpu);
  * timestamped with CLOCK_MONOTONIC. */
 void events_tracking_attr(struct perf_event_attr *attr);
 
-/* One line naming what a perf_event_open errno means here. */
-const char *events_strerror(int err);
+/* Prints the events this machine can open, probing each, by kind. */
+void events__list(FILE *out);
+
+/* One line naming what an errno from opening ev means here. */
+const char *events__strerror(const struct event *ev, int err);
 
 #endif

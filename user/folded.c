@@ -31,7 +31,7 @@ static void put_name(FILE *f, const char *name)
 	}
 }
 
-char *folded__line(const struct psample *s)
+char *folded__line(const struct psample *s, const char *root)
 {
 	char *buf = NULL, comm[TASK_COMM_LEN];
 	size_t len = 0, i;
@@ -41,6 +41,10 @@ char *folded__line(const struct psample *s)
 		return NULL;
 	memcpy(comm, s->comm, sizeof(comm));
 	comm[sizeof(comm) - 1] = '\0';
+	if (root) {
+		put_name(f, root);
+		putc(';', f);
+	}
 	put_name(f, comm[0] ? comm : "[unknown]");
 	for (i = 0; i < s->nframes; i++) {
 		putc(';', f);
@@ -106,9 +110,12 @@ int folded__write(const struct profile *p, FILE *out)
 	int err = 0;
 
 	for (i = 0; !err && i < p->nsamples; i++) {
-		char *line = folded__line(&p->samples[i]);
+		const struct psample *ps = &p->samples[i];
+		/* several events: which one is the root frame */
+		char *line = folded__line(ps, p->nevents > 1 && ps->event < (uint32_t)p->nevents ?
+					  p->events[ps->event].name : NULL);
 
-		err = line ? merge(&root, line, p->samples[i].count) : -ENOMEM;
+		err = line ? merge(&root, line, ps->count) : -ENOMEM;
 	}
 	/* tsearch's tree is ordered by the line: an in-order walk prints sorted */
 	if (!err)

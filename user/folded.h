@@ -10,10 +10,10 @@ struct profile;
 struct psample;
 
 /* Formats one sample's stack (without the count) into a new string:
- * comm first, kernel frames suffixed "_[k]" as stackcollapse-perf does,
+ * root (the event's name, if not NULL), then comm, kernel frames suffixed "_[k]" as stackcollapse-perf does,
  * ';' and line breaks inside names replaced so the line stays parseable.
  * Returns NULL on allocation failure. */
-char *folded__line(const struct psample *s);
+char *folded__line(const struct psample *s, const char *root);
 
 /* Writes the profile, samples with the same line merged, lines sorted.
  * Returns 0 or -errno (a write error). */

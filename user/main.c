@@ -23,6 +23,7 @@
 #include "aggregate.h"
 #include "cli.h"
 #include "collect.h"
+#include "events.h"
 #include "output.h"
 #include "procs.h"
 #include "session.h"
@@ -100,9 +101,12 @@ static int load(struct run *r)
 {
 	const struct config *cfg = r->cfg;
 	struct session_opts opts = {
-		.freq = cfg->freq, .sides = cfg->sides, .btf_path = cfg->btf_path,
-		.max_stacks = cfg->max_stacks,
-		.filter_tgids = cfg->npids > 0 || cfg->cmd,
+		.events = cfg->events, .nevents = cfg->nevents,
+		.freq = cfg->freq, .period = cfg->period, .sides = cfg->sides,
+		.btf_path = cfg->btf_path, .max_stacks = cfg->max_stacks,
+		.filter_tgids = cfg->npids > 0 || cfg->cmd, .follow_forks = cfg->cmd != NULL,
+		.tids = cfg->tids, .ntids = cfg->ntids, .comm = cfg->comm, .cgroup = cfg->cgroup,
+		.min_block_us = cfg->min_block_us,
 	};
 	int i, err;
 
@@ -143,11 +147,37 @@ static uint64_t wall_now(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+/* What each event's counts mean. On-CPU samples profiled with off-CPU
+ * time become time too (samples x period), under "oncpu"/"offcpu" roots,
+ * so one flame graph weighs both alike. */
+static void describe_events(const struct config *cfg, struct pevent *pe)
+{
+	bool combined = cfg->offcpu && cfg->nevents == 2 && cfg->events[0].clock;
+	uint64_t period_us = cfg->period ? cfg->period / 1000 : 1000000 / cfg->freq;
+	int i;
+
+	for (i = 0; i < cfg->nevents; i++) {
+		const struct event *ev = &cfg->events[i];
+
+		memset(&pe[i], 0, sizeof(pe[i]));
+		snprintf(pe[i].name, sizeof(pe[i].name), "%s", ev->name);
+		pe[i].unit = ev->kind == EVENT_OFFCPU ? "microseconds" : "count";
+		if (combined && ev->kind != EVENT_OFFCPU) {
+			snprintf(pe[i].name, sizeof(pe[i].name), "oncpu");
+			pe[i].unit = "microseconds";
+			pe[i].scale = period_us ? period_us : 1;
+		}
+	}
+}
+
 static int start(struct run *r)
 {
+	struct pevent events[MAX_EVENTS];
 	int err;
 
-	r->collector = collector__new(r->session, r->procs, r->cfg->sides != SIDES_USER_ONLY);
+	describe_events(r->cfg, events);
+	r->collector = collector__new(r->session, r->procs, r->cfg->sides != SIDES_USER_ONLY,
+				      events, r->cfg->nevents);
 	if (!r->collector)
 		return -ENOMEM;
 	err = session__start(r->session);
@@ -217,7 +247,7 @@ static int write_profile(struct run *r, const char *why)
 	r->interval_ns = now;
 	r->interval_wall_ns = wall_now();
 	err = output__profile(r->out, p, why);
-	if (!p->stats.bpf[STAT_SAMPLES] && !r->cfg->interval)
+	if (!p->stats.bpf[STAT_SAMPLES] && !p->stats.bpf[STAT_OFFCPU_BLOCKS] && !r->cfg->interval)
 		fprintf(stderr, "bpfprof: warning: no samples: the target did not run on a CPU "
 			"while profiled\n");
 	profile__free(p);
@@ -348,6 +378,11 @@ int main(int argc, char **argv)
 		break;
 	}
 	libbpf_set_print(cfg.verbose ? libbpf_print : libbpf_quiet);
+	if (cfg.list) {
+		events__list(stdout);
+		cli_free(&cfg);
+		return 0;
+	}
 	ret = run_profile(&cfg);
 	cli_free(&cfg);
 	return ret;

@@ -216,13 +216,16 @@ static uint64_t location_id(struct builder *b, const struct pframe *f)
  * and its three labels. */
 struct sample_block {
 	Sample s;
-	int64_t values[2];
+	int64_t values[MAX_EVENTS + 1];
 	Label *label_ptrs[3];
 	Label labels[3];
 	uint64_t locations[];
 };
 
-static int add_sample(struct builder *b, const struct psample *ps, Sample **out, int64_t period)
+/* One sample type per event; a single event has pprof's usual pair,
+ * samples/count and cpu/nanoseconds (count times the period). */
+static int add_sample(struct builder *b, const struct profile *p, const struct psample *ps,
+		      Sample **out, int64_t period)
 {
 	struct sample_block *blk;
 	uint32_t i;
@@ -236,10 +239,16 @@ static int add_sample(struct builder *b, const struct psample *ps, Sample **out,
 		blk->locations[i] = location_id(b, &ps->frames[ps->nframes - 1 - i]);
 	blk->s.location_id = blk->locations;
 	blk->s.n_location_id = ps->nframes;
-	blk->values[0] = (int64_t)ps->count;
-	blk->values[1] = (int64_t)ps->count * period;
+	if (p->nevents <= 1) {
+		blk->values[0] = (int64_t)ps->count;
+		blk->values[1] = (int64_t)ps->count * period;
+		blk->s.n_value = 2;
+	} else {
+		if (ps->event < MAX_EVENTS)
+			blk->values[ps->event] = (int64_t)ps->count;
+		blk->s.n_value = (size_t)p->nevents;
+	}
 	blk->s.value = blk->values;
-	blk->s.n_value = 2;
 	for (i = 0; i < 3; i++) {
 		perftools__profiles__label__init(&blk->labels[i]);
 		blk->label_ptrs[i] = &blk->labels[i];
@@ -256,8 +265,36 @@ static int add_sample(struct builder *b, const struct psample *ps, Sample **out,
 	return b->err;
 }
 
+static void value_types(struct builder *b, const struct profile *p, ValueType *types,
+			ValueType **type_ptrs)
+{
+	Profile *pr = &b->prof;
+	int i, n = p->nevents <= 1 ? 2 : p->nevents;
+
+	for (i = 0; i <= n; i++)
+		perftools__profiles__value_type__init(&types[i]);
+	if (p->nevents <= 1) {
+		types[0].type = str_index(b, "samples");
+		types[0].unit = str_index(b, "count");
+		types[1].type = types[2].type = str_index(b, "cpu");
+		types[1].unit = types[2].unit = str_index(b, "nanoseconds");
+	} else {
+		for (i = 0; i < n; i++) {
+			types[i].type = str_index(b, p->events[i].name);
+			types[i].unit = str_index(b, p->events[i].unit);
+		}
+		types[n] = types[0];
+	}
+	for (i = 0; i < n; i++)
+		type_ptrs[i] = &types[i];
+	pr->sample_type = type_ptrs;
+	pr->n_sample_type = (size_t)n;
+	pr->period_type = &types[n];
+}
+
 static int build(struct builder *b, const struct profile *p, const char *comment,
-		 ValueType types[3], ValueType *type_ptrs[2], int64_t *comment_idx)
+		 ValueType types[MAX_EVENTS + 2], ValueType *type_ptrs[MAX_EVENTS + 1],
+		 int64_t *comment_idx)
 {
 	int64_t period = p->stats.freq ? 1000000000ll / p->stats.freq : 0;
 	Profile *pr = &b->prof;
@@ -266,17 +303,7 @@ static int build(struct builder *b, const struct profile *p, const char *comment
 
 	perftools__profiles__profile__init(pr);
 	str_index(b, "");	/* entry 0 is the empty string, always */
-	for (i = 0; i < 3; i++)
-		perftools__profiles__value_type__init(&types[i]);
-	types[0].type = str_index(b, "samples");
-	types[0].unit = str_index(b, "count");
-	types[1].type = types[2].type = str_index(b, "cpu");
-	types[1].unit = types[2].unit = str_index(b, "nanoseconds");
-	type_ptrs[0] = &types[0];
-	type_ptrs[1] = &types[1];
-	pr->sample_type = type_ptrs;
-	pr->n_sample_type = 2;
-	pr->period_type = &types[2];
+	value_types(b, p, types, type_ptrs);
 	pr->period = period;
 	pr->time_nanos = (int64_t)p->stats.start_wall_ns;
 	pr->duration_nanos = (int64_t)(p->stats.duration * 1e9);
@@ -289,7 +316,7 @@ static int build(struct builder *b, const struct profile *p, const char *comment
 	if (!pr->sample)
 		return -ENOMEM;
 	for (i = 0; !err && i < p->nsamples; i++) {
-		err = add_sample(b, &p->samples[i], &pr->sample[i], period);
+		err = add_sample(b, p, &p->samples[i], &pr->sample[i], period);
 		if (pr->sample[i])
 			pr->n_sample++;
 	}
@@ -355,7 +382,7 @@ static void free_builder(struct builder *b)
 int pprof__write(const struct profile *p, const char *comment, FILE *out)
 {
 	struct builder b = { 0 };
-	ValueType types[3], *type_ptrs[2];
+	ValueType types[MAX_EVENTS + 2], *type_ptrs[MAX_EVENTS + 1];
 	int64_t comment_idx;
 	uint8_t *buf = NULL;
 	size_t len;

@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "aggregate.h"
 #include "drain.h"
@@ -67,13 +68,30 @@ static void add_user(struct scratch *sc, const struct raw_stack *s, const struct
 	}
 }
 
-static void add_kernel(struct scratch *sc, const struct raw_stack *s, const struct ksyms *ks,
-		       struct profile_stats *st)
+/* The innermost kernel frames of a tracepoint's or sched_switch's sample
+ * are the BPF machinery that took it (bpf_trace_run*, the program itself):
+ * not the workload's, so they are left out. */
+static uint32_t bpf_frames(const struct raw_stack *s, const struct ksyms *ks)
 {
 	const struct ksym *sym;
 	uint32_t i;
 
-	for (i = s->nr; i-- > 0;) {
+	for (i = 0; ks && i < s->nr; i++) {
+		sym = ksyms__find(ks, lookup_addr(s, i));
+		if (!sym || !((sym->module && !strcmp(sym->module, "bpf")) ||
+			      !strncmp(sym->name, "bpf_trace_run", 13)))
+			break;
+	}
+	return i;
+}
+
+static void add_kernel(struct scratch *sc, const struct raw_stack *s, const struct ksyms *ks,
+		       struct profile_stats *st)
+{
+	uint32_t i, skip = bpf_frames(s, ks);
+	const struct ksym *sym;
+
+	for (i = s->nr; i-- > skip;) {
 		uint64_t addr = lookup_addr(s, i);
 
 		sym = ks ? ksyms__find(ks, addr) : NULL;
@@ -109,7 +127,7 @@ int resolve__drained(const struct drained *d, const struct ksyms *ks, struct sym
 		}
 		if (r->kstack)
 			add_kernel(sc, r->kstack, ks, &p->stats);
-		err = profile__add(p, r->key.comm, (pid_t)r->key.tgid, (pid_t)r->key.pid,
+		err = profile__add(p, r->key.event, r->key.comm, (pid_t)r->key.tgid, (pid_t)r->key.pid,
 				   r->count, sc->frames, sc->n);
 	}
 	p->stats.stacks_missing += d->stacks_missing;

@@ -4,12 +4,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <unistd.h>
+#include <linux/magic.h>
+#include <sys/statfs.h>
 
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
+#include "attach.h"
 #include "events.h"
 #include "session.h"
 #include "profile.skel.h"
@@ -17,12 +21,13 @@
 struct session {
 	struct profile_bpf *skel;
 	int sync_inner_fd, sync_outer_fd;	/* see session__flip() */
-	int ncpus;
-	int *event_fds;			/* per CPU, -1 where none */
-	struct bpf_link **links;	/* per CPU */
+	const struct event *events;
+	int nevents;
 	unsigned int freq;
+	unsigned long long period;
+	bool follow_forks;
 	bool tracks_exec;		/* the exec tracepoint program runs */
-	struct bpf_link *exec_link;
+	struct attachments *attached;
 };
 
 /* The kernel's BTF (or --btf's) must be there before anything else: CO-RE
@@ -117,6 +122,91 @@ int session__flip(struct session *s)
 	return (int)old;
 }
 
+/* --cgroup: the cgroup v2 directory, checked and put in the map the BPF
+ * side tests with bpf_current_task_under_cgroup() (the cgroup or below). */
+static int set_cgroup(struct session *s, const char *path)
+{
+	__u32 zero = 0;
+	struct statfs sfs;
+	int fd, err = 0;
+
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0 || fstatfs(fd, &sfs))
+		err = -errno;
+	else if (sfs.f_type != CGROUP2_SUPER_MAGIC)
+		err = -ENOTDIR;
+	else if (bpf_map_update_elem(bpf_map__fd(s->skel->maps.cgroup), &zero, &fd, BPF_ANY))
+		err = -errno;
+	if (err)
+		fprintf(stderr, "bpfprof: cannot use cgroup %s: %s\n", path,
+			err == -ENOTDIR ? "not a cgroup v2 directory" : strerror(-err));
+	if (fd >= 0)
+		close(fd);
+	return err;
+}
+
+static int set_filters(struct session *s, const struct session_opts *opts)
+{
+	__u8 one = 1;
+	int i;
+
+	for (i = 0; i < opts->ntids; i++) {
+		__u32 tid = (__u32)opts->tids[i];
+
+		if (bpf_map_update_elem(bpf_map__fd(s->skel->maps.tids), &tid, &one, BPF_ANY))
+			return -errno;
+	}
+	return opts->cgroup ? set_cgroup(s, opts->cgroup) : 0;
+}
+
+static void configure(struct profile_bpf__rodata *ro, const struct session_opts *opts)
+{
+	int i;
+
+	ro->filter_tgids = opts->filter_tgids;
+	ro->filter_tids = opts->ntids > 0;
+	ro->filter_cgroup = opts->cgroup != NULL;
+	ro->follow_forks = opts->follow_forks;
+	ro->kernel_stacks = opts->sides != SIDES_USER_ONLY;
+	ro->user_stacks = opts->sides != SIDES_KERNEL_ONLY;
+	ro->min_block_ns = (__u64)opts->min_block_us * 1000;
+	if (opts->comm) {
+		ro->filter_comm = true;
+		strncpy((char *)ro->comm_filter, opts->comm, TASK_COMM_LEN - 1);
+	}
+	for (i = 0; i < opts->nevents; i++)
+		if (opts->events[i].kind == EVENT_OFFCPU)
+			ro->offcpu_event = (__u32)i;
+}
+
+static bool has_kind(const struct session_opts *opts, enum event_kind a, enum event_kind b)
+{
+	for (int i = 0; i < opts->nevents; i++)
+		if (opts->events[i].kind == a || opts->events[i].kind == b)
+			return true;
+	return false;
+}
+
+/* Only the programs this run needs are loaded: a kernel that lacks what
+ * one of the others needs (BTF tracepoints, uprobes) still runs the rest. */
+static int choose_programs(struct profile_bpf *skel, const struct session_opts *opts,
+			   bool with_exec)
+{
+	struct { struct bpf_program *prog; bool on; } progs[] = {
+		{ skel->progs.sample, has_kind(opts, EVENT_SOFTWARE, EVENT_HARDWARE) },
+		{ skel->progs.sample_tp, has_kind(opts, EVENT_TRACEPOINT, EVENT_TRACEPOINT) },
+		{ skel->progs.sample_uprobe, has_kind(opts, EVENT_UPROBE, EVENT_UPROBE) },
+		{ skel->progs.offcpu, has_kind(opts, EVENT_OFFCPU, EVENT_OFFCPU) },
+		{ skel->progs.follow, opts->follow_forks },
+		{ skel->progs.exec, with_exec },
+	};
+	int err = 0;
+
+	for (size_t i = 0; !err && i < sizeof(progs) / sizeof(progs[0]); i++)
+		err = bpf_program__set_autoload(progs[i].prog, progs[i].on);
+	return err;
+}
+
 /* Opens, configures and loads the skeleton; with_exec says whether the
  * exec tracepoint program is loaded too. */
 static int open_and_load(struct session *s, const struct session_opts *opts, bool with_exec)
@@ -127,10 +217,8 @@ static int open_and_load(struct session *s, const struct session_opts *opts, boo
 	s->skel = profile_bpf__open_opts(&open_opts);
 	if (!s->skel)
 		return -errno;
-	s->skel->rodata->filter_tgids = opts->filter_tgids;
-	s->skel->rodata->kernel_stacks = opts->sides != SIDES_USER_ONLY;
-	s->skel->rodata->user_stacks = opts->sides != SIDES_KERNEL_ONLY;
-	err = bpf_program__set_autoload(s->skel->progs.exec, with_exec);
+	configure(s->skel->rodata, opts);
+	err = choose_programs(s->skel, opts, with_exec);
 	if (!err)
 		err = size_maps(s->skel, opts->max_stacks);
 	if (!err)
@@ -155,6 +243,10 @@ int session__load(const struct session_opts *opts, struct session **out)
 		return -ENOMEM;
 	s->sync_inner_fd = s->sync_outer_fd = -1;
 	s->freq = opts->freq;
+	s->period = opts->period;
+	s->events = opts->events;
+	s->nevents = opts->nevents;
+	s->follow_forks = opts->follow_forks;
 	/* A kernel without BTF-typed tracepoints (or that refuses them) still
 	 * profiles; only samples across an exec lose their image's name. */
 	s->tracks_exec = true;
@@ -168,6 +260,8 @@ int session__load(const struct session_opts *opts, struct session **out)
 		goto fail;
 	}
 	err = create_sync_maps(s);
+	if (!err)
+		err = set_filters(s, opts);
 	if (err)
 		goto fail;
 	*out = s;
@@ -192,70 +286,38 @@ int session__add_tgid(struct session *s, pid_t tgid)
 	return 0;
 }
 
-static int open_events(struct session *s)
+/* Helper programs: following forks, stamping execs. */
+static int attach_helpers(struct session *s)
 {
-	int cpu, fd, opened = 0;
+	struct bpf_link *link;
 
-	for (cpu = 0; cpu < s->ncpus; cpu++) {
-		fd = events_open_cpu_clock(s->freq, cpu);
-		s->event_fds[cpu] = fd < 0 ? -1 : fd;
-		if (fd == -ENODEV)	/* possible but offline */
-			continue;
-		if (fd < 0) {
-			fprintf(stderr, "bpfprof: cannot open cpu-clock on CPU %d: %s\n",
-				cpu, events_strerror(fd));
-			return fd;
+	if (s->follow_forks) {
+		link = bpf_program__attach(s->skel->progs.follow);
+		if (!link || attach__link(s->attached, link)) {
+			fprintf(stderr, "bpfprof: cannot follow the command's children: %s\n",
+				strerror(errno));
+			return -errno;
 		}
-		opened++;
 	}
-	if (!opened) {
-		fprintf(stderr, "bpfprof: no online CPU could be sampled\n");
-		return -ENODEV;
-	}
-	return 0;
-}
-
-static int attach_events(struct session *s)
-{
-	int cpu, err;
-
-	for (cpu = 0; cpu < s->ncpus; cpu++) {
-		if (s->event_fds[cpu] < 0)
-			continue;
-		s->links[cpu] = bpf_program__attach_perf_event(s->skel->progs.sample,
-							       s->event_fds[cpu]);
-		if (!s->links[cpu]) {
-			err = -errno;
-			fprintf(stderr, "bpfprof: cannot attach to CPU %d: %s\n", cpu, strerror(-err));
-			return err;
-		}
+	if (s->tracks_exec) {
+		link = bpf_program__attach(s->skel->progs.exec);
+		if (!link || attach__link(s->attached, link))
+			s->tracks_exec = false;	/* degrade, as at load */
 	}
 	return 0;
 }
 
 int session__start(struct session *s)
 {
-	int err, cpu;
+	struct attach_progs progs = {
+		.perf = s->skel->progs.sample, .tp = s->skel->progs.sample_tp,
+		.uprobe = s->skel->progs.sample_uprobe, .offcpu = s->skel->progs.offcpu,
+	};
+	int err;
 
-	s->ncpus = libbpf_num_possible_cpus();
-	if (s->ncpus <= 0) {
-		fprintf(stderr, "bpfprof: cannot count CPUs: %s\n", strerror(-s->ncpus));
-		return s->ncpus ? s->ncpus : -ENODEV;
-	}
-	s->event_fds = malloc(s->ncpus * sizeof(*s->event_fds));
-	s->links = calloc(s->ncpus, sizeof(*s->links));
-	if (!s->event_fds || !s->links)
-		return -ENOMEM;
-	for (cpu = 0; cpu < s->ncpus; cpu++)
-		s->event_fds[cpu] = -1;
-	err = open_events(s);
+	err = attach__events(&progs, s->events, s->nevents, s->freq, s->period, &s->attached);
 	if (!err)
-		err = attach_events(s);
-	if (!err && s->tracks_exec) {
-		s->exec_link = bpf_program__attach(s->skel->progs.exec);
-		if (!s->exec_link)
-			s->tracks_exec = false;	/* degrade, as at load */
-	}
+		err = attach_helpers(s);
 	if (err)
 		session__stop(s);
 	return err;
@@ -263,19 +325,8 @@ int session__start(struct session *s)
 
 void session__stop(struct session *s)
 {
-	int cpu;
-
-	for (cpu = 0; s->links && cpu < s->ncpus; cpu++) {
-		bpf_link__destroy(s->links[cpu]);
-		s->links[cpu] = NULL;
-	}
-	bpf_link__destroy(s->exec_link);
-	s->exec_link = NULL;
-	for (cpu = 0; s->event_fds && cpu < s->ncpus; cpu++) {
-		if (s->event_fds[cpu] >= 0)
-			close(s->event_fds[cpu]);
-		s->event_fds[cpu] = -1;
-	}
+	attach__free(s->attached);
+	s->attached = NULL;
 }
 
 int session__counts_fd(const struct session *s, int gen)
@@ -336,8 +387,6 @@ void session__destroy(struct session *s)
 		close(s->sync_outer_fd);
 	if (s->sync_inner_fd >= 0)
 		close(s->sync_inner_fd);
-	free(s->links);
-	free(s->event_fds);
 	profile_bpf__destroy(s->skel);
 	free(s);
 }

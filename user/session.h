@@ -15,9 +15,18 @@
 struct session;
 
 struct session_opts {
+	const struct event *events;	/* what to sample: attach cookie = index */
+	int nevents;
 	unsigned int freq;
+	unsigned long long period;	/* -c: every N events instead of freq */
 	enum stack_sides sides;
 	bool filter_tgids;	/* only the tgids added with session__add_tgid() */
+	bool follow_forks;	/* ... and their children from now on */
+	const pid_t *tids;	/* only these threads */
+	int ntids;
+	const char *comm;	/* only tasks of this name */
+	const char *cgroup;	/* only tasks in this cgroup v2 directory or below */
+	unsigned long min_block_us;	/* off-CPU blocks shorter are not recorded */
 	const char *btf_path;	/* NULL: the running kernel's */
 	unsigned int max_stacks;	/* entries of the stack and counts maps */
 };
@@ -33,7 +42,8 @@ bool session__tracks_exec(const struct session *s);
 /* Adds a process to the filter (opts.filter_tgids). */
 int session__add_tgid(struct session *s, pid_t tgid);
 
-/* Opens the sampling events on every CPU and attaches the program. */
+/* Opens the events (on every CPU where they are per CPU) and attaches the
+ * programs; a failure names the event and why. */
 int session__start(struct session *s);
 
 /* Stops sampling: detaches and closes the events. Idempotent. */

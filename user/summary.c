@@ -2,22 +2,41 @@
 /* Formatting the summary line of a profile. */
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "aggregate.h"
 #include "summary.h"
 
-void summary__format(const struct profile *p, const char *why, char *buf, size_t size)
+/* Off-CPU time: its own line part, in its own unit. */
+static int offcpu_part(const struct profile *p, char *buf, size_t size)
 {
 	const uint64_t *b = p->stats.bpf;
 
+	for (int i = 0; i < p->nevents; i++) {
+		if (strcmp(p->events[i].name, "offcpu"))
+			continue;
+		return snprintf(buf, size, ", off-CPU %" PRIu64 " us in %" PRIu64 " blocks (%" PRIu64
+				" shorter than --min-block, %" PRIu64 " lost; its counts are microseconds)",
+				profile__event_total(p, (uint32_t)i), b[STAT_OFFCPU_BLOCKS],
+				b[STAT_OFFCPU_SHORT], b[STAT_OFFCPU_LOST]);
+	}
+	return 0;
+}
+
+void summary__format(const struct profile *p, const char *why, char *buf, size_t size)
+{
+	const uint64_t *b = p->stats.bpf;
+	char offcpu[256] = "";
+
+	offcpu_part(p, offcpu, sizeof(offcpu));
 	snprintf(buf, size,
 		 "%" PRIu64 " samples, %zu stacks, %" PRIu64 " lost "
 		 "(kstack-collision %" PRIu64 ", ustack-collision %" PRIu64 ", stackmap-full %" PRIu64
 		 ", stack-error %" PRIu64 ", counts-full %" PRIu64 "), %" PRIu64 "/%" PRIu64
-		 " frames unresolved, %" PRIu64 " tracking records lost, %.2f s (%s)",
+		 " frames unresolved, %" PRIu64 " tracking records lost%s, %.2f s (%s)",
 		 b[STAT_SAMPLES], p->nsamples, profile__lost(p),
 		 b[STAT_LOST_KSTACK_COLLISION], b[STAT_LOST_USTACK_COLLISION],
 		 b[STAT_LOST_STACKMAP_FULL], b[STAT_LOST_STACK_ERROR], b[STAT_LOST_COUNTS_FULL],
-		 p->stats.unresolved, p->stats.frames, p->stats.tracking_lost, p->stats.duration,
-		 why);
+		 p->stats.unresolved, p->stats.frames, p->stats.tracking_lost, offcpu,
+		 p->stats.duration, why);
 }

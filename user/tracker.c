@@ -49,7 +49,7 @@ struct rec_lost {
 };
 
 /* A record, copied out of the ring until the round is sorted. */
-struct event {
+struct track_event {
 	__u32 type;
 	__u32 pid, ppid;
 	struct vma vma;		/* MMAP2; vma.time is the record's time */
@@ -59,17 +59,17 @@ struct tracker {
 	struct procs *procs;
 	struct perf_buffer *pb;
 	int map_fd;
-	struct event *evs;
+	struct track_event *evs;
 	size_t nevs, cap;
 	uint64_t lost;
 	int err;		/* first error inside the callback */
 };
 
-static int push(struct tracker *t, const struct event *ev)
+static int push(struct tracker *t, const struct track_event *ev)
 {
 	if (t->nevs == t->cap) {
 		size_t cap = t->cap ? t->cap * 2 : 256;
-		struct event *grown = realloc(t->evs, cap * sizeof(*grown));
+		struct track_event *grown = realloc(t->evs, cap * sizeof(*grown));
 
 		if (!grown)
 			return -ENOMEM;
@@ -83,7 +83,7 @@ static int push(struct tracker *t, const struct event *ev)
 static int take_mmap2(struct tracker *t, const struct perf_event_header *h, uint64_t time)
 {
 	const struct rec_mmap2 *r = (const void *)h;
-	struct event ev = { .type = h->type, .pid = r->pid };
+	struct track_event ev = { .type = h->type, .pid = r->pid };
 	size_t room, len;
 
 	if (h->size <= sizeof(*r) + sizeof(struct sample_id))
@@ -107,7 +107,7 @@ static int take_mmap2(struct tracker *t, const struct perf_event_header *h, uint
 static int take(struct tracker *t, const struct perf_event_header *h)
 {
 	const struct sample_id *sid;
-	struct event ev = { .type = h->type };
+	struct track_event ev = { .type = h->type };
 
 	if (h->size < sizeof(*h) + sizeof(*sid))
 		return 0;
@@ -159,12 +159,12 @@ static enum bpf_perf_event_ret on_record(void *ctx, int cpu, struct perf_event_h
 
 static int cmp_time(const void *a, const void *b)
 {
-	const struct event *ea = a, *eb = b;
+	const struct track_event *ea = a, *eb = b;
 
 	return (ea->vma.time > eb->vma.time) - (ea->vma.time < eb->vma.time);
 }
 
-static int apply(struct procs *procs, const struct event *ev)
+static int apply(struct procs *procs, const struct track_event *ev)
 {
 	switch (ev->type) {
 	case PERF_RECORD_MMAP2:
@@ -228,7 +228,7 @@ int tracker__start(struct procs *procs, struct tracker **out)
 	if (!t->pb) {
 		err = -errno;
 		fprintf(stderr, "bpfprof: cannot open the process tracking events: %s\n",
-			events_strerror(err));
+			events__strerror(NULL, err));
 		goto fail;
 	}
 	*out = t;

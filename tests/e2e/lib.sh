@@ -61,3 +61,16 @@ valid_folded() {
 # From the summary line in stderr file $1: samples taken, samples lost.
 summary_samples() { sed -nE 's/^bpfprof: ([0-9]+) samples, .*/\1/p' "$1" | tail -1; }
 summary_lost()    { sed -nE 's/^bpfprof: [0-9]+ samples, [0-9]+ stacks, ([0-9]+) lost .*/\1/p' "$1" | tail -1; }
+
+# expect_error NAME STATUS PATTERN ARGS...: exit status, exactly one stderr line
+# matching PATTERN (besides the summary of what was sampled, for late errors).
+expect_error() {
+	local name=$1 want=$2 pat=$3; shift 3
+	"$@" >"$T/bad.out" 2>"$T/bad.err"; local rc=$?
+	local lines; lines=$(grep -cvE '^bpfprof: [0-9]+ samples, ' "$T/bad.err")
+	if [ "$rc" -eq "$want" ] && [ "$lines" -eq 1 ] && grep -qE "$pat" "$T/bad.err"; then
+		ok "$name: exit $rc: $(grep -vE '^bpfprof: [0-9]+ samples, ' "$T/bad.err")"
+	else
+		fail "$name" "exit $rc (want $want), $lines stderr lines: $(head -3 "$T/bad.err")"
+	fi
+}

@@ -118,18 +118,6 @@ check "SIGINT: summary says interrupted" grep -q '(interrupted)' "$T/int.err"
 wait "$cpid"
 
 echo "== bad input: one clear line, non-zero exit"
-# expect_error NAME STATUS PATTERN ARGS...: exit status, exactly one stderr line
-# matching PATTERN (besides the summary of what was sampled, for late errors).
-expect_error() {
-	local name=$1 want=$2 pat=$3; shift 3
-	"$@" >"$T/bad.out" 2>"$T/bad.err"; local rc=$?
-	local lines; lines=$(grep -cvE '^bpfprof: [0-9]+ samples, ' "$T/bad.err")
-	if [ "$rc" -eq "$want" ] && [ "$lines" -eq 1 ] && grep -qE "$pat" "$T/bad.err"; then
-		ok "$name: exit $rc: $(grep -vE '^bpfprof: [0-9]+ samples, ' "$T/bad.err")"
-	else
-		fail "$name" "exit $rc (want $want), $lines stderr lines: $(head -3 "$T/bad.err")"
-	fi
-}
 expect_error "unknown option" 2 "unknown option '--bogus'" "$BPFPROF" --bogus
 expect_error "unknown short option" 2 "unknown option '-Z'" "$BPFPROF" -Z
 expect_error "missing argument" 2 "option '-F' needs an argument" "$BPFPROF" -F

@@ -33,7 +33,7 @@ Test(folded, root_first_kernel_suffixed)
 	char *out;
 
 	cr_assert_not_null(p);
-	cr_assert_eq(profile__add(p, "app", 10, 11, 7, frames, 4), 0);
+	cr_assert_eq(profile__add(p, 0, "app", 10, 11, 7, frames, 4), 0);
 	out = write_folded(p);
 	cr_expect_str_eq(out, "app;main;work;entry_SYSCALL_64_[k];vfs_read_[k] 7\n");
 	free(out);
@@ -47,9 +47,9 @@ Test(folded, same_line_from_different_threads_merges_and_sorts)
 	struct profile *p = profile__new();
 	char *out;
 
-	cr_assert_eq(profile__add(p, "app", 10, 12, 5, b, 2), 0);
-	cr_assert_eq(profile__add(p, "app", 10, 11, 3, a, 2), 0);
-	cr_assert_eq(profile__add(p, "app", 10, 13, 4, a, 2), 0);
+	cr_assert_eq(profile__add(p, 0, "app", 10, 12, 5, b, 2), 0);
+	cr_assert_eq(profile__add(p, 0, "app", 10, 11, 3, a, 2), 0);
+	cr_assert_eq(profile__add(p, 0, "app", 10, 13, 4, a, 2), 0);
 	cr_expect_eq(profile__total(p), 12);
 	out = write_folded(p);
 	cr_expect_str_eq(out, "app;main;a 7\napp;main;b 5\n");
@@ -63,7 +63,7 @@ Test(folded, separators_inside_names_are_replaced)
 	struct profile *p = profile__new();
 	char *out;
 
-	cr_assert_eq(profile__add(p, "we;ird", 1, 1, 2, f, 3), 0);
+	cr_assert_eq(profile__add(p, 0, "we;ird", 1, 1, 2, f, 3), 0);
 	out = write_folded(p);
 	cr_expect_str_eq(out, "we:ird;ns:fn;op new;std::vector<int> x 2\n");
 	free(out);
@@ -76,8 +76,8 @@ Test(folded, full_length_comm_and_no_frames)
 	char *out;
 
 	/* a 15-character comm is the longest the kernel keeps */
-	cr_assert_eq(profile__add(p, "abcdefghijklmno", 1, 1, 9, NULL, 0), 0);
-	cr_assert_eq(profile__add(p, "", 2, 2, 1, NULL, 0), 0);
+	cr_assert_eq(profile__add(p, 0, "abcdefghijklmno", 1, 1, 9, NULL, 0), 0);
+	cr_assert_eq(profile__add(p, 0, "", 2, 2, 1, NULL, 0), 0);
 	out = write_folded(p);
 	cr_expect_str_eq(out, "[unknown] 1\nabcdefghijklmno 9\n");
 	free(out);
@@ -91,8 +91,8 @@ Test(folded, names_are_interned)
 	struct pframe g[] = { { .name = name } };
 	struct profile *p = profile__new();
 
-	cr_assert_eq(profile__add(p, "a", 1, 1, 1, f, 1), 0);
-	cr_assert_eq(profile__add(p, "b", 2, 2, 1, g, 1), 0);
+	cr_assert_eq(profile__add(p, 0, "a", 1, 1, 1, f, 1), 0);
+	cr_assert_eq(profile__add(p, 0, "b", 2, 2, 1, g, 1), 0);
 	name[0] = 'X';	/* the profile holds its own copy */
 	cr_expect_eq(p->samples[0].frames[0].name, p->samples[1].frames[0].name);
 	cr_expect_str_eq(p->samples[1].frames[0].name, "main");
@@ -106,7 +106,7 @@ Test(folded, write_error_is_reported)
 	FILE *full = fopen("/dev/full", "w");
 
 	cr_assert_not_null(full);
-	cr_assert_eq(profile__add(p, "a", 1, 1, 1, f, 1), 0);
+	cr_assert_eq(profile__add(p, 0, "a", 1, 1, 1, f, 1), 0);
 	cr_expect_lt(folded__write(p, full), 0);
 	fclose(full);
 	profile__free(p);

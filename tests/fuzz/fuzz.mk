@@ -1,0 +1,95 @@
+# Fuzzing: libFuzzer with ASan and UBSan, one target per parser of outside
+# bytes (included by the top-level Makefile; paths are from the top).
+#   make fuzz-build   build every target into build/fuzz/
+#   make fuzz         run each target for FUZZ_SECONDS (default 600); new inputs
+#                     go to build/fuzz/corpus-TARGET, the seeds in
+#                     tests/fuzz/corpus/TARGET are only read. `make -j2 fuzz`
+#                     runs two at a time. Fails at the end if any target crashed.
+#   make fuzz-smoke   each target for FUZZ_SMOKE_SECONDS (default 30) from the
+#                     seeds alone; fails on the first crash (`make test` runs it)
+#   make fuzz-TARGET  one target for FUZZ_SECONDS (e.g. make fuzz-ksyms)
+#   make fuzz-cov     source coverage of each parser over its corpus (seeds plus
+#                     what the last `make fuzz` found), with llvm-cov
+# A crash leaves its input in build/fuzz/artifacts-TARGET/; replay it with
+#   build/fuzz/fuzz_TARGET build/fuzz/artifacts-TARGET/crash-...
+
+FUZZ_TARGETS       := elf_syms proc_maps ksyms cli tracker
+FUZZ_SECONDS       ?= 600
+FUZZ_SMOKE_SECONDS ?= 30
+FUZZ_DIR           := $(BUILD)/fuzz
+FUZZ_CFLAGS        := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+                      -fno-omit-frame-pointer -D_GNU_SOURCE -std=c17 -Wall -Wextra -Werror \
+                      -Iuser -Ibpf -I$(BUILD)
+FUZZ_BINS          := $(patsubst %,$(FUZZ_DIR)/fuzz_%,$(FUZZ_TARGETS))
+# the sources' own headers only: no generated file, so no build step first
+FUZZ_HDRS          := $(wildcard user/*.h) $(wildcard bpf/*.h)
+FUZZ_RUN           := bash tests/fuzz/run.sh
+# coverage builds: the same sources, no sanitizer, clang's source coverage
+FUZZ_COV_CFLAGS    := -g -O0 -fsanitize=fuzzer -fprofile-instr-generate -fcoverage-mapping \
+                      -D_GNU_SOURCE -std=c17 -Iuser -Ibpf -I$(BUILD)
+
+# What each target compiles in besides tests/fuzz/fuzz_TARGET.c, and links.
+FUZZ_SRCS_elf_syms  := user/elf_syms.c
+FUZZ_LIBS_elf_syms  := -lelf -lz
+FUZZ_SRCS_proc_maps := user/proc_maps.c
+FUZZ_SRCS_ksyms     := user/ksyms.c
+FUZZ_SRCS_cli       := user/cli.c
+FUZZ_SRCS_tracker   := user/procs.c user/proc_maps.c user/events.c
+# tracker.c is #included by fuzz_tracker.c (its decoder is static)
+FUZZ_DEPS_tracker   := user/tracker.c
+FUZZ_LIBS_tracker   := -lbpf -lelf -lz
+# The parser each target is about, for fuzz-cov.
+FUZZ_MAIN_elf_syms  := user/elf_syms.c
+FUZZ_MAIN_proc_maps := user/proc_maps.c
+FUZZ_MAIN_ksyms     := user/ksyms.c
+FUZZ_MAIN_cli       := user/cli.c
+FUZZ_MAIN_tracker   := user/tracker.c
+
+.PHONY: fuzz fuzz-build fuzz-smoke fuzz-cov $(patsubst %,fuzz-%,$(FUZZ_TARGETS)) \
+	$(patsubst %,fuzz-smoke-%,$(FUZZ_TARGETS))
+
+fuzz-build: $(FUZZ_BINS)
+
+# libFuzzer's runtime is in libclang-rt-N-dev, which apt installs with clang
+# only as a recommendation: install it when a probe does not link.
+$(FUZZ_DIR)/.toolchain-ok:
+	@mkdir -p $(@D)
+	@printf '%s\n' '#include <stddef.h>' '#include <stdint.h>' \
+	    'int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) { (void)d; (void)n; return 0; }' \
+	    > $(@D)/probe.c
+	@if ! $(CLANG) -fsanitize=fuzzer,address,undefined $(@D)/probe.c -o $(@D)/probe 2>/dev/null; then \
+		v=$$($(CLANG) -dumpversion | cut -d. -f1); \
+		echo "fuzz: -fsanitize=fuzzer does not link: installing libclang-rt-$$v-dev"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libclang-rt-$$v-dev \
+		&& $(CLANG) -fsanitize=fuzzer,address,undefined $(@D)/probe.c -o $(@D)/probe || exit 1; \
+	fi
+	@rm -f $(@D)/probe $(@D)/probe.c
+	@touch $@
+
+define FUZZ_TARGET_RULES
+$(FUZZ_DIR)/fuzz_$(1): tests/fuzz/fuzz_$(1).c $(FUZZ_SRCS_$(1)) $(FUZZ_DEPS_$(1)) $(FUZZ_HDRS) tests/fuzz/fuzz.mk | $(FUZZ_DIR)/.toolchain-ok
+	$(CLANG) $(FUZZ_CFLAGS) tests/fuzz/fuzz_$(1).c $(FUZZ_SRCS_$(1)) $(FUZZ_LIBS_$(1)) -o $$@
+
+$(FUZZ_DIR)/cov/fuzz_$(1): tests/fuzz/fuzz_$(1).c $(FUZZ_SRCS_$(1)) $(FUZZ_DEPS_$(1)) $(FUZZ_HDRS) tests/fuzz/fuzz.mk | $(FUZZ_DIR)/.toolchain-ok
+	@mkdir -p $$(@D)
+	$(CLANG) $(FUZZ_COV_CFLAGS) tests/fuzz/fuzz_$(1).c $(FUZZ_SRCS_$(1)) $(FUZZ_LIBS_$(1)) -o $$@
+
+fuzz-$(1): $(FUZZ_DIR)/fuzz_$(1)
+	@$(FUZZ_RUN) long $(1) $(FUZZ_SECONDS) $(FUZZ_DIR)
+
+fuzz-smoke-$(1): $(FUZZ_DIR)/fuzz_$(1)
+	@$(FUZZ_RUN) smoke $(1) $(FUZZ_SMOKE_SECONDS) $(FUZZ_DIR)
+endef
+$(foreach t,$(FUZZ_TARGETS),$(eval $(call FUZZ_TARGET_RULES,$(t))))
+
+# Every target runs even if one crashes; the summary says which, and fails.
+fuzz: $(patsubst %,fuzz-%,$(FUZZ_TARGETS))
+	@echo "== fuzz summary ($(FUZZ_SECONDS) s per target)"
+	@cat $(patsubst %,$(FUZZ_DIR)/summary-%.txt,$(FUZZ_TARGETS))
+	@! grep -q CRASHED $(patsubst %,$(FUZZ_DIR)/summary-%.txt,$(FUZZ_TARGETS))
+
+fuzz-smoke: $(patsubst %,fuzz-smoke-%,$(FUZZ_TARGETS))
+	@echo "fuzz-smoke: $(words $(FUZZ_TARGETS)) targets, $(FUZZ_SMOKE_SECONDS) s each, no crash"
+
+fuzz-cov: $(patsubst %,$(FUZZ_DIR)/cov/fuzz_%,$(FUZZ_TARGETS))
+	@bash tests/fuzz/cov.sh $(FUZZ_DIR) $(foreach t,$(FUZZ_TARGETS),$(t):$(FUZZ_MAIN_$(t)))

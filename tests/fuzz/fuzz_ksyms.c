@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Fuzz target: user/ksyms.c, the /proc/kallsyms parser. The input is the
+ * file's bytes: parsed from memory (ksyms__parse) and read from a file
+ * (ksyms__load, through a memfd); both must agree. Then ksyms__find at the
+ * addresses the input's lines start with, their neighbours and the ends of
+ * the address space, with the lookup's invariants checked.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "ksyms.h"
+
+#define MAX_PROBED_LINES	64
+
+#define CHECK(cond)							\
+	do {								\
+		if (!(cond)) {						\
+			fprintf(stderr, "%s:%d: check failed: %s\n",	\
+				__FILE__, __LINE__, #cond);		\
+			abort();					\
+		}							\
+	} while (0)
+
+static int memfd = -1;
+static char memfd_path[64];
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	memfd = memfd_create("fuzz_ksyms", MFD_CLOEXEC);
+	if (memfd < 0) {
+		perror("memfd_create");
+		abort();
+	}
+	snprintf(memfd_path, sizeof(memfd_path), "/proc/self/fd/%d", memfd);
+	return 0;
+}
+
+static void fill_memfd(const uint8_t *data, size_t size)
+{
+	size_t done = 0;
+	ssize_t n;
+
+	if (ftruncate(memfd, 0))
+		abort();
+	while (done < size) {
+		n = pwrite(memfd, data + done, size - done, (off_t)done);
+		if (n <= 0)
+			abort();
+		done += (size_t)n;
+	}
+}
+
+static const struct ksym *find(const struct ksyms *ks, uint64_t addr)
+{
+	const struct ksym *sym = ksyms__find(ks, addr);
+
+	if (!sym)
+		return NULL;
+	CHECK(sym->addr != 0 && sym->addr <= addr);
+	CHECK(sym->name && strlen(sym->name) > 0);
+	CHECK(!strchr(sym->name, '\n') && !strchr(sym->name, '\t'));
+	if (sym->module)
+		CHECK(strlen(sym->module) > 0 && !strchr(sym->module, ']'));
+	/* The first alias answers for its address, and for itself. */
+	CHECK(ksyms__find(ks, sym->addr) == sym);
+	if (addr != sym->addr)
+		CHECK(ksyms__find(ks, addr - 1) == sym);
+	return sym;
+}
+
+/* The hex address a line starts with, as kallsyms writes it. */
+static bool line_addr(const uint8_t *p, const uint8_t *end, uint64_t *addr)
+{
+	uint64_t v = 0;
+	int n = 0, d;
+
+	for (; p < end && n < 16; p++, n++) {
+		if (*p >= '0' && *p <= '9')
+			d = *p - '0';
+		else if (*p >= 'a' && *p <= 'f')
+			d = *p - 'a' + 10;
+		else if (*p >= 'A' && *p <= 'F')
+			d = *p - 'A' + 10;
+		else
+			break;
+		v = v << 4 | (uint64_t)d;
+	}
+	*addr = v;
+	return n > 0;
+}
+
+static void probe(const struct ksyms *ks, const uint8_t *data, size_t size)
+{
+	const uint8_t *p = data, *end = data + size, *nl;
+	uint64_t addr;
+	int lines = 0;
+
+	find(ks, 0);
+	find(ks, 1);
+	find(ks, UINT64_MAX);
+	while (p < end && lines++ < MAX_PROBED_LINES) {
+		nl = memchr(p, '\n', (size_t)(end - p));
+		if (line_addr(p, nl ? nl : end, &addr)) {
+			find(ks, addr);
+			find(ks, addr + 1);
+			find(ks, addr - 1);
+			find(ks, addr + (1u << 20));
+		}
+		p = nl ? nl + 1 : end;
+	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct ksyms *parsed, *loaded;
+	int err_parsed, err_loaded;
+
+	errno = 0;
+	parsed = ksyms__parse((const char *)data, size);
+	err_parsed = errno;
+	fill_memfd(data, size);
+	errno = 0;
+	loaded = ksyms__load(memfd_path);
+	err_loaded = errno;
+
+	if (!parsed)
+		CHECK(err_parsed == ENODATA || err_parsed == ENOMEM);
+	CHECK(!parsed == !loaded);
+	CHECK(parsed || err_parsed == err_loaded);
+	CHECK(ksyms__count(parsed) == ksyms__count(loaded));
+	if (parsed) {
+		CHECK(ksyms__count(parsed) > 0);
+		probe(parsed, data, size);
+		/* Same answers from both. */
+		for (size_t i = 0; i + 8 <= size && i < 8 * 16; i += 8) {
+			uint64_t addr;
+			const struct ksym *a, *b;
+
+			memcpy(&addr, data + i, sizeof(addr));
+			a = ksyms__find(parsed, addr);
+			b = ksyms__find(loaded, addr);
+			CHECK(!a == !b);
+			CHECK(!a || (a->addr == b->addr && !strcmp(a->name, b->name)));
+		}
+	}
+	ksyms__free(parsed);
+	ksyms__free(loaded);
+	return 0;
+}

@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Fuzz target: user/proc_maps.c, one /proc/PID/maps line at a time. The
+ * input is split into lines (each keeps its '\n', as getline() gives it);
+ * each is parsed from an exactly sized heap copy, so ASan sees any read past
+ * the NUL. A parsed line is printed back in the kernel's format and parsed
+ * again: both parses must agree.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "proc_maps.h"
+
+#define CHECK(cond)							\
+	do {								\
+		if (!(cond)) {						\
+			fprintf(stderr, "%s:%d: check failed: %s\n",	\
+				__FILE__, __LINE__, #cond);		\
+			abort();					\
+		}							\
+	} while (0)
+
+static void check_parsed(const char *line, size_t len, const struct maps_line *ml)
+{
+	CHECK(ml->start <= ml->end);
+	CHECK(ml->path >= line && ml->path <= line + len);
+	CHECK(!strchr(ml->path, '\n'));
+	CHECK(ml->path[0] != ' ');
+}
+
+static void round_trip(const struct maps_line *ml)
+{
+	struct maps_line again;
+	char *text = NULL;
+	int n;
+
+	n = asprintf(&text, "%" PRIx64 "-%" PRIx64 " r-%cp %08" PRIx64 " %02x:%02x %" PRIu64
+		     "                   %s%s\n",
+		     ml->start, ml->end, ml->exec ? 'x' : '-', ml->pgoff,
+		     ml->dev_major, ml->dev_minor, ml->ino, ml->path,
+		     ml->deleted ? " (deleted)" : "");
+	if (n < 0)
+		abort();
+	CHECK(maps_parse_line(text, &again) == 0);
+	CHECK(again.start == ml->start && again.end == ml->end && again.pgoff == ml->pgoff);
+	CHECK(again.dev_major == ml->dev_major && again.dev_minor == ml->dev_minor);
+	CHECK(again.ino == ml->ino && again.exec == ml->exec);
+	CHECK(again.deleted == ml->deleted && !strcmp(again.path, ml->path));
+	free(text);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const uint8_t *p = data, *end = data + size, *nl;
+	struct maps_line ml;
+	size_t len;
+	char *line;
+	int err;
+
+	if (!size)
+		return 0;
+	while (p < end) {
+		nl = memchr(p, '\n', (size_t)(end - p));
+		len = nl ? (size_t)(nl - p) + 1 : (size_t)(end - p);
+		line = malloc(len + 1);
+		if (!line)
+			abort();
+		memcpy(line, p, len);
+		line[len] = '\0';
+		err = maps_parse_line(line, &ml);
+		if (err == 0) {
+			check_parsed(line, len, &ml);
+			round_trip(&ml);
+		} else {
+			CHECK(err == -EINVAL);
+		}
+		free(line);
+		p += len;
+	}
+	return 0;
+}
