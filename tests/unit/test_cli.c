@@ -83,6 +83,58 @@ Test(cli, bad_usage, .init = cr_redirect_stderr)
 	}
 }
 
+Test(cli, events_and_filters)
+{
+	char **argv = ARGV("-e", "page-faults:u,sched:sched_switch,u:/bin/ls:main", "-c", "1",
+			   "-t", "5,6", "--comm", "app", "--cgroup", "/sys/fs/cgroup/x", "--off-cpu");
+	struct config cfg;
+
+	cr_assert_eq(parse(argv, &cfg), CLI_RUN);
+	cr_assert_eq(cfg.nevents, 4);	/* off-CPU comes last */
+	cr_expect_eq(cfg.events[0].kind, EVENT_SOFTWARE);
+	cr_expect(cfg.events[0].exclude_kernel);
+	cr_expect_not(cfg.events[0].exclude_user);
+	cr_expect_eq(cfg.events[1].kind, EVENT_TRACEPOINT);
+	cr_expect_str_eq(cfg.events[1].sys, "sched");
+	cr_expect_str_eq(cfg.events[1].tp, "sched_switch");
+	cr_expect_eq(cfg.events[2].kind, EVENT_UPROBE);
+	cr_expect_str_eq(cfg.events[2].path, "/bin/ls");
+	cr_expect_str_eq(cfg.events[2].sym, "main");
+	cr_expect_eq(cfg.events[3].kind, EVENT_OFFCPU);
+	cr_expect_eq(cfg.period, 1);
+	cr_assert_eq(cfg.ntids, 2);
+	cr_expect_str_eq(cfg.comm, "app");
+	cli_free(&cfg);
+}
+
+Test(cli, default_event_is_cpu_clock)
+{
+	struct config cfg;
+
+	cr_assert_eq(parse((char *[]){ "bpfprof", NULL }, &cfg), CLI_RUN);
+	cr_assert_eq(cfg.nevents, 1);
+	cr_expect_str_eq(cfg.events[0].name, "cpu-clock");
+	cr_expect(cfg.events[0].clock);
+	cli_free(&cfg);
+}
+
+Test(cli, bad_events, .init = cr_redirect_stderr)
+{
+	char **bad[] = {
+		ARGV("-e", "nosuch"), ARGV("-e", "page-faults:x"), ARGV("-e", "a:b:c"),
+		ARGV("-e", "u:/bin/ls"), ARGV("-e", "u::main"), ARGV("-e", ","),
+		ARGV("-e", "cs,cs,cs,cs,cs,cs,cs,cs"), ARGV("--comm", "0123456789abcdef"),
+		ARGV("-c", "0"), ARGV("--off-cpu", "--interval", "1", "--output-dir", "d"),
+	};
+	struct config cfg;
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		cr_expect_eq(parse(bad[i], &cfg), CLI_EXIT_USAGE, "argv[2] = %s", bad[i][2]);
+		cli_free(&cfg);
+	}
+}
+
 Test(cli, help_and_version, .init = cr_redirect_stdout)
 {
 	struct config cfg;

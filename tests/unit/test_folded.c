@@ -119,7 +119,28 @@ Test(folded, lost_sums_every_loss_reason)
 
 	for (k = 0; k < STAT_MAX; k++)
 		p->stats.bpf[k] = 1u << k;
-	/* everything but STAT_SAMPLES (bit 0) */
-	cr_expect_eq(profile__lost(p), (1u << STAT_MAX) - 2);
+	/* the STAT_LOST_* reasons: bits 1..STAT_LOST_COUNTS_FULL (off-CPU's
+	 * counters are not samples lost) */
+	cr_expect_eq(profile__lost(p), (1u << (STAT_LOST_COUNTS_FULL + 1)) - 2);
+	profile__free(p);
+}
+
+Test(folded, several_events_get_their_name_as_root_and_scale)
+{
+	struct pframe f[] = { { .name = "main" } };
+	struct profile *p = profile__new();
+	char *out;
+
+	p->nevents = 2;
+	snprintf(p->events[0].name, sizeof(p->events[0].name), "oncpu");
+	p->events[0].scale = 10101;	/* us per sample at 99 Hz */
+	snprintf(p->events[1].name, sizeof(p->events[1].name), "offcpu");
+	cr_assert_eq(profile__add(p, 0, "app", 1, 1, 3, f, 1), 0);
+	cr_assert_eq(profile__add(p, 1, "app", 1, 1, 500, f, 1), 0);
+	out = write_folded(p);
+	cr_expect_str_eq(out, "offcpu;app;main 500\noncpu;app;main 30303\n");
+	cr_expect_eq(profile__total(p), 503);	/* as the BPF side counted */
+	cr_expect_eq(profile__event_total(p, 0), 30303);
+	free(out);
 	profile__free(p);
 }
