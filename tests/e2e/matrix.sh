@@ -78,13 +78,20 @@ progs0=$(bpf_ids prog sample); maps0=$(bpf_ids map counts0)
 "$BPFPROF" -a -o "$T/killed.folded" 2>/dev/null & bp=$!
 sleep 1
 progs1=$(comm -13 <(echo "$progs0") <(bpf_ids prog sample))
+maps1=$(comm -13 <(echo "$maps0") <(bpf_ids map counts0))
 kill -KILL "$bp"; wait "$bp" 2>/dev/null
-sleep 0.5
-left_progs=$(comm -12 <(echo "$progs1") <(bpf_ids prog sample) | grep -c .)
-left_maps=$(comm -13 <(echo "$maps0") <(bpf_ids map counts0) | grep -c .)
+# the kernel frees them once the last reference goes (maps after an RCU
+# grace period, from a work queue): give it a moment
+for _ in $(seq 30); do
+	left_progs=$(comm -12 <(echo "$progs1") <(bpf_ids prog sample) | grep -c .)
+	left_maps=$(comm -12 <(echo "$maps1") <(bpf_ids map counts0) | grep -c .)
+	[ "$left_progs" -eq 0 ] && [ "$left_maps" -eq 0 ] && break
+	sleep 0.1
+done
 check "SIGKILL: its program was loaded ($(echo $progs1)) and is gone ($left_progs left)" \
 	[ -n "$progs1" ] && [ "$left_progs" -eq 0 ]
-check "SIGKILL: no map of it left ($left_maps)" [ "$left_maps" -eq 0 ]
+check "SIGKILL: its maps ($(echo $maps1)) are gone ($left_maps left)" \
+	[ -n "$maps1" ] && [ "$left_maps" -eq 0 ]
 
 echo "== output files: no symlink followed, mode 0644"
 echo keep >"$T/victim"
