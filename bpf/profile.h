@@ -64,4 +64,27 @@ enum stat_kind {
 /* The stats map holds NR_GENS * STAT_MAX counters per CPU: gen * STAT_MAX + kind. */
 #define STAT_SLOTS		(NR_GENS * STAT_MAX)
 
+/*
+ * --call-graph dwarf: one row of a file's unwind table, built in user space
+ * from its CFI (.eh_frame / .debug_frame) and walked by the BPF side. Rows
+ * are sorted by pc; a row holds from its pc up to the next row's.
+ * On x86-64 the return address is always at CFA - 8.
+ */
+enum unwind_cfa_reg {
+	CFA_NONE = 0,		/* no rule the BPF side can follow: stop here */
+	CFA_RSP = 1,		/* CFA = rsp + cfa_offset */
+	CFA_RBP = 2,		/* CFA = rbp + cfa_offset */
+	CFA_PLT = 3,		/* a PLT stub: CFA = rsp + 8 (+ 8 past the push) */
+};
+
+#define RBP_SAME	0	/* rbp_offset: the caller's rbp is still in rbp */
+
+struct unwind_row {
+	__u64 pc;		/* file virtual address where this rule starts */
+	__s32 cfa_offset;
+	__s16 rbp_offset;	/* caller's rbp saved at CFA + rbp_offset, or RBP_SAME */
+	__u8 cfa_reg;		/* enum unwind_cfa_reg */
+	__u8 pad;
+};
+
 #endif /* BPFPROF_PROFILE_H */
