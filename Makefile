@@ -15,7 +15,7 @@ WARNINGS   := -Wall -Wextra -Werror
 CPPFLAGS   := -D_GNU_SOURCE -DBPFPROF_VERSION='"$(VERSION)"' -I$(BUILD) -Ibpf -Iuser
 CFLAGS     ?= -O2 -g
 CFLAGS     += -std=c17 $(WARNINGS)
-LDLIBS     := -lbpf -lelf -lz -lprotobuf-c -lcurl
+LDLIBS     := -lbpf -ldw -lelf -lz -lprotobuf-c -lcurl
 SANITIZE   := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 BPF_SRCS   := $(wildcard bpf/*.bpf.c)
@@ -33,7 +33,7 @@ UNIT_BINS  := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
 EXAMPLES   := $(patsubst examples/%.c,$(BUILD)/examples/%,$(filter-out examples/libhot.c,$(wildcard examples/*.c)))
 
 DEB_PKGS   := clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libcriterion-dev \
-              pkg-config linux-perf elfutils make gcc binutils util-linux procps \
+              pkg-config linux-perf elfutils libdw-dev make gcc binutils util-linux procps \
               libc6-dbg protobuf-c-compiler libprotobuf-c-dev libcurl4-openssl-dev \
               golang-go python3 valgrind time
 
@@ -97,6 +97,10 @@ EXAMPLE_CFLAGS := -O1 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -W
 $(BUILD)/examples/libhot.so: examples/libhot.c
 	@mkdir -p $(@D)
 	$(CC) $(EXAMPLE_CFLAGS) -fPIC -shared $< -o $@
+# Workloads without frame pointers, as most code is built (--call-graph dwarf)
+$(BUILD)/examples/nofp_%: examples/nofp_%.c
+	@mkdir -p $(@D)
+	$(CC) -O2 -g -fomit-frame-pointer -Wall -Wextra -Werror $< -o $@ -lpthread
 $(BUILD)/examples/%: examples/%.c $(BUILD)/examples/libhot.so
 	@mkdir -p $(@D)
 	$(CC) $(EXAMPLE_CFLAGS) $< -o $@ -L$(BUILD)/examples -Wl,-rpath,'$$ORIGIN' -lhot -lpthread

@@ -105,6 +105,37 @@ struct {
 	__type(value, struct blocked);
 } blocked SEC(".maps");
 
+/* --call-graph dwarf: every file's unwind rows, back to back; per process,
+ * its executable mappings and where their files' rows are. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, DEFAULT_UNWIND_ROWS);
+	__type(key, __u32);
+	__type(value, struct unwind_row);
+} unwind_rows SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, MAX_UNWIND_PROCS);
+	__type(key, __u32);
+	__type(value, struct unwind_proc);
+} unwind_procs SEC(".maps");
+
+/* unwound user stacks, by hash, one map per generation */
+struct dwarf_stack_map {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, DEFAULT_MAX_STACKS);
+	__type(key, __u64);
+	__type(value, struct dwarf_stack);
+} dstacks0 SEC(".maps"), dstacks1 SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct dwarf_stack);
+} unwind_scratch SEC(".maps");
+
 static __always_inline void slot_inc(void *map, __u32 slot)
 {
 	__u64 *v = bpf_map_lookup_elem(map, &slot);
@@ -225,6 +256,201 @@ static __always_inline int sample_event(void *ctx, __u32 event)
 	else
 		record(ctx, &key, &stacks0, &counts0, 0);
 	return 0;
+}
+
+/*
+ * The DWARF unwinder: from the user registers at kernel entry, find the
+ * rule for the address in its file's table, compute the CFA, read the
+ * return address (CFA - 8) and the caller's rbp, step, repeat.
+ */
+#define FNV_OFFSET	0xcbf29ce484222325ull
+#define FNV_PRIME	0x100000001b3ull
+#define ROW_SEARCH_STEPS	24	/* binary search over up to 16M rows */
+
+struct unwind_ctx {
+	__u64 ip, sp, bp;
+	__u64 hash;
+	__u32 tgid;
+	__u32 nr;
+	__u32 stop;	/* STAT_UNWIND_* */
+};
+
+static __always_inline const struct unwind_map *find_map(const struct unwind_proc *pr, __u64 pc)
+{
+	for (__u32 j = 0; j < MAX_UNWIND_MAPS; j++) {
+		if (j >= pr->nmaps)
+			break;
+		if (pc >= pr->maps[j].start && pc < pr->maps[j].end)
+			return &pr->maps[j];
+	}
+	return NULL;
+}
+
+/* The last row of [first, first + n) with pc <= vaddr. */
+static __always_inline const struct unwind_row *find_row(__u32 first, __u32 n, __u64 vaddr)
+{
+	__u32 lo = first, hi = first + n, mid;
+	const struct unwind_row *row;
+
+	for (int k = 0; k < ROW_SEARCH_STEPS && lo < hi; k++) {
+		mid = lo + (hi - lo) / 2;
+		row = bpf_map_lookup_elem(&unwind_rows, &mid);
+		if (!row)
+			return NULL;
+		if (row->pc <= vaddr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == first)
+		return NULL;
+	lo--;
+	return bpf_map_lookup_elem(&unwind_rows, &lo);
+}
+
+static __always_inline bool compute_cfa(const struct unwind_row *row, struct unwind_ctx *c,
+					__u64 *cfa)
+{
+	switch (row->cfa_reg) {
+	case CFA_RSP:
+		*cfa = c->sp + row->cfa_offset;
+		return true;
+	case CFA_RBP:
+		*cfa = c->bp + row->cfa_offset;
+		return true;
+	case CFA_PLT:	/* the stub's second half has pushed one more word */
+		*cfa = c->sp + 8 + ((c->ip & 15) >= 11 ? 8 : 0);
+		return true;
+	default:
+		return false;
+	}
+}
+
+static long unwind_step(__u32 i, struct unwind_ctx *c)
+{
+	const struct unwind_proc *pr = bpf_map_lookup_elem(&unwind_procs, &c->tgid);
+	const struct unwind_map *m;
+	const struct unwind_row *row;
+	struct dwarf_stack *st;
+	__u32 zero = 0;
+	__u64 pc, cfa, ra;
+
+	st = bpf_map_lookup_elem(&unwind_scratch, &zero);
+	if (!st || !pr || c->nr >= MAX_STACK_DEPTH) {
+		c->stop = STAT_UNWIND_DEPTH;
+		return 1;
+	}
+	st->ips[c->nr] = c->ip;
+	c->nr++;
+	c->hash = (c->hash ^ c->ip) * FNV_PRIME;
+	/* a return address points after its call: the call is the byte before */
+	pc = i ? c->ip - 1 : c->ip;
+	m = find_map(pr, pc);
+	row = m ? find_row(m->first_row, m->nrows, pc - m->bias) : NULL;
+	if (row && row->cfa_reg == CFA_END) {
+		c->stop = STAT_UNWIND_END;
+		return 1;
+	}
+	if (!m || !row || !compute_cfa(row, c, &cfa)) {
+		c->stop = !m ? STAT_UNWIND_NO_MAPPING : STAT_UNWIND_NO_RULE;
+		return 1;
+	}
+	if (bpf_probe_read_user(&ra, sizeof(ra), (void *)(cfa - 8)) ||
+	    (row->rbp_offset != RBP_SAME &&
+	     bpf_probe_read_user(&c->bp, sizeof(c->bp), (void *)(cfa + row->rbp_offset)))) {
+		c->stop = STAT_UNWIND_READ_FAULT;
+		return 1;
+	}
+	if (!ra) {
+		c->stop = STAT_UNWIND_END;
+		return 1;
+	}
+	c->sp = cfa;
+	c->ip = ra;
+	return 0;
+}
+
+/* The user stack, unwound with the tables, into the generation's dwarf
+ * stack map; without tables for the process yet, frame pointers. Returns
+ * 0 or the reason the sample is lost. */
+static __always_inline __u32 take_dwarf_ustack(void *ctx, struct stack_key *key, void *stacks,
+					       void *dstacks, __u32 g)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct unwind_ctx c = { .tgid = key->tgid, .hash = FNV_OFFSET, .stop = STAT_UNWIND_DEPTH };
+	struct dwarf_stack *st;
+	struct pt_regs *regs;
+	__u32 zero = 0;
+
+	if (!task->mm) {	/* a kernel thread: no user stack */
+		key->ustack_id = STACK_ID_NONE;
+		return 0;
+	}
+	if (!bpf_map_lookup_elem(&unwind_procs, &key->tgid)) {
+		slot_inc(&stats, g * STAT_MAX + STAT_UNWIND_FP_FALLBACK);
+		key->ustack_id = bpf_get_stackid(ctx, stacks, BPF_F_USER_STACK);
+		return stack_loss(key->ustack_id, STAT_LOST_USTACK_COLLISION);
+	}
+	regs = (struct pt_regs *)bpf_task_pt_regs(task);
+	c.ip = BPF_CORE_READ(regs, ip);
+	c.sp = BPF_CORE_READ(regs, sp);
+	c.bp = BPF_CORE_READ(regs, bp);
+	bpf_loop(MAX_STACK_DEPTH, unwind_step, &c, 0);
+	slot_inc(&stats, g * STAT_MAX + c.stop);
+	st = bpf_map_lookup_elem(&unwind_scratch, &zero);
+	if (!st || !c.nr) {
+		key->ustack_id = STACK_ID_NONE;
+		return 0;
+	}
+	st->nr = c.nr;
+	key->ustack_hash = c.hash;
+	key->ustack_id = STACK_ID_DWARF;
+	return bpf_map_update_elem(dstacks, &c.hash, st, BPF_ANY) ? STAT_LOST_STACKMAP_FULL : 0;
+}
+
+static __always_inline void record_dwarf(void *ctx, struct stack_key *key, void *stacks,
+					 void *dstacks, void *counts, __u32 g)
+{
+	__u32 lost = 0;
+
+	slot_inc(&stats, g * STAT_MAX + STAT_SAMPLES);
+	key->kstack_id = kernel_stacks ? bpf_get_stackid(ctx, stacks, 0) : STACK_ID_NONE;
+	lost = stack_loss(key->kstack_id, STAT_LOST_KSTACK_COLLISION);
+	if (!lost && user_stacks)
+		lost = take_dwarf_ustack(ctx, key, stacks, dstacks, g);
+	else if (!lost)
+		key->ustack_id = STACK_ID_NONE;
+	if (!lost)
+		lost = add_weight(counts, key, 1);
+	if (lost)
+		slot_inc(&stats, g * STAT_MAX + lost);
+}
+
+static __always_inline int sample_event_dwarf(void *ctx, __u32 event)
+{
+	struct stack_key key = {};
+
+	if (!wanted(&key, event))
+		return 0;
+	slot_inc(&total, 0);
+	if (gen)
+		record_dwarf(ctx, &key, &stacks1, &dstacks1, &counts1, 1);
+	else
+		record_dwarf(ctx, &key, &stacks0, &dstacks0, &counts0, 0);
+	return 0;
+}
+
+/* --call-graph dwarf's twins of sample and sample_uprobe. */
+SEC("perf_event")
+int sample_dwarf(struct bpf_perf_event_data *ctx)
+{
+	return sample_event_dwarf(ctx, (__u32)bpf_get_attach_cookie(ctx));
+}
+
+SEC("uprobe")
+int sample_uprobe_dwarf(struct pt_regs *ctx)
+{
+	return sample_event_dwarf(ctx, (__u32)bpf_get_attach_cookie(ctx));
 }
 
 /* The attach cookie is the event's index in the run's list. */

@@ -17,11 +17,17 @@
 #define MAX_EXEC_TIMES		16384	/* processes whose last exec is remembered (LRU) */
 #define MAX_EVENTS		8	/* events recorded at once (-e a,b,... and --off-cpu) */
 #define MAX_OFFCPU_THREADS	32768	/* threads blocked at once that off-CPU follows */
+#define MAX_UNWIND_MAPS		48	/* executable mappings per process the unwinder knows */
+#define MAX_UNWIND_PROCS	8192	/* processes with unwind info loaded (LRU) */
+#define DEFAULT_UNWIND_ROWS	(1 << 21)	/* rows of all files' tables together */
 
 /* A stack id that holds no frames (the sample had no such side, or it was
  * not asked for). bpf_get_stackid() itself returns -EFAULT for an empty
  * stack, so user space treats both the same way. */
 #define STACK_ID_NONE		(-14) /* -EFAULT */
+/* The user stack was unwound from CFI tables: it is in the dwarf stack
+ * map under the key's ustack_hash. */
+#define STACK_ID_DWARF		(-1000)
 
 /* The counts and stack maps come in two generations: samples go to the one
  * the global `gen` names, user space flips it and drains the other. */
@@ -37,6 +43,8 @@ struct stack_key {
 	__u32 pid;
 	__u32 event;		/* index into the run's event list */
 	__u32 pad;
+	__u64 ustack_hash;	/* --call-graph dwarf: the user stack's key in the
+				 * dwarf stack map (ustack_id is then STACK_ID_DWARF) */
 	__u64 start_time;
 	__u64 exec_time;
 	__s32 kstack_id;
@@ -58,6 +66,14 @@ enum stat_kind {
 	STAT_OFFCPU_BLOCKS,		/* off-CPU: blocks recorded (their time is in counts) */
 	STAT_OFFCPU_SHORT,		/* off-CPU: blocks under --min-block, not recorded */
 	STAT_OFFCPU_LOST,		/* off-CPU: switch-outs whose stack or slot failed */
+	/* --call-graph dwarf: how user stacks ended (not losses: the frames
+	 * before the stop are kept) */
+	STAT_UNWIND_FP_FALLBACK,	/* process without tables yet: frame pointers used */
+	STAT_UNWIND_END,		/* reached the outermost frame (return address 0) */
+	STAT_UNWIND_NO_MAPPING,		/* an address outside every file with a table */
+	STAT_UNWIND_NO_RULE,		/* no rule for the address (PLT, expression, gap) */
+	STAT_UNWIND_READ_FAULT,		/* reading the stack failed */
+	STAT_UNWIND_DEPTH,		/* MAX_STACK_DEPTH frames */
 	STAT_MAX,
 };
 
@@ -75,6 +91,7 @@ enum unwind_cfa_reg {
 	CFA_RSP = 1,		/* CFA = rsp + cfa_offset */
 	CFA_RBP = 2,		/* CFA = rbp + cfa_offset */
 	CFA_PLT = 3,		/* a PLT stub: CFA = rsp + 8 (+ 8 past the push) */
+	CFA_END = 4,		/* the outermost frame (return address undefined: _start, clone) */
 };
 
 #define RBP_SAME	0	/* rbp_offset: the caller's rbp is still in rbp */
@@ -85,6 +102,28 @@ struct unwind_row {
 	__s16 rbp_offset;	/* caller's rbp saved at CFA + rbp_offset, or RBP_SAME */
 	__u8 cfa_reg;		/* enum unwind_cfa_reg */
 	__u8 pad;
+};
+
+/* One executable mapping of a process, for the unwinder: addresses in
+ * [start, end) are file virtual address + bias, and the file's rows are
+ * unwind_rows[first_row, first_row + nrows). */
+struct unwind_map {
+	__u64 start, end;
+	__u64 bias;
+	__u32 first_row;
+	__u32 nrows;
+};
+
+struct unwind_proc {
+	__u32 nmaps;
+	__u32 pad;
+	struct unwind_map maps[MAX_UNWIND_MAPS];	/* sorted by start */
+};
+
+/* A user stack unwound by the BPF side, innermost first. */
+struct dwarf_stack {
+	__u64 nr;
+	__u64 ips[MAX_STACK_DEPTH];
 };
 
 #endif /* BPFPROF_PROFILE_H */

@@ -35,6 +35,9 @@ static const char usage_text[] =
 "      --cgroup PATH     only tasks in this cgroup (v2) or below it\n"
 "  -a, --all-cpus        profile the whole system (the default)\n"
 "  -U, --user-only       user stacks only\n"
+"      --call-graph MODE fp (default): user stacks by frame pointers; dwarf: unwound\n"
+"                        in the kernel from the files' .eh_frame, for code built without\n"
+"      --unwind-rows N   room for N unwind rows of all files (dwarf; default 2097152)\n"
 "  -K, --kernel-only     kernel stacks only\n"
 "  -o, --output FILE     write the profile to FILE (default: standard output)\n"
 "      --format FMT      folded (default), pprof (default for -o *.pb.gz), or both\n"
@@ -127,6 +130,7 @@ enum {
 	OPT_BTF = 256, OPT_MAX_STACKS, OPT_FORMAT, OPT_INTERVAL, OPT_OUTPUT_DIR, OPT_MAX_FILES,
 	OPT_MAX_BYTES, OPT_PUSH, OPT_APP, OPT_SPOOL_DIR, OPT_SPOOL_MAX,
 	OPT_COMM, OPT_CGROUP, OPT_OFFCPU, OPT_MIN_BLOCK, OPT_LIST,
+	OPT_CALL_GRAPH, OPT_UNWIND_ROWS,
 };
 
 static const struct option long_opts[] = {
@@ -141,6 +145,8 @@ static const struct option long_opts[] = {
 	{ "off-cpu",     no_argument,       NULL, OPT_OFFCPU },
 	{ "min-block",   required_argument, NULL, OPT_MIN_BLOCK },
 	{ "list",        no_argument,       NULL, OPT_LIST },
+	{ "call-graph",  required_argument, NULL, OPT_CALL_GRAPH },
+	{ "unwind-rows", required_argument, NULL, OPT_UNWIND_ROWS },
 	{ "all-cpus",    no_argument,       NULL, 'a' },
 	{ "user-only",   no_argument,       NULL, 'U' },
 	{ "kernel-only", no_argument,       NULL, 'K' },
@@ -344,6 +350,20 @@ static int apply_option(int opt, const char *arg, struct config *cfg)
 	case OPT_BTF:
 		cfg->btf_path = arg;
 		return -1;
+	case OPT_CALL_GRAPH:
+		if (strcmp(arg, "fp") && strcmp(arg, "dwarf")) {
+			usage_error("invalid --call-graph '%s': expected fp or dwarf", arg);
+			return CLI_EXIT_USAGE;
+		}
+		cfg->dwarf = !strcmp(arg, "dwarf");
+		return -1;
+	case OPT_UNWIND_ROWS:
+		if (parse_ulong(arg, 1ul << 28, &n) || n == 0) {
+			usage_error("invalid --unwind-rows '%s': expected 1..268435456", arg);
+			return CLI_EXIT_USAGE;
+		}
+		cfg->unwind_rows = (unsigned int)n;
+		return -1;
 	case OPT_MAX_STACKS:
 		if (parse_ulong(arg, CLI_MAX_STACKS, &n) || n == 0) {
 			usage_error("invalid --max-stacks '%s': expected 1..4194304", arg);
@@ -450,6 +470,7 @@ enum cli_result cli_parse(int argc, char **argv, struct config *cfg)
 	cfg->app_name = "bpfprof.cpu";
 	cfg->spool_max = 100;
 	cfg->min_block_us = 1;
+	cfg->unwind_rows = DEFAULT_UNWIND_ROWS;
 	/* 0, not 1: getopt also resets its hidden state (the rest of a cluster
 	 * like "-hv" left over by an earlier call), glibc and musl alike */
 	optind = 0;

@@ -106,52 +106,110 @@ static int get_stack(int stacks_fd, struct drained *d, int32_t id, const struct 
 	return 0;
 }
 
-/* Empties the stack map, ids no count refers to included (a sample whose
- * other half failed leaves one), so a run of days never fills it. Keys are
- * listed first: deleting while walking would restart the walk. */
-static int clear_stacks(int stacks_fd, struct drained *d)
+/* Empties a stack map (keys of 4 or 8 bytes), ids no count refers to
+ * included (a sample whose other half failed leaves one), so a run of days
+ * never fills it. Keys are listed first: deleting while walking would
+ * restart the walk. Returns how many there were, or -errno. */
+static long clear_map(int fd, size_t key_size)
 {
-	uint32_t *ids = NULL, *grown, key, last, *prev = NULL;
+	uint64_t *keys = NULL, *grown, key = 0, last = 0;
 	size_t n = 0, cap = 0, i;
-	int err = 0;
+	void *prev = NULL;
+	long err = 0;
 
-	while (bpf_map_get_next_key(stacks_fd, prev, &key) == 0) {
+	while (bpf_map_get_next_key(fd, prev, &key) == 0) {
 		if (n == cap) {
 			cap = cap ? cap * 2 : 1024;
-			grown = realloc(ids, cap * sizeof(*ids));
+			grown = realloc(keys, cap * sizeof(*keys));
 			if (!grown) {
-				free(ids);
+				free(keys);
 				return -ENOMEM;
 			}
-			ids = grown;
+			keys = grown;
 		}
-		ids[n++] = key;
+		keys[n++] = key;
 		last = key;
 		prev = &last;
 	}
 	for (i = 0; i < n; i++) {
-		if (bpf_map_delete_elem(stacks_fd, &ids[i]) && errno != ENOENT && !err)
+		/* a 4-byte key is the low half of the u64 on this little-endian host */
+		if (bpf_map_delete_elem(fd, &keys[i]) && errno != ENOENT && !err)
 			err = -errno;
 	}
-	d->stack_ids = n;
-	free(ids);
-	return err;
+	(void)key_size;
+	free(keys);
+	return err ? err : (long)n;
 }
 
-int drain__collect(int counts_fd, int stacks_fd, struct drained *d)
+static int cmp_hash(const void *a, const void *b)
 {
+	const struct dwarf_raw *x = a, *y = b;
+
+	return (x->hash > y->hash) - (x->hash < y->hash);
+}
+
+/* An unwound user stack, read once per hash. */
+static int get_dwarf(int dstacks_fd, struct drained *d, uint64_t hash, const struct raw_stack **out)
+{
+	struct dwarf_raw key = { .hash = hash }, *r;
+	struct dwarf_stack ds;
+	void *node;
+	uint32_t i;
+
+	*out = NULL;
+	node = tfind(&key, &d->dwarf, cmp_hash);
+	if (node) {
+		r = *(struct dwarf_raw **)node;
+		*out = r->s.nr ? &r->s : NULL;
+		return 0;
+	}
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	r->hash = hash;
+	if (bpf_map_lookup_elem(dstacks_fd, &hash, &ds) == 0) {
+		for (i = 0; i < ds.nr && i < MAX_STACK_DEPTH; i++)
+			r->s.ips[i] = ds.ips[i];
+		r->s.nr = i;
+	} else if (errno == ENOENT) {
+		d->stacks_missing++;
+	} else {
+		free(r);
+		return -errno;
+	}
+	if (!tsearch(r, &d->dwarf, cmp_hash)) {
+		free(r);
+		return -ENOMEM;
+	}
+	*out = r->s.nr ? &r->s : NULL;
+	return 0;
+}
+
+int drain__collect(int counts_fd, int stacks_fd, int dstacks_fd, struct drained *d)
+{
+	struct raw_count *r;
+	long n = 0;
 	size_t i;
 	int err;
 
 	memset(d, 0, sizeof(*d));
 	err = read_counts(counts_fd, d);
 	for (i = 0; !err && i < d->n; i++) {
-		err = get_stack(stacks_fd, d, d->recs[i].key.kstack_id, &d->recs[i].kstack);
-		if (!err)
-			err = get_stack(stacks_fd, d, d->recs[i].key.ustack_id, &d->recs[i].ustack);
+		r = &d->recs[i];
+		err = get_stack(stacks_fd, d, r->key.kstack_id, &r->kstack);
+		if (!err && r->key.ustack_id == STACK_ID_DWARF)
+			err = get_dwarf(dstacks_fd, d, r->key.ustack_hash, &r->ustack);
+		else if (!err)
+			err = get_stack(stacks_fd, d, r->key.ustack_id, &r->ustack);
 	}
 	if (!err)
-		err = clear_stacks(stacks_fd, d);
+		n = clear_map(stacks_fd, sizeof(uint32_t));
+	if (!err && n >= 0)
+		d->stack_ids = (size_t)n;
+	if (!err && n >= 0 && dstacks_fd >= 0)
+		n = clear_map(dstacks_fd, sizeof(uint64_t));
+	if (!err && n < 0)
+		err = (int)n;
 	if (err)
 		drain__free(d);
 	return err;
@@ -161,5 +219,6 @@ void drain__free(struct drained *d)
 {
 	free(d->recs);
 	tdestroy(d->stacks, free);
+	tdestroy(d->dwarf, free);
 	memset(d, 0, sizeof(*d));
 }

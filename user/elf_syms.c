@@ -333,6 +333,13 @@ static int collect_syms(struct elf_syms *es, Elf *elf, Elf_Data *data, size_t nr
 			.bind = GELF_ST_BIND(sym.st_info),
 		};
 	}
+	/* Names share the table's bytes: cutting "f@V" also empties a name
+	 * that starts at its '@'. Drop those. */
+	n = 0;
+	for (size_t i = 0; i < es->nr_syms; i++)
+		if (es->syms[i].name[0])
+			es->syms[n++] = es->syms[i];
+	es->nr_syms = n;
 	return 0;
 }
 

@@ -29,6 +29,7 @@
 #include "session.h"
 #include "target.h"
 #include "tracker.h"
+#include "unwind.h"
 
 #define POLL_MS		200	/* how often tracking records are read at least */
 
@@ -44,6 +45,7 @@ struct run {
 	struct procs *procs;
 	struct tracker *tracker;
 	struct collector *collector;
+	struct unwinder *unwinder;	/* --call-graph dwarf */
 	uint64_t start_ns;		/* CLOCK_MONOTONIC, sampling began */
 	uint64_t interval_ns;		/* the current interval began */
 	uint64_t interval_wall_ns;	/* the same, CLOCK_REALTIME */
@@ -106,7 +108,8 @@ static int load(struct run *r)
 		.btf_path = cfg->btf_path, .max_stacks = cfg->max_stacks,
 		.filter_tgids = cfg->npids > 0 || cfg->cmd, .follow_forks = cfg->cmd != NULL,
 		.tids = cfg->tids, .ntids = cfg->ntids, .comm = cfg->comm, .cgroup = cfg->cgroup,
-		.min_block_us = cfg->min_block_us,
+		.min_block_us = cfg->min_block_us, .dwarf = cfg->dwarf,
+		.unwind_rows = cfg->unwind_rows,
 	};
 	int i, err;
 
@@ -127,16 +130,47 @@ static int start_tracking(struct run *r)
 	r->procs = procs__new();
 	if (!r->procs)
 		return -ENOMEM;
-	err = tracker__start(r->procs, &r->tracker);
+	if (r->cfg->dwarf) {
+		procs__track_changes(r->procs);
+		err = unwinder__new(session__unwind_rows_fd(r->session),
+				    session__unwind_procs_fd(r->session), r->cfg->unwind_rows,
+				    &r->unwinder);
+		if (err)
+			return err;
+	}
+	err = tracker__start(r->procs, r->unwinder != NULL, &r->tracker);
 	if (err)
 		return err;
+	if (r->unwinder) {
+		/* our own libraries (libc, the loader) are nearly everyone's:
+		 * their tables are ready before the first new process needs them */
+		procs__synthesize(r->procs, getpid());
+		unwinder__sync(r->unwinder, r->procs);
+	}
 	if (r->cfg->cmd)
 		return 0;
-	if (!r->cfg->npids)
-		return procs__synthesize_all(r->procs) < 0 ? -errno : 0;
+	if (!r->cfg->npids) {
+		if (procs__synthesize_all(r->procs) < 0)
+			return -errno;
+		if (r->unwinder)
+			unwinder__sync(r->unwinder, r->procs);
+		return 0;
+	}
 	for (i = 0; i < r->cfg->npids; i++)
 		procs__synthesize(r->procs, r->cfg->pids[i]);
+	if (r->unwinder)
+		unwinder__sync(r->unwinder, r->procs);
 	return 0;
+}
+
+/* New processes and mappings: their unwind tables go in promptly. */
+static int consume_tracking(struct run *r)
+{
+	int err = tracker__consume(r->tracker);
+
+	if (!err && r->unwinder)
+		unwinder__sync(r->unwinder, r->procs);
+	return err;
 }
 
 static uint64_t wall_now(void)
@@ -261,6 +295,8 @@ static int wait_loop(struct run *r)
 	uint64_t end = r->cfg->duration > 0 ?
 		r->start_ns + (uint64_t)(r->cfg->duration * 1e9) : UINT64_MAX;
 	uint64_t step = (uint64_t)(r->cfg->interval * 1e9);
+	/* dwarf: a new process's tables should be in before it runs long */
+	int poll_ms = r->unwinder ? POLL_MS / 4 : POLL_MS;
 	struct pollfd fds[2] = {
 		{ .fd = r->sig_fd, .events = POLLIN },
 		{ .fd = tracker__fd(r->tracker), .events = POLLIN },
@@ -283,11 +319,11 @@ static int wait_loop(struct run *r)
 				return err;
 			continue;
 		}
-		timeout = next - now < (uint64_t)POLL_MS * 1000000 ?
-			(int)((next - now) / 1000000) + 1 : POLL_MS;
+		timeout = next - now < (uint64_t)poll_ms * 1000000 ?
+			(int)((next - now) / 1000000) + 1 : poll_ms;
 		if (poll(fds, 2, timeout) < 0 && errno != EINTR)
 			return -errno;
-		err = tracker__consume(r->tracker);
+		err = consume_tracking(r);
 		if (err)
 			return err;
 		r->stop_reason = check_signals(r);
@@ -321,6 +357,7 @@ static int cleanup(struct run *r)
 	if (r->have_cmd)
 		command__kill(&r->cmd);
 	collector__free(r->collector);
+	unwinder__free(r->unwinder);
 	tracker__free(r->tracker);
 	session__destroy(r->session);
 	procs__free(r->procs);

@@ -137,7 +137,7 @@ static int interval_profile(struct output *o, const struct profile *p, const cha
 	if (!err && (fmt == FORMAT_PPROF || fmt == FORMAT_BOTH))
 		err = ship(o, p, FORMAT_PPROF, summary);
 	if (o->fleet) {
-		char line[1024];
+		char line[1536];
 
 		snprintf(line, sizeof(line), "%" PRIu64 " %s; stack map held %zu ids",
 			 p->stats.start_wall_ns, summary, p->stats.stack_ids);
@@ -153,7 +153,7 @@ static int interval_profile(struct output *o, const struct profile *p, const cha
 
 int output__profile(struct output *o, const struct profile *p, const char *why)
 {
-	char summary[768];
+	char summary[1280];
 	int err;
 
 	summary__format(p, why, summary, sizeof(summary));

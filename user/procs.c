@@ -22,12 +22,36 @@ struct proc {
 	struct vma *vmas;		/* of every image, each stamped with its time */
 	size_t nvmas, cap;
 	struct proc *older;	/* the previous process with this pid */
+	bool changed;		/* listed in procs.changed */
 };
 
 struct procs {
 	void *root;		/* tsearch tree of the newest struct proc, by tgid */
 	size_t count;
+	bool track_changes;	/* someone takes the changed list */
+	pid_t *changed;		/* tgids whose mappings changed since the last take */
+	size_t nchanged, cap_changed;
 };
+
+/* Notes that tgid's current image changed (for procs__take_changed()). */
+static void mark_changed(struct procs *p, struct proc *pr)
+{
+	pid_t *grown;
+
+	if (pr->changed || !p->track_changes)
+		return;
+	if (p->nchanged == p->cap_changed) {
+		size_t cap = p->cap_changed ? p->cap_changed * 2 : 64;
+
+		grown = realloc(p->changed, cap * sizeof(*grown));
+		if (!grown)
+			return;	/* a consumer then misses it until its next change */
+		p->changed = grown;
+		p->cap_changed = cap;
+	}
+	p->changed[p->nchanged++] = pr->tgid;
+	pr->changed = true;
+}
 
 uint64_t procs__now(void)
 {
@@ -90,6 +114,7 @@ void procs__free(struct procs *p)
 	if (!p)
 		return;
 	tdestroy(p->root, free_node);
+	free(p->changed);
 	free(p);
 }
 
@@ -176,7 +201,10 @@ int procs__mmap(struct procs *p, pid_t tgid, const struct vma *v)
 {
 	struct proc *pr = current(p, tgid, v->time);
 
-	return pr ? add_vma(pr, v) : -ENOMEM;
+	if (!pr)
+		return -ENOMEM;
+	mark_changed(p, pr);
+	return add_vma(pr, v);
 }
 
 /* The image a time falls in: [*from, *until) between two execs. */
@@ -213,6 +241,7 @@ int procs__exec(struct procs *p, pid_t tgid, uint64_t time)
 		grown[i] = grown[i - 1];
 	grown[i] = time;
 	pr->nexecs++;
+	mark_changed(p, pr);
 	pr->unreadable = false;
 	pr->complete = true;	/* everything after exec is reported to us */
 	return 0;
@@ -227,6 +256,7 @@ int procs__fork(struct procs *p, pid_t parent, pid_t child, uint64_t time)
 
 	if (!pc)
 		return -ENOMEM;
+	mark_changed(p, pc);
 	/* the child starts with a copy of its parent's address space as it
 	 * was at the fork: the parent's image of that time */
 	pc->complete = pp && pp->complete;
@@ -286,7 +316,10 @@ int procs__synthesize(struct procs *p, pid_t tgid)
 {
 	struct proc *pr = current(p, tgid, procs__now());
 
-	return pr ? synthesize_into(pr) : -ENOMEM;
+	if (!pr)
+		return -ENOMEM;
+	mark_changed(p, pr);
+	return synthesize_into(pr);
 }
 
 int procs__synthesize_all(struct procs *p)
@@ -399,6 +432,48 @@ size_t procs__reap(struct procs *p, uint64_t before)
 	free(ctx.gone);
 	p->count -= ctx.dropped;
 	return ctx.dropped;
+}
+
+void procs__track_changes(struct procs *p)
+{
+	p->track_changes = true;
+}
+
+size_t procs__take_changed(struct procs *p, pid_t **tgids)
+{
+	size_t n = p->nchanged, i;
+
+	for (i = 0; i < n; i++) {
+		struct proc *pr = newest(p, p->changed[i]);
+
+		if (pr)
+			pr->changed = false;
+	}
+	*tgids = p->changed;
+	p->changed = NULL;
+	p->nchanged = p->cap_changed = 0;
+	return n;
+}
+
+int procs__for_each_vma(struct procs *p, pid_t tgid,
+			int (*fn)(const struct vma *v, bool alive, void *ctx), void *ctx)
+{
+	struct proc *pr = newest(p, tgid);
+	uint64_t from, until;
+	size_t i;
+	int err;
+
+	if (!pr)
+		return -ENOENT;
+	image_bounds(pr, EXEC_LATEST, &from, &until);
+	for (i = 0; i < pr->nvmas; i++) {
+		if (pr->vmas[i].time < from)
+			continue;
+		err = fn(&pr->vmas[i], !pr->exited, ctx);
+		if (err)
+			return err;
+	}
+	return 0;
 }
 
 size_t procs__count(const struct procs *p)

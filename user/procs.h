@@ -63,6 +63,18 @@ bool procs__alive(struct procs *p, pid_t tgid, uint64_t start_time);
  * all been drained. Returns how many were dropped. */
 size_t procs__reap(struct procs *p, uint64_t before);
 
+/* From now on, remember which processes change (see below). */
+void procs__track_changes(struct procs *p);
+
+/* The tgids whose current image changed (born, exec'd, mapped something)
+ * since the last call: a new array in *tgids (free() it). */
+size_t procs__take_changed(struct procs *p, pid_t **tgids);
+
+/* Calls fn for each mapping of tgid's current process and image, in the
+ * order they were seen (a later one over the same range wins). */
+int procs__for_each_vma(struct procs *p, pid_t tgid,
+			int (*fn)(const struct vma *v, bool alive, void *ctx), void *ctx);
+
 /* Incarnations held, exited ones included. */
 size_t procs__count(const struct procs *p);
 

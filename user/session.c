@@ -26,6 +26,7 @@ struct session {
 	unsigned int freq;
 	unsigned long long period;
 	bool follow_forks;
+	bool dwarf;
 	bool tracks_exec;		/* the exec tracepoint program runs */
 	struct attachments *attached;
 };
@@ -75,16 +76,23 @@ static void report_load_error(int err)
 			bpf_strerror(err, msg, sizeof(msg)));
 }
 
-static int size_maps(struct profile_bpf *skel, unsigned int max_stacks)
+/* The unwinder's maps shrink to one entry when it is not used: the rows
+ * alone would pin tens of megabytes. */
+static int size_maps(struct profile_bpf *skel, const struct session_opts *opts)
 {
-	struct bpf_map *maps[] = {
-		skel->maps.stacks0, skel->maps.stacks1, skel->maps.counts0, skel->maps.counts1,
+	unsigned int dw = opts->dwarf ? opts->max_stacks : 1;
+	struct { struct bpf_map *map; unsigned int n; } maps[] = {
+		{ skel->maps.stacks0, opts->max_stacks }, { skel->maps.stacks1, opts->max_stacks },
+		{ skel->maps.counts0, opts->max_stacks }, { skel->maps.counts1, opts->max_stacks },
+		{ skel->maps.dstacks0, dw }, { skel->maps.dstacks1, dw },
+		{ skel->maps.unwind_rows, opts->dwarf ? opts->unwind_rows : 1 },
+		{ skel->maps.unwind_procs, opts->dwarf ? MAX_UNWIND_PROCS : 1 },
 	};
 	size_t i;
 	int err = 0;
 
 	for (i = 0; !err && i < sizeof(maps) / sizeof(maps[0]); i++)
-		err = bpf_map__set_max_entries(maps[i], max_stacks);
+		err = bpf_map__set_max_entries(maps[i].map, maps[i].n);
 	return err;
 }
 
@@ -193,9 +201,11 @@ static int choose_programs(struct profile_bpf *skel, const struct session_opts *
 			   bool with_exec)
 {
 	struct { struct bpf_program *prog; bool on; } progs[] = {
-		{ skel->progs.sample, has_kind(opts, EVENT_SOFTWARE, EVENT_HARDWARE) },
+		{ skel->progs.sample, !opts->dwarf && has_kind(opts, EVENT_SOFTWARE, EVENT_HARDWARE) },
+		{ skel->progs.sample_dwarf, opts->dwarf && has_kind(opts, EVENT_SOFTWARE, EVENT_HARDWARE) },
 		{ skel->progs.sample_tp, has_kind(opts, EVENT_TRACEPOINT, EVENT_TRACEPOINT) },
-		{ skel->progs.sample_uprobe, has_kind(opts, EVENT_UPROBE, EVENT_UPROBE) },
+		{ skel->progs.sample_uprobe, !opts->dwarf && has_kind(opts, EVENT_UPROBE, EVENT_UPROBE) },
+		{ skel->progs.sample_uprobe_dwarf, opts->dwarf && has_kind(opts, EVENT_UPROBE, EVENT_UPROBE) },
 		{ skel->progs.offcpu, has_kind(opts, EVENT_OFFCPU, EVENT_OFFCPU) },
 		{ skel->progs.follow, opts->follow_forks },
 		{ skel->progs.exec, with_exec },
@@ -220,7 +230,7 @@ static int open_and_load(struct session *s, const struct session_opts *opts, boo
 	configure(s->skel->rodata, opts);
 	err = choose_programs(s->skel, opts, with_exec);
 	if (!err)
-		err = size_maps(s->skel, opts->max_stacks);
+		err = size_maps(s->skel, opts);
 	if (!err)
 		err = profile_bpf__load(s->skel);
 	if (err) {
@@ -247,6 +257,7 @@ int session__load(const struct session_opts *opts, struct session **out)
 	s->events = opts->events;
 	s->nevents = opts->nevents;
 	s->follow_forks = opts->follow_forks;
+	s->dwarf = opts->dwarf;
 	/* A kernel without BTF-typed tracepoints (or that refuses them) still
 	 * profiles; only samples across an exec lose their image's name. */
 	s->tracks_exec = true;
@@ -310,8 +321,10 @@ static int attach_helpers(struct session *s)
 int session__start(struct session *s)
 {
 	struct attach_progs progs = {
-		.perf = s->skel->progs.sample, .tp = s->skel->progs.sample_tp,
-		.uprobe = s->skel->progs.sample_uprobe, .offcpu = s->skel->progs.offcpu,
+		.perf = s->dwarf ? s->skel->progs.sample_dwarf : s->skel->progs.sample,
+		.tp = s->skel->progs.sample_tp,
+		.uprobe = s->dwarf ? s->skel->progs.sample_uprobe_dwarf : s->skel->progs.sample_uprobe,
+		.offcpu = s->skel->progs.offcpu,
 	};
 	int err;
 
@@ -337,6 +350,21 @@ int session__counts_fd(const struct session *s, int gen)
 int session__stacks_fd(const struct session *s, int gen)
 {
 	return bpf_map__fd(gen ? s->skel->maps.stacks1 : s->skel->maps.stacks0);
+}
+
+int session__dstacks_fd(const struct session *s, int gen)
+{
+	return bpf_map__fd(gen ? s->skel->maps.dstacks1 : s->skel->maps.dstacks0);
+}
+
+int session__unwind_rows_fd(const struct session *s)
+{
+	return bpf_map__fd(s->skel->maps.unwind_rows);
+}
+
+int session__unwind_procs_fd(const struct session *s)
+{
+	return bpf_map__fd(s->skel->maps.unwind_procs);
 }
 
 /* Sums the per-CPU values of one slot of a per-CPU array; zeroes it too

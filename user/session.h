@@ -27,6 +27,8 @@ struct session_opts {
 	const char *comm;	/* only tasks of this name */
 	const char *cgroup;	/* only tasks in this cgroup v2 directory or below */
 	unsigned long min_block_us;	/* off-CPU blocks shorter are not recorded */
+	bool dwarf;		/* --call-graph dwarf: unwind user stacks with CFI tables */
+	unsigned int unwind_rows;	/* room for this many table rows (dwarf) */
 	const char *btf_path;	/* NULL: the running kernel's */
 	unsigned int max_stacks;	/* entries of the stack and counts maps */
 };
@@ -57,6 +59,11 @@ int session__flip(struct session *s);
 
 int session__counts_fd(const struct session *s, int gen);
 int session__stacks_fd(const struct session *s, int gen);
+int session__dstacks_fd(const struct session *s, int gen);	/* unwound user stacks */
+
+/* --call-graph dwarf: the maps the unwinder's tables go into. */
+int session__unwind_rows_fd(const struct session *s);
+int session__unwind_procs_fd(const struct session *s);
 
 /* Sums generation gen's per-CPU stats into stats[STAT_MAX] and zeroes them
  * (call only for a generation obtained from session__flip()). */

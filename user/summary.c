@@ -23,20 +23,38 @@ static int offcpu_part(const struct profile *p, char *buf, size_t size)
 	return 0;
 }
 
+/* --call-graph dwarf: how the user stacks ended. */
+static void unwind_part(const struct profile *p, char *buf, size_t size)
+{
+	const uint64_t *b = p->stats.bpf;
+	uint64_t any = 0;
+
+	for (int k = STAT_UNWIND_FP_FALLBACK; k <= STAT_UNWIND_DEPTH; k++)
+		any += b[k];
+	if (!any)
+		return;
+	snprintf(buf, size, ", dwarf unwind: %" PRIu64 " complete, %" PRIu64 " stopped without a rule, %"
+		 PRIu64 " outside known files, %" PRIu64 " read faults, %" PRIu64 " at max depth, %"
+		 PRIu64 " by frame pointers (no tables yet)", b[STAT_UNWIND_END],
+		 b[STAT_UNWIND_NO_RULE], b[STAT_UNWIND_NO_MAPPING], b[STAT_UNWIND_READ_FAULT],
+		 b[STAT_UNWIND_DEPTH], b[STAT_UNWIND_FP_FALLBACK]);
+}
+
 void summary__format(const struct profile *p, const char *why, char *buf, size_t size)
 {
 	const uint64_t *b = p->stats.bpf;
-	char offcpu[256] = "";
+	char offcpu[256] = "", unwind[384] = "";
 
 	offcpu_part(p, offcpu, sizeof(offcpu));
+	unwind_part(p, unwind, sizeof(unwind));
 	snprintf(buf, size,
 		 "%" PRIu64 " samples, %zu stacks, %" PRIu64 " lost "
 		 "(kstack-collision %" PRIu64 ", ustack-collision %" PRIu64 ", stackmap-full %" PRIu64
 		 ", stack-error %" PRIu64 ", counts-full %" PRIu64 "), %" PRIu64 "/%" PRIu64
-		 " frames unresolved, %" PRIu64 " tracking records lost%s, %.2f s (%s)",
+		 " frames unresolved, %" PRIu64 " tracking records lost%s%s, %.2f s (%s)",
 		 b[STAT_SAMPLES], p->nsamples, profile__lost(p),
 		 b[STAT_LOST_KSTACK_COLLISION], b[STAT_LOST_USTACK_COLLISION],
 		 b[STAT_LOST_STACKMAP_FULL], b[STAT_LOST_STACK_ERROR], b[STAT_LOST_COUNTS_FULL],
-		 p->stats.unresolved, p->stats.frames, p->stats.tracking_lost, offcpu,
+		 p->stats.unresolved, p->stats.frames, p->stats.tracking_lost, offcpu, unwind,
 		 p->stats.duration, why);
 }

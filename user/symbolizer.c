@@ -9,13 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <linux/openat2.h>
 #include <sys/auxv.h>
-#include <sys/syscall.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
 #include "elf_syms.h"
+#include "mapped_file.h"
 #include "proc_maps.h"
 #include "procs.h"
 #include "symbolizer.h"
@@ -146,65 +145,6 @@ static struct dso *vdso(struct symbolizer *sz)
 	return &sz->vdso;
 }
 
-static bool same_file(int fd, const struct vma *v)
-{
-	struct stat st;
-
-	/* st_dev can differ from the mapping's device on overlayfs; the inode
-	 * number is what both views agree on. */
-	return fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_ino == v->ino;
-}
-
-/* path as the process sees it: resolved inside its root (a container's),
- * symlinks included, never escaping it (openat2's RESOLVE_IN_ROOT). */
-static int open_in_root(pid_t tgid, const char *path)
-{
-	struct open_how how = {
-		.flags = O_RDONLY | O_CLOEXEC,
-		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
-	};
-	char root_path[64];
-	int root, fd;
-
-	snprintf(root_path, sizeof(root_path), "/proc/%d/root", tgid);
-	root = open(root_path, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (root < 0)
-		return -errno;
-	fd = (int)syscall(SYS_openat2, root, path, &how, sizeof(how));
-	if (fd < 0)
-		fd = -errno;
-	close(root);
-	return fd;
-}
-
-/* The mapped file itself. While the process runs, map_files/ opens exactly
- * what is mapped, deleted or in another mount namespace; after it exited,
- * only the path is left, checked against the inode. */
-static int open_mapped(pid_t tgid, bool alive, const struct vma *v)
-{
-	char path[PATH_MAX + 64];
-	int fd;
-
-	if (alive) {
-		snprintf(path, sizeof(path), "/proc/%d/map_files/%" PRIx64 "-%" PRIx64,
-			 tgid, v->start, v->end);
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd >= 0)
-			return fd;
-		fd = open_in_root(tgid, v->path);
-		if (fd >= 0 && same_file(fd, v))
-			return fd;
-		if (fd >= 0)
-			close(fd);
-	}
-	fd = open(v->path, O_RDONLY | O_CLOEXEC);
-	if (fd >= 0 && same_file(fd, v))
-		return fd;
-	if (fd >= 0)
-		close(fd);
-	return -ESTALE;
-}
-
 /* A stripped file keeps only .dynsym; its full symbol table may be in a
  * separate debug file (Debian's -dbg and -dbgsym packages), found by the
  * build-id as gdb and perf find it: /usr/lib/debug/.build-id/ab/cdef.debug. */
@@ -266,7 +206,7 @@ static struct dso *find_dso(struct symbolizer *sz, pid_t tgid, bool alive, const
 		return NULL;
 	}
 	sz->ndsos++;
-	fd = open_mapped(tgid, alive, v);
+	fd = mapped_file__open(tgid, alive, v);
 	if (fd >= 0) {
 		d->syms = elf_syms__open_fd(fd);	/* NULL: not ELF, kept as such */
 		close(fd);

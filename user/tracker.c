@@ -202,7 +202,7 @@ int tracker__consume(struct tracker *t)
 	return err;
 }
 
-int tracker__start(struct procs *procs, struct tracker **out)
+int tracker__start(struct procs *procs, bool prompt, struct tracker **out)
 {
 	struct perf_event_attr attr;
 	struct tracker *t;
@@ -223,7 +223,7 @@ int tracker__start(struct procs *procs, struct tracker **out)
 	}
 	events_tracking_attr(&attr);
 	/* wake up when a buffer is a quarter full; the main loop polls anyway */
-	attr.wakeup_watermark = TRACK_PAGES * getpagesize() / 4;
+	attr.wakeup_watermark = prompt ? 1 : TRACK_PAGES * getpagesize() / 4;
 	t->pb = perf_buffer__new_raw(t->map_fd, TRACK_PAGES, &attr, on_record, t, NULL);
 	if (!t->pb) {
 		err = -errno;

@@ -8,13 +8,17 @@
 #ifndef BPFPROF_TRACKER_H
 #define BPFPROF_TRACKER_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct procs;
 struct tracker;
 
-/* Starts tracking into procs. Returns 0 or -errno, with a message printed. */
-int tracker__start(struct procs *procs, struct tracker **out);
+/* Starts tracking into procs. prompt: wake the reader at every record (a
+ * new process's unwind tables are then loaded within milliseconds), not
+ * when a buffer is a quarter full. Returns 0 or -errno, with a message
+ * printed. */
+int tracker__start(struct procs *procs, bool prompt, struct tracker **out);
 
 /* An fd that polls readable when records are waiting. */
 int tracker__fd(const struct tracker *t);

@@ -32,7 +32,7 @@ if ! "$BPFPROF" -d 0.2 -o "$T/probe" 2>"$T/probe.err"; then
 	exit 1
 fi
 
-for section in ${E2E_SECTIONS:-oneshot events matrix fleet}; do
+for section in ${E2E_SECTIONS:-oneshot events matrix fleet dwarf}; do
 	echo "##### $section"
 	. "tests/e2e/$section.sh"
 done

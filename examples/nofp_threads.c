@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: MIT
+/*
+ * nofp_threads: threads spinning through a known chain, built -O2
+ * -fomit-frame-pointer: thread_entry -> nofp_work -> nofp_spin (under
+ * libc's start_thread and clone3).
+ * Usage: nofp_threads [seconds=5 [threads=2]]
+ */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#if defined(__clang__)
+#define NOINLINE __attribute__((noinline))
+#else
+#define NOINLINE __attribute__((noinline, noclone))
+#endif
+
+volatile uint64_t sink;
+static uint64_t deadline;
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+NOINLINE uint64_t nofp_spin(uint64_t x)
+{
+	for (unsigned int i = 0; i < 300000; i++)
+		x = x * 6364136223846793005u + 1442695040888963407u;
+	return x;
+}
+
+NOINLINE uint64_t nofp_work(uint64_t x)
+{
+	while (now_ns() < deadline)
+		x ^= nofp_spin(x) >> 1;
+	return x + 1;
+}
+
+NOINLINE void *thread_entry(void *arg)
+{
+	sink = nofp_work((uint64_t)(uintptr_t)arg);
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	double secs = argc > 1 ? atof(argv[1]) : 5;
+	int n = argc > 2 ? atoi(argv[2]) : 2;
+	pthread_t tids[64];
+
+	if (secs <= 0 || n <= 0 || n > 64) {
+		fprintf(stderr, "usage: %s [seconds [threads]]\n", argv[0]);
+		return 2;
+	}
+	deadline = now_ns() + (uint64_t)(secs * 1e9);
+	for (int i = 0; i < n; i++)
+		if (pthread_create(&tids[i], NULL, thread_entry, (void *)(uintptr_t)(i + 1))) {
+			fprintf(stderr, "pthread_create failed\n");
+			return 1;
+		}
+	for (int i = 0; i < n; i++)
+		pthread_join(tids[i], NULL);
+	return 0;
+}

@@ -1,0 +1,643 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Unwind tables from an ELF file's call frame information, for the BPF
+ * unwinder (--call-graph dwarf).
+ *
+ * libdw executes the CFI programs; this file only asks it, at each address
+ * where the rules change, what they are, and keeps what the BPF side can
+ * follow: CFA = rsp or rbp + offset, the return address at CFA - 8, the
+ * caller's rbp unchanged or saved at CFA + N, and the lazy PLT expression.
+ *
+ * libdw finds a frame by address but does not list the FDEs, so they are
+ * enumerated with dwarf_next_cfi() over the raw section and each FDE's
+ * range is decoded here (its pointer encoding comes from the CIE's
+ * augmentation). Within an FDE, dwarf_frame_info() gives the range over
+ * which one frame's rules hold, which is where the next row starts.
+ *
+ * The files are untrusted: every read is bounded, the row count is capped,
+ * and the CFI libdw interprets is bounded by a budget proportional to the
+ * section size, since each row re-runs its FDE's program from the start.
+ */
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <errno.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "unwind_table.h"
+
+/* Rows accepted before merging, at most: 4M rows are 64 MiB of table and
+ * several times the largest real binaries' (libc.so.6 has ~70k). */
+#define UNWIND_MAX_ROWS		(4u << 20)
+
+/* CFI bytes libdw may execute per byte of the section, plus a floor for
+ * small files: each row replays its FDE's program from the start, so an
+ * FDE of n rows costs ~n^2 and a crafted one could take hours. Real files
+ * stay under 400 per byte (Debian 12: 350 at most, valgrind's massif, with
+ * big generated functions; libc 120); libdw runs ~400 MB/s, so the bound
+ * is ~2.5 s per MiB of CFI. */
+#define WORK_PER_BYTE		1024
+#define WORK_FLOOR		(16u << 20)
+
+/* DWARF register numbers of the x86-64 psABI. */
+#define DWARF_RBP		6
+#define DWARF_RSP		7
+#define DWARF_RA		16
+
+/* The lazy PLT's CFA, emitted by ld for .plt: rsp + 8, plus 8 once the
+ * entry's push (which ends at offset 11 of each 16-byte entry) ran. */
+static const struct {
+	uint8_t atom;
+	uint64_t number;
+} plt_expr[] = {
+	{ DW_OP_breg7, 8 }, { DW_OP_breg16, 0 }, { DW_OP_lit15, 0 },
+	{ DW_OP_and, 0 }, { DW_OP_lit11, 0 }, { DW_OP_ge, 0 },
+	{ DW_OP_lit3, 0 }, { DW_OP_shl, 0 }, { DW_OP_plus, 0 },
+};
+
+/* A row before sorting: FDE ends sort after rows that start at the same pc
+ * (the next function's rules win), ties in section order. */
+struct raw_row {
+	struct unwind_row row;
+	size_t seq;
+	bool fde_end;
+};
+
+struct builder {
+	struct unwind_table *t;
+	Elf *elf;
+	Dwarf *dw;		/* only for .debug_frame */
+	Dwarf_CFI *cfi;
+	bool eh;		/* .eh_frame, else .debug_frame */
+	Elf_Data *data;		/* the raw section the FDEs are read from */
+	uint64_t vaddr;		/* its address: base of pc-relative pointers */
+	const unsigned char *ident;
+	uint64_t work, budget;	/* CFI bytes given to libdw, and the bound */
+	struct raw_row *raw;
+	size_t nraw, cap;
+	Dwarf_Off cie_off;	/* the last CIE read, as most FDEs share one */
+	uint8_t cie_enc;
+	bool cie_valid;
+};
+
+static int push_raw(struct builder *b, const struct unwind_row *row, bool fde_end)
+{
+	struct raw_row *r;
+
+	if (b->nraw == b->cap) {
+		size_t cap = b->cap ? b->cap * 2 : 1024;
+
+		if (b->nraw >= UNWIND_MAX_ROWS)
+			return -ENOMEM;	/* over the cap: as if out of memory */
+		if (cap > UNWIND_MAX_ROWS)
+			cap = UNWIND_MAX_ROWS;
+		r = reallocarray(b->raw, cap, sizeof(*r));
+		if (!r)
+			return -ENOMEM;
+		b->raw = r;
+		b->cap = cap;
+	}
+	b->raw[b->nraw] = (struct raw_row){ .row = *row, .seq = b->nraw, .fde_end = fde_end };
+	b->nraw++;
+	return 0;
+}
+
+/* ---- FDE ranges ---------------------------------------------------------- */
+
+/* Reads a little-endian unsigned integer of n bytes (x86-64 only). */
+static uint64_t read_le(const uint8_t *p, size_t n)
+{
+	uint64_t v = 0;
+
+	while (n--)
+		v = v << 8 | p[n];
+	return v;
+}
+
+static int read_leb128(const uint8_t **p, const uint8_t *end, bool sign, uint64_t *val)
+{
+	unsigned int shift = 0;
+	uint64_t v = 0;
+	uint8_t byte;
+
+	do {
+		if (*p >= end || shift >= 64)
+			return -1;
+		byte = *(*p)++;
+		v |= (uint64_t)(byte & 0x7f) << shift;
+		shift += 7;
+	} while (byte & 0x80);
+	if (sign && shift < 64 && (byte & 0x40))
+		v |= ~(uint64_t)0 << shift;
+	*val = v;
+	return 0;
+}
+
+/* Reads a DW_EH_PE_* encoded pointer at *p, which lies at vaddr. Only the
+ * absolute and pc-relative forms: FDE ranges use no other. */
+static int read_encoded(uint8_t enc, const uint8_t **p, const uint8_t *end,
+			uint64_t vaddr, uint64_t *val)
+{
+	static const uint8_t sizes[16] = {
+		[DW_EH_PE_absptr] = 8, [DW_EH_PE_udata2] = 2, [DW_EH_PE_udata4] = 4,
+		[DW_EH_PE_udata8] = 8, [DW_EH_PE_sdata2] = 2, [DW_EH_PE_sdata4] = 4,
+		[DW_EH_PE_sdata8] = 8,
+	};
+	uint8_t fmt = enc & 0x0f, app = enc & 0x70, size = sizes[fmt];
+	uint64_t v;
+
+	if ((enc & DW_EH_PE_indirect) || (app != DW_EH_PE_absptr && app != DW_EH_PE_pcrel))
+		return -1;
+	if (fmt == DW_EH_PE_uleb128 || fmt == DW_EH_PE_sleb128) {
+		if (read_leb128(p, end, fmt == DW_EH_PE_sleb128, &v))
+			return -1;
+	} else {
+		if (!size || end - *p < size)
+			return -1;
+		v = read_le(*p, size);
+		if ((fmt & DW_EH_PE_signed) && size < 8 && (v >> (size * 8 - 1)))
+			v |= ~(uint64_t)0 << (size * 8);
+		*p += size;
+	}
+	*val = app == DW_EH_PE_pcrel ? vaddr + v : v;
+	return 0;
+}
+
+/* The FDE pointer encoding named by a "z" augmentation's 'R', absolute
+ * without one. Parsed in the CIE's augmentation data, which libdw bounded. */
+static int parse_augmentation(const Dwarf_CIE *cie, uint8_t *enc)
+{
+	const uint8_t *p = cie->augmentation_data;
+	const uint8_t *end = p ? p + cie->augmentation_data_size : NULL;
+	const char *a = cie->augmentation;
+	uint64_t skip;
+
+	*enc = DW_EH_PE_absptr;
+	if (a[0] != 'z')
+		return a[0] == '\0' ? 0 : -1;
+	for (a++; *a; a++) {
+		if (*a == 'S' || *a == 'B')	/* signal frame, AArch64 key: no data */
+			continue;
+		if (!p || p >= end)
+			return -1;
+		if (*a == 'R') {
+			*enc = *p;
+			return 0;
+		}
+		if (*a == 'L') {
+			p++;
+		} else if (*a == 'P') {
+			uint8_t penc = *p++;
+
+			/* Only its size matters: drop indirect and application. */
+			if (read_encoded(penc & 0x0f, &p, end, 0, &skip))
+				return -1;
+		} else {
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int fde_encoding(struct builder *b, Dwarf_Off cie_off, uint8_t *enc)
+{
+	Dwarf_CFI_Entry e;
+	Dwarf_Off next;
+
+	if (!b->cie_valid || b->cie_off != cie_off) {
+		if (dwarf_next_cfi(b->ident, b->data, b->eh, cie_off, &next, &e) ||
+		    !dwarf_cfi_cie_p(&e) || parse_augmentation(&e.cie, &b->cie_enc))
+			return -1;
+		b->cie_off = cie_off;
+		b->cie_valid = true;
+	}
+	*enc = b->cie_enc;
+	return 0;
+}
+
+/* [*start, *end) of an FDE: its initial_location and address_range. */
+static int fde_range(struct builder *b, const Dwarf_FDE *fde, uint64_t *start, uint64_t *end)
+{
+	const uint8_t *p = fde->start;
+	uint64_t len;
+	uint8_t enc;
+
+	if (fde_encoding(b, fde->CIE_pointer, &enc))
+		return -1;
+	if (read_encoded(enc, &p, fde->end,
+			 b->vaddr + (uint64_t)(p - (const uint8_t *)b->data->d_buf), start))
+		return -1;
+	/* The range is a length: the same size, never pc-relative. */
+	if (read_encoded(enc & 0x0f, &p, fde->end, 0, &len))
+		return -1;
+	if (*start + len < *start)
+		return -1;
+	*end = *start + len;
+	return 0;
+}
+
+/* ---- rules of one frame -------------------------------------------------- */
+
+static bool is_plt_expr(const Dwarf_Op *ops, size_t nops)
+{
+	size_t i;
+
+	if (nops != sizeof(plt_expr) / sizeof(plt_expr[0]))
+		return false;
+	for (i = 0; i < nops; i++)
+		if (ops[i].atom != plt_expr[i].atom || ops[i].number != plt_expr[i].number)
+			return false;
+	return true;
+}
+
+/* CFA = register + offset, as libdw gives it: one DW_OP_bregx for a
+ * DW_CFA_def_cfa rule, one DW_OP_bregN for a DW_CFA_def_cfa_expression. */
+static bool cfa_rule(Dwarf_Frame *frame, struct unwind_row *row)
+{
+	uint64_t reg, off;
+	Dwarf_Op *ops;
+	size_t nops;
+
+	if (dwarf_frame_cfa(frame, &ops, &nops) || !ops)
+		return false;
+	if (is_plt_expr(ops, nops)) {
+		row->cfa_reg = CFA_PLT;
+		row->cfa_offset = 8;
+		return true;
+	}
+	if (nops != 1)
+		return false;
+	if (ops[0].atom == DW_OP_bregx) {
+		reg = ops[0].number;
+		off = ops[0].number2;
+	} else if (ops[0].atom >= DW_OP_breg0 && ops[0].atom <= DW_OP_breg31) {
+		reg = ops[0].atom - DW_OP_breg0;
+		off = ops[0].number;
+	} else {
+		return false;
+	}
+	if ((int64_t)off < INT32_MIN || (int64_t)off > INT32_MAX)
+		return false;
+	if (reg == DWARF_RSP)
+		row->cfa_reg = CFA_RSP;
+	else if (reg == DWARF_RBP)
+		row->cfa_reg = CFA_RBP;
+	else
+		return false;
+	row->cfa_offset = (int32_t)(int64_t)off;
+	return true;
+}
+
+/* libdw's form of an offset(N) rule: DW_OP_call_frame_cfa, then
+ * DW_OP_plus_uconst N unless N is 0. */
+static bool saved_at_cfa(const Dwarf_Op *ops, size_t nops, int64_t *off)
+{
+	if (!ops || nops < 1 || nops > 2 || ops[0].atom != DW_OP_call_frame_cfa)
+		return false;
+	if (nops == 1) {
+		*off = 0;
+		return true;
+	}
+	if (ops[1].atom != DW_OP_plus_uconst)
+		return false;
+	*off = (int64_t)ops[1].number;
+	return true;
+}
+
+static bool ra_rule(Dwarf_Frame *frame)
+{
+	Dwarf_Op mem[3], *ops;
+	size_t nops;
+	int64_t off;
+
+	if (dwarf_frame_register(frame, DWARF_RA, mem, &ops, &nops))
+		return false;
+	return saved_at_cfa(ops, nops, &off) && off == -8;
+}
+
+/* The caller's rbp: unchanged (same value; undefined is read the same way:
+ * the frame did not save it), or saved at CFA + N with N != 0, which is
+ * what rbp_offset can hold. */
+static bool rbp_rule(Dwarf_Frame *frame, struct unwind_row *row)
+{
+	Dwarf_Op mem[3], *ops;
+	size_t nops;
+	int64_t off;
+
+	if (dwarf_frame_register(frame, DWARF_RBP, mem, &ops, &nops))
+		return false;
+	if (nops == 0) {
+		row->rbp_offset = RBP_SAME;
+		return true;
+	}
+	if (!saved_at_cfa(ops, nops, &off) || off == 0 || off < INT16_MIN || off > INT16_MAX)
+		return false;
+	row->rbp_offset = (int16_t)off;
+	return true;
+}
+
+/* Fills *row (pc already set) from the frame; CFA_NONE if any rule is out
+ * of reach of the BPF side. */
+static void frame_rules(Dwarf_Frame *frame, int ra_reg, struct unwind_row *row)
+{
+	if (ra_reg == DWARF_RA && cfa_rule(frame, row) && ra_rule(frame) && rbp_rule(frame, row))
+		return;
+	*row = (struct unwind_row){ .pc = row->pc, .cfa_reg = CFA_NONE };
+}
+
+/* The row at addr, and in *next where the frame's rules stop holding (the
+ * FDE's end when libdw has no frame there). */
+static void frame_row(struct builder *b, uint64_t addr, uint64_t end,
+		      struct unwind_row *row, uint64_t *next)
+{
+	Dwarf_Addr rstart, rend;
+	Dwarf_Frame *frame;
+	int ra_reg;
+
+	*row = (struct unwind_row){ .pc = addr, .cfa_reg = CFA_NONE };
+	*next = end;
+	/* libdw's error codes are not public, so an allocation failure
+	 * cannot be told from bad CFI: either way, no rule here. */
+	if (dwarf_cfi_addrframe(b->cfi, addr, &frame)) {
+		b->t->unsupported++;
+		return;
+	}
+	ra_reg = dwarf_frame_info(frame, &rstart, &rend, NULL);
+	/* Malformed CFI can move the location backwards: insist on progress. */
+	if (ra_reg >= 0 && rstart <= addr && rend > addr) {
+		*next = rend;
+		frame_rules(frame, ra_reg, row);
+	}
+	free(frame);
+	if (row->cfa_reg == CFA_NONE)
+		b->t->unsupported++;
+}
+
+static int walk_fde(struct builder *b, uint64_t start, uint64_t end, size_t cost)
+{
+	struct unwind_row row, stop = { .pc = end, .cfa_reg = CFA_NONE };
+	uint64_t addr = start, next;
+	int err;
+
+	while (addr < end) {
+		if (b->work > b->budget)
+			return -EINVAL;
+		b->work += cost;
+		frame_row(b, addr, end, &row, &next);
+		err = push_raw(b, &row, false);
+		if (err)
+			return err;
+		addr = next;
+	}
+	/* No rule past the end unless the next FDE starts right there. */
+	return push_raw(b, &stop, true);
+}
+
+static int add_fde(struct builder *b, const Dwarf_FDE *fde)
+{
+	uint64_t start, end;
+
+	b->t->fdes++;
+	if (fde_range(b, fde, &start, &end)) {
+		b->t->unsupported++;	/* an encoding we cannot place */
+		return 0;
+	}
+	if (start == end)
+		return 0;
+	return walk_fde(b, start, end, (size_t)(fde->end - fde->start) + 1);
+}
+
+static int walk_section(struct builder *b)
+{
+	Dwarf_Off off = 0, next;
+	Dwarf_CFI_Entry e;
+	int ret;
+
+	for (;;) {
+		ret = dwarf_next_cfi(b->ident, b->data, b->eh, off, &next, &e);
+		if (ret > 0)
+			return 0;
+		if (ret < 0 || next <= off)
+			return -EINVAL;
+		if (!dwarf_cfi_cie_p(&e)) {
+			ret = add_fde(b, &e.fde);
+			if (ret)
+				return ret;
+		}
+		off = next;
+	}
+}
+
+/* ---- sorting and merging ------------------------------------------------- */
+
+static int cmp_raw(const void *pa, const void *pb)
+{
+	const struct raw_row *a = pa, *b = pb;
+
+	if (a->row.pc != b->row.pc)
+		return a->row.pc < b->row.pc ? -1 : 1;
+	if (a->fde_end != b->fde_end)
+		return a->fde_end ? 1 : -1;
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+static bool same_rule(const struct unwind_row *a, const struct unwind_row *b)
+{
+	return a->cfa_reg == b->cfa_reg && a->cfa_offset == b->cfa_offset &&
+	       a->rbp_offset == b->rbp_offset;
+}
+
+/* Sorted, one row per pc (the first), runs of one rule as their first row;
+ * leading "no rule" rows dropped, as an address before them finds nothing
+ * either way. */
+static int merge_rows(struct builder *b)
+{
+	struct unwind_row *out, *shrunk;
+	size_t i, n = 0;
+
+	if (!b->nraw)
+		return 0;
+	qsort(b->raw, b->nraw, sizeof(*b->raw), cmp_raw);
+	out = calloc(b->nraw, sizeof(*out));
+	if (!out)
+		return -ENOMEM;
+	for (i = 0; i < b->nraw; i++) {
+		const struct unwind_row *r = &b->raw[i].row;
+
+		if (i && b->raw[i - 1].row.pc == r->pc)
+			continue;
+		if (n ? same_rule(&out[n - 1], r) : r->cfa_reg == CFA_NONE)
+			continue;
+		out[n++] = *r;
+	}
+	if (!n) {
+		free(out);
+		return 0;
+	}
+	/* Merging often halves the rows: give the rest back. */
+	shrunk = reallocarray(out, n, sizeof(*out));
+	b->t->rows = shrunk ? shrunk : out;
+	b->t->nrows = n;
+	return 0;
+}
+
+/* ---- opening ------------------------------------------------------------- */
+
+static Elf_Scn *find_section(Elf *elf, const char *name, GElf_Shdr *sh)
+{
+	Elf_Scn *scn = NULL;
+	const char *s;
+	size_t shstrndx;
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return NULL;
+	while ((scn = elf_nextscn(elf, scn))) {
+		if (!gelf_getshdr(scn, sh))
+			return NULL;
+		s = elf_strptr(elf, shstrndx, sh->sh_name);
+		if (s && !strcmp(s, name))
+			return scn;
+	}
+	return NULL;
+}
+
+/* The raw bytes of a CFI section, or NULL when it has none. */
+static Elf_Data *section_data(Elf *elf, const char *name, uint64_t fsize, uint64_t *vaddr)
+{
+	Elf_Data *data;
+	GElf_Shdr sh;
+	Elf_Scn *scn = find_section(elf, name, &sh);
+
+	if (!scn || sh.sh_type == SHT_NOBITS)
+		return NULL;
+	/* A compressed .debug_frame was inflated by dwarf_begin_elf(); only
+	 * a plain section must fit in the file. */
+	if (!(sh.sh_flags & SHF_COMPRESSED) &&
+	    (sh.sh_offset > fsize || sh.sh_size > fsize - sh.sh_offset))
+		return NULL;
+	data = elf_getdata(scn, NULL);
+	if (!data || !data->d_buf || !data->d_size)
+		return NULL;
+	*vaddr = sh.sh_addr;
+	return data;
+}
+
+/* .eh_frame through dwarf_getcfi_elf(), else .debug_frame through libdw's
+ * DWARF reader (which also inflates a compressed one). */
+static int open_cfi(struct builder *b, uint64_t fsize)
+{
+	GElf_Shdr sh;
+
+	b->eh = true;
+	b->data = section_data(b->elf, ".eh_frame", fsize, &b->vaddr);
+	if (b->data) {
+		b->cfi = dwarf_getcfi_elf(b->elf);
+		if (b->cfi)
+			return 0;
+	}
+	b->eh = false;
+	if (!find_section(b->elf, ".debug_frame", &sh))
+		return -ENOENT;
+	b->dw = dwarf_begin_elf(b->elf, DWARF_C_READ, NULL);
+	if (!b->dw)
+		return -EINVAL;
+	b->cfi = dwarf_getcfi(b->dw);
+	b->data = section_data(b->elf, ".debug_frame", fsize, &b->vaddr);
+	if (!b->cfi || !b->data)
+		return -ENOENT;
+	return 0;
+}
+
+/* Only x86-64 little-endian 64-bit files: the rows speak its registers. */
+static int check_elf(Elf *elf)
+{
+	GElf_Ehdr eh;
+
+	if (elf_kind(elf) != ELF_K_ELF)
+		return -ENOEXEC;
+	if (!gelf_getehdr(elf, &eh))
+		return -EINVAL;
+	if (eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_ident[EI_DATA] != ELFDATA2LSB ||
+	    eh.e_machine != EM_X86_64)
+		return -ENOEXEC;
+	return 0;
+}
+
+static void builder_end(struct builder *b)
+{
+	/* dwarf_getcfi()'s CFI belongs to the Dwarf handle. */
+	if (b->cfi && b->eh)
+		dwarf_cfi_end(b->cfi);
+	if (b->dw)
+		dwarf_end(b->dw);
+	if (b->elf)
+		elf_end(b->elf);
+	free(b->raw);
+}
+
+static int build(struct builder *b, int fd)
+{
+	struct stat st;
+	int err;
+
+	if (fstat(fd, &st))
+		return -errno;
+	/* libelf sizes the file with fstat: only a regular file has a size. */
+	if (!S_ISREG(st.st_mode) || elf_version(EV_CURRENT) == EV_NONE)
+		return -ENOEXEC;
+	b->elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (!b->elf)
+		return -EINVAL;
+	err = check_elf(b->elf);
+	if (!err)
+		err = open_cfi(b, (uint64_t)st.st_size);
+	if (err)
+		return err;
+	b->ident = (const unsigned char *)elf_getident(b->elf, NULL);
+	if (!b->ident)
+		return -EINVAL;
+	b->budget = (uint64_t)b->data->d_size * WORK_PER_BYTE + WORK_FLOOR;
+	err = walk_section(b);
+	if (!err)
+		err = merge_rows(b);
+	return err;
+}
+
+int unwind_table__build(int fd, struct unwind_table *t)
+{
+	struct builder b = { .t = t };
+	int err;
+
+	memset(t, 0, sizeof(*t));
+	err = build(&b, fd);
+	builder_end(&b);
+	if (err)
+		unwind_table__free(t);
+	return err;
+}
+
+const struct unwind_row *unwind_table__find(const struct unwind_table *t, uint64_t pc)
+{
+	size_t lo = 0, hi = t->nrows;
+
+	/* The last row with row.pc <= pc: lo ends as the count of such rows. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->rows[mid].pc <= pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? &t->rows[lo - 1] : NULL;
+}
+
+void unwind_table__free(struct unwind_table *t)
+{
+	free(t->rows);
+	memset(t, 0, sizeof(*t));
+}
