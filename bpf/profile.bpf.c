@@ -20,7 +20,6 @@
 
 #define EFAULT	14
 #define EEXIST	17
-#define ENOMEM	12
 
 /* Set by the loader before load; constant for the verifier. */
 const volatile bool filter_tgids = false;	/* -p, -- COMMAND */
@@ -59,12 +58,22 @@ struct {
 	__type(value, __u64);
 } exec_times SEC(".maps");
 
+/* hash of the frames -> the frames */
 struct stack_map {
-	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
+	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, DEFAULT_MAX_STACKS);
-	__uint(key_size, sizeof(__u32));
-	__uint(value_size, MAX_STACK_DEPTH * sizeof(__u64));
+	__type(key, __u64);
+	__type(value, struct stack_trace);
 } stacks0 SEC(".maps"), stacks1 SEC(".maps");
+
+/* where a sample's stacks are taken before they are hashed and stored:
+ * slot 0 the kernel's, slot 1 the user's */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 2);
+	__type(key, __u32);
+	__type(value, struct stack_trace);
+} scratch SEC(".maps");
 
 /* stack -> weight: samples, or microseconds for off-CPU time */
 struct counts_map {
@@ -121,21 +130,6 @@ struct {
 	__type(value, struct unwind_proc);
 } unwind_procs SEC(".maps");
 
-/* unwound user stacks, by hash, one map per generation */
-struct dwarf_stack_map {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, DEFAULT_MAX_STACKS);
-	__type(key, __u64);
-	__type(value, struct dwarf_stack);
-} dstacks0 SEC(".maps"), dstacks1 SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct dwarf_stack);
-} unwind_scratch SEC(".maps");
-
 static __always_inline void slot_inc(void *map, __u32 slot)
 {
 	__u64 *v = bpf_map_lookup_elem(map, &slot);
@@ -180,29 +174,60 @@ static __always_inline bool wanted(struct stack_key *key, __u32 event)
 	return true;
 }
 
-/* A stack id error that loses the sample, or 0 when the id is usable
- * (a real id, or an empty stack). */
-static __always_inline __u32 stack_loss(long id, __u32 collision_kind)
+#define FNV_OFFSET	0xcbf29ce484222325ull
+#define FNV_PRIME	0x100000001b3ull
+#define SLOT_KERNEL	0
+#define SLOT_USER	1
+
+static __always_inline __u64 hash_step(__u64 h, __u64 ip)
 {
-	if (id >= 0 || id == -EFAULT)
-		return 0;
-	if (id == -EEXIST)
-		return collision_kind;
-	if (id == -ENOMEM)
-		return STAT_LOST_STACKMAP_FULL;
-	return STAT_LOST_STACK_ERROR;
+	return (h ^ ip) * FNV_PRIME;
 }
 
-/* Both stack ids into key; 0, or the reason the sample is lost. */
+/* Stores the frames in the scratch slot under their hash; *key = the hash
+ * (never STACK_NONE). Returns 0 or the reason the sample is lost. */
+static __always_inline __u32 store_stack(void *stacks, struct stack_trace *st, __u64 h, __u64 *key)
+{
+	long err;
+
+	*key = h ? h : 1;
+	err = bpf_map_update_elem(stacks, key, st, BPF_NOEXIST);
+	/* -EEXIST: the same frames are there already */
+	return err && err != -EEXIST ? STAT_LOST_STACKMAP_FULL : 0;
+}
+
+/* One half of the stack, by bpf_get_stack(), into the stack map. */
+static __always_inline __u32 take_stack(void *ctx, void *stacks, __u32 slot, __u64 flags,
+					__u64 *key)
+{
+	struct stack_trace *st = bpf_map_lookup_elem(&scratch, &slot);
+	__u64 h = FNV_OFFSET;
+	long bytes;
+
+	*key = STACK_NONE;
+	if (!st)
+		return STAT_LOST_STACK_ERROR;
+	bytes = bpf_get_stack(ctx, st->ips, sizeof(st->ips), flags);
+	if (bytes == -EFAULT || bytes == 0)	/* no such side here */
+		return 0;
+	if (bytes < 0)
+		return STAT_LOST_STACK_ERROR;
+	st->nr = (__u64)bytes / sizeof(__u64);
+	for (__u32 i = 0; i < MAX_STACK_DEPTH && i < st->nr; i++)
+		h = hash_step(h, st->ips[i]);
+	return store_stack(stacks, st, h, key);
+}
+
+/* Both halves into key; 0, or the reason the sample is lost. */
 static __always_inline __u32 take_stacks(void *ctx, struct stack_key *key, void *stacks)
 {
-	__u32 lost;
+	__u32 lost = 0;
 
-	key->kstack_id = kernel_stacks ? bpf_get_stackid(ctx, stacks, 0) : STACK_ID_NONE;
-	key->ustack_id = user_stacks ? bpf_get_stackid(ctx, stacks, BPF_F_USER_STACK)
-				     : STACK_ID_NONE;
-	lost = stack_loss(key->kstack_id, STAT_LOST_KSTACK_COLLISION);
-	return lost ? lost : stack_loss(key->ustack_id, STAT_LOST_USTACK_COLLISION);
+	if (kernel_stacks)
+		lost = take_stack(ctx, stacks, SLOT_KERNEL, 0, &key->kstack);
+	if (!lost && user_stacks)
+		lost = take_stack(ctx, stacks, SLOT_USER, BPF_F_USER_STACK, &key->ustack);
+	return lost;
 }
 
 static __always_inline __u32 add_weight(void *counts, struct stack_key *key, __u64 weight)
@@ -263,8 +288,6 @@ static __always_inline int sample_event(void *ctx, __u32 event)
  * rule for the address in its file's table, compute the CFA, read the
  * return address (CFA - 8) and the caller's rbp, step, repeat.
  */
-#define FNV_OFFSET	0xcbf29ce484222325ull
-#define FNV_PRIME	0x100000001b3ull
 #define ROW_SEARCH_STEPS	24	/* binary search over up to 16M rows */
 
 struct unwind_ctx {
@@ -331,18 +354,18 @@ static long unwind_step(__u32 i, struct unwind_ctx *c)
 	const struct unwind_proc *pr = bpf_map_lookup_elem(&unwind_procs, &c->tgid);
 	const struct unwind_map *m;
 	const struct unwind_row *row;
-	struct dwarf_stack *st;
-	__u32 zero = 0;
+	struct stack_trace *st;
+	__u32 slot = SLOT_USER;
 	__u64 pc, cfa, ra;
 
-	st = bpf_map_lookup_elem(&unwind_scratch, &zero);
+	st = bpf_map_lookup_elem(&scratch, &slot);
 	if (!st || !pr || c->nr >= MAX_STACK_DEPTH) {
 		c->stop = STAT_UNWIND_DEPTH;
 		return 1;
 	}
 	st->ips[c->nr] = c->ip;
 	c->nr++;
-	c->hash = (c->hash ^ c->ip) * FNV_PRIME;
+	c->hash = hash_step(c->hash, c->ip);
 	/* a return address points after its call: the call is the byte before */
 	pc = i ? c->ip - 1 : c->ip;
 	m = find_map(pr, pc);
@@ -370,26 +393,24 @@ static long unwind_step(__u32 i, struct unwind_ctx *c)
 	return 0;
 }
 
-/* The user stack, unwound with the tables, into the generation's dwarf
- * stack map; without tables for the process yet, frame pointers. Returns
- * 0 or the reason the sample is lost. */
+/* The user stack, unwound with the tables, into the stack map; without
+ * tables for the process yet, by frame pointers. Returns 0 or the reason
+ * the sample is lost. */
 static __always_inline __u32 take_dwarf_ustack(void *ctx, struct stack_key *key, void *stacks,
-					       void *dstacks, __u32 g)
+					       __u32 g)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct unwind_ctx c = { .tgid = key->tgid, .hash = FNV_OFFSET, .stop = STAT_UNWIND_DEPTH };
-	struct dwarf_stack *st;
+	struct stack_trace *st;
+	__u32 slot = SLOT_USER;
 	struct pt_regs *regs;
-	__u32 zero = 0;
 
-	if (!task->mm) {	/* a kernel thread: no user stack */
-		key->ustack_id = STACK_ID_NONE;
+	key->ustack = STACK_NONE;
+	if (!task->mm)	/* a kernel thread: no user stack */
 		return 0;
-	}
 	if (!bpf_map_lookup_elem(&unwind_procs, &key->tgid)) {
 		slot_inc(&stats, g * STAT_MAX + STAT_UNWIND_FP_FALLBACK);
-		key->ustack_id = bpf_get_stackid(ctx, stacks, BPF_F_USER_STACK);
-		return stack_loss(key->ustack_id, STAT_LOST_USTACK_COLLISION);
+		return take_stack(ctx, stacks, SLOT_USER, BPF_F_USER_STACK, &key->ustack);
 	}
 	regs = (struct pt_regs *)bpf_task_pt_regs(task);
 	c.ip = BPF_CORE_READ(regs, ip);
@@ -397,29 +418,23 @@ static __always_inline __u32 take_dwarf_ustack(void *ctx, struct stack_key *key,
 	c.bp = BPF_CORE_READ(regs, bp);
 	bpf_loop(MAX_STACK_DEPTH, unwind_step, &c, 0);
 	slot_inc(&stats, g * STAT_MAX + c.stop);
-	st = bpf_map_lookup_elem(&unwind_scratch, &zero);
-	if (!st || !c.nr) {
-		key->ustack_id = STACK_ID_NONE;
+	st = bpf_map_lookup_elem(&scratch, &slot);
+	if (!st || !c.nr)
 		return 0;
-	}
 	st->nr = c.nr;
-	key->ustack_hash = c.hash;
-	key->ustack_id = STACK_ID_DWARF;
-	return bpf_map_update_elem(dstacks, &c.hash, st, BPF_ANY) ? STAT_LOST_STACKMAP_FULL : 0;
+	return store_stack(stacks, st, c.hash, &key->ustack);
 }
 
 static __always_inline void record_dwarf(void *ctx, struct stack_key *key, void *stacks,
-					 void *dstacks, void *counts, __u32 g)
+					 void *counts, __u32 g)
 {
 	__u32 lost = 0;
 
 	slot_inc(&stats, g * STAT_MAX + STAT_SAMPLES);
-	key->kstack_id = kernel_stacks ? bpf_get_stackid(ctx, stacks, 0) : STACK_ID_NONE;
-	lost = stack_loss(key->kstack_id, STAT_LOST_KSTACK_COLLISION);
+	if (kernel_stacks)
+		lost = take_stack(ctx, stacks, SLOT_KERNEL, 0, &key->kstack);
 	if (!lost && user_stacks)
-		lost = take_dwarf_ustack(ctx, key, stacks, dstacks, g);
-	else if (!lost)
-		key->ustack_id = STACK_ID_NONE;
+		lost = take_dwarf_ustack(ctx, key, stacks, g);
 	if (!lost)
 		lost = add_weight(counts, key, 1);
 	if (lost)
@@ -434,9 +449,9 @@ static __always_inline int sample_event_dwarf(void *ctx, __u32 event)
 		return 0;
 	slot_inc(&total, 0);
 	if (gen)
-		record_dwarf(ctx, &key, &stacks1, &dstacks1, &counts1, 1);
+		record_dwarf(ctx, &key, &stacks1, &counts1, 1);
 	else
-		record_dwarf(ctx, &key, &stacks0, &dstacks0, &counts0, 0);
+		record_dwarf(ctx, &key, &stacks0, &counts0, 0);
 	return 0;
 }
 

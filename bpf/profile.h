@@ -21,35 +21,38 @@
 #define MAX_UNWIND_PROCS	8192	/* processes with unwind info loaded (LRU) */
 #define DEFAULT_UNWIND_ROWS	(1 << 21)	/* rows of all files' tables together */
 
-/* A stack id that holds no frames (the sample had no such side, or it was
- * not asked for). bpf_get_stackid() itself returns -EFAULT for an empty
- * stack, so user space treats both the same way. */
-#define STACK_ID_NONE		(-14) /* -EFAULT */
-/* The user stack was unwound from CFI tables: it is in the dwarf stack
- * map under the key's ustack_hash. */
-#define STACK_ID_DWARF		(-1000)
+/* A stack hash that holds no frames: the sample had no such side (a user
+ * stack in a kernel thread, a kernel stack in user mode), or it was not
+ * asked for. */
+#define STACK_NONE		0
 
 /* The counts and stack maps come in two generations: samples go to the one
  * the global `gen` names, user space flips it and drains the other. */
 #define NR_GENS			2
 
-/* One counted stack: who ran, and the ids of both halves of the stack in
- * the stack trace map of the same generation. start_time (the process's,
- * CLOCK_MONOTONIC ns) tells a process from a later one that reuses its pid;
- * exec_time (its last exec seen while profiling, 0: none) tells the images
- * of one process apart across an exec. */
+/* One counted stack: who ran, and both halves of the stack, as keys of
+ * the same generation's stack map (a 64-bit hash of the frames: a hash map
+ * has no bucket collisions to lose samples to, unlike a stack trace map).
+ * start_time (the process's, CLOCK_MONOTONIC ns) tells a process from a
+ * later one that reuses its pid; exec_time (its last exec seen while
+ * profiling, 0: none) tells the images of one process apart across an
+ * exec. */
 struct stack_key {
 	__u32 tgid;
 	__u32 pid;
 	__u32 event;		/* index into the run's event list */
 	__u32 pad;
-	__u64 ustack_hash;	/* --call-graph dwarf: the user stack's key in the
-				 * dwarf stack map (ustack_id is then STACK_ID_DWARF) */
 	__u64 start_time;
 	__u64 exec_time;
-	__s32 kstack_id;
-	__s32 ustack_id;
+	__u64 kstack;		/* STACK_NONE or the kernel stack's key */
+	__u64 ustack;		/* STACK_NONE or the user stack's key */
 	char comm[TASK_COMM_LEN];
+};
+
+/* A stack in the stack map, innermost frame first. */
+struct stack_trace {
+	__u64 nr;
+	__u64 ips[MAX_STACK_DEPTH];
 };
 
 /* Per-CPU counters in the stats map. Every sample that passed the filters
@@ -58,10 +61,8 @@ struct stack_key {
  * Off-CPU time has counters of its own (its counts are microseconds). */
 enum stat_kind {
 	STAT_SAMPLES = 0,
-	STAT_LOST_KSTACK_COLLISION,	/* -EEXIST from the kernel stack id */
-	STAT_LOST_USTACK_COLLISION,	/* -EEXIST from the user stack id */
-	STAT_LOST_STACKMAP_FULL,	/* -ENOMEM: no free stack map bucket */
-	STAT_LOST_STACK_ERROR,		/* any other negative stack id */
+	STAT_LOST_STACKMAP_FULL,	/* the stack map had no room for a new stack */
+	STAT_LOST_STACK_ERROR,		/* taking a stack failed otherwise */
 	STAT_LOST_COUNTS_FULL,		/* the counts map had no room */
 	STAT_OFFCPU_BLOCKS,		/* off-CPU: blocks recorded (their time is in counts) */
 	STAT_OFFCPU_SHORT,		/* off-CPU: blocks under --min-block, not recorded */
@@ -118,12 +119,6 @@ struct unwind_proc {
 	__u32 nmaps;
 	__u32 pad;
 	struct unwind_map maps[MAX_UNWIND_MAPS];	/* sorted by start */
-};
-
-/* A user stack unwound by the BPF side, innermost first. */
-struct dwarf_stack {
-	__u64 nr;
-	__u64 ips[MAX_STACK_DEPTH];
 };
 
 #endif /* BPFPROF_PROFILE_H */

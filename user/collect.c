@@ -87,8 +87,7 @@ int collector__collect(struct collector *c, struct profile **out)
 	err = gen < 0 ? gen : session__take_stats(c->session, gen, p->stats.bpf);
 	if (!err)
 		err = drain__collect(session__counts_fd(c->session, gen),
-				     session__stacks_fd(c->session, gen),
-				     session__dstacks_fd(c->session, gen), &d);
+				     session__stacks_fd(c->session, gen), &d);
 	if (err) {
 		fprintf(stderr, "bpfprof: cannot read the BPF maps: %s\n", strerror(-err));
 		profile__free(p);

@@ -62,24 +62,26 @@ static int read_counts(int counts_fd, struct drained *d)
 	return 0;
 }
 
-static int cmp_id(const void *a, const void *b)
+static int cmp_key(const void *a, const void *b)
 {
 	const struct raw_stack *x = a, *y = b;
 
-	return (x->id > y->id) - (x->id < y->id);
+	return (x->key > y->key) - (x->key < y->key);
 }
 
-/* The frames of one id, read from the map the first time it is asked for.
- * *out is NULL for an empty stack and for an id gone from the map. */
-static int get_stack(int stacks_fd, struct drained *d, int32_t id, const struct raw_stack **out)
+/* The frames of one stack, read from the map the first time it is asked
+ * for. *out is NULL for STACK_NONE and for a stack gone from the map. */
+static int get_stack(int stacks_fd, struct drained *d, uint64_t key, const struct raw_stack **out)
 {
-	struct raw_stack key = { .id = id }, *s;
+	struct raw_stack probe = { .key = key }, *s;
+	struct stack_trace st;
 	void *node;
+	uint32_t i;
 
 	*out = NULL;
-	if (id < 0)
+	if (key == STACK_NONE)
 		return 0;
-	node = tfind(&key, &d->stacks, cmp_id);
+	node = tfind(&probe, &d->stacks, cmp_key);
 	if (node) {
 		s = *(struct raw_stack **)node;
 		*out = s->nr ? s : NULL;
@@ -88,17 +90,18 @@ static int get_stack(int stacks_fd, struct drained *d, int32_t id, const struct 
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return -ENOMEM;
-	s->id = id;
-	if (bpf_map_lookup_elem(stacks_fd, &id, s->ips)) {
-		if (errno != ENOENT) {
-			free(s);
-			return -errno;
-		}
+	s->key = key;
+	if (bpf_map_lookup_elem(stacks_fd, &key, &st) == 0) {
+		for (i = 0; i < st.nr && i < MAX_STACK_DEPTH; i++)
+			s->ips[i] = st.ips[i];
+		s->nr = i;
+	} else if (errno == ENOENT) {
 		d->stacks_missing++;
+	} else {
+		free(s);
+		return -errno;
 	}
-	while (s->nr < MAX_STACK_DEPTH && s->ips[s->nr])
-		s->nr++;
-	if (!tsearch(s, &d->stacks, cmp_id)) {
+	if (!tsearch(s, &d->stacks, cmp_key)) {
 		free(s);
 		return -ENOMEM;
 	}
@@ -106,11 +109,11 @@ static int get_stack(int stacks_fd, struct drained *d, int32_t id, const struct 
 	return 0;
 }
 
-/* Empties a stack map (keys of 4 or 8 bytes), ids no count refers to
- * included (a sample whose other half failed leaves one), so a run of days
- * never fills it. Keys are listed first: deleting while walking would
- * restart the walk. Returns how many there were, or -errno. */
-static long clear_map(int fd, size_t key_size)
+/* Empties the stack map, stacks no count refers to included (a sample
+ * whose other half failed leaves one), so a run of days never fills it.
+ * Keys are listed first: deleting while walking would restart the walk.
+ * Returns how many there were, or -errno. */
+static long clear_map(int fd)
 {
 	uint64_t *keys = NULL, *grown, key = 0, last = 0;
 	size_t n = 0, cap = 0, i;
@@ -132,60 +135,14 @@ static long clear_map(int fd, size_t key_size)
 		prev = &last;
 	}
 	for (i = 0; i < n; i++) {
-		/* a 4-byte key is the low half of the u64 on this little-endian host */
 		if (bpf_map_delete_elem(fd, &keys[i]) && errno != ENOENT && !err)
 			err = -errno;
 	}
-	(void)key_size;
 	free(keys);
 	return err ? err : (long)n;
 }
 
-static int cmp_hash(const void *a, const void *b)
-{
-	const struct dwarf_raw *x = a, *y = b;
-
-	return (x->hash > y->hash) - (x->hash < y->hash);
-}
-
-/* An unwound user stack, read once per hash. */
-static int get_dwarf(int dstacks_fd, struct drained *d, uint64_t hash, const struct raw_stack **out)
-{
-	struct dwarf_raw key = { .hash = hash }, *r;
-	struct dwarf_stack ds;
-	void *node;
-	uint32_t i;
-
-	*out = NULL;
-	node = tfind(&key, &d->dwarf, cmp_hash);
-	if (node) {
-		r = *(struct dwarf_raw **)node;
-		*out = r->s.nr ? &r->s : NULL;
-		return 0;
-	}
-	r = calloc(1, sizeof(*r));
-	if (!r)
-		return -ENOMEM;
-	r->hash = hash;
-	if (bpf_map_lookup_elem(dstacks_fd, &hash, &ds) == 0) {
-		for (i = 0; i < ds.nr && i < MAX_STACK_DEPTH; i++)
-			r->s.ips[i] = ds.ips[i];
-		r->s.nr = i;
-	} else if (errno == ENOENT) {
-		d->stacks_missing++;
-	} else {
-		free(r);
-		return -errno;
-	}
-	if (!tsearch(r, &d->dwarf, cmp_hash)) {
-		free(r);
-		return -ENOMEM;
-	}
-	*out = r->s.nr ? &r->s : NULL;
-	return 0;
-}
-
-int drain__collect(int counts_fd, int stacks_fd, int dstacks_fd, struct drained *d)
+int drain__collect(int counts_fd, int stacks_fd, struct drained *d)
 {
 	struct raw_count *r;
 	long n = 0;
@@ -196,29 +153,25 @@ int drain__collect(int counts_fd, int stacks_fd, int dstacks_fd, struct drained 
 	err = read_counts(counts_fd, d);
 	for (i = 0; !err && i < d->n; i++) {
 		r = &d->recs[i];
-		err = get_stack(stacks_fd, d, r->key.kstack_id, &r->kstack);
-		if (!err && r->key.ustack_id == STACK_ID_DWARF)
-			err = get_dwarf(dstacks_fd, d, r->key.ustack_hash, &r->ustack);
-		else if (!err)
-			err = get_stack(stacks_fd, d, r->key.ustack_id, &r->ustack);
+		err = get_stack(stacks_fd, d, r->key.kstack, &r->kstack);
+		if (!err)
+			err = get_stack(stacks_fd, d, r->key.ustack, &r->ustack);
 	}
 	if (!err)
-		n = clear_map(stacks_fd, sizeof(uint32_t));
-	if (!err && n >= 0)
-		d->stack_ids = (size_t)n;
-	if (!err && n >= 0 && dstacks_fd >= 0)
-		n = clear_map(dstacks_fd, sizeof(uint64_t));
+		n = clear_map(stacks_fd);
 	if (!err && n < 0)
 		err = (int)n;
-	if (err)
+	if (err) {
 		drain__free(d);
-	return err;
+		return err;
+	}
+	d->stack_ids = (size_t)n;
+	return 0;
 }
 
 void drain__free(struct drained *d)
 {
 	free(d->recs);
 	tdestroy(d->stacks, free);
-	tdestroy(d->dwarf, free);
 	memset(d, 0, sizeof(*d));
 }

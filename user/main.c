@@ -6,6 +6,7 @@
  * This file only wires the rooms together and owns the run's state.
  */
 #include <errno.h>
+#include <link.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <poll.h>
@@ -46,6 +47,8 @@ struct run {
 	struct tracker *tracker;
 	struct collector *collector;
 	struct unwinder *unwinder;	/* --call-graph dwarf */
+	pid_t *roots;			/* whose tables to load: -p pids, the command */
+	int nroots;
 	uint64_t start_ns;		/* CLOCK_MONOTONIC, sampling began */
 	uint64_t interval_ns;		/* the current interval began */
 	uint64_t interval_wall_ns;	/* the same, CLOCK_REALTIME */
@@ -118,7 +121,21 @@ static int load(struct run *r)
 		err = session__add_tgid(r->session, cfg->pids[i]);
 	if (!err && r->have_cmd)
 		err = session__add_tgid(r->session, r->cmd.pid);
+	/* -p's processes, or the command: its children join as they fork */
+	r->roots = r->have_cmd ? &r->cmd.pid : cfg->pids;
+	r->nroots = r->have_cmd ? 1 : cfg->npids;
 	return err;
+}
+
+/* libc and the dynamic loader are in nearly every process: their tables
+ * (the biggest) are built before the first new process needs them. Ours
+ * are the system's. */
+static int preload_common(struct dl_phdr_info *info, size_t size, void *u)
+{
+	(void)size;
+	if (strstr(info->dlpi_name, "/libc.so") || strstr(info->dlpi_name, "/ld-linux"))
+		unwinder__preload(u, info->dlpi_name);
+	return 0;
 }
 
 /* The processes already running are read from /proc now: one that exits
@@ -141,25 +158,21 @@ static int start_tracking(struct run *r)
 	err = tracker__start(r->procs, r->unwinder != NULL, &r->tracker);
 	if (err)
 		return err;
-	if (r->unwinder) {
-		/* our own libraries (libc, the loader) are nearly everyone's:
-		 * their tables are ready before the first new process needs them */
-		procs__synthesize(r->procs, getpid());
-		unwinder__sync(r->unwinder, r->procs);
-	}
+	if (r->unwinder)
+		dl_iterate_phdr(preload_common, r->unwinder);
 	if (r->cfg->cmd)
 		return 0;
 	if (!r->cfg->npids) {
 		if (procs__synthesize_all(r->procs) < 0)
 			return -errno;
 		if (r->unwinder)
-			unwinder__sync(r->unwinder, r->procs);
+			unwinder__sync(r->unwinder, r->procs, NULL, 0);
 		return 0;
 	}
 	for (i = 0; i < r->cfg->npids; i++)
 		procs__synthesize(r->procs, r->cfg->pids[i]);
 	if (r->unwinder)
-		unwinder__sync(r->unwinder, r->procs);
+		unwinder__sync(r->unwinder, r->procs, r->roots, r->nroots);
 	return 0;
 }
 
@@ -169,7 +182,7 @@ static int consume_tracking(struct run *r)
 	int err = tracker__consume(r->tracker);
 
 	if (!err && r->unwinder)
-		unwinder__sync(r->unwinder, r->procs);
+		unwinder__sync(r->unwinder, r->procs, r->roots, r->nroots);
 	return err;
 }
 
@@ -204,6 +217,29 @@ static void describe_events(const struct config *cfg, struct pevent *pe)
 	}
 }
 
+/* The command's own executable, as execvp() will find it: its table is
+ * built before it starts, so its first samples unwind too. */
+static void preload_command(struct run *r)
+{
+	const char *name = r->cfg->cmd[0], *path = getenv("PATH");
+	char buf[4096];
+
+	if (strchr(name, '/')) {
+		unwinder__preload(r->unwinder, name);
+		return;
+	}
+	while (path && *path) {
+		size_t len = strcspn(path, ":");
+
+		snprintf(buf, sizeof(buf), "%.*s/%s", (int)len, path, name);
+		if (access(buf, X_OK) == 0) {
+			unwinder__preload(r->unwinder, buf);
+			return;
+		}
+		path += len + (path[len] == ':');
+	}
+}
+
 static int start(struct run *r)
 {
 	struct pevent events[MAX_EVENTS];
@@ -214,6 +250,8 @@ static int start(struct run *r)
 				      events, r->cfg->nevents);
 	if (!r->collector)
 		return -ENOMEM;
+	if (r->unwinder && r->have_cmd)
+		preload_command(r);
 	err = session__start(r->session);
 	if (!err && r->have_cmd) {
 		err = command__release(&r->cmd);
@@ -341,6 +379,15 @@ static int finish(struct run *r)
 
 	session__stop(r->session);
 	err = write_profile(r, r->stop_reason ? r->stop_reason : "error");
+	if (r->unwinder) {
+		struct unwind_stats us;
+
+		unwinder__stats(r->unwinder, &us);
+		fprintf(stderr, "bpfprof: unwind tables: %zu files (%zu without usable CFI, %zu did not fit), "
+			"%zu rows of %u, %zu process entries, %.2f s building\n", us.files,
+			us.files_without, us.rows_refused, us.rows, r->cfg->unwind_rows, us.procs,
+			us.build_seconds);
+	}
 	if (!r->cfg->interval || session__total(r->session, &total))
 		return err;
 	output__totals(r->out, &intervals, &written);

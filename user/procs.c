@@ -22,6 +22,7 @@ struct proc {
 	struct vma *vmas;		/* of every image, each stamped with its time */
 	size_t nvmas, cap;
 	struct proc *older;	/* the previous process with this pid */
+	pid_t parent;		/* who forked it, when that was seen (0: unknown) */
 	bool changed;		/* listed in procs.changed */
 };
 
@@ -256,6 +257,7 @@ int procs__fork(struct procs *p, pid_t parent, pid_t child, uint64_t time)
 
 	if (!pc)
 		return -ENOMEM;
+	pc->parent = parent;
 	mark_changed(p, pc);
 	/* the child starts with a copy of its parent's address space as it
 	 * was at the fork: the parent's image of that time */
@@ -474,6 +476,20 @@ int procs__for_each_vma(struct procs *p, pid_t tgid,
 			return err;
 	}
 	return 0;
+}
+
+bool procs__descends(const struct procs *p, pid_t tgid, const pid_t *roots, int nroots)
+{
+	/* bounded: a pid reused along the chain could otherwise loop */
+	for (int depth = 0; depth < 64 && tgid > 0; depth++) {
+		const struct proc *pr = newest(p, tgid);
+
+		for (int i = 0; i < nroots; i++)
+			if (roots[i] == tgid)
+				return true;
+		tgid = pr ? pr->parent : 0;
+	}
+	return false;
 }
 
 size_t procs__count(const struct procs *p)

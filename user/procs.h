@@ -75,6 +75,10 @@ size_t procs__take_changed(struct procs *p, pid_t **tgids);
 int procs__for_each_vma(struct procs *p, pid_t tgid,
 			int (*fn)(const struct vma *v, bool alive, void *ctx), void *ctx);
 
+/* True when tgid is one of roots or was forked, as far as seen, by one of
+ * them or their descendants. */
+bool procs__descends(const struct procs *p, pid_t tgid, const pid_t *roots, int nroots);
+
 /* Incarnations held, exited ones included. */
 size_t procs__count(const struct procs *p);
 

@@ -80,11 +80,9 @@ static void report_load_error(int err)
  * alone would pin tens of megabytes. */
 static int size_maps(struct profile_bpf *skel, const struct session_opts *opts)
 {
-	unsigned int dw = opts->dwarf ? opts->max_stacks : 1;
 	struct { struct bpf_map *map; unsigned int n; } maps[] = {
 		{ skel->maps.stacks0, opts->max_stacks }, { skel->maps.stacks1, opts->max_stacks },
 		{ skel->maps.counts0, opts->max_stacks }, { skel->maps.counts1, opts->max_stacks },
-		{ skel->maps.dstacks0, dw }, { skel->maps.dstacks1, dw },
 		{ skel->maps.unwind_rows, opts->dwarf ? opts->unwind_rows : 1 },
 		{ skel->maps.unwind_procs, opts->dwarf ? MAX_UNWIND_PROCS : 1 },
 	};
@@ -350,11 +348,6 @@ int session__counts_fd(const struct session *s, int gen)
 int session__stacks_fd(const struct session *s, int gen)
 {
 	return bpf_map__fd(gen ? s->skel->maps.stacks1 : s->skel->maps.stacks0);
-}
-
-int session__dstacks_fd(const struct session *s, int gen)
-{
-	return bpf_map__fd(gen ? s->skel->maps.dstacks1 : s->skel->maps.dstacks0);
 }
 
 int session__unwind_rows_fd(const struct session *s)

@@ -59,7 +59,6 @@ int session__flip(struct session *s);
 
 int session__counts_fd(const struct session *s, int gen);
 int session__stacks_fd(const struct session *s, int gen);
-int session__dstacks_fd(const struct session *s, int gen);	/* unwound user stacks */
 
 /* --call-graph dwarf: the maps the unwinder's tables go into. */
 int session__unwind_rows_fd(const struct session *s);

@@ -49,11 +49,10 @@ void summary__format(const struct profile *p, const char *why, char *buf, size_t
 	unwind_part(p, unwind, sizeof(unwind));
 	snprintf(buf, size,
 		 "%" PRIu64 " samples, %zu stacks, %" PRIu64 " lost "
-		 "(kstack-collision %" PRIu64 ", ustack-collision %" PRIu64 ", stackmap-full %" PRIu64
-		 ", stack-error %" PRIu64 ", counts-full %" PRIu64 "), %" PRIu64 "/%" PRIu64
+		 "(stackmap-full %" PRIu64 ", stack-error %" PRIu64 ", counts-full %" PRIu64 "), %"
+		 PRIu64 "/%" PRIu64
 		 " frames unresolved, %" PRIu64 " tracking records lost%s%s, %.2f s (%s)",
 		 b[STAT_SAMPLES], p->nsamples, profile__lost(p),
-		 b[STAT_LOST_KSTACK_COLLISION], b[STAT_LOST_USTACK_COLLISION],
 		 b[STAT_LOST_STACKMAP_FULL], b[STAT_LOST_STACK_ERROR], b[STAT_LOST_COUNTS_FULL],
 		 p->stats.unresolved, p->stats.frames, p->stats.tracking_lost, offcpu, unwind,
 		 p->stats.duration, why);

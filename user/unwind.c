@@ -5,7 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <fcntl.h>
 #include <unistd.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 
 #include <bpf/bpf.h>
 
@@ -208,13 +211,33 @@ static void sync_proc(struct unwinder *u, struct procs *procs, pid_t tgid)
 	free(c);
 }
 
-void unwinder__sync(struct unwinder *u, struct procs *procs)
+int unwinder__preload(struct unwinder *u, const char *path)
+{
+	struct stat st;
+	struct vma v;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st)) {
+		close(fd);
+		return -errno;
+	}
+	close(fd);
+	v = (struct vma){ .dev_major = major(st.st_dev), .dev_minor = minor(st.st_dev),
+			  .ino = st.st_ino, .path = (char *)path };
+	/* as if a running process (ours) mapped it: opened by path, checked */
+	return get_file(u, getpid(), false, &v) ? 0 : -ENOMEM;
+}
+
+void unwinder__sync(struct unwinder *u, struct procs *procs, const pid_t *roots, int nroots)
 {
 	pid_t *tgids;
 	size_t n = procs__take_changed(procs, &tgids), i;
 
 	for (i = 0; i < n; i++)
-		sync_proc(u, procs, tgids[i]);
+		if (!nroots || procs__descends(procs, tgids[i], roots, nroots))
+			sync_proc(u, procs, tgids[i]);
 	free(tgids);
 }
 

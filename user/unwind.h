@@ -9,6 +9,7 @@
 #define BPFPROF_UNWIND_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 struct procs;
 struct unwinder;
@@ -24,9 +25,13 @@ struct unwind_stats {
 
 int unwinder__new(int rows_fd, int procs_fd, unsigned int max_rows, struct unwinder **out);
 
+/* Builds and loads the table of one file ahead of need. */
+int unwinder__preload(struct unwinder *u, const char *path);
+
 /* Loads tables for every process whose mappings changed since the last
- * call (procs__track_changes() must be on). */
-void unwinder__sync(struct unwinder *u, struct procs *procs);
+ * call (procs__track_changes() must be on); with nroots > 0, only for the
+ * roots and their descendants (what -p or -- COMMAND profiles). */
+void unwinder__sync(struct unwinder *u, struct procs *procs, const pid_t *roots, int nroots);
 
 void unwinder__stats(const struct unwinder *u, struct unwind_stats *st);
 void unwinder__free(struct unwinder *u);

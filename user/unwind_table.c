@@ -487,74 +487,107 @@ static int merge_rows(struct builder *b)
 
 /* ---- opening ------------------------------------------------------------- */
 
-static Elf_Scn *find_section(Elf *elf, const char *name, GElf_Shdr *sh)
+/* [off, off + len) lies inside a file of fsize bytes, without overflow. */
+static bool in_file(uint64_t off, uint64_t len, uint64_t fsize)
+{
+	return off <= fsize && len <= fsize - off;
+}
+
+/* The section called name, with its bytes in the file: 0, -ENOENT when
+ * there is none (or it holds nothing), -EINVAL when the headers lie. */
+static int find_section(Elf *elf, const char *name, uint64_t fsize, Elf_Scn **scnp)
 {
 	Elf_Scn *scn = NULL;
-	const char *s;
 	size_t shstrndx;
+	GElf_Shdr sh;
+	const char *s;
 
 	if (elf_getshdrstrndx(elf, &shstrndx))
-		return NULL;
-	while ((scn = elf_nextscn(elf, scn))) {
-		if (!gelf_getshdr(scn, sh))
-			return NULL;
-		s = elf_strptr(elf, shstrndx, sh->sh_name);
-		if (s && !strcmp(s, name))
-			return scn;
-	}
-	return NULL;
-}
-
-/* The raw bytes of a CFI section, or NULL when it has none. */
-static Elf_Data *section_data(Elf *elf, const char *name, uint64_t fsize, uint64_t *vaddr)
-{
-	Elf_Data *data;
-	GElf_Shdr sh;
-	Elf_Scn *scn = find_section(elf, name, &sh);
-
-	if (!scn || sh.sh_type == SHT_NOBITS)
-		return NULL;
-	/* A compressed .debug_frame was inflated by dwarf_begin_elf(); only
-	 * a plain section must fit in the file. */
-	if (!(sh.sh_flags & SHF_COMPRESSED) &&
-	    (sh.sh_offset > fsize || sh.sh_size > fsize - sh.sh_offset))
-		return NULL;
-	data = elf_getdata(scn, NULL);
-	if (!data || !data->d_buf || !data->d_size)
-		return NULL;
-	*vaddr = sh.sh_addr;
-	return data;
-}
-
-/* .eh_frame through dwarf_getcfi_elf(), else .debug_frame through libdw's
- * DWARF reader (which also inflates a compressed one). */
-static int open_cfi(struct builder *b, uint64_t fsize)
-{
-	GElf_Shdr sh;
-
-	b->eh = true;
-	b->data = section_data(b->elf, ".eh_frame", fsize, &b->vaddr);
-	if (b->data) {
-		b->cfi = dwarf_getcfi_elf(b->elf);
-		if (b->cfi)
-			return 0;
-	}
-	b->eh = false;
-	if (!find_section(b->elf, ".debug_frame", &sh))
-		return -ENOENT;
-	b->dw = dwarf_begin_elf(b->elf, DWARF_C_READ, NULL);
-	if (!b->dw)
 		return -EINVAL;
-	b->cfi = dwarf_getcfi(b->dw);
-	b->data = section_data(b->elf, ".debug_frame", fsize, &b->vaddr);
-	if (!b->cfi || !b->data)
-		return -ENOENT;
+	while ((scn = elf_nextscn(elf, scn))) {
+		if (!gelf_getshdr(scn, &sh))
+			return -EINVAL;
+		s = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (!s || strcmp(s, name))
+			continue;
+		/* .eh_frame of a separate debuginfo file is NOBITS. */
+		if (sh.sh_type == SHT_NOBITS || !sh.sh_size)
+			return -ENOENT;
+		if (!in_file(sh.sh_offset, sh.sh_size, fsize))
+			return -EINVAL;
+		*scnp = scn;
+		return 0;
+	}
+	return -ENOENT;
+}
+
+/* The section's bytes as libdw reads them (a compressed .debug_frame was
+ * inflated by dwarf_begin_elf()), and its address. */
+static int section_data(struct builder *b, Elf_Scn *scn)
+{
+	GElf_Shdr sh;
+
+	if (!gelf_getshdr(scn, &sh) || (sh.sh_flags & SHF_COMPRESSED))
+		return -EINVAL;
+	b->data = elf_getdata(scn, NULL);
+	if (!b->data || !b->data->d_buf || !b->data->d_size)
+		return -EINVAL;
+	b->vaddr = sh.sh_addr;
 	return 0;
 }
 
-/* Only x86-64 little-endian 64-bit files: the rows speak its registers. */
-static int check_elf(Elf *elf)
+static int open_eh_frame(struct builder *b, uint64_t fsize)
 {
+	Elf_Scn *scn;
+	int err = find_section(b->elf, ".eh_frame", fsize, &scn);
+
+	if (!err)
+		err = section_data(b, scn);
+	if (err)
+		return err;
+	b->cfi = dwarf_getcfi_elf(b->elf);
+	if (!b->cfi)
+		return -EINVAL;
+	b->eh = true;
+	return 0;
+}
+
+static int open_debug_frame(struct builder *b, uint64_t fsize)
+{
+	Elf_Scn *scn;
+	int err = find_section(b->elf, ".debug_frame", fsize, &scn);
+
+	if (err)
+		return err;
+	b->dw = dwarf_begin_elf(b->elf, DWARF_C_READ, NULL);
+	if (!b->dw)
+		return -EINVAL;
+	/* Owned by b->dw, not to be given to dwarf_cfi_end(). */
+	b->cfi = dwarf_getcfi(b->dw);
+	if (!b->cfi)
+		return -EINVAL;
+	return section_data(b, scn);
+}
+
+/* .eh_frame, which is what runs (and what libdw reads through
+ * .eh_frame_hdr), else .debug_frame. An unreadable .eh_frame is an error
+ * only when there is no .debug_frame to use instead. */
+static int open_cfi(struct builder *b, uint64_t fsize)
+{
+	int err = open_eh_frame(b, fsize), err2;
+
+	if (!err)
+		return 0;
+	err2 = open_debug_frame(b, fsize);
+	return err2 == -ENOENT ? err : err2;
+}
+
+/* Only x86-64 little-endian 64-bit files: the rows speak its registers.
+ * libelf quietly drops a section header table the file cannot hold, which
+ * would look like a file without CFI: compare with the ELF header. */
+static int check_elf(Elf *elf, uint64_t fsize)
+{
+	size_t shnum;
 	GElf_Ehdr eh;
 
 	if (elf_kind(elf) != ELF_K_ELF)
@@ -564,6 +597,13 @@ static int check_elf(Elf *elf)
 	if (eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_ident[EI_DATA] != ELFDATA2LSB ||
 	    eh.e_machine != EM_X86_64)
 		return -ENOEXEC;
+	if (elf_getshdrnum(elf, &shnum))
+		return -EINVAL;
+	if (eh.e_shnum ? eh.e_shnum != shnum : eh.e_shoff && !shnum)
+		return -EINVAL;
+	if (shnum && (eh.e_shentsize != gelf_fsize(elf, ELF_T_SHDR, 1, EV_CURRENT) ||
+		      !in_file(eh.e_shoff, (uint64_t)shnum * eh.e_shentsize, fsize)))
+		return -EINVAL;
 	return 0;
 }
 
@@ -592,7 +632,7 @@ static int build(struct builder *b, int fd)
 	b->elf = elf_begin(fd, ELF_C_READ, NULL);
 	if (!b->elf)
 		return -EINVAL;
-	err = check_elf(b->elf);
+	err = check_elf(b->elf, (uint64_t)st.st_size);
 	if (!err)
 		err = open_cfi(b, (uint64_t)st.st_size);
 	if (err)
