@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
+#include "dirfiles.h"
 #include "fleet.h"
 
 #define INDEX_LOG	"bpfprof-intervals.log"
@@ -66,23 +67,6 @@ int fleet__reopen(struct fleet *f)
 	return open_dir(f);
 }
 
-static int write_all(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 /* HOST-20261122T034000.250Z: sortable, unique per interval start. */
 static void file_stem(const struct fleet *f, uint64_t wall_ns, char *out, size_t size)
 {
@@ -99,25 +83,11 @@ static void file_stem(const struct fleet *f, uint64_t wall_ns, char *out, size_t
 int fleet__write(struct fleet *f, uint64_t start_wall_ns, const char *ext,
 		 const void *buf, size_t len)
 {
-	char stem[NAME_MAX / 2], name[NAME_MAX / 2 + 16], tmp[NAME_MAX + 1];
-	int fd, err;
+	char stem[NAME_MAX / 2], name[NAME_MAX / 2 + 16];
 
 	file_stem(f, start_wall_ns, stem, sizeof(stem));
 	snprintf(name, sizeof(name), "%s.%s", stem, ext);
-	snprintf(tmp, sizeof(tmp), ".%s.%d.%u.tmp", name, getpid(), f->seq++);
-	fd = openat(f->dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return -errno;
-	err = write_all(fd, buf, len);
-	if (!err && fsync(fd))
-		err = -errno;
-	if (close(fd) && !err)
-		err = -errno;
-	if (!err && renameat(f->dirfd, tmp, f->dirfd, name))
-		err = -errno;
-	if (err)
-		unlinkat(f->dirfd, tmp, 0);
-	return err;
+	return dirfiles__write(f->dirfd, name, buf, len, 0644, f->seq++);
 }
 
 int fleet__log(struct fleet *f, const char *line)
@@ -130,26 +100,16 @@ int fleet__log(struct fleet *f, const char *line)
 	fd = openat(f->dirfd, INDEX_LOG, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return -errno;
-	err = write_all(fd, line, strlen(line));
-	if (!err)
-		err = write_all(fd, "\n", 1);
+	/* one write: appends from one line never interleave */
+	err = dprintf(fd, "%s\n", line) < 0 ? -EIO : 0;
 	close(fd);
 	return err;
 }
 
-struct entry_file {
-	char *name;
-	off_t size;
-};
-
-static int cmp_name(const void *a, const void *b)
-{
-	return strcmp(((const struct entry_file *)a)->name, ((const struct entry_file *)b)->name);
-}
-
 /* Ours: HOST-<time>.folded or .pb.gz; temporaries start with '.'. */
-static bool is_profile(const struct fleet *f, const char *name)
+static bool is_profile(const char *name, void *arg)
 {
+	const struct fleet *f = arg;
 	size_t hl = strlen(f->o.host), n = strlen(name);
 
 	if (strncmp(name, f->o.host, hl) || name[hl] != '-')
@@ -158,55 +118,15 @@ static bool is_profile(const struct fleet *f, const char *name)
 	       (n > 6 && !strcmp(name + n - 6, ".pb.gz"));
 }
 
-/* The profiles in the directory, oldest first (names sort by time). */
-static int list_profiles(struct fleet *f, struct entry_file **out, size_t *n)
-{
-	int fd = dup(f->dirfd);
-	DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
-	struct entry_file *list = NULL, *grown;
-	size_t cap = 0;
-	struct dirent *de;
-	struct stat st;
-
-	if (!dir) {
-		if (fd >= 0)
-			close(fd);
-		return -errno;
-	}
-	rewinddir(dir);
-	*n = 0;
-	while ((de = readdir(dir))) {
-		if (!is_profile(f, de->d_name) ||
-		    fstatat(f->dirfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) || !S_ISREG(st.st_mode))
-			continue;
-		if (*n == cap) {
-			cap = cap ? cap * 2 : 64;
-			grown = realloc(list, cap * sizeof(*list));
-			if (!grown)
-				break;
-			list = grown;
-		}
-		list[*n].size = st.st_size;
-		list[*n].name = strdup(de->d_name);
-		if (!list[*n].name)
-			break;
-		(*n)++;
-	}
-	closedir(dir);
-	if (*n)
-		qsort(list, *n, sizeof(*list), cmp_name);
-	*out = list;
-	return 0;
-}
-
 int fleet__rotate(struct fleet *f)
 {
-	struct entry_file *list = NULL;
+	struct dir_entry *list;
 	unsigned long long bytes = 0;
-	size_t n = 0, i, first = 0;
+	size_t n, i, first = 0;
 	int deleted = 0, err;
 
-	err = list_profiles(f, &list, &n);
+	/* names sort by the interval's time: oldest first */
+	err = dirfiles__list(f->dirfd, is_profile, f, &list, &n);
 	if (err)
 		return err;
 	for (i = 0; i < n; i++)
@@ -216,9 +136,7 @@ int fleet__rotate(struct fleet *f)
 			deleted++;
 		bytes -= (unsigned long long)list[first].size;
 	}
-	for (i = 0; i < n; i++)
-		free(list[i].name);
-	free(list);
+	dirfiles__free(list, n);
 	return deleted;
 }
 

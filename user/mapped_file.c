@@ -71,3 +71,20 @@ int mapped_file__open(pid_t tgid, bool alive, const struct vma *v)
 		close(fd);
 	return -ESTALE;
 }
+
+int file_id__cmp(const void *a, const void *b)
+{
+	const struct file_id *x = a, *y = b;
+
+	if (x->dev_major != y->dev_major)
+		return x->dev_major < y->dev_major ? -1 : 1;
+	if (x->dev_minor != y->dev_minor)
+		return x->dev_minor < y->dev_minor ? -1 : 1;
+	return (x->ino > y->ino) - (x->ino < y->ino);
+}
+
+struct file_id file_id__of(const struct vma *v)
+{
+	return (struct file_id){ .dev_major = v->dev_major, .dev_minor = v->dev_minor,
+				 .ino = v->ino };
+}

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* Pyroscope ingest over libcurl, with an on-disk spool and backoff. */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -14,6 +13,7 @@
 
 #include <curl/curl.h>
 
+#include "dirfiles.h"
 #include "push.h"
 
 #define TIMEOUT_S	10	/* per request: the sampler loop waits for it */
@@ -63,13 +63,6 @@ static int parse_item(const char *name, struct item *it)
 	return 0;
 }
 
-static int cmp_seq(const void *a, const void *b)
-{
-	const struct item *x = a, *y = b;
-
-	return (x->seq > y->seq) - (x->seq < y->seq);
-}
-
 static void free_items(struct item *items, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -77,40 +70,36 @@ static void free_items(struct item *items, size_t n)
 	free(items);
 }
 
-/* The spool's profiles, oldest first. */
+static bool is_item(const char *name, void *ctx)
+{
+	struct item it;
+
+	(void)ctx;
+	return parse_item(name, &it) == 0;
+}
+
+/* The spool's profiles, oldest first (zero-padded sequence numbers sort
+ * by name). */
 static int list_spool(struct pusher *ps, struct item **out, size_t *n)
 {
-	int fd = dup(ps->spool_fd);
-	DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
-	struct item *items = NULL, *grown, it;
-	size_t cap = 0;
-	struct dirent *de;
+	struct dir_entry *list;
+	struct item *items;
+	size_t i;
+	int err;
 
-	*n = 0;
-	if (!dir) {
-		if (fd >= 0)
-			close(fd);
-		return -errno;
+	err = dirfiles__list(ps->spool_fd, is_item, NULL, &list, n);
+	if (err)
+		return err;
+	items = calloc(*n ? *n : 1, sizeof(*items));
+	if (!items) {
+		dirfiles__free(list, *n);
+		return -ENOMEM;
 	}
-	rewinddir(dir);
-	while ((de = readdir(dir))) {
-		if (parse_item(de->d_name, &it))
-			continue;
-		if (*n == cap) {
-			cap = cap ? cap * 2 : 32;
-			grown = realloc(items, cap * sizeof(*items));
-			if (!grown)
-				break;
-			items = grown;
-		}
-		it.name = strdup(de->d_name);
-		if (!it.name)
-			break;
-		items[(*n)++] = it;
+	for (i = 0; i < *n; i++) {
+		parse_item(list[i].name, &items[i]);
+		items[i].name = list[i].name;	/* the name moves over */
 	}
-	closedir(dir);
-	if (*n)
-		qsort(items, *n, sizeof(*items), cmp_seq);
+	free(list);
 	*out = items;
 	return 0;
 }
@@ -315,34 +304,13 @@ static void bound_spool(struct pusher *ps)
 static int spool(struct pusher *ps, const void *body, size_t len, enum out_format fmt,
 		 int64_t from, int64_t until)
 {
-	char tmp[64], name[96];
-	const char *p = body;
-	int fd, err = 0;
+	char name[96];
+	int err;
 
-	snprintf(tmp, sizeof(tmp), ".tmp-%" PRIu64, ps->next_seq);
 	snprintf(name, sizeof(name), "%020" PRIu64 "-%" PRId64 "-%" PRId64 ".%s", ps->next_seq,
 		 from, until, fmt == FORMAT_PPROF ? "pb.gz" : "folded");
-	unlinkat(ps->spool_fd, tmp, 0);	/* left by a run that died mid-write */
-	fd = openat(ps->spool_fd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return -errno;
-	while (!err && len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0 && errno != EINTR)
-			err = -errno;
-		if (n > 0) {
-			p += n;
-			len -= (size_t)n;
-		}
-	}
-	if (close(fd) && !err)
-		err = -errno;
-	if (!err && renameat(ps->spool_fd, tmp, ps->spool_fd, name))
-		err = -errno;
-	if (err)
-		unlinkat(ps->spool_fd, tmp, 0);
-	else
+	err = dirfiles__write(ps->spool_fd, name, body, len, 0600, 0);
+	if (!err)
 		ps->next_seq++;
 	return err;
 }

@@ -24,8 +24,7 @@
 /* A mapped file, known by its identity: (device, inode), as the kernel
  * reports mappings. A path names the file only until it is replaced. */
 struct dso {
-	uint32_t dev_major, dev_minor;
-	uint64_t ino;
+	struct file_id id;		/* first: the tree's key */
 	char *name;			/* basename, for [unknown] frames */
 	char *path;			/* path as first seen mapped */
 	char build_id[2 * BUILD_ID_MAX + 1];	/* hex */
@@ -40,17 +39,6 @@ struct symbolizer {
 	struct dso vdso;		/* the kernel's vDSO, the same in every process */
 	bool vdso_loaded;
 };
-
-static int cmp_dso(const void *a, const void *b)
-{
-	const struct dso *x = a, *y = b;
-
-	if (x->dev_major != y->dev_major)
-		return x->dev_major < y->dev_major ? -1 : 1;
-	if (x->dev_minor != y->dev_minor)
-		return x->dev_minor < y->dev_minor ? -1 : 1;
-	return (x->ino > y->ino) - (x->ino < y->ino);
-}
 
 struct symbolizer *symbolizer__new(struct procs *procs)
 {
@@ -183,7 +171,7 @@ static const char *base_name(const char *path)
 
 static struct dso *find_dso(struct symbolizer *sz, pid_t tgid, bool alive, const struct vma *v)
 {
-	struct dso key = { .dev_major = v->dev_major, .dev_minor = v->dev_minor, .ino = v->ino };
+	struct dso key = { .id = file_id__of(v) };
 	struct dso *d;
 	void *node;
 	int fd;
@@ -192,7 +180,7 @@ static struct dso *find_dso(struct symbolizer *sz, pid_t tgid, bool alive, const
 		return vdso(sz);
 	if (v->path[0] != '/')	/* anonymous or special: no file to read */
 		return NULL;
-	node = tfind(&key, &sz->dsos, cmp_dso);
+	node = tfind(&key, &sz->dsos, file_id__cmp);
 	if (node)
 		return *(struct dso **)node;
 	d = calloc(1, sizeof(*d));
@@ -201,7 +189,7 @@ static struct dso *find_dso(struct symbolizer *sz, pid_t tgid, bool alive, const
 	*d = key;
 	d->name = strdup(base_name(v->path));
 	d->path = strdup(v->path);
-	if (!d->name || !d->path || !tsearch(d, &sz->dsos, cmp_dso)) {
+	if (!d->name || !d->path || !tsearch(d, &sz->dsos, file_id__cmp)) {
 		free_dso(d);
 		return NULL;
 	}

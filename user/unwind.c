@@ -22,8 +22,7 @@
 
 /* A file, by identity, and where its rows went. */
 struct ufile {
-	uint32_t dev_major, dev_minor;
-	uint64_t ino;
+	struct file_id id;		/* first: the tree's key */
 	struct elf_syms *es;		/* for file offset -> virtual address */
 	uint32_t first_row, nrows;	/* nrows 0: no table */
 };
@@ -34,17 +33,6 @@ struct unwinder {
 	void *files;			/* tsearch tree of struct ufile */
 	struct unwind_stats st;
 };
-
-static int cmp_file(const void *a, const void *b)
-{
-	const struct ufile *x = a, *y = b;
-
-	if (x->dev_major != y->dev_major)
-		return x->dev_major < y->dev_major ? -1 : 1;
-	if (x->dev_minor != y->dev_minor)
-		return x->dev_minor < y->dev_minor ? -1 : 1;
-	return (x->ino > y->ino) - (x->ino < y->ino);
-}
 
 int unwinder__new(int rows_fd, int procs_fd, unsigned int max_rows, struct unwinder **out)
 {
@@ -136,9 +124,9 @@ out:
 
 static struct ufile *get_file(struct unwinder *u, pid_t tgid, bool alive, const struct vma *v)
 {
-	struct ufile key = { .dev_major = v->dev_major, .dev_minor = v->dev_minor, .ino = v->ino };
+	struct ufile key = { .id = file_id__of(v) };
 	struct ufile *f;
-	void *node = tfind(&key, &u->files, cmp_file);
+	void *node = tfind(&key, &u->files, file_id__cmp);
 	int fd;
 
 	if (node)
@@ -147,7 +135,7 @@ static struct ufile *get_file(struct unwinder *u, pid_t tgid, bool alive, const 
 	if (!f)
 		return NULL;
 	*f = key;
-	if (!tsearch(f, &u->files, cmp_file)) {
+	if (!tsearch(f, &u->files, file_id__cmp)) {
 		free(f);
 		return NULL;
 	}

@@ -6,7 +6,8 @@
  * libdw executes the CFI programs; this file only asks it, at each address
  * where the rules change, what they are, and keeps what the BPF side can
  * follow: CFA = rsp or rbp + offset, the return address at CFA - 8, the
- * caller's rbp unchanged or saved at CFA + N, and the lazy PLT expression.
+ * caller's rbp unchanged or saved at CFA + N, and the lazy PLT expression;
+ * an undefined return address marks the outermost frame (CFA_END).
  *
  * libdw finds a frame by address but does not list the FDEs, so they are
  * enumerated with dwarf_next_cfi() over the raw section and each FDE's
@@ -30,16 +31,16 @@
 
 #include "unwind_table.h"
 
-/* Rows accepted before merging, at most: 4M rows are 64 MiB of table and
- * several times the largest real binaries' (libc.so.6 has ~70k). */
+/* Rows accepted before merging, at most: 4M rows are 64 MiB of table, four
+ * times the largest real file's (libLLVM-15.so: 980k; libc.so.6: 28k). */
 #define UNWIND_MAX_ROWS		(4u << 20)
 
 /* CFI bytes libdw may execute per byte of the section, plus a floor for
  * small files: each row replays its FDE's program from the start, so an
- * FDE of n rows costs ~n^2 and a crafted one could take hours. Real files
- * stay under 400 per byte (Debian 12: 350 at most, valgrind's massif, with
- * big generated functions; libc 120); libdw runs ~400 MB/s, so the bound
- * is ~2.5 s per MiB of CFI. */
+ * FDE of n rows costs ~n^2 and a crafted one could take hours. Counted as
+ * the whole FDE per row, real files stay under 400 per byte (all of Debian
+ * 12's: 351 at most, valgrind's massif, with huge functions; libc.so.6
+ * 10); libdw runs ~400 MB/s, so the bound is ~2.5 s per MiB of CFI. */
 #define WORK_PER_BYTE		1024
 #define WORK_FLOOR		(16u << 20)
 
@@ -308,15 +309,26 @@ static bool saved_at_cfa(const Dwarf_Op *ops, size_t nops, int64_t *off)
 	return true;
 }
 
-static bool ra_rule(Dwarf_Frame *frame)
+/* Where the caller's return address is. */
+enum ra_where {
+	RA_AT_CFA_MINUS_8,	/* the only place the BPF side reads it from */
+	RA_UNDEFINED,		/* the outermost frame: _start, a new thread */
+	RA_ELSEWHERE,
+};
+
+/* libdw gives "undefined" as no ops in the caller's array, "same value"
+ * (never right for a return address) as no ops and a NULL pointer. */
+static enum ra_where ra_rule(Dwarf_Frame *frame)
 {
 	Dwarf_Op mem[3], *ops;
 	size_t nops;
 	int64_t off;
 
 	if (dwarf_frame_register(frame, DWARF_RA, mem, &ops, &nops))
-		return false;
-	return saved_at_cfa(ops, nops, &off) && off == -8;
+		return RA_ELSEWHERE;
+	if (nops == 0)
+		return ops == mem ? RA_UNDEFINED : RA_ELSEWHERE;
+	return saved_at_cfa(ops, nops, &off) && off == -8 ? RA_AT_CFA_MINUS_8 : RA_ELSEWHERE;
 }
 
 /* The caller's rbp: unchanged (same value; undefined is read the same way:
@@ -340,11 +352,17 @@ static bool rbp_rule(Dwarf_Frame *frame, struct unwind_row *row)
 	return true;
 }
 
-/* Fills *row (pc already set) from the frame; CFA_NONE if any rule is out
- * of reach of the BPF side. */
+/* Fills *row (pc already set) from the frame: CFA_END where the CFI says
+ * the stack ends, CFA_NONE if any rule is out of reach of the BPF side. */
 static void frame_rules(Dwarf_Frame *frame, int ra_reg, struct unwind_row *row)
 {
-	if (ra_reg == DWARF_RA && cfa_rule(frame, row) && ra_rule(frame) && rbp_rule(frame, row))
+	enum ra_where ra = ra_reg == DWARF_RA ? ra_rule(frame) : RA_ELSEWHERE;
+
+	if (ra == RA_UNDEFINED) {
+		row->cfa_reg = CFA_END;
+		return;
+	}
+	if (ra == RA_AT_CFA_MINUS_8 && cfa_rule(frame, row) && rbp_rule(frame, row))
 		return;
 	*row = (struct unwind_row){ .pc = row->pc, .cfa_reg = CFA_NONE };
 }
