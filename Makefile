@@ -98,10 +98,10 @@ $(BUILD)/examples/libhot.so: examples/libhot.c
 	@mkdir -p $(@D)
 	$(CC) $(EXAMPLE_CFLAGS) -fPIC -shared $< -o $@
 # Workloads without frame pointers, as most code is built (--call-graph dwarf)
-$(BUILD)/examples/nofp_%: examples/nofp_%.c
+$(BUILD)/examples/nofp_%: examples/nofp_%.c examples/workload.h
 	@mkdir -p $(@D)
 	$(CC) -O2 -g -fomit-frame-pointer -Wall -Wextra -Werror $< -o $@ -lpthread
-$(BUILD)/examples/%: examples/%.c $(BUILD)/examples/libhot.so
+$(BUILD)/examples/%: examples/%.c examples/workload.h $(BUILD)/examples/libhot.so
 	@mkdir -p $(@D)
 	$(CC) $(EXAMPLE_CFLAGS) $< -o $@ -L$(BUILD)/examples -Wl,-rpath,'$$ORIGIN' -lhot -lpthread
 

@@ -9,11 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#if defined(__clang__)
-#define NOINLINE __attribute__((noinline))
-#else
-#define NOINLINE __attribute__((noinline, noclone))
-#endif
+#include "workload.h"
+
 
 volatile uint64_t sink;
 

@@ -25,38 +25,13 @@
 #include <stdlib.h>
 #include <time.h>
 
-#if defined(__clang__)
-#define NOINLINE __attribute__((noinline))
-#else
-#define NOINLINE __attribute__((noinline, noclone)) /* no .constprop/.isra clones */
-#endif
-#define FORCE_FRAME() __asm__ volatile("" : : "r"(__builtin_frame_address(0)))
+#include "workload.h"
+
 
 /* One middle_step is ~1 ms of work: the deadline check is negligible. */
 #define LEAF_ITERS 400000u
 
 volatile uint64_t sink;
-
-static double parse_seconds(int argc, char **argv, double def)
-{
-	if (argc < 2)
-		return def;
-	char *end;
-	errno = 0;
-	double v = strtod(argv[1], &end);
-	if (errno || end == argv[1] || *end || !(v > 0) || v > 86400) {
-		fprintf(stderr, "%s: invalid run time '%s' (seconds)\n", argv[0], argv[1]);
-		exit(2);
-	}
-	return v;
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 NOINLINE uint64_t hot_leaf(uint64_t x)
 {
@@ -85,7 +60,7 @@ NOINLINE uint64_t outer_loop(uint64_t deadline_ns)
 
 int main(int argc, char **argv)
 {
-	double secs = parse_seconds(argc, argv, 5.0);
+	double secs = arg_seconds(argc, argv, 1, 5.0);
 	uint64_t deadline = now_ns() + (uint64_t)(secs * 1e9);
 	sink = outer_loop(deadline);
 	return 0;

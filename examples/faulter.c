@@ -9,12 +9,8 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 
-#if defined(__clang__)
-#define NOINLINE __attribute__((noinline))
-#else
-#define NOINLINE __attribute__((noinline, noclone))
-#endif
-#define FORCE_FRAME() __asm__ volatile("" : : "r"(__builtin_frame_address(0)))
+#include "workload.h"
+
 
 NOINLINE long touch_pages(volatile char *mem, size_t len)
 {

@@ -19,11 +19,8 @@
 #include <unistd.h>
 #include <sys/mman.h>
 
-#if defined(__clang__)
-#define NOINLINE __attribute__((noinline))
-#else
-#define NOINLINE __attribute__((noinline, noclone))
-#endif
+#include "workload.h"
+
 
 /* x86-64: mov ecx, 2000000; 1: dec ecx; jnz 1b; mov eax, ecx; ret */
 static const unsigned char code[] = {
@@ -31,14 +28,6 @@ static const unsigned char code[] = {
 };
 
 volatile int sink;
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 NOINLINE int run_jit(int (*fn)(void), uint64_t deadline)
 {

@@ -15,11 +15,8 @@
 #include <stdlib.h>
 #include <time.h>
 
-#if defined(__clang__)
-#define NOINLINE __attribute__((noinline))
-#else
-#define NOINLINE __attribute__((noinline, noclone)) /* no .constprop/.isra clones */
-#endif
+#include "workload.h"
+
 
 /* Exported by libhot.so (examples/libhot.c). */
 uint64_t lib_hot_spin(uint64_t x, unsigned iters);
@@ -29,27 +26,6 @@ uint64_t lib_hot_spin(uint64_t x, unsigned iters);
 
 volatile uint64_t sink;
 
-static double parse_seconds(int argc, char **argv, double def)
-{
-	if (argc < 2)
-		return def;
-	char *end;
-	errno = 0;
-	double v = strtod(argv[1], &end);
-	if (errno || end == argv[1] || *end || !(v > 0) || v > 86400) {
-		fprintf(stderr, "%s: invalid run time '%s' (seconds)\n", argv[0], argv[1]);
-		exit(2);
-	}
-	return v;
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 NOINLINE uint64_t call_into_lib(uint64_t x)
 {
 	uint64_t r = lib_hot_spin(x, LIB_ITERS);
@@ -58,7 +34,7 @@ NOINLINE uint64_t call_into_lib(uint64_t x)
 
 int main(int argc, char **argv)
 {
-	double secs = parse_seconds(argc, argv, 5.0);
+	double secs = arg_seconds(argc, argv, 1, 5.0);
 	uint64_t deadline = now_ns() + (uint64_t)(secs * 1e9);
 	uint64_t acc = 0x9e3779b97f4a7c15ull;
 	while (now_ns() < deadline)

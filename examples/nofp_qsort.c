@@ -12,23 +12,12 @@
 #include <stdlib.h>
 #include <time.h>
 
-#if defined(__clang__)
-#define NOINLINE __attribute__((noinline))
-#else
-#define NOINLINE __attribute__((noinline, noclone))
-#endif
+#include "workload.h"
+
 
 #define N 20000
 
 volatile uint64_t sink;
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 /* deliberately slow: the comparator is where the time goes */
 NOINLINE int cmp_slow(const void *a, const void *b)

@@ -20,24 +20,13 @@
 #include <stdlib.h>
 #include <time.h>
 
-#if defined(__clang__)
-#define NOINLINE __attribute__((noinline))
-#else
-#define NOINLINE __attribute__((noinline, noclone)) /* no .constprop/.isra clones */
-#endif
-#define FORCE_FRAME() __asm__ volatile("" : : "r"(__builtin_frame_address(0)))
+#include "workload.h"
+
 
 /* One short_work is ~0.25 ms of work: fine-grained enough for a ms deadline. */
 #define SPIN_ITERS 100000u
 
 volatile uint64_t sink;
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 NOINLINE uint64_t short_spin(uint64_t x)
 {

@@ -12,12 +12,8 @@
 #include <stdlib.h>
 #include <time.h>
 
-#if defined(__clang__)
-#define NOINLINE __attribute__((noinline))
-#else
-#define NOINLINE __attribute__((noinline, noclone))
-#endif
-#define FORCE_FRAME() __asm__ volatile("" : : "r"(__builtin_frame_address(0)))
+#include "workload.h"
+
 
 volatile uint64_t sink;
 

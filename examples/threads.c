@@ -22,12 +22,8 @@
 #include <string.h>
 #include <time.h>
 
-#if defined(__clang__)
-#define NOINLINE __attribute__((noinline))
-#else
-#define NOINLINE __attribute__((noinline, noclone)) /* no .constprop/.isra clones */
-#endif
-#define FORCE_FRAME() __asm__ volatile("" : : "r"(__builtin_frame_address(0)))
+#include "workload.h"
+
 
 #define MAX_THREADS 256
 /* One thread_work is ~1 ms of work: the deadline check is negligible. */
@@ -35,13 +31,6 @@
 
 uint64_t sink;
 static uint64_t deadline_ns;
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 NOINLINE uint64_t thread_spin(uint64_t x)
 {

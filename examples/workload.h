@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What the example workloads share: keeping functions as real frames
+ * (noinline, no clones, a frame even in leaves) and a clock for "run this
+ * long". Header-only: each workload stays one file to build.
+ */
+#ifndef BPFPROF_WORKLOAD_H
+#define BPFPROF_WORKLOAD_H
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#if defined(__clang__)
+#define NOINLINE __attribute__((noinline))
+#else
+#define NOINLINE __attribute__((noinline, noclone)) /* no .constprop/.isra clones */
+#endif
+
+/* gcc 12 drops the frame pointer in leaf functions even with
+ * -mno-omit-leaf-frame-pointer; taking the frame's address makes it emit
+ * push %rbp; mov %rsp,%rbp while the function stays a leaf. */
+#define FORCE_FRAME() __asm__ volatile("" : : "r"(__builtin_frame_address(0)))
+
+static inline uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* argv[i] as seconds (fractions allowed), def if absent; exits 2 on junk. */
+static inline double arg_seconds(int argc, char **argv, int i, double def)
+{
+	char *end;
+	double v;
+
+	if (argc <= i)
+		return def;
+	errno = 0;
+	v = strtod(argv[i], &end);
+	if (errno || end == argv[i] || *end || !(v > 0) || v > 86400) {
+		fprintf(stderr, "%s: invalid run time '%s' (seconds)\n", argv[0], argv[i]);
+		exit(2);
+	}
+	return v;
+}
+
+#endif
