@@ -18,6 +18,11 @@
  * The files are untrusted: every read is bounded, the row count is capped,
  * and the CFI libdw interprets is bounded by a budget proportional to the
  * section size, since each row re-runs its FDE's program from the start.
+ * libdw itself trusts what it runs: a crafted register number makes it
+ * allocate gigabytes, and it follows .eh_frame_hdr's table wherever it
+ * points. So before it runs anything, every FDE and its CIE are read here
+ * and their instructions' register numbers and nesting checked, and the
+ * table must name only those FDEs; a file that fails is refused.
  */
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -68,6 +73,22 @@ struct raw_row {
 	bool fde_end;
 };
 
+/* The last CIE read, as most FDEs share one. */
+struct cie_info {
+	Dwarf_Off off;
+	uint8_t enc;		/* DW_EH_PE_* of the FDEs' addresses */
+	bool sized;		/* "z": FDEs carry sized augmentation data */
+	bool valid;
+};
+
+/* One FDE, read and checked before libdw runs any. */
+struct fde_info {
+	uint64_t off;		/* in the section */
+	uint64_t start, end;	/* the range it covers, if placed */
+	size_t cost;		/* its bytes: what one lookup may run */
+	bool placed;		/* false: an address encoding we cannot place */
+};
+
 struct builder {
 	struct unwind_table *t;
 	Elf *elf;
@@ -80,9 +101,9 @@ struct builder {
 	uint64_t work, budget;	/* CFI bytes given to libdw, and the bound */
 	struct raw_row *raw;
 	size_t nraw, cap;
-	Dwarf_Off cie_off;	/* the last CIE read, as most FDEs share one */
-	uint8_t cie_enc;
-	bool cie_valid;
+	struct cie_info cie;
+	struct fde_info *fdes;	/* in section order */
+	size_t nfdes, fdes_cap;
 };
 
 static int push_raw(struct builder *b, const struct unwind_row *row, bool fde_end)
@@ -107,7 +128,13 @@ static int push_raw(struct builder *b, const struct unwind_row *row, bool fde_en
 	return 0;
 }
 
-/* ---- FDE ranges ---------------------------------------------------------- */
+/* [off, off + len) lies inside a file of fsize bytes, without overflow. */
+static bool in_file(uint64_t off, uint64_t len, uint64_t fsize)
+{
+	return off <= fsize && len <= fsize - off;
+}
+
+/* ---- encoded values ------------------------------------------------------ */
 
 /* Reads a little-endian unsigned integer of n bytes (x86-64 only). */
 static uint64_t read_le(const uint8_t *p, size_t n)
@@ -138,106 +165,387 @@ static int read_leb128(const uint8_t **p, const uint8_t *end, bool sign, uint64_
 	return 0;
 }
 
-/* Reads a DW_EH_PE_* encoded pointer at *p, which lies at vaddr. Only the
- * absolute and pc-relative forms: FDE ranges use no other. */
-static int read_encoded(uint8_t enc, const uint8_t **p, const uint8_t *end,
-			uint64_t vaddr, uint64_t *val)
+/* The value at *p in the format (low nibble) of a DW_EH_PE_* encoding,
+ * before its application. */
+static int read_raw(uint8_t enc, const uint8_t **p, const uint8_t *end, uint64_t *val)
 {
 	static const uint8_t sizes[16] = {
 		[DW_EH_PE_absptr] = 8, [DW_EH_PE_udata2] = 2, [DW_EH_PE_udata4] = 4,
 		[DW_EH_PE_udata8] = 8, [DW_EH_PE_sdata2] = 2, [DW_EH_PE_sdata4] = 4,
 		[DW_EH_PE_sdata8] = 8,
 	};
-	uint8_t fmt = enc & 0x0f, app = enc & 0x70, size = sizes[fmt];
-	uint64_t v;
+	uint8_t fmt = enc & 0x0f, size = sizes[fmt];
 
-	if ((enc & DW_EH_PE_indirect) || (app != DW_EH_PE_absptr && app != DW_EH_PE_pcrel))
+	if (fmt == DW_EH_PE_uleb128 || fmt == DW_EH_PE_sleb128)
+		return read_leb128(p, end, fmt == DW_EH_PE_sleb128, val);
+	if (!size || end - *p < size)
 		return -1;
-	if (fmt == DW_EH_PE_uleb128 || fmt == DW_EH_PE_sleb128) {
-		if (read_leb128(p, end, fmt == DW_EH_PE_sleb128, &v))
-			return -1;
-	} else {
-		if (!size || end - *p < size)
-			return -1;
-		v = read_le(*p, size);
-		if ((fmt & DW_EH_PE_signed) && size < 8 && (v >> (size * 8 - 1)))
-			v |= ~(uint64_t)0 << (size * 8);
-		*p += size;
-	}
-	*val = app == DW_EH_PE_pcrel ? vaddr + v : v;
+	*val = read_le(*p, size);
+	if ((fmt & DW_EH_PE_signed) && size < 8 && (*val >> (size * 8 - 1)))
+		*val |= ~(uint64_t)0 << (size * 8);
+	*p += size;
 	return 0;
 }
 
+/* An encoded value's application: relative to the field's own address
+ * (pcrel) or to a base (datarel); the others cannot be placed. */
+static int apply_enc(uint8_t enc, uint64_t raw, uint64_t field, uint64_t data, uint64_t *val)
+{
+	switch (enc & (DW_EH_PE_indirect | 0x70)) {
+	case DW_EH_PE_absptr:
+		*val = raw;
+		return 0;
+	case DW_EH_PE_pcrel:
+		*val = field + raw;
+		return 0;
+	case DW_EH_PE_datarel:
+		*val = data + raw;
+		return 0;
+	default:
+		return -1;
+	}
+}
+
+/* A field at *p of a section whose bytes start at start, loaded at vaddr;
+ * datarel values count from data. */
+static int read_field(uint8_t enc, const uint8_t **p, const uint8_t *start, const uint8_t *end,
+		      uint64_t vaddr, uint64_t data, uint64_t *val)
+{
+	uint64_t field = vaddr + (uint64_t)(*p - start), raw;
+
+	if (read_raw(enc, p, end, &raw))
+		return -1;
+	return apply_enc(enc, raw, field, data, val);
+}
+
+/* ---- what libdw will run ------------------------------------------------- */
+
+/* libdw sizes a frame by the highest register its CFI names (up to 2^27)
+ * and copies it at every DW_CFA_remember_state: a crafted register number
+ * made it take 3 GB and 22 s. So the instructions of every CIE and FDE it
+ * may run are checked first. This is no interpreter: operands are skipped,
+ * only register numbers and the remember depth are looked at. x86-64 names
+ * registers below 130; real code nests remember_state once or twice. */
+#define CFI_MAX_REG		256
+#define CFI_MAX_DEPTH		64
+
+enum cfa_operand {
+	OPD_UNKNOWN,		/* an opcode libdw refuses: it stops there */
+	OPD_NONE, OPD_REG, OPD_ULEB, OPD_SLEB, OPD_BLOCK,
+	OPD_1, OPD_2, OPD_4, OPD_8, OPD_ADDR,
+};
+
+/* The operands of the extended opcodes (DWARF 5 6.4.2, and GNU's). */
+static const uint8_t cfa_operands[0x30][2] = {
+	[DW_CFA_nop] = { OPD_NONE, OPD_NONE },
+	[DW_CFA_set_loc] = { OPD_ADDR, OPD_NONE },
+	[DW_CFA_advance_loc1] = { OPD_1, OPD_NONE },
+	[DW_CFA_advance_loc2] = { OPD_2, OPD_NONE },
+	[DW_CFA_advance_loc4] = { OPD_4, OPD_NONE },
+	[DW_CFA_offset_extended] = { OPD_REG, OPD_ULEB },
+	[DW_CFA_restore_extended] = { OPD_REG, OPD_NONE },
+	[DW_CFA_undefined] = { OPD_REG, OPD_NONE },
+	[DW_CFA_same_value] = { OPD_REG, OPD_NONE },
+	[DW_CFA_register] = { OPD_REG, OPD_REG },
+	[DW_CFA_remember_state] = { OPD_NONE, OPD_NONE },
+	[DW_CFA_restore_state] = { OPD_NONE, OPD_NONE },
+	[DW_CFA_def_cfa] = { OPD_REG, OPD_ULEB },
+	[DW_CFA_def_cfa_register] = { OPD_REG, OPD_NONE },
+	[DW_CFA_def_cfa_offset] = { OPD_ULEB, OPD_NONE },
+	[DW_CFA_def_cfa_expression] = { OPD_BLOCK, OPD_NONE },
+	[DW_CFA_expression] = { OPD_REG, OPD_BLOCK },
+	[DW_CFA_offset_extended_sf] = { OPD_REG, OPD_SLEB },
+	[DW_CFA_def_cfa_sf] = { OPD_REG, OPD_SLEB },
+	[DW_CFA_def_cfa_offset_sf] = { OPD_SLEB, OPD_NONE },
+	[DW_CFA_val_offset] = { OPD_REG, OPD_ULEB },
+	[DW_CFA_val_offset_sf] = { OPD_REG, OPD_SLEB },
+	[DW_CFA_val_expression] = { OPD_REG, OPD_BLOCK },
+	[DW_CFA_MIPS_advance_loc8] = { OPD_8, OPD_NONE },
+	[DW_CFA_GNU_window_save] = { OPD_NONE, OPD_NONE },
+	[DW_CFA_GNU_args_size] = { OPD_ULEB, OPD_NONE },
+	[DW_CFA_GNU_negative_offset_extended] = { OPD_REG, OPD_ULEB },
+};
+
+static bool skip_operand(uint8_t kind, const uint8_t **p, const uint8_t *end, uint8_t enc)
+{
+	static const uint8_t fixed[] = { [OPD_1] = 1, [OPD_2] = 2, [OPD_4] = 4, [OPD_8] = 8 };
+	uint64_t v;
+
+	switch (kind) {
+	case OPD_NONE:
+		return true;
+	case OPD_REG:
+		return !read_leb128(p, end, false, &v) && v < CFI_MAX_REG;
+	case OPD_ULEB:
+	case OPD_SLEB:
+		return !read_leb128(p, end, kind == OPD_SLEB, &v);
+	case OPD_BLOCK:
+		if (read_leb128(p, end, false, &v) || v > (uint64_t)(end - *p))
+			return false;
+		*p += v;
+		return true;
+	case OPD_ADDR:
+		return !read_raw(enc, p, end, &v);
+	default:
+		if (end - *p < fixed[kind])
+			return false;
+		*p += fixed[kind];
+		return true;
+	}
+}
+
+/* False when libdw running [p, end) could allocate without bound, or the
+ * instructions are cut short. enc: the FDE pointer encoding (set_loc). */
+static bool cfi_insns_ok(const uint8_t *p, const uint8_t *end, uint8_t enc)
+{
+	const uint8_t *ops;
+	unsigned int depth = 0;
+	uint8_t op;
+
+	while (p < end) {
+		op = *p++;
+		if (op & 0xc0) {	/* advance_loc, offset, restore: reg < 64 */
+			if ((op & 0xc0) == DW_CFA_offset && !skip_operand(OPD_ULEB, &p, end, enc))
+				return false;
+			continue;
+		}
+		if (op >= sizeof(cfa_operands) / sizeof(cfa_operands[0]))
+			return true;
+		ops = cfa_operands[op];
+		if (ops[0] == OPD_UNKNOWN)
+			return true;
+		if (!skip_operand(ops[0], &p, end, enc) || !skip_operand(ops[1], &p, end, enc))
+			return false;
+		if (op == DW_CFA_remember_state && ++depth > CFI_MAX_DEPTH)
+			return false;
+		if (op == DW_CFA_restore_state && depth)
+			depth--;
+	}
+	return true;
+}
+
+/* ---- CIEs and FDEs ------------------------------------------------------- */
+
 /* The FDE pointer encoding named by a "z" augmentation's 'R', absolute
- * without one. Parsed in the CIE's augmentation data, which libdw bounded. */
-static int parse_augmentation(const Dwarf_CIE *cie, uint8_t *enc)
+ * without one. Only what libdw reads the same way is accepted: "" or "z"
+ * with L, P, R, S; the data was bounded by libdw. */
+static int parse_augmentation(const Dwarf_CIE *cie, struct cie_info *ci)
 {
 	const uint8_t *p = cie->augmentation_data;
 	const uint8_t *end = p ? p + cie->augmentation_data_size : NULL;
 	const char *a = cie->augmentation;
 	uint64_t skip;
 
-	*enc = DW_EH_PE_absptr;
-	if (a[0] != 'z')
+	ci->enc = DW_EH_PE_absptr;
+	ci->sized = a[0] == 'z';
+	if (!ci->sized)
 		return a[0] == '\0' ? 0 : -1;
 	for (a++; *a; a++) {
-		if (*a == 'S' || *a == 'B')	/* signal frame, AArch64 key: no data */
+		if (*a == 'S')		/* a signal frame: no data */
 			continue;
 		if (!p || p >= end)
 			return -1;
 		if (*a == 'R') {
-			*enc = *p;
-			return 0;
-		}
-		if (*a == 'L') {
+			ci->enc = *p++;
+		} else if (*a == 'L') {
 			p++;
 		} else if (*a == 'P') {
 			uint8_t penc = *p++;
 
-			/* Only its size matters: drop indirect and application. */
-			if (read_encoded(penc & 0x0f, &p, end, 0, &skip))
+			if (read_raw(penc, &p, end, &skip))
 				return -1;
 		} else {
 			return -1;
 		}
 	}
-	return 0;
+	/* An aligned pointer would be read at another place than here. */
+	return (ci->enc & 0x70) == DW_EH_PE_aligned ? -1 : 0;
 }
 
-static int fde_encoding(struct builder *b, Dwarf_Off cie_off, uint8_t *enc)
+/* A version 4 CIE (.debug_frame) states the address size: the FDEs are
+ * read as 8-byte addresses, which it must then say. */
+static bool address_size_ok(const Dwarf_CIE *cie)
+{
+	const uint8_t *a = (const uint8_t *)cie->augmentation;
+	const uint8_t *after = a + strlen(cie->augmentation) + 1;
+
+	if (a[-1] != 4)		/* the version, just before */
+		return true;
+	return cie->initial_instructions - after >= 2 && after[0] == 8 && after[1] == 0;
+}
+
+/* The CIE an FDE names (most FDEs share the last one), checked. */
+static int read_cie(struct builder *b, Dwarf_Off off)
 {
 	Dwarf_CFI_Entry e;
 	Dwarf_Off next;
 
-	if (!b->cie_valid || b->cie_off != cie_off) {
-		if (dwarf_next_cfi(b->ident, b->data, b->eh, cie_off, &next, &e) ||
-		    !dwarf_cfi_cie_p(&e) || parse_augmentation(&e.cie, &b->cie_enc))
-			return -1;
-		b->cie_off = cie_off;
-		b->cie_valid = true;
-	}
-	*enc = b->cie_enc;
+	if (b->cie.valid && b->cie.off == off)
+		return 0;
+	b->cie.valid = false;
+	if (dwarf_next_cfi(b->ident, b->data, b->eh, off, &next, &e) || !dwarf_cfi_cie_p(&e) ||
+	    parse_augmentation(&e.cie, &b->cie) || !address_size_ok(&e.cie) ||
+	    !cfi_insns_ok(e.cie.initial_instructions, e.cie.initial_instructions_end, b->cie.enc))
+		return -EINVAL;
+	b->cie.off = off;
+	b->cie.valid = true;
 	return 0;
 }
 
-/* [*start, *end) of an FDE: its initial_location and address_range. */
-static int fde_range(struct builder *b, const Dwarf_FDE *fde, uint64_t *start, uint64_t *end)
+/* An FDE's range and checked instructions. Every FDE is checked, even one
+ * whose range cannot be placed: libdw may still find and run it. */
+static int read_fde(struct builder *b, const Dwarf_FDE *fde, Dwarf_Off off, struct fde_info *f)
 {
-	const uint8_t *p = fde->start;
-	uint64_t len;
-	uint8_t enc;
+	const uint8_t *base = b->data->d_buf, *p = fde->start, *end = fde->end;
+	uint64_t field = b->vaddr + (uint64_t)(p - base), raw, len, skip = 0;
+	int err = read_cie(b, fde->CIE_pointer);
 
-	if (fde_encoding(b, fde->CIE_pointer, &enc))
-		return -1;
-	if (read_encoded(enc, &p, fde->end,
-			 b->vaddr + (uint64_t)(p - (const uint8_t *)b->data->d_buf), start))
-		return -1;
-	/* The range is a length: the same size, never pc-relative. */
-	if (read_encoded(enc & 0x0f, &p, fde->end, 0, &len))
-		return -1;
-	if (*start + len < *start)
-		return -1;
-	*end = *start + len;
+	if (err)
+		return err;
+	/* The range is a length: the same format, never relative. */
+	if (read_raw(b->cie.enc, &p, end, &raw) || read_raw(b->cie.enc, &p, end, &len))
+		return -EINVAL;
+	if (b->cie.sized && (read_leb128(&p, end, false, &skip) || skip > (uint64_t)(end - p)))
+		return -EINVAL;
+	if (!cfi_insns_ok(p + skip, end, b->cie.enc))
+		return -EINVAL;
+	*f = (struct fde_info){ .off = off, .cost = (size_t)(end - fde->start) + 1 };
+	/* datarel: from 0, as libdw reads .eh_frame FDEs. */
+	f->placed = !apply_enc(b->cie.enc, raw, field, 0, &f->start) && f->start + len >= f->start;
+	f->end = f->placed ? f->start + len : 0;
+	return 0;
+}
+
+static int push_fde(struct builder *b, const struct fde_info *f)
+{
+	struct fde_info *v;
+
+	if (b->nfdes == b->fdes_cap) {
+		size_t cap = b->fdes_cap ? b->fdes_cap * 2 : 256;
+
+		v = reallocarray(b->fdes, cap, sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		b->fdes = v;
+		b->fdes_cap = cap;
+	}
+	b->fdes[b->nfdes++] = *f;
+	b->t->fdes++;
+	return 0;
+}
+
+/* Every entry of the section, in order (as libdw reads them when it has
+ * no search table): FDEs kept, their CIEs and instructions checked. */
+static int read_fdes(struct builder *b)
+{
+	Dwarf_Off off = 0, next;
+	struct fde_info f;
+	Dwarf_CFI_Entry e;
+	int ret;
+
+	for (;;) {
+		ret = dwarf_next_cfi(b->ident, b->data, b->eh, off, &next, &e);
+		if (ret > 0)
+			return 0;
+		if (ret < 0 || next <= off)
+			return -EINVAL;
+		if (!dwarf_cfi_cie_p(&e)) {
+			ret = read_fde(b, &e.fde, off, &f);
+			if (!ret)
+				ret = push_fde(b, &f);
+			if (ret)
+				return ret;
+		}
+		off = next;
+	}
+}
+
+static int cmp_fde_off(const void *key, const void *elem)
+{
+	uint64_t off = *(const uint64_t *)key;
+	const struct fde_info *f = elem;
+
+	return off < f->off ? -1 : off > f->off;
+}
+
+/* One entry of .eh_frame_hdr's table: the FDE it names must be one of
+ * ours (b->fdes is in section order, so sorted by offset). */
+static bool hdr_entry_ok(struct builder *b, uint8_t enc, const uint8_t **p, const uint8_t *end,
+			 uint64_t hdr)
+{
+	uint64_t loc, fde;
+
+	/* Never pc-relative (checked): the field's address does not matter. */
+	if (read_raw(enc, p, end, &loc) || read_field(enc, p, *p, end, 0, hdr, &fde))
+		return false;
+	fde -= b->vaddr;
+	return b->nfdes && bsearch(&fde, b->fdes, b->nfdes, sizeof(*b->fdes), cmp_fde_off);
+}
+
+/* One .eh_frame_hdr, read as libdw does. It trusts the table: an entry
+ * pointing between entries would run unchecked bytes, a count beyond the
+ * section would be read past it, and it reads only datarel or absolute
+ * entries safely. */
+static int check_hdr(struct builder *b, const uint8_t *p, size_t size, uint64_t hdr)
+{
+	const uint8_t *start = p, *end = p + size;
+	uint64_t ptr, count;
+	uint8_t enc_ptr, enc_count, enc;
+
+	if (size < 4 || p[0] != 1)
+		return -EINVAL;
+	enc_ptr = p[1];
+	enc_count = p[2];
+	enc = p[3];
+	p += 4;
+	if (read_field(enc_ptr, &p, start, end, hdr, hdr, &ptr))
+		return -EINVAL;
+	/* libdw ignores a table of another .eh_frame, or without a count */
+	if (ptr != b->vaddr || enc_count == DW_EH_PE_omit || enc == DW_EH_PE_omit ||
+	    (enc & ~DW_EH_PE_signed) == DW_EH_PE_uleb128)
+		return 0;
+	if (read_field(enc_count, &p, start, end, hdr, hdr, &count))
+		return -EINVAL;
+	if (!count)
+		return 0;
+	if ((enc & 0x07) == DW_EH_PE_uleb128 ||
+	    ((enc & 0xf0) != DW_EH_PE_datarel && (enc & 0xf0) != DW_EH_PE_absptr))
+		return -EINVAL;
+	/* Each entry is read within the section: a count beyond it fails. */
+	for (; count; count--)
+		if (!hdr_entry_ok(b, enc, &p, end, hdr))
+			return -EINVAL;
+	return 0;
+}
+
+/* Every section called .eh_frame_hdr: libdw takes the last one before
+ * .eh_frame, which is not worth telling apart. */
+static int check_eh_frame_hdrs(struct builder *b, uint64_t fsize)
+{
+	Elf_Scn *scn = NULL;
+	Elf_Data *data;
+	size_t shstrndx;
+	GElf_Shdr sh;
+	const char *s;
+	int err;
+
+	if (elf_getshdrstrndx(b->elf, &shstrndx))
+		return -EINVAL;
+	while ((scn = elf_nextscn(b->elf, scn))) {
+		if (!gelf_getshdr(scn, &sh))
+			return -EINVAL;
+		s = elf_strptr(b->elf, shstrndx, sh.sh_name);
+		if (!s || strcmp(s, ".eh_frame_hdr") || sh.sh_type == SHT_NOBITS || !sh.sh_size)
+			continue;
+		if (!in_file(sh.sh_offset, sh.sh_size, fsize))
+			return -EINVAL;
+		data = elf_rawdata(scn, NULL);
+		if (!data || !data->d_buf)
+			return -EINVAL;
+		err = check_hdr(b, data->d_buf, data->d_size, sh.sh_addr);
+		if (err)
+			return err;
+	}
 	return 0;
 }
 
@@ -415,39 +723,26 @@ static int walk_fde(struct builder *b, uint64_t start, uint64_t end, size_t cost
 	return push_raw(b, &stop, true);
 }
 
-static int add_fde(struct builder *b, const Dwarf_FDE *fde)
+/* The rows of every FDE, once all were checked. */
+static int walk_fdes(struct builder *b)
 {
-	uint64_t start, end;
+	const struct fde_info *f;
+	size_t i;
+	int err;
 
-	b->t->fdes++;
-	if (fde_range(b, fde, &start, &end)) {
-		b->t->unsupported++;	/* an encoding we cannot place */
-		return 0;
-	}
-	if (start == end)
-		return 0;
-	return walk_fde(b, start, end, (size_t)(fde->end - fde->start) + 1);
-}
-
-static int walk_section(struct builder *b)
-{
-	Dwarf_Off off = 0, next;
-	Dwarf_CFI_Entry e;
-	int ret;
-
-	for (;;) {
-		ret = dwarf_next_cfi(b->ident, b->data, b->eh, off, &next, &e);
-		if (ret > 0)
-			return 0;
-		if (ret < 0 || next <= off)
-			return -EINVAL;
-		if (!dwarf_cfi_cie_p(&e)) {
-			ret = add_fde(b, &e.fde);
-			if (ret)
-				return ret;
+	for (i = 0; i < b->nfdes; i++) {
+		f = &b->fdes[i];
+		if (!f->placed) {
+			b->t->unsupported++;	/* its range is unknown: no rows */
+			continue;
 		}
-		off = next;
+		if (f->start == f->end)
+			continue;
+		err = walk_fde(b, f->start, f->end, f->cost);
+		if (err)
+			return err;
 	}
+	return 0;
 }
 
 /* ---- sorting and merging ------------------------------------------------- */
@@ -504,12 +799,6 @@ static int merge_rows(struct builder *b)
 }
 
 /* ---- opening ------------------------------------------------------------- */
-
-/* [off, off + len) lies inside a file of fsize bytes, without overflow. */
-static bool in_file(uint64_t off, uint64_t len, uint64_t fsize)
-{
-	return off <= fsize && len <= fsize - off;
-}
 
 /* The section called name, with its bytes in the file: 0, -ENOENT when
  * there is none (or it holds nothing), -EINVAL when the headers lie. */
@@ -635,6 +924,7 @@ static void builder_end(struct builder *b)
 	if (b->elf)
 		elf_end(b->elf);
 	free(b->raw);
+	free(b->fdes);
 }
 
 static int build(struct builder *b, int fd)
@@ -659,7 +949,11 @@ static int build(struct builder *b, int fd)
 	if (!b->ident)
 		return -EINVAL;
 	b->budget = (uint64_t)b->data->d_size * WORK_PER_BYTE + WORK_FLOOR;
-	err = walk_section(b);
+	err = read_fdes(b);
+	if (!err && b->eh)
+		err = check_eh_frame_hdrs(b, (uint64_t)st.st_size);
+	if (!err)
+		err = walk_fdes(b);
 	if (!err)
 		err = merge_rows(b);
 	return err;
