@@ -3,6 +3,9 @@
 #   make         build ./bpfprof (BPF objects, skeletons, the binary)
 #   make test    build everything and run every test (unit under ASan/UBSan, end to end)
 #   make profile set up, build and profile the whole system for 10 s into profile.folded
+#   make bench   cost and fidelity against perf, measured side by side (tools/bench/)
+#   make soak    10 minutes of fleet mode under process churn
+#   make fuzz    each parser's libFuzzer target for FUZZ_SECONDS (tests/fuzz/)
 
 VERSION    := 0.1.0
 CC         ?= cc
@@ -35,7 +38,7 @@ EXAMPLES   := $(patsubst examples/%.c,$(BUILD)/examples/%,$(filter-out examples/
 DEB_PKGS   := clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libcriterion-dev \
               pkg-config linux-perf elfutils libdw-dev make gcc binutils util-linux procps \
               libc6-dbg protobuf-c-compiler libprotobuf-c-dev libcurl4-openssl-dev \
-              golang-go python3 valgrind time
+              golang-go python3 valgrind time jq
 
 .PHONY: all deps test unit e2e valgrind soak soak-smoke examples profile vmlinux clean
 .DELETE_ON_ERROR:
@@ -150,6 +153,7 @@ test: deps
 	$(MAKE) unit
 	$(MAKE) e2e
 	$(MAKE) valgrind
+	$(MAKE) bench-smoke
 	$(MAKE) soak-smoke
 
 profile: deps

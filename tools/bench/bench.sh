@@ -1,0 +1,778 @@
+#!/usr/bin/env bash
+# make bench: what bpfprof costs and how well it agrees with perf, measured
+# against `perf record` at the same frequency in the same run. Six parts:
+#
+#   1 workload slowdown      3 time to a flame graph   5 fidelity (top-10 shares)
+#   2 the profiler's cost    4 memory                  6 fleet cost (--interval)
+#
+# Prints a table on stdout (progress goes to stderr) and writes the same
+# figures as JSON. A benchmark, not a test: nothing here fails on a number.
+# See tools/bench/README.md for what each row means.
+#
+# Usage: tools/bench/bench.sh [--smoke] [--parts "1 2 3 4 5 6"] [--out FILE.json]
+#                             [--table FILE.txt]
+#   --smoke   every part, minimally (a few seconds each): checks that the
+#             bench runs end to end; the figures mean nothing
+# Environment: BPFPROF (./bpfprof), EXAMPLES (build/examples),
+#              BENCH_BUILD (build/bench): where the helpers were built.
+set -euo pipefail
+export LC_ALL=C
+
+cd "$(dirname "$0")/../.."
+ROOT=$PWD
+BPFPROF_SRC=${BPFPROF:-$ROOT/bpfprof}
+EX=${EXAMPLES:-$ROOT/build/examples}
+BB=${BENCH_BUILD:-$ROOT/build/bench}
+MODE=full
+PARTS="1 2 3 4 5 6 7"
+OUT_JSON=$ROOT/tools/bench/results.json
+OUT_TABLE=$ROOT/tools/bench/results.txt
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	--smoke) MODE=smoke ;;
+	--parts) PARTS=$2; shift ;;
+	--out) OUT_JSON=$2; shift ;;
+	--table) OUT_TABLE=$2; shift ;;
+	*) echo "usage: $0 [--smoke] [--parts \"1 2 3 4 5 6 7\"] [--out FILE.json] [--table FILE.txt]" >&2
+	   exit 2 ;;
+	esac
+	shift
+done
+
+# ---------------------------------------------------------------- settings
+NCPU=$(nproc)
+if [ "$MODE" = full ]; then
+	P1_HZ="19 99 997"; P1_REPS=5; P1_SECS=2	# per run, workload alone
+	P2_HZ=997; P2_REPS=3; P2_SECS=10		# peer runs: parts 2, 4, 5
+	FLOOR_REPS=3; FLOOR_SECS=3
+	P3_HZ=997; P3_SECS=20; P3_MAX_STACKS=262144; P3_MIN_STACKS=20000; P3_CACHES="cold warm"
+	P6_HZ=19; P6_SECS=120; P6_INTERVAL=10
+	P7_HZ=997; P7_SECS=5
+else
+	P1_HZ="99"; P1_REPS=1; P1_SECS=0.3
+	P2_HZ=997; P2_REPS=1; P2_SECS=0.5
+	FLOOR_REPS=1; FLOOR_SECS=0.3
+	P3_HZ=997; P3_SECS=1; P3_MAX_STACKS=262144; P3_MIN_STACKS=0; P3_CACHES="cold"
+	P6_HZ=19; P6_SECS=2; P6_INTERVAL=1
+	P7_HZ=997; P7_SECS=0.5
+fi
+
+W=$BB/run	# scratch: profiles, perf.data, logs of the last run
+BENCH_START=$(date +%s)
+
+# ---------------------------------------------------------------- helpers
+log() { printf 'bench: %s\n' "$*" >&2; }
+die() { printf 'bench: %s\n' "$*" >&2; exit 1; }
+now_ns() { date +%s%N; }
+# seconds between two now_ns values
+secs_between() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.4f", (b - a) / 1e9 }'; }
+calc() { awk "BEGIN { printf \"%.6g\", $* }"; }
+
+# Processes started here, stopped at exit (by pid, never by name).
+STARTED=()
+STATS_OLD=""
+cleanup() {
+	local p
+	for p in "${STARTED[@]}"; do
+		kill -TERM "$p" 2>/dev/null || true
+	done
+	if [ -n "$STATS_OLD" ]; then
+		sysctl -qw kernel.bpf_stats_enabled="$STATS_OLD" || true
+	fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# median, min, max, n of a list of numbers ("NA" entries are skipped)
+stats() {
+	printf '%s\n' "$@" | awk '$1 != "" && $1 != "NA" { v[n++] = $1 + 0 }
+	END {
+		if (!n) { print "NA NA NA 0"; exit }
+		for (i = 1; i < n; i++) { x = v[i]; for (j = i - 1; j >= 0 && v[j] > x; j--) v[j + 1] = v[j]; v[j + 1] = x }
+		m = n % 2 ? v[(n - 1) / 2] : (v[n / 2 - 1] + v[n / 2]) / 2
+		printf "%.6g %.6g %.6g %d\n", m, v[0], v[n - 1], n
+	}'
+}
+
+# A number for the table: 3 significant digits, no exponent for usual sizes.
+fmt() {
+	awk -v v="$1" 'BEGIN {
+		if (v == "NA" || v == "") { printf "-"; exit }
+		a = v < 0 ? -v : v
+		if (a >= 100000) printf "%.0f", v
+		else if (a >= 100) printf "%.0f", v
+		else if (a >= 10) printf "%.1f", v
+		else if (a >= 1) printf "%.2f", v
+		else if (a == 0) printf "0"
+		else printf "%.3g", v
+	}'
+}
+
+# "median (min..max)" from stats output, or the single value when n <= 1
+cell() {
+	local m lo hi n
+	read -r m lo hi n <<<"$1"
+	if [ "$n" = 0 ]; then printf -- '-'
+	elif [ "$n" = 1 ] || [ "$lo" = "$hi" ]; then fmt "$m"
+	else printf '%s (%s..%s)' "$(fmt "$m")" "$(fmt "$lo")" "$(fmt "$hi")"
+	fi
+}
+
+json_stats() {
+	local m lo hi n
+	read -r m lo hi n <<<"$1"
+	if [ "$n" = 0 ]; then printf 'null'
+	else printf '{"median": %s, "min": %s, "max": %s, "n": %s}' "$m" "$lo" "$hi" "$n"
+	fi
+}
+
+TABLE_FMT='%-4s %-62s %-26s %-28s %s\n'
+ROWS_JSON=()
+TABLE_LINES=()
+
+out_line() {
+	TABLE_LINES+=("$1")
+	printf '%s\n' "$1"
+}
+
+header() {
+	out_line ""
+	out_line "== $*"
+	# shellcheck disable=SC2059
+	out_line "$(printf "$TABLE_FMT" part figure bpfprof peer "ratio")"
+}
+
+# row PART FIGURE UNIT "BPFPROF VALUES" PEER_NAME "PEER VALUES" [NOTE]
+# One measured figure: medians with the spread of the repeats, the peer's,
+# and bpfprof/peer of the medians.
+row() {
+	local part=$1 fig=$2 unit=$3 bvals=$4 pname=$5 pvals=$6 note=${7:-}
+	local bs ps bm pm ratio="NA" label pcell rcell=-
+	# shellcheck disable=SC2086
+	bs=$(stats $bvals)
+	# shellcheck disable=SC2086
+	ps=$(stats $pvals)
+	bm=${bs%% *}; pm=${ps%% *}
+	if [ "$bm" != NA ] && [ "$pm" != NA ]; then
+		# a ratio of a negative or zero median (noise) would mean nothing
+		ratio=$(awk -v b="$bm" -v p="$pm" 'BEGIN { if (p + 0 > 0 && b + 0 > 0) printf "%.4g", b / p; else print "NA" }')
+	fi
+	label="$fig${unit:+ ($unit)}"
+	pcell="$(cell "$ps")"
+	[ -n "$pname" ] && [ "$pcell" != - ] && pcell="$pname $pcell"
+	[ "$ratio" = NA ] || rcell=$(fmt "$ratio")
+	# shellcheck disable=SC2059
+	out_line "$(printf "$TABLE_FMT" "$part" "$label" "$(cell "$bs")" "$pcell" "$rcell${note:+  $note}")"
+	ROWS_JSON+=("$(printf '{"part": %s, "figure": "%s", "unit": "%s", "bpfprof": %s, "peer_name": "%s", "peer": %s, "ratio": %s, "note": "%s"}' \
+		"$part" "$fig" "$unit" "$(json_stats "$bs")" "$pname" "$(json_stats "$ps")" \
+		"$([ "$ratio" = NA ] && echo null || echo "$ratio")" "$note")")
+}
+
+# A figure that could not be measured on this machine or build.
+row_na() {
+	local part=$1 fig=$2 why=$3
+	# shellcheck disable=SC2059
+	out_line "$(printf "$TABLE_FMT" "$part" "$fig" "not available: $why" "" "")"
+	ROWS_JSON+=("$(printf '{"part": %s, "figure": "%s", "available": false, "note": "%s"}' "$part" "$fig" "$why")")
+}
+
+# -------------------------------------------------- running the profilers
+# Each profiler runs under /usr/bin/time -v (CPU seconds, peak RSS); the
+# signals go to the profiler itself, the child of time.
+
+# start_timed NAME CMD...: sets LAST_PID (the command) and LAST_TPID (time)
+start_timed() {
+	local name=$1; shift
+	/usr/bin/time -v -o "$W/$name.time" "$@" >"$W/$name.out" 2>"$W/$name.err" &
+	LAST_TPID=$!
+	STARTED+=("$LAST_TPID")
+	LAST_PID=""
+	local i
+	for i in $(seq 1 500); do
+		LAST_PID=$(pgrep -P "$LAST_TPID" | head -1 || true)
+		[ -n "$LAST_PID" ] && break
+		sleep 0.01
+	done
+	[ -n "$LAST_PID" ] || die "$name did not start"
+	STARTED+=("$LAST_PID")
+}
+
+perf_fds() { find /proc/"$1"/fd -lname 'anon_inode:\[perf_event\]' 2>/dev/null | wc -l; }
+link_fds() { find /proc/"$1"/fd -lname 'anon_inode:bpf_link' 2>/dev/null | wc -l; }
+catches_sigint() { awk '/^SigCgt:/ { exit !(and_bit($2)) } function and_bit(h,  d, i, c) {
+	d = substr(h, length(h), 1); i = index("0123456789abcdef", d) - 1; return int(i / 2) % 2 }' "/proc/$1/status"; }
+
+# wait_ready bpfprof|perf PID: until the profiler samples every CPU
+wait_ready() {
+	local kind=$1 pid=$2 i
+	for i in $(seq 1 1000); do
+		kill -0 "$pid" 2>/dev/null || die "$kind exited early: $(tail -3 "$W"/*.err 2>/dev/null | tail -3)"
+		if [ "$(perf_fds "$pid")" -ge "$NCPU" ]; then
+			if [ "$kind" = bpfprof ] && [ "$(link_fds "$pid")" -ge 1 ]; then break; fi
+			if [ "$kind" = perf ] && catches_sigint "$pid"; then break; fi
+		fi
+		sleep 0.01
+	done
+	[ "$i" -lt 1000 ] || die "$kind did not get ready in 10 s"
+	sleep 0.3	# the last CPUs' events enabled, the first mmaps read
+}
+
+# stop_timed PID TPID SIGNAL: sets STOP_SECS, from the signal to the exit
+stop_timed() {
+	local pid=$1 tpid=$2 sig=$3 t0 t1
+	t0=$(now_ns)
+	kill -"$sig" "$pid"
+	wait "$tpid" || true
+	t1=$(now_ns)
+	STOP_SECS=$(secs_between "$t0" "$t1")
+}
+
+start_bpfprof() { start_timed "$1" "$BPFPROF" "${@:2}"; wait_ready bpfprof "$LAST_PID"; }
+start_perf()    { start_timed "$1" perf record "${@:2}"; wait_ready perf "$LAST_PID"; }
+
+# From a /usr/bin/time -v file: CPU seconds (user + system), peak RSS in MiB
+time_cpu() { awk -F': ' '/User time/ { u = $2 } /System time/ { s = $2 } END { printf "%.3f", u + s }' "$1"; }
+time_rss() { awk -F': ' '/Maximum resident set size/ { printf "%.1f", $2 / 1024 }' "$1"; }
+time_wall() {
+	awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, t, ":"); s = 0
+		for (i = 1; i <= n; i++) s = s * 60 + t[i]; printf "%.3f", s }' "$1"
+}
+
+# From bpfprof's summary line on stderr
+sum_field() {
+	sed -nE 's/^bpfprof: ([0-9]+) samples, ([0-9]+) stacks, ([0-9]+) lost .*, ([0-9]+)\/([0-9]+) frames unresolved.*/\1 \2 \3 \4 \5/p' "$1" | tail -1 |
+		awk -v f="$2" '{ print $f }'
+}
+b_samples()    { sum_field "$1" 1; }
+b_lost()       { sum_field "$1" 3; }
+b_unresolved() { sum_field "$1" 4; }
+b_frames()     { sum_field "$1" 5; }
+# From perf record's last words: "... (N samples) ]"
+p_samples() { sed -nE 's/.*\(([0-9]+) samples\).*/\1/p' "$1" | tail -1; }
+# Lost events, on stdin: perf script says "Processed N events and lost M chunks!"
+p_lost() { sed -nE 's/.*and lost ([0-9]+) chunks.*/\1/p' | awk '{ s += $1 } END { print s + 0 }'; }
+
+# MiB of perf ring buffers a process has mapped
+ring_mib() {
+	local s=0 a b line
+	while read -r line; do
+		case $line in *'anon_inode:[perf_event]'*) ;; *) continue ;; esac
+		a=${line%%-*}; b=${line#*-}; b=${b%% *}
+		s=$((s + 16#$b - 16#$a))
+	done <"/proc/$1/maps"
+	awk -v s="$s" 'BEGIN { printf "%.2f", s / 1048576 }'
+}
+
+# The BPF programs and maps a process holds, from its file descriptors
+bpf_ids() {	# bpf_ids PID prog|map -> ids, one a line
+	local pid=$1 kind=$2 f
+	for f in /proc/"$pid"/fd/*; do
+		[ "$(readlink "$f" 2>/dev/null)" = "anon_inode:bpf-$kind" ] || continue
+		sed -nE "s/^${kind}_id:[[:space:]]*([0-9]+)/\\1/p" "/proc/$pid/fdinfo/${f##*/}"
+	done | sort -un
+}
+# "run_time_ns run_cnt" summed over the perf_event programs of PID
+bpf_prog_stats() {
+	local pid=$1 f t=0 c=0 rt rc
+	for f in /proc/"$pid"/fd/*; do
+		[ "$(readlink "$f" 2>/dev/null)" = "anon_inode:bpf-prog" ] || continue
+		grep -q '^prog_type:[[:space:]]*7$' "/proc/$pid/fdinfo/${f##*/}" || continue	# BPF_PROG_TYPE_PERF_EVENT
+		rt=$(sed -nE 's/^run_time_ns:[[:space:]]*([0-9]+)/\1/p' "/proc/$pid/fdinfo/${f##*/}")
+		rc=$(sed -nE 's/^run_cnt:[[:space:]]*([0-9]+)/\1/p' "/proc/$pid/fdinfo/${f##*/}")
+		t=$((t + ${rt:-0})); c=$((c + ${rc:-0}))
+	done
+	echo "$t $c"
+}
+# MiB of BPF map memory (memlock, as `bpftool map show` reports it)
+maps_memlock_mib() {
+	local id b s=0
+	for id in $(bpf_ids "$1" map); do
+		b=$(bpftool map show id "$id" 2>/dev/null | sed -nE 's/.*memlock ([0-9]+)B.*/\1/p')
+		s=$((s + ${b:-0}))
+	done
+	awk -v s="$s" 'BEGIN { printf "%.2f", s / 1048576 }'
+}
+
+drop_caches() { sync; echo 3 >/proc/sys/vm/drop_caches; }
+
+enable_bpf_stats() {
+	[ -n "$STATS_OLD" ] || STATS_OLD=$(sysctl -n kernel.bpf_stats_enabled)
+	sysctl -qw kernel.bpf_stats_enabled=1
+}
+restore_bpf_stats() {
+	if [ -n "$STATS_OLD" ]; then
+		sysctl -qw kernel.bpf_stats_enabled="$STATS_OLD"
+		STATS_OLD=""
+	fi
+}
+
+# Self shares (%) of comm $2's samples by innermost frame, "share function", descending
+self_shares() {
+	awk -v c="$2" '{ n = $NF; line = $0; sub(/ [0-9]+$/, "", line); k = split(line, f, ";")
+		if (f[1] != c) next; self[f[k]] += n; tot += n }
+	END { for (s in self) printf "%.4f %s\n", 100 * self[s] / tot, s }' "$1" | sort -k1,1gr -k2
+}
+
+# --------------------------------------------------------------- workloads
+FIXED=$EX/bench_fixed
+STACKS=$EX/bench_stacks
+ITER_SECS=""	# wall seconds per bench_fixed iteration, all threads, measured
+
+# Wall seconds per iteration (all threads at once), from the fastest of 3
+# short runs: the runs of part 1 last about P1_SECS on this machine as it is.
+calibrate() {
+	local best="" wall
+	for _ in 1 2 3; do
+		wall=$("$FIXED" -r 100 | sed -nE 's/^wall=([0-9.]+) .*/\1/p')
+		best=$(awk -v b="$best" -v t="$wall" 'BEGIN { print (b == "" || t < b) ? t : b }')
+	done
+	ITER_SECS=$(calc "$best / 100")
+}
+iters_for() { awk -v s="$1" -v i="$ITER_SECS" 'BEGIN { n = int(s / i + 0.5); print n < 1 ? 1 : n }'; }
+
+# run_fixed ITERS: runs the workload (one thread per CPU); sets RUN_SECS, its
+# wall time, and RUN_CPU, its CPU time (sampling interrupts included)
+run_fixed() {
+	local out
+	out=$("$FIXED" -r "$1")
+	RUN_SECS=$(sed -nE 's/^wall=([0-9.]+) .*/\1/p' <<<"$out")
+	RUN_CPU=$(sed -nE 's/.* cpu=([0-9.]+)$/\1/p' <<<"$out")
+	if [ -z "$RUN_SECS" ] || [ -z "$RUN_CPU" ]; then die "bench_fixed printed '$out'"; fi
+}
+
+# ====================================================== 1. workload slowdown
+part1() {
+	local iters rep hz a b c ac bc cc
+	declare -A SLOW_B SLOW_P ALONE CPU_B CPU_P COST_B COST_P
+	iters=$(iters_for "$P1_SECS")
+	P1_ITERS=$iters
+	log "part 1: bench_fixed $iters iterations x $NCPU threads, $P1_REPS repeats at ${P1_HZ// /, } Hz"
+	for rep in $(seq 1 "$P1_REPS"); do
+		for hz in $P1_HZ; do
+			log "part 1: repeat $rep/$P1_REPS, $hz Hz: alone, bpfprof, perf"
+			run_fixed "$iters"; a=$RUN_SECS; ac=$RUN_CPU
+
+			start_bpfprof p1b -a -F "$hz" -o "$W/p1.folded"
+			run_fixed "$iters"; b=$RUN_SECS; bc=$RUN_CPU
+			stop_timed "$LAST_PID" "$LAST_TPID" TERM
+
+			rm -f "$W/p1.data"
+			start_perf p1p -F "$hz" -g -a -o "$W/p1.data"
+			run_fixed "$iters"; c=$RUN_SECS; cc=$RUN_CPU
+			stop_timed "$LAST_PID" "$LAST_TPID" INT
+
+			ALONE[$hz]+=" $a"
+			SLOW_B[$hz]+=" $(calc "($b / $a - 1) * 100")"
+			SLOW_P[$hz]+=" $(calc "($c / $a - 1) * 100")"
+			CPU_B[$hz]+=" $(calc "($bc / $ac - 1) * 100")"
+			CPU_P[$hz]+=" $(calc "($cc / $ac - 1) * 100")"
+			# the workload's extra CPU per sampling interrupt it took (Hz x its
+			# CPU seconds of them), in µs
+			COST_B[$hz]+=" $(calc "($bc - $ac) / ($hz * $bc) * 1e6")"
+			COST_P[$hz]+=" $(calc "($cc - $ac) / ($hz * $cc) * 1e6")"
+		done
+	done
+	P1_COST_B=${COST_B[997]:-}; P1_COST_P=${COST_P[997]:-}
+	header "1. workload slowdown: bench_fixed, $iters iterations x $NCPU threads (one per CPU), $P1_REPS interleaved repeats; median (min..max)"
+	for hz in $P1_HZ; do
+		row 1 "workload alone, wall time, at the $hz Hz runs" s "${ALONE[$hz]}" "" ""
+		row 1 "slowdown (wall) at $hz Hz, -a (perf: -g -a)" % "${SLOW_B[$hz]}" perf "${SLOW_P[$hz]}"
+		row 1 "workload CPU time increase at $hz Hz" % "${CPU_B[$hz]}" perf "${CPU_P[$hz]}"
+		row 1 "in-context CPU per sample at $hz Hz" us "${COST_B[$hz]}" perf "${COST_P[$hz]}"
+	done
+}
+
+# ====================================== peer runs: data for parts 2, 4 and 5
+# bpfprof -a and perf record -g -a at the same frequency, at the same time, on
+# the same bench_fixed run; BPF statistics on for the run.
+PEER_DONE=0
+declare -A PEER
+peer_add() { PEER[$1]+=" $2"; }
+pv() { printf '%s' "${PEER[$1]:-}"; }
+
+peer_runs() {
+	[ "$PEER_DONE" = 1 ] && return
+	PEER_DONE=1
+	local iters rep bp bt pp pt rt rc rt0 rc0 t
+	iters=$(iters_for "$P2_SECS")
+	P2_ITERS=$iters
+	enable_bpf_stats
+	for rep in $(seq 1 "$P2_REPS"); do
+		log "peer run $rep/$P2_REPS: bpfprof and perf at $P2_HZ Hz, bench_fixed $iters iterations"
+		start_bpfprof p2b -a -F "$P2_HZ" -o "$W/p2.$rep.folded"
+		bp=$LAST_PID; bt=$LAST_TPID
+		start_perf p2p -F "$P2_HZ" -g -a -o "$W/p2.$rep.data"
+		pp=$LAST_PID; pt=$LAST_TPID
+		read -r rt0 rc0 <<<"$(bpf_prog_stats "$bp")"
+		run_fixed "$iters"
+		read -r rt rc <<<"$(bpf_prog_stats "$bp")"
+		peer_add maps "$(maps_memlock_mib "$bp")"
+		peer_add ring_b "$(ring_mib "$bp")"
+		peer_add ring_p "$(ring_mib "$pp")"
+		stop_timed "$bp" "$bt" TERM
+		stop_timed "$pp" "$pt" INT
+
+		t=$(now_ns)
+		/usr/bin/time -v -o "$W/p2s.time" perf script -i "$W/p2.$rep.data" >"$W/p2.$rep.script" 2>"$W/p2s.err"
+		awk -f tools/bench/fold_perf.awk "$W/p2.$rep.script" >"$W/p2.$rep.perf.folded"
+		rm -f "$W/p2.$rep.script"
+
+		[ $((rc - rc0)) -gt 0 ] && peer_add bpf_ns "$(calc "($rt - $rt0) / ($rc - $rc0)")"
+		peer_add cpu_b "$(time_cpu "$W/p2b.time")"
+		peer_add cpu_pr "$(time_cpu "$W/p2p.time")"
+		peer_add cpu_ps "$(time_cpu "$W/p2s.time")"
+		peer_add cpu_p "$(calc "$(time_cpu "$W/p2p.time") + $(time_cpu "$W/p2s.time")")"
+		peer_add rss_b "$(time_rss "$W/p2b.time")"
+		peer_add rss_pr "$(time_rss "$W/p2p.time")"
+		peer_add rss_ps "$(time_rss "$W/p2s.time")"
+		peer_add samples_b "$(b_samples "$W/p2b.err")"
+		peer_add samples_p "$(p_samples "$W/p2p.err")"
+		peer_add lost_b "$(b_lost "$W/p2b.err")"
+		peer_add lost_p "$(cat "$W/p2p.err" "$W/p2s.err" | p_lost)"
+		peer_add unres_b "$(calc "100 * $(b_unresolved "$W/p2b.err") / $(b_frames "$W/p2b.err")")"
+		peer_add us_b "$(calc "$(time_cpu "$W/p2b.time") / $(b_samples "$W/p2b.err") * 1e6")"
+		peer_add us_p "$(calc "($(time_cpu "$W/p2p.time") + $(time_cpu "$W/p2s.time")) / $(p_samples "$W/p2p.err") * 1e6")"
+		fidelity "$W/p2.$rep.folded" "$W/p2.$rep.perf.folded"
+		rm -f "$W/p2.$rep.data"
+	done
+	restore_bpf_stats
+
+	# the floor: bpf_get_stackid alone, on the same workload
+	for rep in $(seq 1 "$FLOOR_REPS"); do
+		log "floor $rep/$FLOOR_REPS: stackid_floor at $P2_HZ Hz for $FLOOR_SECS s"
+		"$FIXED" "$(iters_for "$(calc "$FLOOR_SECS + 1")")" &
+		STARTED+=("$!")
+		sleep 0.2
+		"$BB/stackid_floor" -F "$P2_HZ" -d "$FLOOR_SECS" >"$W/floor.out"
+		wait "$!" || true
+		local name ns
+		while read -r name _ _ ns; do
+			peer_add "floor_${name#floor_}" "${ns#ns_per_run=}"
+		done <"$W/floor.out"
+	done
+}
+
+# fidelity BPFPROF_FOLDED PERF_FOLDED: top-10 self shares of bench_fixed.
+# Appends "function share_bpfprof share_perf |difference|" for the union of
+# both top-10s to fid.all, the largest difference to PEER[fid_max].
+fidelity() {
+	local b=$1 p=$2
+	self_shares "$b" bench_fixed >"$W/fid.b"
+	self_shares "$p" bench_fixed >"$W/fid.p"
+	awk 'FNR == 1 { f++ }
+	     f == 1 { sb[$2] = $1; if (FNR <= 10) top[$2] = 1 }
+	     f == 2 { sp[$2] = $1; if (FNR <= 10) top[$2] = 1 }
+	     END { for (s in top) { d = sb[s] - sp[s]; printf "%s %.4f %.4f %.4f\n", s, sb[s] + 0, sp[s] + 0, d < 0 ? -d : d } }' \
+		"$W/fid.b" "$W/fid.p" | sort -k2,2gr >"$W/fid.run"
+	cat "$W/fid.run" >>"$W/fid.all"
+	peer_add fid_max "$(awk 'BEGIN { m = 0 } { if ($4 + 0 > m) m = $4 + 0 } END { print m }' "$W/fid.run")"
+	peer_add fid_samples_b "$(awk '{ split($0, f, ";"); if (f[1] == "bench_fixed") t += $NF } END { print t + 0 }' "$b")"
+	peer_add fid_samples_p "$(awk '{ split($0, f, ";"); if (f[1] == "bench_fixed") t += $NF } END { print t + 0 }' "$p")"
+}
+
+# ================================================== 2. the profiler's own cost
+part2() {
+	peer_runs
+	header "2. the profiler's own cost: bpfprof -a and perf record -g -a at $P2_HZ Hz together on bench_fixed ($P2_ITERS iterations x $NCPU threads, ~${P2_SECS} s), $P2_REPS repeats"
+	row 2 "CPU of bpfprof vs perf record" s "$(pv cpu_b)" perf "$(pv cpu_pr)"
+	row 2 "CPU of bpfprof vs perf record + perf script" s "$(pv cpu_b)" perf "$(pv cpu_p)"
+	row 2 "CPU of perf script alone" s "" perf "$(pv cpu_ps)"
+	row 2 "user-space CPU per sample" us "$(pv us_b)" perf "$(pv us_p)"
+	row 2 "samples taken" "" "$(pv samples_b)" perf "$(pv samples_p)"
+	row 2 "samples lost (bpfprof summary; perf: lost chunks)" "" "$(pv lost_b)" perf "$(pv lost_p)"
+	row 2 "frames unresolved (bpfprof summary)" % "$(pv unres_b)" "" ""
+	[ -n "${P1_COST_B:-}" ] &&
+		row 2 "in-context CPU per sample at 997 Hz (part 1)" us "$P1_COST_B" perf "$P1_COST_P"
+	row 2 "BPF program per sample (bpf_stats) vs floor" ns "$(pv bpf_ns)" floor "$(pv floor_both)"
+	row 2 "floor: bpf_get_stackid kernel + user" ns "$(pv floor_both)" "" ""
+	row 2 "floor: bpf_get_stackid kernel stack" ns "$(pv floor_kstack)" "" ""
+	row 2 "floor: bpf_get_stackid user stack" ns "$(pv floor_ustack)" "" ""
+	row 2 "floor: an empty program (stats overhead)" ns "$(pv floor_empty)" "" ""
+}
+
+# ================================================= 3. time to a flame graph
+declare -A P3
+p3_add() { P3[$1]+=" $2"; }
+p3v() { printf '%s' "${P3[$1]:-}"; }
+
+part3() {
+	local cache t0 t1 t2
+	log "part 3: bench_stacks (-L $BB) for $P3_SECS s at $P3_HZ Hz, bpfprof --max-stacks $P3_MAX_STACKS, then perf; page cache: $P3_CACHES"
+	for cache in $P3_CACHES; do
+		# bpfprof, with its end-of-run phases timed by uprobes
+		start_bpfprof p3b -a -F "$P3_HZ" --max-stacks "$P3_MAX_STACKS" -o "$W/p3.$cache.folded"
+		local bp=$LAST_PID bt=$LAST_TPID
+		"$BB/fn_timer" -p "$bp" -b "$BPFPROF" drain__collect ksyms__load resolve__drained \
+			folded__write >"$W/fn_timer.out" 2>"$W/fn_timer.err" &
+		local ft=$!
+		STARTED+=("$ft")
+		for _ in $(seq 1 500); do grep -q ready "$W/fn_timer.out" 2>/dev/null && break; sleep 0.01; done
+		"$STACKS" -L "$BB" "$P3_SECS"
+		p3_add maps_b "$(maps_memlock_mib "$bp")"
+		[ "$cache" = cold ] && drop_caches
+		stop_timed "$bp" "$bt" TERM
+		wait "$ft" || true
+		p3_add "end_b_$cache" "$STOP_SECS"
+		p3_add rss_b "$(time_rss "$W/p3b.time")"
+		p3_add lost_b "$(calc "100 * $(b_lost "$W/p3b.err") / $(b_samples "$W/p3b.err")")"
+		p3_add unres_b "$(calc "100 * $(b_unresolved "$W/p3b.err") / $(b_frames "$W/p3b.err")")"
+		p3_add stacks_b "$(wc -l <"$W/p3.$cache.folded")"
+		local phase ns sym=0 have=1
+		for phase in drain__collect ksyms__load resolve__drained folded__write; do
+			ns=$(sed -nE "s/^$phase calls=[0-9]+ ns=([0-9]+)/\\1/p" "$W/fn_timer.out")
+			if [ -z "$ns" ]; then have=0; continue; fi
+			p3_add "ph_${phase}_$cache" "$(calc "$ns / 1e9")"
+			case $phase in ksyms__load|resolve__drained) sym=$((sym + ns)) ;; esac
+		done
+		if [ "$have" = 1 ] && [ "$sym" -gt 0 ]; then
+			p3_add "fps_$cache" "$(calc "$(b_frames "$W/p3b.err") / ($sym / 1e9)")"
+		fi
+		p3_add frames_b "$(b_frames "$W/p3b.err")"
+
+		# perf: record, stop, perf script, fold
+		rm -f "$W/p3.data"
+		start_perf p3p -F "$P3_HZ" -g -a -o "$W/p3.data"
+		local pp=$LAST_PID pt=$LAST_TPID
+		"$STACKS" -L "$BB" "$P3_SECS"
+		[ "$cache" = cold ] && drop_caches
+		stop_timed "$pp" "$pt" INT
+		t0=$(now_ns)
+		/usr/bin/time -v -o "$W/p3s.time" perf script -i "$W/p3.data" >"$W/p3.script" 2>"$W/p3s.err"
+		t1=$(now_ns)
+		awk -f tools/bench/fold_perf.awk "$W/p3.script" >"$W/p3.$cache.perf.folded"
+		t2=$(now_ns)
+		p3_add "rec_stop_$cache" "$STOP_SECS"
+		p3_add "script_$cache" "$(secs_between "$t0" "$t1")"
+		p3_add "fold_$cache" "$(secs_between "$t1" "$t2")"
+		p3_add "end_p_$cache" "$(calc "$STOP_SECS + $(secs_between "$t0" "$t2")")"
+		p3_add rss_pr "$(time_rss "$W/p3p.time")"
+		p3_add rss_ps "$(time_rss "$W/p3s.time")"
+		p3_add stacks_p "$(wc -l <"$W/p3.$cache.perf.folded")"
+		p3_add data_mib "$(awk -v b="$(stat -c %s "$W/p3.data")" 'BEGIN { printf "%.1f", b / 1048576 }')"
+		log "part 3 ($cache): bpfprof end of run $(p3v "end_b_$cache") s; perf: record stop $STOP_SECS s, script $(secs_between "$t0" "$t1") s, fold $(secs_between "$t1" "$t2") s"
+		rm -f "$W/p3.script" "$W/p3.data"
+	done
+
+	header "3. time to a flame graph: bench_stacks (executable + 4 libraries, 3..7 deep, kernel paths), $P3_SECS s at $P3_HZ Hz, bpfprof --max-stacks $P3_MAX_STACKS; the cold and the warm run"
+	local fewest
+	# shellcheck disable=SC2046
+	fewest=$(stats $(p3v stacks_b) $(p3v stacks_p) | awk '{ print $2 }')
+	row 3 "distinct stacks in the folded output" "" "$(p3v stacks_b)" perf "$(p3v stacks_p)" \
+		"$(awk -v m="$P3_MIN_STACKS" -v f="$fewest" 'BEGIN { if (f < m) print "(fewer than " m ")" }')"
+	row 3 "end of sampling -> folded file, page cache cold" s "$(p3v end_b_cold)" perf "$(p3v end_p_cold)"
+	row 3 "end of sampling -> folded file, page cache warm" s "$(p3v end_b_warm)" perf "$(p3v end_p_warm)"
+	row 3 "perf: record stop (cold, warm)" s "" perf "$(p3v rec_stop_cold) $(p3v rec_stop_warm)"
+	row 3 "perf script alone vs bpfprof end of run, cold" s "$(p3v end_b_cold)" perf "$(p3v script_cold)"
+	row 3 "perf script alone vs bpfprof end of run, warm" s "$(p3v end_b_warm)" perf "$(p3v script_warm)"
+	row 3 "perf: folding the script (awk, cold, warm)" s "" perf "$(p3v fold_cold) $(p3v fold_warm)"
+	row 3 "perf.data size" MiB "" perf "$(p3v data_mib)"
+	if [ -n "$(p3v fps_cold)" ]; then
+		local cache2
+		for cache2 in $P3_CACHES; do
+			row 3 "bpfprof phases ($cache2): read maps" s "$(p3v "ph_drain__collect_$cache2")" "" ""
+			row 3 "bpfprof phases ($cache2): load kernel symbols" s "$(p3v "ph_ksyms__load_$cache2")" "" ""
+			row 3 "bpfprof phases ($cache2): symbolize + aggregate" s "$(p3v "ph_resolve__drained_$cache2")" "" ""
+			row 3 "bpfprof phases ($cache2): write folded" s "$(p3v "ph_folded__write_$cache2")" "" ""
+		done
+		row 3 "symbolization alone, page cache cold" "frames/s" "$(p3v fps_cold)" "" ""
+		row 3 "symbolization alone, page cache warm" "frames/s" "$(p3v fps_warm)" "" ""
+		row 3 "frames symbolized (bpfprof summary)" "" "$(p3v frames_b)" "" ""
+	else
+		row_na 3 "symbolization alone (frames/s)" "bpfprof has no symbol ksyms__load/resolve__drained to time"
+	fi
+	row 3 "samples lost (bpfprof summary)" % "$(p3v lost_b)" "" ""
+	row 3 "frames unresolved (bpfprof summary)" % "$(p3v unres_b)" "" ""
+}
+
+# ================================================================ 4. memory
+part4() {
+	peer_runs
+	header "4. memory: peak RSS (/usr/bin/time -v) and kernel-side buffers"
+	row 4 "peak RSS, bench_fixed at $P2_HZ Hz: bpfprof vs perf record" MiB "$(pv rss_b)" perf "$(pv rss_pr)"
+	row 4 "peak RSS, bench_fixed at $P2_HZ Hz: bpfprof vs perf script" MiB "$(pv rss_b)" perf "$(pv rss_ps)"
+	if [ -n "$(p3v rss_b)" ]; then
+		row 4 "peak RSS, bench_stacks: bpfprof vs perf record" MiB "$(p3v rss_b)" perf "$(p3v rss_pr)"
+		row 4 "peak RSS, bench_stacks: bpfprof vs perf script" MiB "$(p3v rss_b)" perf "$(p3v rss_ps)"
+	fi
+	row 4 "BPF maps (memlock), default sizes" MiB "$(pv maps)" "" ""
+	[ -n "$(p3v maps_b)" ] &&
+		row 4 "BPF maps (memlock), --max-stacks $P3_MAX_STACKS" MiB "$(p3v maps_b)" "" ""
+	row 4 "perf ring buffers mapped" MiB "$(pv ring_b)" perf "$(pv ring_p)"
+	local kb="" i m r
+	for i in $(seq 1 "$P2_REPS"); do
+		m=$(awk -v i="$i" '{ print $i }' <<<"$(pv maps)")
+		r=$(awk -v i="$i" '{ print $i }' <<<"$(pv ring_b)")
+		kb+=" $(calc "$m + $r")"
+	done
+	row 4 "kernel buffers: BPF maps + ring buffers" MiB "$kb" perf "$(pv ring_p)"
+}
+
+# ============================================================== 5. fidelity
+part5() {
+	peer_runs
+	header "5. fidelity: self shares of bench_fixed's samples, bpfprof and perf at $P2_HZ Hz in the same runs (union of both top-10s)"
+	local fn
+	for fn in $(awk '{ print $1 }' "$W/fid.all" | awk '!seen[$1]++'); do
+		row 5 "share of $fn" % "$(awk -v f="$fn" '$1 == f { print $2 }' "$W/fid.all")" \
+			perf "$(awk -v f="$fn" '$1 == f { print $3 }' "$W/fid.all")"
+	done
+	row 5 "samples of bench_fixed" "" "$(pv fid_samples_b)" perf "$(pv fid_samples_p)"
+	row 5 "largest absolute difference" "pp" "$(pv fid_max)" "" ""
+}
+
+# ============================================================ 6. fleet cost
+part6() {
+	header "6. fleet cost: bpfprof --interval $P6_INTERVAL --output-dir DIR -F $P6_HZ for $P6_SECS s"
+	if ! "$BPFPROF" --help 2>&1 | grep -q -- '--interval'; then
+		local c
+		for c in idle busy; do
+			row_na 6 "sampler CPU, $c machine (% of one core)" "this bpfprof has no --interval"
+			row_na 6 "sampler peak RSS, $c machine (MiB)" "this bpfprof has no --interval"
+		done
+		return
+	fi
+	local cond wpid="" rss max_rss i files
+	for cond in idle busy; do
+		log "part 6: fleet mode, $cond machine, $P6_SECS s"
+		rm -rf "$W/fleet-$cond"; mkdir -p "$W/fleet-$cond"
+		if [ "$cond" = busy ]; then
+			"$STACKS" -L "$BB" "$(calc "$P6_SECS + 10")" &
+			wpid=$!; STARTED+=("$wpid")
+		fi
+		start_bpfprof p6 --interval "$P6_INTERVAL" --output-dir "$W/fleet-$cond" -F "$P6_HZ"
+		local bp=$LAST_PID bt=$LAST_TPID
+		max_rss=0
+		for i in $(seq 1 "$(awk -v s="$P6_SECS" 'BEGIN { print int(s + 0.5) }')"); do
+			sleep 1
+			rss=$(awk '/^VmRSS:/ { print $2 }' "/proc/$bp/status" 2>/dev/null || echo 0)
+			[ "${rss:-0}" -gt "$max_rss" ] && max_rss=$rss
+		done
+		rss=$(awk '/^VmRSS:/ { printf "%.1f", $2 / 1024 }' "/proc/$bp/status")
+		stop_timed "$bp" "$bt" TERM
+		if [ -n "$wpid" ]; then kill -TERM "$wpid" 2>/dev/null || true; wait "$wpid" || true; wpid=""; fi
+		files=$(find "$W/fleet-$cond" -type f \( -name '*.folded' -o -name '*.pb.gz' \) | wc -l)
+		row 6 "sampler CPU, $cond machine" "% of one core" \
+			"$(calc "100 * $(time_cpu "$W/p6.time") / $(time_wall "$W/p6.time")")" "" "" "($files profiles written)"
+		row 6 "sampler peak RSS, $cond machine" MiB "$(time_rss "$W/p6.time")" "" ""
+		row 6 "sampler RSS at the end, $cond machine" MiB "$rss" "" ""
+	done
+}
+
+# ============================================= 7. --call-graph dwarf vs fp
+# One mode's run of WORKLOAD ARGS at P7_HZ system-wide: sets P7_NS (BPF
+# program ns per sample), P7_MIB (maps), P7_LINE (the unwind tables line).
+p7_run() {
+	local mode=$1 name=$2 bp bt stats wpid; shift 2
+	"$@" >/dev/null 2>&1 &
+	wpid=$!; STARTED+=("$wpid")
+	start_bpfprof "p7-$mode-$name" --call-graph "$mode" -a -F "$P7_HZ" -o "$W/p7-$mode-$name.folded"
+	bp=$LAST_PID bt=$LAST_TPID
+	sleep "$P7_SECS"
+	stats=$(bpf_prog_stats "$bp")
+	P7_MIB=$(maps_memlock_mib "$bp")
+	stop_timed "$bp" "$bt" INT
+	kill -TERM "$wpid" 2>/dev/null || true; wait "$wpid" 2>/dev/null || true
+	P7_NS=$(awk -v s="$stats" 'BEGIN { split(s, a, " "); if (a[2]) printf "%.0f", a[1] / a[2]; else print "" }')
+	P7_LINE=$(grep 'unwind tables:' "$W/p7-$mode-$name.err" || true)
+}
+
+part7() {
+	header "7. --call-graph dwarf vs fp: user stacks of code without frame pointers, $P7_HZ Hz, -a, $P7_SECS s"
+	enable_bpf_stats
+	local w fp_ns dw_ns fp_mib dw_mib
+	for w in nofp_chain python3; do
+		local cmd=("$EX/nofp_chain" "$(calc "$P7_SECS + 5")")
+		[ "$w" = python3 ] && cmd=(/usr/bin/python3.11 -c "import time
+t = time.time()
+while time.time() - t < $(calc "$P7_SECS + 5"): sum(i * i for i in range(1000))")
+		log "part 7: $w, frame pointers, then dwarf"
+		p7_run fp "$w" "${cmd[@]}"; fp_ns=$P7_NS; fp_mib=$P7_MIB
+		p7_run dwarf "$w" "${cmd[@]}"; dw_ns=$P7_NS; dw_mib=$P7_MIB
+		row 7 "BPF program per sample, $w: dwarf vs fp" ns "$dw_ns" fp "$fp_ns"
+		row 7 "BPF maps (memlock), $w: dwarf vs fp" MiB "$dw_mib" fp "$fp_mib"
+		row 7 "unwind tables built (all processes' files), $w" rows \
+			"$(sed -nE 's/.* ([0-9]+) rows of.*/\1/p' <<<"$P7_LINE")" "" "" \
+			"($(sed -nE 's/.*: ([0-9]+) files .*/\1/p' <<<"$P7_LINE") files)"
+		row 7 "unwind tables build time, $w" s \
+			"$(sed -nE 's/.*, ([0-9.]+) s building.*/\1/p' <<<"$P7_LINE")" "" ""
+	done
+	restore_bpf_stats
+}
+
+# ================================================================== main
+# Without BPF (not root, lockdown) there is nothing to measure: the smoke run
+# says so loudly and passes, as the end-to-end tests do; the full run fails.
+skip_or_die() {
+	if [ "$MODE" = smoke ]; then
+		{
+			echo "#####################################################################"
+			echo "### SKIPPING THE BENCH SMOKE RUN: $*"
+			echo "#####################################################################"
+		} >&2
+		exit 0
+	fi
+	die "$*"
+}
+[ "$(id -u)" = 0 ] || skip_or_die "must run as root (BPF, perf -a, drop_caches)"
+for f in "$BPFPROF_SRC" "$FIXED" "$STACKS" "$BB/stackid_floor" "$BB/fn_timer" "$BB/libstackbench1.so"; do
+	[ -x "$f" ] || [ -f "$f" ] || die "missing $f: run 'make bench' (it builds everything first)"
+done
+for c in perf bpftool /usr/bin/time; do
+	command -v "$c" >/dev/null || die "missing $c: run 'make bench-deps'"
+done
+mkdir -p "$W"
+rm -rf "${W:?}"/*
+# A copy: other builds of ./bpfprof during the run do not change what is measured.
+BPFPROF=$W/bpfprof
+cp "$BPFPROF_SRC" "$BPFPROF"
+if ! "$BPFPROF" -a -d 0.1 -o /dev/null 2>"$W/probe.err"; then
+	if grep -qi 'permission denied\|not permitted' "$W/probe.err"; then
+		skip_or_die "BPF IS NOT PERMITTED HERE: $(head -1 "$W/probe.err")"
+	fi
+	die "bpfprof does not run: $(head -3 "$W/probe.err")"
+fi
+
+calibrate
+KERNEL=$(uname -r)
+DATE=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+BVERSION=$("$BPFPROF" --version 2>&1 | head -1)
+PVERSION=$(perf --version 2>&1 | head -1)
+out_line "bpfprof bench ($MODE): $DATE, kernel $KERNEL, $NCPU CPUs, $BVERSION, $PVERSION"
+LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
+out_line "bench_fixed: $(calc "$ITER_SECS * 1000") ms per iteration (wall, $NCPU threads); ratio = bpfprof / peer (medians); load average at start: $LOAD_START"
+if awk -v l="${LOAD_START%% *}" 'BEGIN { exit !(l > 0.5) }'; then
+	log "warning: the machine is not idle (load average $LOAD_START): other work adds noise to every figure"
+fi
+
+for p in $PARTS; do
+	case $p in
+	1) part1 ;; 2) part2 ;; 3) part3 ;; 4) part4 ;; 5) part5 ;; 6) part6 ;; 7) part7 ;;
+	*) die "no part $p" ;;
+	esac
+done
+
+STARTED=()	# all of them waited for
+WALL=$(( $(date +%s) - BENCH_START ))
+out_line ""
+out_line "bench: $MODE run took $WALL s"
+
+# ------------------------------------------------------------ results file
+mkdir -p "$(dirname "$OUT_JSON")"
+{
+	printf '{\n  "date": "%s",\n  "mode": "%s",\n  "kernel": "%s",\n  "cpus": %s,\n' \
+		"$DATE" "$MODE" "$KERNEL" "$NCPU"
+	printf '  "bpfprof": "%s",\n  "perf": "%s",\n  "wall_seconds": %s,\n  "load_average_start": "%s",\n  "load_average_end": "%s",\n' \
+		"$BVERSION" "$PVERSION" "$WALL" "$LOAD_START" "$(cut -d' ' -f1-3 /proc/loadavg)"
+	printf '  "settings": {"part1_hz": "%s", "part1_repeats": %s, "part1_iterations": %s, "peer_hz": %s, "peer_repeats": %s, "peer_iterations": %s, "part3_seconds": %s, "part3_max_stacks": %s, "part6_seconds": %s, "part6_interval": %s, "iteration_ms": %s},\n' \
+		"$P1_HZ" "$P1_REPS" "${P1_ITERS:-0}" "$P2_HZ" "$P2_REPS" "${P2_ITERS:-0}" "$P3_SECS" "$P3_MAX_STACKS" "$P6_SECS" "$P6_INTERVAL" "$(calc "$ITER_SECS * 1000")"
+	printf '  "rows": [\n'
+	n=${#ROWS_JSON[@]}
+	for i in "${!ROWS_JSON[@]}"; do
+		printf '    %s%s\n' "${ROWS_JSON[$i]}" "$([ "$i" -lt $((n - 1)) ] && echo ,)"
+	done
+	printf '  ]\n}\n'
+} >"$OUT_JSON.tmp"
+mv "$OUT_JSON.tmp" "$OUT_JSON"
+printf '%s\n' "${TABLE_LINES[@]}" >"$OUT_TABLE"
+log "results: $OUT_JSON, table: $OUT_TABLE"
