@@ -9,7 +9,7 @@
 BENCH_BUILD   := $(BUILD)/bench
 BENCH_PKGS    := time jq
 BENCH_LIBS    := $(foreach n,1 2 3 4,$(BENCH_BUILD)/libstackbench$(n).so)
-BENCH_TOOLS   := $(BENCH_BUILD)/stackid_floor $(BENCH_BUILD)/fn_timer
+BENCH_TOOLS   := $(BENCH_BUILD)/stackid_floor $(BENCH_BUILD)/fn_timer $(BENCH_BUILD)/unwind_cost
 BENCH_CFLAGS  := -std=c17 -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE
 BENCH_BPFFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -std=gnu17 -Wall -Wextra -Werror \
                   -Ivmlinux -Ibpf
@@ -37,6 +37,11 @@ $(BENCH_BUILD)/stackid_floor: tools/bench/stackid_floor.c $(BENCH_BUILD)/stackid
 
 $(BENCH_BUILD)/fn_timer: tools/bench/fn_timer.c $(BENCH_BUILD)/fn_timer.skel.h
 	$(CC) $(BENCH_CFLAGS) -I$(BENCH_BUILD) $< -lbpf -lelf -lz -o $@
+
+# one file's unwind table, built as bpfprof builds it (part 7)
+$(BENCH_BUILD)/unwind_cost: tools/bench/unwind_cost.c user/unwind_table.c user/unwind_table.h
+	@mkdir -p $(@D)
+	$(CC) $(BENCH_CFLAGS) -Iuser -Ibpf $< user/unwind_table.c -ldw -lelf -lz -o $@
 
 # bench_stacks' shared libraries: one source, built once per library number
 $(BENCH_BUILD)/libstackbench%.so: tools/bench/libstackbench.c tools/bench/stackbench.h

@@ -698,6 +698,12 @@ while time.time() - t < $(calc "$P7_SECS + 5"): sum(i * i for i in range(1000))"
 			"$(sed -nE 's/.*, ([0-9.]+) s building.*/\1/p' <<<"$P7_LINE")" "" ""
 	done
 	restore_bpf_stats
+	local f line
+	for f in /lib/x86_64-linux-gnu/libc.so.6 /usr/bin/python3.11; do
+		line=$("$BB/unwind_cost" "$f" 2>/dev/null) || { row_na 7 "unwind table of ${f##*/}" "cannot build"; continue; }
+		read -r _ rows bytes msecs <<<"$line"
+		row 7 "unwind table of ${f##*/}: build time" ms "$msecs" "" "" "($rows rows, $(calc "$bytes / 1048576") MiB)"
+	done
 }
 
 # ================================================================== main
@@ -715,7 +721,7 @@ skip_or_die() {
 	die "$*"
 }
 [ "$(id -u)" = 0 ] || skip_or_die "must run as root (BPF, perf -a, drop_caches)"
-for f in "$BPFPROF_SRC" "$FIXED" "$STACKS" "$BB/stackid_floor" "$BB/fn_timer" "$BB/libstackbench1.so"; do
+for f in "$BPFPROF_SRC" "$FIXED" "$STACKS" "$BB/stackid_floor" "$BB/fn_timer" "$BB/unwind_cost" "$BB/libstackbench1.so"; do
 	[ -x "$f" ] || [ -f "$f" ] || die "missing $f: run 'make bench' (it builds everything first)"
 done
 for c in perf bpftool /usr/bin/time; do
