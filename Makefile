@@ -153,6 +153,7 @@ test: deps
 	$(MAKE) unit
 	$(MAKE) e2e
 	$(MAKE) valgrind
+	$(MAKE) fuzz-smoke
 	$(MAKE) bench-smoke
 	$(MAKE) soak-smoke
 

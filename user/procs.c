@@ -74,17 +74,13 @@ struct procs *procs__new(void)
 	return calloc(1, sizeof(struct procs));
 }
 
-static void drop_vmas(struct proc *pr, uint64_t before)
+static void free_vmas(struct proc *pr)
 {
-	size_t i, kept = 0;
-
-	for (i = 0; i < pr->nvmas; i++) {
-		if (pr->vmas[i].time < before)
-			free(pr->vmas[i].path);
-		else
-			pr->vmas[kept++] = pr->vmas[i];
-	}
-	pr->nvmas = kept;
+	for (size_t i = 0; i < pr->nvmas; i++)
+		free(pr->vmas[i].path);
+	free(pr->vmas);
+	pr->vmas = NULL;
+	pr->nvmas = pr->cap = 0;
 }
 
 /* Frees pr and every older incarnation; returns how many. */
@@ -95,8 +91,7 @@ static size_t free_chain(struct proc *pr)
 	while (pr) {
 		struct proc *older = pr->older;
 
-		drop_vmas(pr, UINT64_MAX);
-		free(pr->vmas);
+		free_vmas(pr);
 		free(pr->execs);
 		free(pr);
 		pr = older;

@@ -13,7 +13,7 @@
 # A crash leaves its input in build/fuzz/artifacts-TARGET/; replay it with
 #   build/fuzz/fuzz_TARGET build/fuzz/artifacts-TARGET/crash-...
 
-FUZZ_TARGETS       := elf_syms proc_maps ksyms cli tracker
+FUZZ_TARGETS       := elf_syms proc_maps ksyms cli events tracker unwind_table
 FUZZ_SECONDS       ?= 600
 FUZZ_SMOKE_SECONDS ?= 30
 FUZZ_DIR           := $(BUILD)/fuzz
@@ -33,17 +33,22 @@ FUZZ_SRCS_elf_syms  := user/elf_syms.c
 FUZZ_LIBS_elf_syms  := -lelf -lz
 FUZZ_SRCS_proc_maps := user/proc_maps.c
 FUZZ_SRCS_ksyms     := user/ksyms.c
-FUZZ_SRCS_cli       := user/cli.c
+FUZZ_SRCS_cli       := user/cli.c user/events.c
+FUZZ_SRCS_events    := user/events.c
 FUZZ_SRCS_tracker   := user/procs.c user/proc_maps.c user/events.c
 # tracker.c is #included by fuzz_tracker.c (its decoder is static)
 FUZZ_DEPS_tracker   := user/tracker.c
 FUZZ_LIBS_tracker   := -lbpf -lelf -lz
+FUZZ_SRCS_unwind_table := user/unwind_table.c
+FUZZ_LIBS_unwind_table := -ldw -lelf -lz
 # The parser each target is about, for fuzz-cov.
 FUZZ_MAIN_elf_syms  := user/elf_syms.c
 FUZZ_MAIN_proc_maps := user/proc_maps.c
 FUZZ_MAIN_ksyms     := user/ksyms.c
 FUZZ_MAIN_cli       := user/cli.c
+FUZZ_MAIN_events    := user/events.c
 FUZZ_MAIN_tracker   := user/tracker.c
+FUZZ_MAIN_unwind_table := user/unwind_table.c
 
 .PHONY: fuzz fuzz-build fuzz-smoke fuzz-cov $(patsubst %,fuzz-%,$(FUZZ_TARGETS)) \
 	$(patsubst %,fuzz-smoke-%,$(FUZZ_TARGETS))

@@ -4,9 +4,12 @@
  * file. It is read both ways bpfprof reads ELF files: from memory
  * (elf_syms__open_mem, the vDSO) and from a regular file
  * (elf_syms__open_fd, through a memfd), and the two must agree. Then
- * lookups at offsets taken from the input, with their invariants checked.
+ * lookups at offsets taken from the input and at the value of every
+ * symbol the file's symbol tables hold (read here with libelf), with their
+ * invariants checked.
  */
 #include <errno.h>
+#include <gelf.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -18,6 +21,8 @@
 #include "elf_syms.h"
 
 static int memfd = -1;
+
+#define MAX_PROBED_SYMS	1024
 
 #define CHECK(cond)							\
 	do {								\
@@ -94,6 +99,41 @@ static void probe(const struct elf_syms *es, uint64_t off)
 	checked_name(elf_syms__lookup_vaddr(es, off, NULL));	/* as a vaddr */
 }
 
+/* Looks up the value of each symbol in the input's symbol tables, as far
+ * as libelf reads them, so that every kept symbol's name is checked. Only
+ * sections inside the input are read (elf_syms.c does the same before it
+ * trusts libelf with one). */
+static void probe_symbols(const struct elf_syms *es, const uint8_t *data, size_t size)
+{
+	char *copy = malloc(size ? size : 1);
+	Elf_Scn *scn = NULL;
+	size_t probed = 0;
+	Elf *elf;
+
+	if (!copy)
+		abort();
+	memcpy(copy, data, size);
+	elf = elf_memory(copy, size);
+	while (elf && probed < MAX_PROBED_SYMS && (scn = elf_nextscn(elf, scn))) {
+		Elf_Data *d;
+		GElf_Shdr sh;
+		GElf_Sym sym;
+
+		if (!gelf_getshdr(scn, &sh) || (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM) ||
+		    sh.sh_offset > size || sh.sh_size > size - sh.sh_offset || !sh.sh_entsize)
+			continue;
+		d = elf_getdata(scn, NULL);
+		for (size_t i = 0; d && probed < MAX_PROBED_SYMS && gelf_getsym(d, (int)i, &sym); i++) {
+			probed++;
+			checked_name(elf_syms__lookup_vaddr(es, sym.st_value, NULL));
+			if (sym.st_size)
+				checked_name(elf_syms__lookup_vaddr(es, sym.st_value + sym.st_size - 1, NULL));
+		}
+	}
+	elf_end(elf);
+	free(copy);
+}
+
 /* The two loads of the same bytes give the same answers. */
 static void compare(const struct elf_syms *a, const struct elf_syms *b,
 		    const uint64_t *offs, size_t noffs)
@@ -166,6 +206,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		check_loaded(mem, offs, noffs, entry);
 		check_loaded(fd, offs, noffs, entry);
 		compare(mem, fd, offs, noffs);
+		probe_symbols(mem, data, size);
 	}
 	elf_syms__free(mem);
 	elf_syms__free(fd);

@@ -58,26 +58,6 @@ static const struct perf_event_header *next_record(size_t *size, bool *round_bre
 	return (const void *)ring.p;
 }
 
-/*
- * Known, not fixed here: procs.c frees a process's mappings with
- * drop_vmas(pr, UINT64_MAX), which keeps (and so leaks the path of) a
- * mapping whose time is UINT64_MAX. A CLOCK_MONOTONIC timestamp cannot get
- * there (584 years of uptime), so records are kept one nanosecond short of
- * it; remove this once procs.c frees every mapping.
- */
-static void avoid_time_max(struct perf_event_header *h, size_t size)
-{
-	struct sample_id sid;
-
-	if (size < sizeof(*h) + sizeof(sid))
-		return;
-	memcpy(&sid, (char *)h + size - sizeof(sid), sizeof(sid));
-	if (sid.time == UINT64_MAX) {
-		sid.time--;
-		memcpy((char *)h + size - sizeof(sid), &sid, sizeof(sid));
-	}
-}
-
 int perf_buffer__consume(struct perf_buffer *pb)
 {
 	const struct perf_event_header *rec;
@@ -92,7 +72,6 @@ int perf_buffer__consume(struct perf_buffer *pb)
 		if (!copy)
 			abort();
 		memcpy(copy, rec, size);
-		avoid_time_max(copy, size);
 		CHECK(on_record(ring.t, 0, copy) == LIBBPF_PERF_EVENT_CONT);
 		free(copy);
 		ring.p += size;

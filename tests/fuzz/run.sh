@@ -54,7 +54,7 @@ rm -f "$stamp"
 crashes=$(grep -c . <<<"$found")
 [ "$rc" -ne 0 ] && [ "$crashes" -eq 0 ] && crashes=1	# died without an artifact
 
-line=$(printf 'fuzz_%-10s %5d s  %11d execs  cov %5s  ft %6s  corp %-12s  crashes %d' \
+line=$(printf 'fuzz_%-12s %5d s  %11d execs  cov %5s  ft %6s  corp %-12s  crashes %d' \
 	"$target" "$elapsed" "$execs" "${cov:-?}" "${ft:-?}" "${corp:-?}" "$crashes")
 if [ "$crashes" -ne 0 ]; then
 	line="$line  CRASHED (exit $rc, log $log)"

@@ -6,7 +6,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=${1:-$(mktemp -d)}
-mkdir -p "$out"/{elf_syms,proc_maps,ksyms,cli,tracker}
+mkdir -p "$out"/{elf_syms,proc_maps,ksyms,cli,events,tracker,unwind_table}
 work=$(mktemp -d)
 cd "$work"
 
@@ -19,6 +19,8 @@ gcc -O1 -fPIE -pie -o "$out/elf_syms/tiny_pie" "$here/tiny.c" \
 	-Wl,--build-id=0x00112233445566778899aabbccddeeff0011223344556677
 strip -o "$out/elf_syms/tiny_pie.stripped" "$out/elf_syms/tiny_pie"
 gcc -O1 -no-pie -o "$out/elf_syms/tiny_exec" "$here/tiny.c"
+python3 "$here/version_name_overlap.py" "$out/elf_syms/tiny_pie" \
+	"$out/elf_syms/tiny_pie.version_name_overlap"
 clang -m32 -O1 -nostdlib -static -fuse-ld=lld -Wl,--build-id=sha1 \
 	-o "$out/elf_syms/i386_static" "$here/nostd.c"
 clang --target=powerpc64-linux-gnu -O1 -nostdlib -shared -fPIC -fuse-ld=lld \
@@ -41,6 +43,18 @@ printf '7f0000000000-7f0000001000 r-xp 00000000 103:02 18446744073709551615     
 	> "$out/proc_maps/maps_edge"
 printf 'ffffffffff600000-ffffffffff601000 --xp 00000000 00:00 0                  [vsyscall]' \
 	> "$out/proc_maps/maps_no_eol"
+
+# unwind_table: the x86-64 ELF seeds above (.eh_frame), an i386 one (refused),
+# and the tiny program with its CFI in .debug_frame only.
+for f in tiny_pie tiny_pie.stripped tiny_exec vdso_x86_64.so libdl.so.2 i386_static libz.so.1; do
+	cp "$out/elf_syms/$f" "$out/unwind_table/"
+done
+gcc -O1 -g -fno-asynchronous-unwind-tables -fno-unwind-tables -o dbgframe "$here/tiny.c"
+objcopy -R .eh_frame -R .eh_frame_hdr -R .debug_info -R .debug_line -R .debug_str \
+	-R .debug_abbrev -R .debug_aranges -R .debug_line_str -R .debug_rnglists \
+	-R .debug_loclists dbgframe "$out/unwind_table/tiny_debug_frame_only"
+# regression: a CFI register number that made libdw allocate ~1.1 GB
+python3 "$here/huge_register.py" "$out/elf_syms/tiny_pie" "$out/unwind_table/tiny_pie.huge_register"
 
 # ksyms: ~150 real lines (start of the text, W aliases, a middle slice, the
 # data at the end), module lines in the kernel's format (this machine had
@@ -90,6 +104,24 @@ w fleet --interval 60 --output-dir /var/lib/bpfprof --max-files 500 --max-bytes 
 	--push http://localhost:4040 --app my.app --spool-max 10 --format both
 w pprof_output -d 5 -o out.pb.gz
 w double_dash_as_arg -o -- true
+w events -e cycles:u,instructions -c 100000 -t 12,13 --comm worker \
+	--cgroup /sys/fs/cgroup/app -o ev.folded
+w offcpu --off-cpu --min-block 1000 -e sched:sched_switch,u:/usr/bin/bash:readline -- sleep 1
+w list --list
+w call_graph_dwarf --call-graph dwarf --unwind-rows 1048576 -F 49 -- ./a.out
+
+# events: -e lists, after a first byte that fuzz_events.c reads as room for
+# 8 events and a 256-byte error buffer (0x81: room for 3, a 1-byte buffer).
+e() { printf '\x08%s' "$2" > "$out/events/$1"; }
+e cpu_clock 'cpu-clock'
+e counters 'cycles:u,instructions:k,cache-misses,branch-misses,page-faults,cs,migrations'
+e tracepoint 'sched:sched_switch,syscalls:sys_enter_openat'
+e uprobe 'u:/usr/lib/x86_64-linux-gnu/libc.so.6:malloc,uprobe:/usr/bin/bash:readline'
+e mixed 'task-clock,block:block_rq_issue,u:/opt/my app/bin/app:main'
+e bad_modifier 'cpu-clock:x'
+e bad_tp 'a:b:c'
+e empty_items ',,,'
+printf '\x81cycles,instructions,ref-cycles,cs' > "$out/events/too_many_small_err"
 
 # tracker: real records from the kernel (capture_tracking.c: bpfprof's
 # tracking event on CPU 0 while a child forks, execs and exits), the same
