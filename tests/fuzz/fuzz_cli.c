@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "fuzz_check.h"
 
 #define MAX_ARGS	64
 
@@ -37,15 +38,6 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	stderr = null;
 	return 0;
 }
-
-#define CHECK(cond)							\
-	do {								\
-		if (!(cond)) {						\
-			fprintf(real_stderr, "%s:%d: check failed: %s\n",\
-				__FILE__, __LINE__, #cond);		\
-			abort();					\
-		}							\
-	} while (0)
 
 static void check_config(enum cli_result res, const struct config *cfg, int argc, char **argv)
 {

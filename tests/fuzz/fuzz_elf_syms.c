@@ -19,19 +19,11 @@
 #include <unistd.h>
 
 #include "elf_syms.h"
+#include "fuzz_check.h"
 
 static int memfd = -1;
 
 #define MAX_PROBED_SYMS	1024
-
-#define CHECK(cond)							\
-	do {								\
-		if (!(cond)) {						\
-			fprintf(stderr, "%s:%d: check failed: %s\n",	\
-				__FILE__, __LINE__, #cond);		\
-			abort();					\
-		}							\
-	} while (0)
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {

@@ -14,15 +14,7 @@
 #include <string.h>
 
 #include "events.h"
-
-#define CHECK(cond)							\
-	do {								\
-		if (!(cond)) {						\
-			fprintf(stderr, "%s:%d: check failed: %s\n",	\
-				__FILE__, __LINE__, #cond);		\
-			abort();					\
-		}							\
-	} while (0)
+#include "fuzz_check.h"
 
 /* A char array field holds a NUL-terminated, non-empty string. */
 #define CHECK_STR(field) CHECK(strnlen(field, sizeof(field)) < sizeof(field) && (field)[0])

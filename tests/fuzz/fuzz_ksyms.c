@@ -16,17 +16,9 @@
 #include <unistd.h>
 
 #include "ksyms.h"
+#include "fuzz_check.h"
 
 #define MAX_PROBED_LINES	64
-
-#define CHECK(cond)							\
-	do {								\
-		if (!(cond)) {						\
-			fprintf(stderr, "%s:%d: check failed: %s\n",	\
-				__FILE__, __LINE__, #cond);		\
-			abort();					\
-		}							\
-	} while (0)
 
 static int memfd = -1;
 static char memfd_path[64];

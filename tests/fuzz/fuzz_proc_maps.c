@@ -14,15 +14,7 @@
 #include <string.h>
 
 #include "proc_maps.h"
-
-#define CHECK(cond)							\
-	do {								\
-		if (!(cond)) {						\
-			fprintf(stderr, "%s:%d: check failed: %s\n",	\
-				__FILE__, __LINE__, #cond);		\
-			abort();					\
-		}							\
-	} while (0)
+#include "fuzz_check.h"
 
 static void check_parsed(const char *line, size_t len, const struct maps_line *ml)
 {

@@ -19,19 +19,11 @@
  * ends one tracker__consume() round and starts the next.
  */
 #include "../../user/tracker.c"
+#include "fuzz_check.h"
 
 #include <stdio.h>
 
 #define ROUND_BREAK	0xffffffffu
-
-#define CHECK(cond)							\
-	do {								\
-		if (!(cond)) {						\
-			fprintf(stderr, "%s:%d: check failed: %s\n",	\
-				__FILE__, __LINE__, #cond);		\
-			abort();					\
-		}							\
-	} while (0)
 
 static struct {
 	const uint8_t *p, *end;

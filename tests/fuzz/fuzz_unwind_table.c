@@ -17,17 +17,9 @@
 #include <unistd.h>
 
 #include "unwind_table.h"
+#include "fuzz_check.h"
 
 #define MAX_CHECKED_ROWS	4096
-
-#define CHECK(cond)							\
-	do {								\
-		if (!(cond)) {						\
-			fprintf(stderr, "%s:%d: check failed: %s\n",	\
-				__FILE__, __LINE__, #cond);		\
-			abort();					\
-		}							\
-	} while (0)
 
 static int memfd = -1;
 

@@ -24,6 +24,8 @@
 #include <unistd.h>
 
 #include "elf_syms.h"
+#include "leak_check.h"
+#include "test_files.h"
 
 /* The functions under test; aliases check the alias rule: a LOCAL `o` and a
  * WEAK `mid` lose to the (longer) GLOBAL names, `__hot_leaf_alias` loses
@@ -83,21 +85,6 @@ struct buf {
 	size_t len;
 };
 
-static void run(const char *fmt, ...)
-{
-	char cmd[1024];
-	va_list ap;
-	int n, st;
-
-	va_start(ap, fmt);
-	n = vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	cr_assert(n > 0 && (size_t)n < sizeof(cmd));
-	st = system(cmd);
-	cr_assert(st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 0,
-		  "command failed (status %d): %s", st, cmd);
-}
-
 static struct path path_of(const char *name)
 {
 	struct path p;
@@ -105,15 +92,6 @@ static struct path path_of(const char *name)
 
 	cr_assert(n > 0 && (size_t)n < sizeof(p.s));
 	return p;
-}
-
-static void write_file(const char *path, const void *data, size_t len)
-{
-	FILE *f = fopen(path, "wb");
-
-	cr_assert_not_null(f, "fopen %s: %s", path, strerror(errno));
-	cr_assert_eq(fwrite(data, 1, len, f), len);
-	cr_assert_eq(fclose(f), 0);
 }
 
 static struct buf read_file(const char *path)
@@ -142,6 +120,7 @@ static void setup(void)
 static void teardown(void)
 {
 	run("rm -rf '%s'", tmpdir);
+	check_leaks();
 }
 
 TestSuite(elf_syms, .init = setup, .fini = teardown);

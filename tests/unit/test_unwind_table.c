@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "leak_check.h"
+#include "test_files.h"
 #include "unwind_table.h"
 
 TestSuite(unwind_table, .fini = check_leaks);
@@ -154,21 +155,6 @@ static const char synth_src[] =
 
 /* ---- helpers ------------------------------------------------------------- */
 
-static void run(const char *fmt, ...)
-{
-	char cmd[1024];
-	va_list ap;
-	int n, st;
-
-	va_start(ap, fmt);
-	n = vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	cr_assert(n > 0 && (size_t)n < sizeof(cmd));
-	st = system(cmd);
-	cr_assert(st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 0,
-		  "command failed (status %d): %s", st, cmd);
-}
-
 static struct path path_of(const char *name)
 {
 	struct path p;
@@ -176,15 +162,6 @@ static struct path path_of(const char *name)
 
 	cr_assert(n > 0 && (size_t)n < sizeof(p.s));
 	return p;
-}
-
-static void write_file(const char *path, const void *data, size_t len)
-{
-	FILE *f = fopen(path, "wb");
-
-	cr_assert_not_null(f, "fopen %s: %s", path, strerror(errno));
-	cr_assert_eq(fwrite(data, 1, len, f), len);
-	cr_assert_eq(fclose(f), 0);
 }
 
 static unsigned char *read_file(const char *path, size_t *len)
