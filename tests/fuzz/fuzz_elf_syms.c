@@ -29,28 +29,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
 	(void)argv;
-	memfd = memfd_create("fuzz_elf_syms", MFD_CLOEXEC);
-	if (memfd < 0) {
-		perror("memfd_create");
-		abort();
-	}
+	memfd = fuzz_memfd("fuzz_elf_syms");
 	return 0;
-}
-
-/* Replaces the memfd's contents with the input. */
-static void fill_memfd(const uint8_t *data, size_t size)
-{
-	size_t done = 0;
-	ssize_t n;
-
-	if (ftruncate(memfd, 0))
-		abort();
-	while (done < size) {
-		n = pwrite(memfd, data + done, size - done, (off_t)done);
-		if (n <= 0)
-			abort();
-		done += (size_t)n;
-	}
 }
 
 static uint64_t rd(const uint8_t *d, size_t size, size_t off, size_t len)
@@ -182,7 +162,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	errno = 0;
 	mem = elf_syms__open_mem(data, size);
 	err_mem = errno;
-	fill_memfd(data, size);
+	fuzz_fill_memfd(memfd, data, size);
 	errno = 0;
 	fd = elf_syms__open_fd(memfd);
 	err_fd = errno;

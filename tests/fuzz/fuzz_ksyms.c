@@ -27,28 +27,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
 	(void)argv;
-	memfd = memfd_create("fuzz_ksyms", MFD_CLOEXEC);
-	if (memfd < 0) {
-		perror("memfd_create");
-		abort();
-	}
+	memfd = fuzz_memfd("fuzz_ksyms");
 	snprintf(memfd_path, sizeof(memfd_path), "/proc/self/fd/%d", memfd);
 	return 0;
-}
-
-static void fill_memfd(const uint8_t *data, size_t size)
-{
-	size_t done = 0;
-	ssize_t n;
-
-	if (ftruncate(memfd, 0))
-		abort();
-	while (done < size) {
-		n = pwrite(memfd, data + done, size - done, (off_t)done);
-		if (n <= 0)
-			abort();
-		done += (size_t)n;
-	}
 }
 
 static const struct ksym *find(const struct ksyms *ks, uint64_t addr)
@@ -119,7 +100,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	errno = 0;
 	parsed = ksyms__parse((const char *)data, size);
 	err_parsed = errno;
-	fill_memfd(data, size);
+	fuzz_fill_memfd(memfd, data, size);
 	errno = 0;
 	loaded = ksyms__load(memfd_path);
 	err_loaded = errno;

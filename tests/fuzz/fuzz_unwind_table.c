@@ -27,27 +27,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
 	(void)argv;
-	memfd = memfd_create("fuzz_unwind_table", MFD_CLOEXEC);
-	if (memfd < 0) {
-		perror("memfd_create");
-		abort();
-	}
+	memfd = fuzz_memfd("fuzz_unwind_table");
 	return 0;
-}
-
-static void fill_memfd(const uint8_t *data, size_t size)
-{
-	size_t done = 0;
-	ssize_t n;
-
-	if (ftruncate(memfd, 0))
-		abort();
-	while (done < size) {
-		n = pwrite(memfd, data + done, size - done, (off_t)done);
-		if (n <= 0)
-			abort();
-		done += (size_t)n;
-	}
 }
 
 static void check_table(const struct unwind_table *t, const uint8_t *data, size_t size)
@@ -86,7 +67,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct unwind_table t;
 	int err;
 
-	fill_memfd(data, size);
+	fuzz_fill_memfd(memfd, data, size);
 	err = unwind_table__build(memfd, &t);
 	CHECK(err == 0 || err == -ENOENT || err == -ENOEXEC || err == -EINVAL || err == -ENOMEM);
 	if (err)
