@@ -39,12 +39,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#if defined(__clang__)
-#define NOINLINE __attribute__((noinline))
-#else
-#define NOINLINE __attribute__((noinline, noclone)) /* no .constprop/.isra clones */
-#endif
-#define FORCE_FRAME() __asm__ volatile("" : : "r"(__builtin_frame_address(0)))
+#include "workload.h"
+
 
 #define MAX_THREADS 256
 /* One share point of an iteration: 100 of them are about 1 ms. */
@@ -137,7 +133,6 @@ static void usage(const char *prog)
 
 int main(int argc, char **argv)
 {
-	pthread_t tids[MAX_THREADS];
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 	int report = 0, opt;
 	double t0;
@@ -158,22 +153,7 @@ int main(int argc, char **argv)
 	if (argc - optind > 1)
 		n = parse_long(argv[0], argv[optind + 1], "thread count", 1, MAX_THREADS);
 	t0 = clock_secs(CLOCK_MONOTONIC);
-	for (long i = 0; i < n; i++) {
-		int err = pthread_create(&tids[i], NULL, bench_thread, (void *)(uintptr_t)(i + 1));
-
-		if (err) {
-			fprintf(stderr, "%s: pthread_create: %s\n", argv[0], strerror(err));
-			return 1;
-		}
-	}
-	for (long i = 0; i < n; i++) {
-		int err = pthread_join(tids[i], NULL);
-
-		if (err) {
-			fprintf(stderr, "%s: pthread_join: %s\n", argv[0], strerror(err));
-			return 1;
-		}
-	}
+	run_threads(argv[0], n, bench_thread, 1);
 	if (report && printf("wall=%.6f cpu=%.6f\n", clock_secs(CLOCK_MONOTONIC) - t0,
 			     clock_secs(CLOCK_PROCESS_CPUTIME_ID)) < 0)
 		return 1;

@@ -26,6 +26,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "workload.h"
+
 #include "../tools/bench/stackbench.h"
 
 #define MAX_THREADS	256
@@ -54,14 +56,6 @@ static sb_fn table[MAX_FNS] = {
 static unsigned ntable = 8;
 static uint64_t deadline_ns;
 uint64_t sink;
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 SB_NOINLINE uint64_t walk_loop(struct sb_ctx *c, uint64_t seed)
 {
@@ -137,7 +131,6 @@ static double parse_num(const char *prog, const char *s, const char *what, doubl
 
 int main(int argc, char **argv)
 {
-	pthread_t tids[MAX_THREADS];
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 	double secs = 5;
 	int opt;
@@ -170,21 +163,6 @@ int main(int argc, char **argv)
 	}
 
 	deadline_ns = now_ns() + (uint64_t)(secs * 1e9);
-	for (long i = 0; i < n; i++) {
-		int err = pthread_create(&tids[i], NULL, walk_thread, (void *)(uintptr_t)i);
-
-		if (err) {
-			fprintf(stderr, "%s: pthread_create: %s\n", argv[0], strerror(err));
-			return 1;
-		}
-	}
-	for (long i = 0; i < n; i++) {
-		int err = pthread_join(tids[i], NULL);
-
-		if (err) {
-			fprintf(stderr, "%s: pthread_join: %s\n", argv[0], strerror(err));
-			return 1;
-		}
-	}
+	run_threads(argv[0], n, walk_thread, 0);
 	return 0;
 }

@@ -42,19 +42,12 @@ int main(int argc, char **argv)
 {
 	double secs = argc > 1 ? atof(argv[1]) : 5;
 	int n = argc > 2 ? atoi(argv[2]) : 2;
-	pthread_t tids[64];
 
 	if (secs <= 0 || n <= 0 || n > 64) {
 		fprintf(stderr, "usage: %s [seconds [threads]]\n", argv[0]);
 		return 2;
 	}
 	deadline = now_ns() + (uint64_t)(secs * 1e9);
-	for (int i = 0; i < n; i++)
-		if (pthread_create(&tids[i], NULL, thread_entry, (void *)(uintptr_t)(i + 1))) {
-			fprintf(stderr, "pthread_create failed\n");
-			return 1;
-		}
-	for (int i = 0; i < n; i++)
-		pthread_join(tids[i], NULL);
+	run_threads(argv[0], n, thread_entry, 1);
 	return 0;
 }

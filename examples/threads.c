@@ -80,17 +80,7 @@ int main(int argc, char **argv)
 	if (argc > 2)
 		parse_num(argv[0], argv[2], "thread count", "1..256", 1, MAX_THREADS, 1, &nthr);
 
-	int n = (int)nthr;
-	pthread_t tids[MAX_THREADS];
 	deadline_ns = now_ns() + (uint64_t)(secs * 1e9);
-	for (int i = 0; i < n; i++) {
-		int err = pthread_create(&tids[i], NULL, thread_main, (void *)(uintptr_t)(i + 1));
-		if (err) {
-			fprintf(stderr, "%s: pthread_create: %s\n", argv[0], strerror(err));
-			return 1;
-		}
-	}
-	for (int i = 0; i < n; i++)
-		pthread_join(tids[i], NULL);
+	run_threads(argv[0], (long)nthr, thread_main, 1);
 	return 0;
 }

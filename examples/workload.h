@@ -8,9 +8,11 @@
 #define BPFPROF_WORKLOAD_H
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #if defined(__clang__)
@@ -47,6 +49,29 @@ static inline double arg_seconds(int argc, char **argv, int i, double def)
 		exit(2);
 	}
 	return v;
+}
+
+/* Runs n threads of fn, the i-th with argument first + i, and waits for
+ * them all; a thread that cannot start ends the program (exit 1). */
+static inline void run_threads(const char *prog, long n, void *(*fn)(void *), uintptr_t first)
+{
+	pthread_t *tids = calloc((size_t)n, sizeof(*tids));
+	int err = tids ? 0 : ENOMEM;
+
+	for (long i = 0; !err && i < n; i++)
+		err = pthread_create(&tids[i], NULL, fn, (void *)(first + (uintptr_t)i));
+	if (err) {
+		fprintf(stderr, "%s: pthread_create: %s\n", prog, strerror(err));
+		exit(1);
+	}
+	for (long i = 0; i < n; i++) {
+		err = pthread_join(tids[i], NULL);
+		if (err) {
+			fprintf(stderr, "%s: pthread_join: %s\n", prog, strerror(err));
+			exit(1);
+		}
+	}
+	free(tids);
 }
 
 #endif
