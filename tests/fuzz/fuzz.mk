@@ -39,7 +39,7 @@ FUZZ_SRCS_tracker   := user/procs.c user/proc_maps.c user/events.c
 # tracker.c is #included by fuzz_tracker.c (its decoder is static)
 FUZZ_DEPS_tracker   := user/tracker.c
 FUZZ_LIBS_tracker   := -lbpf -lelf -lz
-FUZZ_SRCS_unwind_table := user/unwind_table.c
+FUZZ_SRCS_unwind_table := user/unwind_table.c user/cfi_bytes.c
 FUZZ_LIBS_unwind_table := -ldw -lelf -lz
 # The parser each target is about, for fuzz-cov.
 FUZZ_MAIN_elf_syms  := user/elf_syms.c
