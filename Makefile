@@ -15,7 +15,8 @@ ARCH       := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
 
 BUILD      := build
 WARNINGS   := -Wall -Wextra -Werror
-CPPFLAGS   := -D_GNU_SOURCE -DBPFPROF_VERSION='"$(VERSION)"' -I$(BUILD) -Ibpf -Iuser
+USER_DIRS  := user $(patsubst %/,%,$(sort $(dir $(wildcard user/*/*.c))))
+CPPFLAGS   := -D_GNU_SOURCE -DBPFPROF_VERSION='"$(VERSION)"' -I$(BUILD) -Ibpf $(addprefix -I,$(USER_DIRS))
 CFLAGS     ?= -O2 -g
 CFLAGS     += -std=c17 $(WARNINGS)
 LDLIBS     := -lbpf -ldw -lelf -lz -lprotobuf-c -lcurl
@@ -25,8 +26,8 @@ BPF_SRCS   := $(wildcard bpf/*.bpf.c)
 BPF_OBJS   := $(patsubst bpf/%.bpf.c,$(BUILD)/%.bpf.o,$(BPF_SRCS))
 SKELS      := $(patsubst bpf/%.bpf.c,$(BUILD)/%.skel.h,$(BPF_SRCS))
 PROTO_C    := $(BUILD)/profile.pb-c.c
-USER_SRCS  := $(wildcard user/*.c)
-USER_HDRS  := $(wildcard user/*.h) $(wildcard bpf/*.h) $(BUILD)/profile.pb-c.h
+USER_SRCS  := $(wildcard user/*.c user/*/*.c)
+USER_HDRS  := $(wildcard user/*.h user/*/*.h) $(wildcard bpf/*.h) $(BUILD)/profile.pb-c.h
 LIB_SRCS   := $(filter-out user/main.c,$(USER_SRCS))
 OBJS       := $(patsubst user/%.c,$(BUILD)/obj/%.o,$(USER_SRCS)) $(BUILD)/obj/profile.pb-c.o
 ASAN_OBJS  := $(patsubst user/%.c,$(BUILD)/asan/%.o,$(USER_SRCS)) $(BUILD)/asan/profile.pb-c.o
@@ -63,8 +64,8 @@ $(BUILD)/%.skel.h: $(BUILD)/%.bpf.o
 	$(BPFTOOL) gen skeleton $< name $*_bpf > $@
 
 # pprof's profile.proto -> C with protobuf-c, at build time
-$(BUILD)/profile.pb-c.c $(BUILD)/profile.pb-c.h: user/proto/profile.proto | $(BUILD)
-	protoc-c --c_out=$(BUILD) --proto_path=user/proto $<
+$(BUILD)/profile.pb-c.c $(BUILD)/profile.pb-c.h: user/output/proto/profile.proto | $(BUILD)
+	protoc-c --c_out=$(BUILD) --proto_path=user/output/proto $<
 
 $(BUILD)/obj/profile.pb-c.o: $(PROTO_C)
 	@mkdir -p $(@D)

@@ -3,67 +3,7 @@
 #ifndef BPFPROF_CLI_H
 #define BPFPROF_CLI_H
 
-#include <stdbool.h>
-#include <sys/types.h>
-
-#include "events.h"
-#include <linux/types.h>
-#include "profile.h"	/* MAX_EVENTS */
-
-#define CLI_MAX_FREQ	100000	/* perf's default kernel.perf_event_max_sample_rate */
-#define CLI_MAX_STACKS	(1u << 22)
-
-enum stack_sides {
-	SIDES_BOTH = 0,
-	SIDES_USER_ONLY,	/* -U */
-	SIDES_KERNEL_ONLY,	/* -K */
-};
-
-enum out_format {
-	FORMAT_AUTO = 0,	/* pprof for -o *.pb.gz / *.pprof, else folded */
-	FORMAT_FOLDED,
-	FORMAT_PPROF,
-	FORMAT_BOTH,		/* fleet mode: one file of each per interval */
-};
-
-#define FLEET_DEFAULT_FREQ	19	/* Hz: cheap enough to leave on all day */
-
-struct config {
-	unsigned int freq;		/* samples per second per CPU */
-	bool freq_set;			/* -F given (else fleet mode has its own default) */
-	double duration;		/* seconds; 0: until Ctrl-C or the command exits */
-	pid_t *pids;			/* -p: profile only these processes */
-	int npids;
-	pid_t *tids;			/* -t: only these threads */
-	int ntids;
-	const char *comm;		/* --comm: only tasks of this name */
-	const char *cgroup;		/* --cgroup: only tasks in this cgroup v2 (or below) */
-	struct event events[MAX_EVENTS];	/* -e, plus off-CPU last */
-	int nevents;
-	unsigned long long period;	/* -c: sample every PERIOD events (0: -F) */
-	bool offcpu;			/* --off-cpu */
-	unsigned long min_block_us;	/* --min-block */
-	bool list;			/* --list */
-	bool dwarf;			/* --call-graph dwarf */
-	unsigned int unwind_rows;	/* --unwind-rows */
-	enum stack_sides sides;
-	const char *output;		/* NULL: stdout */
-	const char *btf_path;		/* --btf: kernel BTF to use instead of the running kernel's */
-	unsigned int max_stacks;	/* --max-stacks: stack and counts map entries */
-	char **cmd;			/* argv after "--", NULL-terminated; NULL if none */
-	enum out_format format;
-	bool verbose;
-
-	/* fleet mode: a profile every interval, to files and/or a server */
-	double interval;		/* seconds; 0: one-shot */
-	const char *output_dir;		/* --output-dir */
-	unsigned int max_files;		/* keep at most this many profiles there */
-	unsigned long long max_bytes;	/* ... and at most this many bytes */
-	const char *push_url;		/* --push: Pyroscope server */
-	const char *app_name;		/* --app: Pyroscope application name */
-	const char *spool_dir;		/* profiles waiting for the server */
-	unsigned int spool_max;		/* at most this many waiting */
-};
+#include "config.h"
 
 enum cli_result {
 	CLI_RUN = 0,	/* profile with the config */

@@ -94,7 +94,7 @@ static int check_pids(const struct config *cfg)
 	int i;
 
 	for (i = 0; i < cfg->npids; i++) {
-		if (pid_exists(cfg->pids[i])) {
+		if (!pid_exists(cfg->pids[i])) {
 			fprintf(stderr, "bpfprof: no such process: %d\n", cfg->pids[i]);
 			return -ESRCH;
 		}
@@ -271,7 +271,7 @@ static bool pids_gone(const struct config *cfg)
 	int i;
 
 	for (i = 0; i < cfg->npids; i++)
-		if (pid_exists(cfg->pids[i]) == 0)
+		if (pid_exists(cfg->pids[i]))
 			return false;
 	return cfg->npids > 0;
 }

@@ -19,36 +19,36 @@ FUZZ_SMOKE_SECONDS ?= 30
 FUZZ_DIR           := $(BUILD)/fuzz
 FUZZ_CFLAGS        := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
                       -fno-omit-frame-pointer -D_GNU_SOURCE -std=c17 -Wall -Wextra -Werror \
-                      -Iuser -Ibpf -I$(BUILD)
+                      $(addprefix -I,$(USER_DIRS)) -Ibpf -I$(BUILD)
 FUZZ_BINS          := $(patsubst %,$(FUZZ_DIR)/fuzz_%,$(FUZZ_TARGETS))
 # the sources' own headers only: no generated file, so no build step first
-FUZZ_HDRS          := $(wildcard user/*.h) $(wildcard bpf/*.h)
+FUZZ_HDRS          := $(wildcard user/*.h user/*/*.h) $(wildcard bpf/*.h)
 FUZZ_RUN           := bash tests/fuzz/run.sh
 # coverage builds: the same sources, no sanitizer, clang's source coverage
 FUZZ_COV_CFLAGS    := -g -O0 -fsanitize=fuzzer -fprofile-instr-generate -fcoverage-mapping \
-                      -D_GNU_SOURCE -std=c17 -Iuser -Ibpf -I$(BUILD)
+                      -D_GNU_SOURCE -std=c17 $(addprefix -I,$(USER_DIRS)) -Ibpf -I$(BUILD)
 
 # What each target compiles in besides tests/fuzz/fuzz_TARGET.c, and links.
-FUZZ_SRCS_elf_syms  := user/elf_syms.c
+FUZZ_SRCS_elf_syms  := user/symbols/elf_syms.c
 FUZZ_LIBS_elf_syms  := -lelf -lz
-FUZZ_SRCS_proc_maps := user/proc_maps.c
-FUZZ_SRCS_ksyms     := user/ksyms.c
-FUZZ_SRCS_cli       := user/cli.c user/events.c
-FUZZ_SRCS_events    := user/events.c
-FUZZ_SRCS_tracker   := user/procs.c user/proc_maps.c user/events.c
+FUZZ_SRCS_proc_maps := user/procs/proc_maps.c
+FUZZ_SRCS_ksyms     := user/symbols/ksyms.c
+FUZZ_SRCS_cli       := user/cli.c user/sampling/events.c
+FUZZ_SRCS_events    := user/sampling/events.c
+FUZZ_SRCS_tracker   := user/procs/procs.c user/procs/proc_maps.c user/sampling/events.c
 # tracker.c is #included by fuzz_tracker.c (its decoder is static)
-FUZZ_DEPS_tracker   := user/tracker.c
+FUZZ_DEPS_tracker   := user/procs/tracker.c
 FUZZ_LIBS_tracker   := -lbpf -lelf -lz
-FUZZ_SRCS_unwind_table := user/unwind_table.c user/cfi_bytes.c
+FUZZ_SRCS_unwind_table := user/unwind/unwind_table.c user/unwind/cfi_bytes.c
 FUZZ_LIBS_unwind_table := -ldw -lelf -lz
 # The parser each target is about, for fuzz-cov.
-FUZZ_MAIN_elf_syms  := user/elf_syms.c
-FUZZ_MAIN_proc_maps := user/proc_maps.c
-FUZZ_MAIN_ksyms     := user/ksyms.c
+FUZZ_MAIN_elf_syms  := user/symbols/elf_syms.c
+FUZZ_MAIN_proc_maps := user/procs/proc_maps.c
+FUZZ_MAIN_ksyms     := user/symbols/ksyms.c
 FUZZ_MAIN_cli       := user/cli.c
-FUZZ_MAIN_events    := user/events.c
-FUZZ_MAIN_tracker   := user/tracker.c
-FUZZ_MAIN_unwind_table := user/unwind_table.c
+FUZZ_MAIN_events    := user/sampling/events.c
+FUZZ_MAIN_tracker   := user/procs/tracker.c
+FUZZ_MAIN_unwind_table := user/unwind/unwind_table.c
 
 .PHONY: fuzz fuzz-build fuzz-smoke fuzz-cov $(patsubst %,fuzz-%,$(FUZZ_TARGETS)) \
 	$(patsubst %,fuzz-smoke-%,$(FUZZ_TARGETS))

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * Fuzz target: events__parse() of user/events.c, the -e event list
+ * Fuzz target: events__parse() of user/sampling/events.c, the -e event list
  * ("cycles:u,sched:sched_switch,u:PATH:SYMBOL"). The first input byte
  * chooses how many events fit (0..8) and the size of the error buffer; the
  * rest is the list. The event array and the error buffer are exactly sized

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * Fuzz target: user/ksyms.c, the /proc/kallsyms parser. The input is the
+ * Fuzz target: user/symbols/ksyms.c, the /proc/kallsyms parser. The input is the
  * file's bytes: parsed from memory (ksyms__parse) and read from a file
  * (ksyms__load, through a memfd); both must agree. Then ksyms__find at the
  * addresses the input's lines start with, their neighbours and the ends of

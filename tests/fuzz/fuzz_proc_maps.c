@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * Fuzz target: user/proc_maps.c, one /proc/PID/maps line at a time. The
+ * Fuzz target: user/procs/proc_maps.c, one /proc/PID/maps line at a time. The
  * input is split into lines (each keeps its '\n', as getline() gives it);
  * each is parsed from an exactly sized heap copy, so ASan sees any read past
  * the NUL. A parsed line is printed back in the kernel's format and parsed

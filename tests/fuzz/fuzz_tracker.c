@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * Fuzz target: the perf tracking-record decoder of user/tracker.c (take(),
+ * Fuzz target: the perf tracking-record decoder of user/procs/tracker.c (take(),
  * reached through the perf_buffer callback on_record()) and what it feeds:
- * tracker__consume()'s sort and replay into user/procs.c (procs__mmap,
+ * tracker__consume()'s sort and replay into user/procs/procs.c (procs__mmap,
  * __exec, __fork, __exit: only what tracker.c itself calls, so that this
  * target follows procs.h as tracker.c does).
  *
@@ -18,7 +18,7 @@
  * record that breaks them or does not fit. A record of type ROUND_BREAK
  * ends one tracker__consume() round and starts the next.
  */
-#include "../../user/tracker.c"
+#include "../../user/procs/tracker.c"
 #include "fuzz_check.h"
 
 #include <stdio.h>

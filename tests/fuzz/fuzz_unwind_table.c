@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * Fuzz target: user/unwind_table.c, the unwind tables of --call-graph
+ * Fuzz target: user/unwind/unwind_table.c, the unwind tables of --call-graph
  * dwarf, built from an ELF file's .eh_frame / .debug_frame with libdw. The
  * input is a whole file, handed over as a regular file (a memfd), as
  * bpfprof opens mapped files. A built table must be what the BPF side

@@ -39,9 +39,9 @@ $(BENCH_BUILD)/fn_timer: tools/bench/fn_timer.c $(BENCH_BUILD)/fn_timer.skel.h
 	$(CC) $(BENCH_CFLAGS) -I$(BENCH_BUILD) $< -lbpf -lelf -lz -o $@
 
 # one file's unwind table, built as bpfprof builds it (part 7)
-$(BENCH_BUILD)/unwind_cost: tools/bench/unwind_cost.c user/unwind_table.c user/cfi_bytes.c user/unwind_table.h
+$(BENCH_BUILD)/unwind_cost: tools/bench/unwind_cost.c user/unwind/unwind_table.c user/unwind/cfi_bytes.c user/unwind/unwind_table.h
 	@mkdir -p $(@D)
-	$(CC) $(BENCH_CFLAGS) -Iuser -Ibpf $< user/unwind_table.c user/cfi_bytes.c -ldw -lelf -lz -o $@
+	$(CC) $(BENCH_CFLAGS) -Iuser/unwind -Ibpf $< user/unwind/unwind_table.c user/unwind/cfi_bytes.c -ldw -lelf -lz -o $@
 
 # bench_stacks' shared libraries: one source, built once per library number
 $(BENCH_BUILD)/libstackbench%.so: tools/bench/libstackbench.c tools/bench/stackbench.h

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* unwind_cost FILE...: builds each file's unwind table as bpfprof does
- * (user/unwind_table.c) and prints "FILE ROWS BYTES MILLISECONDS". */
+ * (user/unwind/unwind_table.c) and prints "FILE ROWS BYTES MILLISECONDS". */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>

@@ -113,9 +113,7 @@ void command__kill(struct command *c)
 	}
 }
 
-int pid_exists(pid_t pid)
+bool pid_exists(pid_t pid)
 {
-	if (kill(pid, 0) == 0 || errno == EPERM)
-		return 0;
-	return -ESRCH;
+	return kill(pid, 0) == 0 || errno == EPERM;
 }

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cli.h"
+#include "config.h"
 
 struct pusher;
 

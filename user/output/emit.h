@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "cli.h"
+#include "config.h"
 
 struct profile;
 

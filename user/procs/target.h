@@ -29,7 +29,7 @@ bool command__exited(struct command *c);
 /* Kills (SIGKILL) and reaps a child that has not exec'd or is unwanted. */
 void command__kill(struct command *c);
 
-/* 0 if the process exists, -ESRCH if not. */
-int pid_exists(pid_t pid);
+/* Whether a process with this pid exists (ours to signal or not). */
+bool pid_exists(pid_t pid);
 
 #endif

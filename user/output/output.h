@@ -6,7 +6,7 @@
 
 #include <stdint.h>
 
-#include "cli.h"
+#include "config.h"
 
 struct output;
 struct profile;

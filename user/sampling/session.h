@@ -10,7 +10,7 @@
 
 #include <linux/types.h>
 #include "profile.h"
-#include "cli.h"
+#include "config.h"
 
 struct session;
 
