@@ -2,7 +2,8 @@
 # End-to-end tests: the real bpfprof binary and its real BPF programs against
 # the workloads in examples/, whose hot functions and call chains are known.
 # Env: BPFPROF (binary, the ASan/UBSan build under make test), EXAMPLES (dir).
-# Each tests/e2e/*.sh section below is sourced in turn; lib.sh has the helpers.
+# Each tests/e2e/*.sh section is sourced in turn (E2E_SECTIONS="a b" picks
+# some); lib.sh has the helpers.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/e2e/lib.sh
@@ -32,7 +33,9 @@ if ! "$BPFPROF" -d 0.2 -o "$T/probe" 2>"$T/probe.err"; then
 	exit 1
 fi
 
-for section in ${E2E_SECTIONS:-oneshot events matrix fleet dwarf}; do
+# Every section file in tests/e2e/ (all but lib.sh and run.sh), or the ones named.
+ALL_SECTIONS=$(cd tests/e2e && ls ./*.sh | sed 's#^./##; s#\.sh$##' | grep -vx -e lib -e run)
+for section in ${E2E_SECTIONS:-$ALL_SECTIONS}; do
 	echo "##### $section"
 	. "tests/e2e/$section.sh"
 done
