@@ -19,7 +19,7 @@ USER_DIRS  := user $(patsubst %/,%,$(sort $(dir $(wildcard user/*/*.c))))
 CPPFLAGS   := -D_GNU_SOURCE -DBPFPROF_VERSION='"$(VERSION)"' -I$(BUILD) -Ibpf $(addprefix -I,$(USER_DIRS))
 CFLAGS     ?= -O2 -g
 CFLAGS     += -std=c17 $(WARNINGS)
-LDLIBS     := -lbpf -ldw -lelf -lz -lprotobuf-c -lcurl
+LDLIBS     := -lbpf -ldw -lelf -lz -lprotobuf-c -lcurl -liberty
 SANITIZE   := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 BPF_SRCS   := $(wildcard bpf/*.bpf.c)
@@ -34,12 +34,13 @@ ASAN_OBJS  := $(patsubst user/%.c,$(BUILD)/asan/%.o,$(USER_SRCS)) $(BUILD)/asan/
 ASAN_LIB   := $(BUILD)/asan/libbpfprof.a
 UNIT_SRCS  := $(wildcard tests/unit/test_*.c)
 UNIT_BINS  := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
-EXAMPLES   := $(patsubst examples/%.c,$(BUILD)/examples/%,$(filter-out examples/libhot.c,$(wildcard examples/*.c)))
+EXAMPLES   := $(patsubst examples/%.c,$(BUILD)/examples/%,$(filter-out examples/libhot.c,$(wildcard examples/*.c))) \
+              $(patsubst examples/%.cpp,$(BUILD)/examples/%,$(wildcard examples/*.cpp))
 
 DEB_PKGS   := clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libcriterion-dev \
               pkg-config linux-perf elfutils libdw-dev make gcc binutils util-linux procps \
               libc6-dbg protobuf-c-compiler libprotobuf-c-dev libcurl4-openssl-dev \
-              golang-go python3 valgrind time jq
+              golang-go python3 valgrind time jq libiberty-dev g++
 
 .PHONY: all deps test unit e2e valgrind soak soak-smoke examples profile vmlinux clean
 .DELETE_ON_ERROR:
@@ -108,6 +109,11 @@ $(BUILD)/examples/nofp_%: examples/nofp_%.c examples/workload.h
 $(BUILD)/examples/%: examples/%.c examples/workload.h $(BUILD)/examples/libhot.so
 	@mkdir -p $(@D)
 	$(CC) $(EXAMPLE_CFLAGS) $< -o $@ -L$(BUILD)/examples -Wl,-rpath,'$$ORIGIN' -lhot -lpthread
+
+# C++ workloads (names to demangle)
+$(BUILD)/examples/%: examples/%.cpp examples/workload.h
+	@mkdir -p $(@D)
+	$(CXX) $(EXAMPLE_CFLAGS) $< -o $@ -lpthread
 
 examples: $(EXAMPLES)
 

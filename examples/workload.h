@@ -55,7 +55,7 @@ static inline double arg_seconds(int argc, char **argv, int i, double def)
  * them all; a thread that cannot start ends the program (exit 1). */
 static inline void run_threads(const char *prog, long n, void *(*fn)(void *), uintptr_t first)
 {
-	pthread_t *tids = calloc((size_t)n, sizeof(*tids));
+	pthread_t *tids = (pthread_t *)calloc((size_t)n, sizeof(*tids));	/* C++ too */
 	int err = tids ? 0 : ENOMEM;
 
 	for (long i = 0; !err && i < n; i++)

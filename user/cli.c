@@ -39,6 +39,7 @@ static const char usage_text[] =
 "                        in the kernel from the files' .eh_frame, for code built without\n"
 "      --unwind-rows N   room for N unwind rows of all files (dwarf; default 2097152)\n"
 "  -K, --kernel-only     kernel stacks only\n"
+"      --no-demangle     print C++ and Rust names as the symbol table has them\n"
 "  -o, --output FILE     write the profile to FILE (default: standard output)\n"
 "      --format FMT      folded (default), pprof (default for -o *.pb.gz), or both\n"
 "      --max-stacks N    room for N distinct stacks in the BPF maps (default 16384)\n"
@@ -130,7 +131,7 @@ enum {
 	OPT_BTF = 256, OPT_MAX_STACKS, OPT_FORMAT, OPT_INTERVAL, OPT_OUTPUT_DIR, OPT_MAX_FILES,
 	OPT_MAX_BYTES, OPT_PUSH, OPT_APP, OPT_SPOOL_DIR, OPT_SPOOL_MAX,
 	OPT_COMM, OPT_CGROUP, OPT_OFFCPU, OPT_MIN_BLOCK, OPT_LIST,
-	OPT_CALL_GRAPH, OPT_UNWIND_ROWS,
+	OPT_CALL_GRAPH, OPT_UNWIND_ROWS, OPT_NO_DEMANGLE,
 };
 
 static const struct option long_opts[] = {
@@ -147,6 +148,7 @@ static const struct option long_opts[] = {
 	{ "list",        no_argument,       NULL, OPT_LIST },
 	{ "call-graph",  required_argument, NULL, OPT_CALL_GRAPH },
 	{ "unwind-rows", required_argument, NULL, OPT_UNWIND_ROWS },
+	{ "no-demangle", no_argument,       NULL, OPT_NO_DEMANGLE },
 	{ "all-cpus",    no_argument,       NULL, 'a' },
 	{ "user-only",   no_argument,       NULL, 'U' },
 	{ "kernel-only", no_argument,       NULL, 'K' },
@@ -357,6 +359,9 @@ static int apply_option(int opt, const char *arg, struct config *cfg)
 		}
 		cfg->dwarf = !strcmp(arg, "dwarf");
 		return -1;
+	case OPT_NO_DEMANGLE:
+		cfg->names.demangle = false;
+		return -1;
 	case OPT_UNWIND_ROWS:
 		if (parse_ulong(arg, 1ul << 28, &n) || n == 0) {
 			usage_error("invalid --unwind-rows '%s': expected 1..268435456", arg);
@@ -471,6 +476,7 @@ enum cli_result cli_parse(int argc, char **argv, struct config *cfg)
 	cfg->spool_max = 100;
 	cfg->min_block_us = 1;
 	cfg->unwind_rows = DEFAULT_UNWIND_ROWS;
+	cfg->names.demangle = true;
 	/* 0, not 1: getopt also resets its hidden state (the rest of a cluster
 	 * like "-hv" left over by an earlier call), glibc and musl alike */
 	optind = 0;

@@ -30,6 +30,12 @@ enum out_format {
 
 #define FLEET_DEFAULT_FREQ	19	/* Hz: cheap enough to leave on all day */
 
+/* Where user frames get their names beyond the symbol table; each source
+ * is on by default and has a switch to turn it off. */
+struct name_sources {
+	bool demangle;			/* C++ and Rust names readable (--no-demangle) */
+};
+
 struct config {
 	unsigned int freq;		/* samples per second per CPU */
 	bool freq_set;			/* -F given (else fleet mode has its own default) */
@@ -55,6 +61,7 @@ struct config {
 	char **cmd;			/* argv after "--", NULL-terminated; NULL if none */
 	enum out_format format;
 	bool verbose;
+	struct name_sources names;
 
 	/* fleet mode: a profile every interval, to files and/or a server */
 	double interval;		/* seconds; 0: one-shot */

@@ -247,7 +247,7 @@ static int start(struct run *r)
 
 	describe_events(r->cfg, events);
 	r->collector = collector__new(r->session, r->procs, r->cfg->sides != SIDES_USER_ONLY,
-				      events, r->cfg->nevents);
+				      events, r->cfg->nevents, &r->cfg->names);
 	if (!r->collector)
 		return -ENOMEM;
 	if (r->unwinder && r->have_cmd)

@@ -144,3 +144,15 @@ Test(cli, help_and_version, .init = cr_redirect_stdout)
 	cr_expect_eq(parse(ARGV("-V"), &cfg), CLI_EXIT_OK);
 	cli_free(&cfg);
 }
+
+Test(cli, name_sources_on_by_default_each_with_a_switch)
+{
+	struct config cfg;
+
+	cr_assert_eq(parse((char *[]){ "bpfprof", NULL }, &cfg), CLI_RUN);
+	cr_expect(cfg.names.demangle);
+	cli_free(&cfg);
+	cr_assert_eq(parse(ARGV("--no-demangle"), &cfg), CLI_RUN);
+	cr_expect_not(cfg.names.demangle);
+	cli_free(&cfg);
+}

@@ -30,7 +30,8 @@ struct collector {
 };
 
 struct collector *collector__new(struct session *s, struct procs *procs, bool need_ksyms,
-				 const struct pevent *events, int nevents)
+				 const struct pevent *events, int nevents,
+				 const struct name_sources *names)
 {
 	struct collector *c = calloc(1, sizeof(*c));
 
@@ -41,7 +42,7 @@ struct collector *collector__new(struct session *s, struct procs *procs, bool ne
 	c->session = s;
 	c->procs = procs;
 	c->need_ksyms = need_ksyms;
-	c->sz = symbolizer__new(procs);
+	c->sz = symbolizer__new(procs, names);
 	if (!c->sz) {
 		free(c);
 		return NULL;

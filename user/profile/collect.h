@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 struct collector;
+struct name_sources;
 struct profile;
 struct procs;
 struct session;
@@ -14,9 +15,10 @@ struct session;
 struct pevent;
 
 /* events[n] describe the session's events, index for index: every profile
- * collected carries them. */
+ * collected carries them. names: where user frames get their names. */
 struct collector *collector__new(struct session *s, struct procs *procs, bool need_ksyms,
-				 const struct pevent *events, int nevents);
+				 const struct pevent *events, int nevents,
+				 const struct name_sources *names);
 void collector__free(struct collector *c);
 
 /* Takes everything sampled since the last turn into a new profile (its

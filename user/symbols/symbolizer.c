@@ -13,6 +13,8 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
+#include "config.h"
+#include "demangle.h"
 #include "elf_syms.h"
 #include "mapped_file.h"
 #include "proc_maps.h"
@@ -34,18 +36,29 @@ struct dso {
 
 struct symbolizer {
 	struct procs *procs;
+	struct name_sources names;
+	struct demangler *dm;		/* NULL with --no-demangle */
 	void *dsos;			/* tsearch tree of struct dso */
 	size_t ndsos;
 	struct dso vdso;		/* the kernel's vDSO, the same in every process */
 	bool vdso_loaded;
 };
 
-struct symbolizer *symbolizer__new(struct procs *procs)
+struct symbolizer *symbolizer__new(struct procs *procs, const struct name_sources *names)
 {
 	struct symbolizer *sz = calloc(1, sizeof(*sz));
 
-	if (sz)
-		sz->procs = procs;
+	if (!sz)
+		return NULL;
+	sz->procs = procs;
+	sz->names = *names;
+	if (names->demangle) {
+		sz->dm = demangler__new();
+		if (!sz->dm) {
+			free(sz);
+			return NULL;
+		}
+	}
 	return sz;
 }
 
@@ -67,6 +80,8 @@ void symbolizer__trim(struct symbolizer *sz, size_t max_files)
 	tdestroy(sz->dsos, free_dso);
 	sz->dsos = NULL;
 	sz->ndsos = 0;
+	if (sz->dm)
+		demangler__clear(sz->dm);
 }
 
 size_t symbolizer__files(const struct symbolizer *sz)
@@ -80,6 +95,7 @@ void symbolizer__free(struct symbolizer *sz)
 		return;
 	tdestroy(sz->dsos, free_dso);
 	elf_syms__free(sz->vdso.syms);
+	demangler__free(sz->dm);
 	free(sz);
 }
 
@@ -227,4 +243,6 @@ void symbolizer__user(struct symbolizer *sz, const struct user_ctx *ctx, uint64_
 		out->name = elf_syms__lookup_vaddr(d->debug, vaddr, &sym_off);
 	if (!out->name && d->syms)
 		out->name = elf_syms__lookup(d->syms, out->file_off, &sym_off);
+	if (sz->dm)
+		out->name = demangler__name(sz->dm, out->name);
 }

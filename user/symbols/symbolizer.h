@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+struct name_sources;
 struct procs;
 struct symbolizer;
 
@@ -18,7 +19,8 @@ struct user_sym {
 	uint64_t file_off;	/* offset of the address in that file */
 };
 
-struct symbolizer *symbolizer__new(struct procs *procs);
+/* names: which sources name frames (config.h); copied. */
+struct symbolizer *symbolizer__new(struct procs *procs, const struct name_sources *names);
 void symbolizer__free(struct symbolizer *sz);
 
 /* Which process, and which of its images (see procs__find()). */
