@@ -8,10 +8,13 @@
 #include <unistd.h>
 #include <sys/wait.h>
 
+#include "config.h"
 #include "leak_check.h"
 #include "proc_maps.h"
 #include "procs.h"
 #include "symbolizer.h"
+
+static const struct name_sources NAMES = { .demangle = true };
 
 TestSuite(procs, .fini = check_leaks);
 
@@ -121,7 +124,7 @@ static void expect_resolves(struct symbolizer *sz, pid_t pid)
 Test(procs, symbolizes_live_process)
 {
 	struct procs *p = procs__new();
-	struct symbolizer *sz = symbolizer__new(p);
+	struct symbolizer *sz = symbolizer__new(p, &NAMES);
 
 	cr_assert_not_null(sz);
 	expect_resolves(sz, getpid());
@@ -147,7 +150,7 @@ Test(procs, symbolizes_exited_process)
 	kill(child, SIGKILL);
 	cr_assert_eq(waitpid(child, &status, 0), child);
 	cr_assert_eq(procs__exit(p, child, procs__now()), 0);
-	sz = symbolizer__new(p);
+	sz = symbolizer__new(p, &NAMES);
 	expect_resolves(sz, child);
 	symbolizer__free(sz);
 	procs__free(p);
@@ -163,7 +166,7 @@ static int find_vdso(const struct maps_line *ml, void *ctx)
 Test(procs, vdso_is_named)
 {
 	struct procs *p = procs__new();
-	struct symbolizer *sz = symbolizer__new(p);
+	struct symbolizer *sz = symbolizer__new(p, &NAMES);
 	struct user_sym us;
 	uint64_t start = 0;
 
