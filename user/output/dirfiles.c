@@ -1,56 +1,164 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* Atomic writes and sorted listings in a directory fd. */
+/* Atomic writes (a temporary, then a rename) and sorted listings. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 
 #include "dirfiles.h"
 
-static int write_all(int fd, const void *buf, size_t len)
+/* .NAME.XXXXXXXX.tmp with a random part: a name planted in advance (a
+ * shared directory) cannot be guessed, and concurrent writers differ. */
+static int temp_name(const char *name, char *tmp, size_t size)
 {
-	const char *p = buf;
+	uint32_t r;
 
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		p += n;
-		len -= (size_t)n;
-	}
+	if (getrandom(&r, sizeof(r), 0) != sizeof(r))
+		r = (uint32_t)getpid() ^ (uint32_t)time(NULL) << 8;
+	if (snprintf(tmp, size, ".%s.%08" PRIx32 ".tmp", name, r) >= (int)size)
+		return -ENAMETOOLONG;
 	return 0;
 }
 
-int dirfiles__write(int dirfd, const char *name, const void *buf, size_t len, mode_t mode,
-		    unsigned int tmp_tag)
+/* An existing name that is not a regular file (a FIFO, a device, a
+ * directory, a symlink) is refused, never opened: opening a FIFO blocks. */
+static int check_target(int dirfd, const char *name)
 {
-	char tmp[NAME_MAX + 1];
-	int fd, err;
+	struct stat st;
 
-	if (snprintf(tmp, sizeof(tmp), ".%s.%d.%u.tmp", name, getpid(), tmp_tag) >= (int)sizeof(tmp))
+	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW))
+		return errno == ENOENT ? 0 : -errno;
+	return S_ISREG(st.st_mode) ? 0 : -DIRFILES_ENOTREG;
+}
+
+static int open_in(struct atomic_file *af, int dirfd, const char *name, mode_t mode)
+{
+	int fd, err, tries;
+
+	af->dirfd = dirfd;
+	af->f = NULL;
+	if (!name[0] || strchr(name, '/') || !strcmp(name, ".") || !strcmp(name, ".."))
+		return -EISDIR;
+	if (snprintf(af->name, sizeof(af->name), "%s", name) >= (int)sizeof(af->name))
 		return -ENAMETOOLONG;
-	unlinkat(dirfd, tmp, 0);	/* left by a writer that died with our pid */
-	fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
-	if (fd < 0)
+	err = check_target(dirfd, name);
+	for (tries = 0; !err && tries < 8; tries++) {
+		err = temp_name(name, af->tmp, sizeof(af->tmp));
+		if (err)
+			return err;
+		fd = openat(dirfd, af->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NONBLOCK |
+			    O_CLOEXEC, mode);
+		if (fd < 0) {
+			err = errno == EEXIST ? 0 : -errno;
+			continue;
+		}
+		af->f = fdopen(fd, "w");
+		if (af->f)
+			return 0;
+		err = -errno;
+		close(fd);
+		unlinkat(dirfd, af->tmp, 0);
+		return err;
+	}
+	return err ? err : -EEXIST;
+}
+
+int atomic_file__open(struct atomic_file *af, const char *path, mode_t mode)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[PATH_MAX];
+	int dirfd, err;
+
+	af->own_dirfd = true;
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == path)
+		snprintf(dir, sizeof(dir), "/");
+	else if (snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path) >= (int)sizeof(dir))
+		return -ENAMETOOLONG;
+	dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dirfd < 0)
 		return -errno;
-	err = write_all(fd, buf, len);
-	if (!err && fsync(fd))
+	err = open_in(af, dirfd, slash ? slash + 1 : path, mode);
+	if (err) {
+		close(dirfd);
+		af->dirfd = -1;
+	}
+	return err;
+}
+
+int atomic_file__open_at(struct atomic_file *af, int dirfd, const char *name, mode_t mode)
+{
+	af->own_dirfd = false;
+	return open_in(af, dirfd, name, mode);
+}
+
+static void release(struct atomic_file *af)
+{
+	if (af->own_dirfd)
+		close(af->dirfd);
+	af->dirfd = -1;
+}
+
+int atomic_file__commit(struct atomic_file *af)
+{
+	int err = fflush(af->f) ? -errno : 0;
+
+	if (!err && fsync(fileno(af->f)))
 		err = -errno;
-	if (close(fd) && !err)
+	if (fclose(af->f) && !err)
 		err = -errno;
-	if (!err && renameat(dirfd, tmp, dirfd, name))
+	af->f = NULL;
+	/* the target may have become a FIFO or a directory meanwhile */
+	if (!err)
+		err = check_target(af->dirfd, af->name);
+	if (!err && renameat(af->dirfd, af->tmp, af->dirfd, af->name))
 		err = -errno;
 	if (err)
-		unlinkat(dirfd, tmp, 0);
+		unlinkat(af->dirfd, af->tmp, 0);
+	release(af);
 	return err;
+}
+
+void atomic_file__discard(struct atomic_file *af)
+{
+	if (af->dirfd < 0)
+		return;
+	if (af->f)
+		fclose(af->f);
+	af->f = NULL;
+	unlinkat(af->dirfd, af->tmp, 0);
+	release(af);
+}
+
+int dirfiles__write(int dirfd, const char *name, const void *buf, size_t len, mode_t mode)
+{
+	struct atomic_file af;
+	int err = atomic_file__open_at(&af, dirfd, name, mode);
+
+	if (err)
+		return err;
+	if (len && fwrite(buf, 1, len, af.f) != len) {
+		err = -(errno ? errno : EIO);
+		atomic_file__discard(&af);
+		return err;
+	}
+	return atomic_file__commit(&af);
+}
+
+const char *dirfiles__strerror(int err)
+{
+	if (err == -DIRFILES_ENOTREG)
+		return "not a regular file: refusing to replace it";
+	return strerror(-err);
 }
 
 static int cmp_name(const void *a, const void *b)

@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /* Files in a directory held open by fd: written whole or not at all,
- * listed in name order. Never through a symlink: we run as root. */
+ * listed in name order. Never through a symlink, never opening what is
+ * not a regular file: we run as root. */
 #ifndef BPFPROF_DIRFILES_H
 #define BPFPROF_DIRFILES_H
 
 #include <stdbool.h>
+#include <limits.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 struct dir_entry {
@@ -13,12 +16,36 @@ struct dir_entry {
 	off_t size;
 };
 
-/* Writes buf as dirfd/name: into a new temporary file (O_EXCL, mode),
- * fsync'd, then renamed over name, so no reader ever sees half of it.
- * tmp_tag makes the temporary name unique among concurrent writers.
- * Returns 0 or -errno (the temporary is removed). */
-int dirfiles__write(int dirfd, const char *name, const void *buf, size_t len, mode_t mode,
-		    unsigned int tmp_tag);
+/* An -errno value of ours: the name exists and is not a regular file. */
+#define DIRFILES_ENOTREG	4096
+
+/* A file written whole or not at all: a new temporary (O_EXCL, a random
+ * name, mode) beside its final name, renamed over it by commit. The final
+ * name, if it exists, must be a regular file: it is never opened, so a
+ * FIFO there cannot block us, and a run that fails leaves it as it was. */
+struct atomic_file {
+	FILE *f;			/* write here */
+	int dirfd;
+	bool own_dirfd;
+	char name[NAME_MAX + 1];
+	char tmp[NAME_MAX + 1];
+};
+
+/* path: a file name, relative or absolute. Returns 0 or -errno. */
+int atomic_file__open(struct atomic_file *af, const char *path, mode_t mode);
+/* name: in the directory held open by dirfd (which stays the caller's). */
+int atomic_file__open_at(struct atomic_file *af, int dirfd, const char *name, mode_t mode);
+/* Flushes, fsyncs, renames over the final name. Returns 0 or -errno; the
+ * temporary is gone either way. */
+int atomic_file__commit(struct atomic_file *af);
+/* Removes the temporary: the final name stays as it was. */
+void atomic_file__discard(struct atomic_file *af);
+
+/* buf as dirfd/name through an atomic_file. Returns 0 or -errno. */
+int dirfiles__write(int dirfd, const char *name, const void *buf, size_t len, mode_t mode);
+
+/* strerror() that knows DIRFILES_ENOTREG; err is -errno. */
+const char *dirfiles__strerror(int err);
 
 /* The regular files of the directory for which want(name, ctx) is true,
  * sorted by name: a new array of *n entries, freed with dirfiles__free(). */

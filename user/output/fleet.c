@@ -23,7 +23,6 @@
 struct fleet {
 	struct fleet_opts o;
 	int dirfd;
-	unsigned int seq;		/* makes temporary names unique */
 };
 
 static int open_dir(struct fleet *f)
@@ -87,7 +86,7 @@ int fleet__write(struct fleet *f, uint64_t start_wall_ns, const char *ext,
 
 	file_stem(f, start_wall_ns, stem, sizeof(stem));
 	snprintf(name, sizeof(name), "%s.%s", stem, ext);
-	return dirfiles__write(f->dirfd, name, buf, len, 0644, f->seq++);
+	return dirfiles__write(f->dirfd, name, buf, len, 0644);
 }
 
 int fleet__log(struct fleet *f, const char *line)

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "aggregate.h"
+#include "dirfiles.h"
 #include "emit.h"
 #include "fleet.h"
 #include "output.h"
@@ -19,7 +20,9 @@
 
 struct output {
 	const struct config *cfg;
-	FILE *file;			/* one-shot */
+	FILE *file;			/* one-shot: stdout or file.f */
+	struct atomic_file file_tmp;	/* -o: renamed into place when complete */
+	bool complete;			/* the one-shot profile is all written */
 	struct fleet *fleet;		/* --output-dir */
 	struct pusher *pusher;		/* --push */
 	char host[256];
@@ -40,25 +43,43 @@ static void get_host(char *buf, size_t size)
 			*c = '_';
 }
 
-/* O_NOFOLLOW: as root, never write through a planted symlink. */
+/* -o FILE: written to a temporary beside it and renamed over it only
+ * when the profile is complete, so a run that fails leaves FILE as it was. */
 static int open_file(struct output *o)
 {
-	int fd;
+	int err;
 
+	o->file_tmp.dirfd = -1;
 	if (!o->cfg->output) {
 		o->file = stdout;
 		return 0;
 	}
-	fd = open(o->cfg->output, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
-	if (fd >= 0)
-		o->file = fdopen(fd, "w");
-	if (!o->file) {
-		fprintf(stderr, "bpfprof: cannot write %s: %s\n", o->cfg->output, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		return -errno;
+	err = atomic_file__open(&o->file_tmp, o->cfg->output, 0644);
+	if (err) {
+		fprintf(stderr, "bpfprof: cannot write %s: %s\n", o->cfg->output,
+			dirfiles__strerror(err));
+		return err;
 	}
+	o->file = o->file_tmp.f;
 	return 0;
+}
+
+/* The -o file goes into place only with a whole profile in it. */
+static int close_file(struct output *o)
+{
+	int err;
+
+	if (!o->cfg->output || o->file_tmp.dirfd < 0)
+		return 0;
+	if (!o->complete) {
+		atomic_file__discard(&o->file_tmp);
+		return 0;
+	}
+	err = atomic_file__commit(&o->file_tmp);
+	if (err)
+		fprintf(stderr, "bpfprof: writing %s: %s\n", o->cfg->output,
+			dirfiles__strerror(err));
+	return err;
 }
 
 static int open_fleet(struct output *o)
@@ -161,6 +182,7 @@ int output__profile(struct output *o, const struct profile *p, const char *why)
 		err = interval_profile(o, p, summary);
 	} else {
 		err = emit__write(p, o->cfg->format, summary, o->file);
+		o->complete = !err;
 		if (err)
 			fprintf(stderr, "bpfprof: writing %s: %s\n",
 				o->cfg->output ? o->cfg->output : "standard output", strerror(-err));
@@ -197,10 +219,8 @@ int output__close(struct output *o)
 		pusher__free(o->pusher);
 	}
 	fleet__free(o->fleet);
-	if (o->file && o->file != stdout && fclose(o->file)) {
-		err = -errno;
-		fprintf(stderr, "bpfprof: writing %s: %s\n", o->cfg->output, strerror(errno));
-	}
+	if (!o->cfg->interval)
+		err = close_file(o);
 	free(o);
 	return err;
 }

@@ -309,7 +309,7 @@ static int spool(struct pusher *ps, const void *body, size_t len, enum out_forma
 
 	snprintf(name, sizeof(name), "%020" PRIu64 "-%" PRId64 "-%" PRId64 ".%s", ps->next_seq,
 		 from, until, fmt == FORMAT_PPROF ? "pb.gz" : "folded");
-	err = dirfiles__write(ps->spool_fd, name, body, len, 0600, 0);
+	err = dirfiles__write(ps->spool_fd, name, body, len, 0600);
 	if (!err)
 		ps->next_seq++;
 	return err;
