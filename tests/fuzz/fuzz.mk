@@ -13,7 +13,7 @@
 # A crash leaves its input in build/fuzz/artifacts-TARGET/; replay it with
 #   build/fuzz/fuzz_TARGET build/fuzz/artifacts-TARGET/crash-...
 
-FUZZ_TARGETS       := elf_syms proc_maps ksyms cli events tracker unwind_table
+FUZZ_TARGETS       := elf_syms proc_maps ksyms cli events tracker unwind_table perfmap
 FUZZ_SECONDS       ?= 600
 FUZZ_SMOKE_SECONDS ?= 30
 FUZZ_DIR           := $(BUILD)/fuzz
@@ -41,6 +41,7 @@ FUZZ_DEPS_tracker   := user/procs/tracker.c
 FUZZ_LIBS_tracker   := -lbpf -lelf -lz
 FUZZ_SRCS_unwind_table := user/unwind/unwind_table.c user/unwind/cfi_bytes.c
 FUZZ_LIBS_unwind_table := -ldw -lelf -lz
+FUZZ_SRCS_perfmap   := user/symbols/perfmap.c
 # The parser each target is about, for fuzz-cov.
 FUZZ_MAIN_elf_syms  := user/symbols/elf_syms.c
 FUZZ_MAIN_proc_maps := user/procs/proc_maps.c
@@ -49,6 +50,7 @@ FUZZ_MAIN_cli       := user/cli.c
 FUZZ_MAIN_events    := user/sampling/events.c
 FUZZ_MAIN_tracker   := user/procs/tracker.c
 FUZZ_MAIN_unwind_table := user/unwind/unwind_table.c
+FUZZ_MAIN_perfmap   := user/symbols/perfmap.c
 
 .PHONY: fuzz fuzz-build fuzz-smoke fuzz-cov $(patsubst %,fuzz-%,$(FUZZ_TARGETS)) \
 	$(patsubst %,fuzz-smoke-%,$(FUZZ_TARGETS))

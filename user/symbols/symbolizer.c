@@ -16,6 +16,7 @@
 #include "config.h"
 #include "demangle.h"
 #include "elf_syms.h"
+#include "jit_procs.h"
 #include "mapped_file.h"
 #include "proc_maps.h"
 #include "procs.h"
@@ -38,6 +39,7 @@ struct symbolizer {
 	struct procs *procs;
 	struct name_sources names;
 	struct demangler *dm;		/* NULL with --no-demangle */
+	struct jit_procs *jit;		/* /tmp/perf-PID.map of each process */
 	void *dsos;			/* tsearch tree of struct dso */
 	size_t ndsos;
 	struct dso vdso;		/* the kernel's vDSO, the same in every process */
@@ -52,14 +54,19 @@ struct symbolizer *symbolizer__new(struct procs *procs, const struct name_source
 		return NULL;
 	sz->procs = procs;
 	sz->names = *names;
-	if (names->demangle) {
+	sz->jit = jit_procs__new();
+	if (names->demangle)
 		sz->dm = demangler__new();
-		if (!sz->dm) {
-			free(sz);
-			return NULL;
-		}
+	if (!sz->jit || (names->demangle && !sz->dm)) {
+		symbolizer__free(sz);
+		return NULL;
 	}
 	return sz;
+}
+
+static bool proc_alive(void *procs, pid_t tgid, uint64_t start_time)
+{
+	return procs__alive(procs, tgid, start_time);
 }
 
 static void free_dso(void *node)
@@ -75,6 +82,7 @@ static void free_dso(void *node)
 
 void symbolizer__trim(struct symbolizer *sz, size_t max_files)
 {
+	jit_procs__next_turn(sz->jit, proc_alive, sz->procs);
 	if (sz->ndsos <= max_files)
 		return;
 	tdestroy(sz->dsos, free_dso);
@@ -96,6 +104,7 @@ void symbolizer__free(struct symbolizer *sz)
 	tdestroy(sz->dsos, free_dso);
 	elf_syms__free(sz->vdso.syms);
 	demangler__free(sz->dm);
+	jit_procs__free(sz->jit);
 	free(sz);
 }
 
@@ -221,18 +230,42 @@ static struct dso *find_dso(struct symbolizer *sz, pid_t tgid, bool alive, const
 	return d;
 }
 
+/* Memory no file backs: where JITs put the code they generate. */
+static bool anonymous(const struct vma *v)
+{
+	return !v || v->path[0] != '/' || !strncmp(v->path, "//anon", 6);
+}
+
+/* Code a JIT generated, named by the process's /tmp/perf-PID.map. Its
+ * "offset" is the address itself: the code belongs to no file. */
+static void name_jit(struct symbolizer *sz, const struct user_ctx *ctx, bool alive, uint64_t ip,
+		     struct user_sym *out)
+{
+	const char *name = jit_procs__lookup(sz->jit, ctx->tgid, ctx->start_time, alive, ip);
+
+	if (!name)
+		return;
+	out->name = name;
+	out->dso = out->path = JIT_MAPPING;
+	out->build_id = "";
+	out->file_off = ip;
+}
+
 void symbolizer__user(struct symbolizer *sz, const struct user_ctx *ctx, uint64_t ip,
 		      struct user_sym *out)
 {
 	const struct vma *v = procs__find(sz->procs, ctx->tgid, ctx->start_time, ctx->exec_time, ip);
+	bool alive = procs__alive(sz->procs, ctx->tgid, ctx->start_time);
 	uint64_t sym_off, vaddr;
 	struct dso *d;
 
 	memset(out, 0, sizeof(*out));
-	if (!v)
+	if (anonymous(v))
+		name_jit(sz, ctx, alive, ip, out);
+	if (!v || out->name)
 		return;
 	out->file_off = ip - v->start + v->pgoff;
-	d = find_dso(sz, ctx->tgid, procs__alive(sz->procs, ctx->tgid, ctx->start_time), v);
+	d = find_dso(sz, ctx->tgid, alive, v);
 	if (!d)
 		return;
 	out->dso = d->name;

@@ -11,6 +11,9 @@ struct name_sources;
 struct procs;
 struct symbolizer;
 
+/* The mapping JIT frames (named by /tmp/perf-PID.map) are reported in. */
+#define JIT_MAPPING	"[jit]"
+
 struct user_sym {
 	const char *name;	/* function; NULL when unresolved */
 	const char *dso;	/* file name (basename) of the mapping; NULL if none */
@@ -35,8 +38,10 @@ struct user_ctx {
 void symbolizer__user(struct symbolizer *sz, const struct user_ctx *ctx, uint64_t ip,
 		      struct user_sym *out);
 
-/* Empties the file cache when it holds more than max_files files, so a
- * long run's memory stays bounded (files are re-read on demand). */
+/* Ends a turn (an interval): JIT maps may be re-read once more, those of
+ * processes gone are dropped. Empties the file cache when it holds more
+ * than max_files files, so a long run's memory stays bounded (files are
+ * re-read on demand). */
 void symbolizer__trim(struct symbolizer *sz, size_t max_files);
 
 /* Files in the cache. */

@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* Per-process JIT maps (see jit_procs.h). */
+#include <search.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "jit_procs.h"
+#include "perfmap.h"
+
+struct jit_proc {
+	pid_t tgid;		/* first two: the tree's key */
+	uint64_t start_time;
+	int fd;			/* -1: not found (yet) */
+	uint64_t turn;		/* the turn it was last refreshed in */
+	bool dead;		/* its process is gone: nothing more to read */
+	struct perfmap *pm;
+};
+
+struct jit_procs {
+	void *tree;
+	size_t n;
+	uint64_t turn;		/* starts at 1: 0 means never refreshed */
+};
+
+struct jit_procs *jit_procs__new(void)
+{
+	struct jit_procs *jp = calloc(1, sizeof(*jp));
+
+	if (jp)
+		jp->turn = 1;
+	return jp;
+}
+
+static void free_proc(void *node)
+{
+	struct jit_proc *p = node;
+
+	if (p->fd >= 0)
+		close(p->fd);
+	perfmap__free(p->pm);
+	free(p);
+}
+
+void jit_procs__free(struct jit_procs *jp)
+{
+	if (!jp)
+		return;
+	tdestroy(jp->tree, free_proc);
+	free(jp);
+}
+
+size_t jit_procs__count(const struct jit_procs *jp)
+{
+	return jp->n;
+}
+
+static int cmp_proc(const void *pa, const void *pb)
+{
+	const struct jit_proc *a = pa, *b = pb;
+
+	if (a->tgid != b->tgid)
+		return a->tgid < b->tgid ? -1 : 1;
+	return (a->start_time > b->start_time) - (a->start_time < b->start_time);
+}
+
+static struct jit_proc *get_proc(struct jit_procs *jp, pid_t tgid, uint64_t start_time)
+{
+	struct jit_proc key = { .tgid = tgid, .start_time = start_time }, *p;
+	void *node = tfind(&key, &jp->tree, cmp_proc);
+
+	if (node)
+		return *(struct jit_proc **)node;
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return NULL;
+	*p = key;
+	p->fd = -1;
+	p->pm = perfmap__new();
+	if (!p->pm || !tsearch(p, &jp->tree, cmp_proc)) {
+		free_proc(p);
+		return NULL;
+	}
+	jp->n++;
+	return p;
+}
+
+static void refresh(struct jit_procs *jp, struct jit_proc *p, bool alive)
+{
+	if (p->turn == jp->turn || p->dead)
+		return;
+	p->turn = jp->turn;
+	if (p->fd < 0)
+		p->fd = perfmap__open(p->tgid, alive);
+	/* after its exit, once: the last bytes it wrote */
+	p->dead = !alive;
+	if (p->fd >= 0 && perfmap__read_fd(p->pm, p->fd) < 0) {
+		close(p->fd);
+		p->fd = -1;
+	}
+}
+
+void jit_procs__refresh(struct jit_procs *jp, pid_t tgid, uint64_t start_time, bool alive)
+{
+	struct jit_proc *p = get_proc(jp, tgid, start_time);
+
+	if (p)
+		refresh(jp, p, alive);
+}
+
+const char *jit_procs__lookup(struct jit_procs *jp, pid_t tgid, uint64_t start_time, bool alive,
+			      uint64_t addr)
+{
+	struct jit_proc *p = get_proc(jp, tgid, start_time);
+
+	if (!p)
+		return NULL;
+	refresh(jp, p, alive);
+	return perfmap__lookup(p->pm, addr);
+}
+
+struct sweep {
+	struct jit_proc **gone;
+	size_t n;
+	bool (*is_alive)(void *ctx, pid_t tgid, uint64_t start_time);
+	void *ctx;
+};
+
+static void collect_gone(const void *nodep, VISIT which, void *arg)
+{
+	struct jit_proc *p = *(struct jit_proc *const *)nodep;
+	struct sweep *sw = arg;
+
+	if ((which == postorder || which == leaf) && p->dead &&
+	    !sw->is_alive(sw->ctx, p->tgid, p->start_time))
+		sw->gone[sw->n++] = p;
+}
+
+void jit_procs__next_turn(struct jit_procs *jp, bool (*is_alive)(void *ctx, pid_t tgid,
+								  uint64_t start_time),
+			  void *ctx)
+{
+	struct sweep sw = { .is_alive = is_alive, .ctx = ctx };
+
+	jp->turn++;
+	sw.gone = calloc(jp->n ? jp->n : 1, sizeof(*sw.gone));
+	if (!sw.gone)
+		return;	/* dropped at a later turn */
+	twalk_r(jp->tree, collect_gone, &sw);
+	for (size_t i = 0; i < sw.n; i++) {
+		tdelete(sw.gone[i], &jp->tree, cmp_proc);
+		free_proc(sw.gone[i]);
+		jp->n--;
+	}
+	free(sw.gone);
+}

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* The JIT maps of profiled processes, one per process incarnation: opened
+ * while the process runs and kept open, so its functions are still named
+ * after it exits (even from another mount namespace), re-read as they grow. */
+#ifndef BPFPROF_JIT_PROCS_H
+#define BPFPROF_JIT_PROCS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct jit_procs;
+
+struct jit_procs *jit_procs__new(void);
+void jit_procs__free(struct jit_procs *jp);
+
+/* Opens the map of (tgid, start_time) if it was not yet, and reads what was
+ * appended since the last refresh of this turn. */
+void jit_procs__refresh(struct jit_procs *jp, pid_t tgid, uint64_t start_time, bool alive);
+
+/* The JIT function covering addr in that process, or NULL; the map is
+ * refreshed once per turn. Valid until the next jit_procs__next_turn(). */
+const char *jit_procs__lookup(struct jit_procs *jp, pid_t tgid, uint64_t start_time, bool alive,
+			      uint64_t addr);
+
+/* A new turn: every map may be re-read once more. Maps of processes that
+ * are_alive() says are gone, and that were refreshed in no later turn, are
+ * dropped: their samples are all drained. */
+void jit_procs__next_turn(struct jit_procs *jp, bool (*is_alive)(void *ctx, pid_t tgid,
+								  uint64_t start_time),
+			  void *ctx);
+
+size_t jit_procs__count(const struct jit_procs *jp);
+
+#endif
