@@ -50,7 +50,9 @@ check "rotation: --max-bytes 1K keeps at most 1 KiB of profiles ($bytes bytes)" 
 echo "== SIGTERM writes the partial interval; SIGHUP keeps running"
 D=$T/sig; mkdir -p "$D"
 "$BPFPROF" --interval 1 --output-dir "$D" 2>"$T/sig.err" & bp=$!
-sleep 1.6
+# time from the first interval's file, not from the start (start-up under load varies)
+for _ in $(seq 100); do ls "$D"/*.folded >/dev/null 2>&1 && break; sleep 0.1; done
+sleep 0.6
 kill -HUP "$bp"
 sleep 1
 check "SIGHUP: still running" kill -0 "$bp"
