@@ -169,9 +169,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	/* The documented errors, and only those. */
 	if (!mem)
-		CHECK(err_mem == ENOEXEC || err_mem == EINVAL || err_mem == ENOMEM);
+		CHECK(err_mem == ENOEXEC || err_mem == EINVAL || err_mem == E2BIG || err_mem == ENOMEM);
 	if (!fd)
-		CHECK(err_fd == ENOEXEC || err_fd == EINVAL || err_fd == ENOMEM);
+		CHECK(err_fd == ENOEXEC || err_fd == EINVAL || err_fd == E2BIG || err_fd == ENOMEM);
 	CHECK(!mem == !fd);
 
 	if (mem) {

@@ -43,17 +43,20 @@ static void unwind_part(const struct profile *p, char *buf, size_t size)
 void summary__format(const struct profile *p, const char *why, char *buf, size_t size)
 {
 	const uint64_t *b = p->stats.bpf;
-	char offcpu[256] = "", unwind[384] = "";
+	char offcpu[256] = "", unwind[384] = "", files[96] = "";
 
 	offcpu_part(p, offcpu, sizeof(offcpu));
 	unwind_part(p, unwind, sizeof(unwind));
+	if (p->stats.files_over_limit)
+		snprintf(files, sizeof(files), ", %" PRIu64 " files skipped (over size limits)",
+			 p->stats.files_over_limit);
 	snprintf(buf, size,
 		 "%" PRIu64 " samples, %zu stacks, %" PRIu64 " lost "
 		 "(stackmap-full %" PRIu64 ", stack-error %" PRIu64 ", counts-full %" PRIu64 "), %"
 		 PRIu64 "/%" PRIu64
-		 " frames unresolved, %" PRIu64 " tracking records lost%s%s, %.2f s (%s)",
+		 " frames unresolved%s, %" PRIu64 " tracking records lost%s%s, %.2f s (%s)",
 		 b[STAT_SAMPLES], p->nsamples, profile__lost(p),
 		 b[STAT_LOST_STACKMAP_FULL], b[STAT_LOST_STACK_ERROR], b[STAT_LOST_COUNTS_FULL],
-		 p->stats.unresolved, p->stats.frames, p->stats.tracking_lost, offcpu, unwind,
+		 p->stats.unresolved, p->stats.frames, files, p->stats.tracking_lost, offcpu, unwind,
 		 p->stats.duration, why);
 }

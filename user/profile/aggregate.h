@@ -36,6 +36,7 @@ struct profile_stats {
 	uint64_t unresolved;		/* frames left [unknown] or dso+0xoff */
 	uint64_t stacks_missing;	/* stack ids gone from the stack map */
 	uint64_t tracking_lost;		/* process tracking records dropped */
+	uint64_t files_over_limit;	/* ELF files skipped, beyond the sane sizes */
 	double duration;		/* seconds of sampling */
 	uint64_t start_wall_ns;		/* when sampling began, CLOCK_REALTIME */
 	unsigned int freq;		/* sampling frequency, Hz */

@@ -27,6 +27,7 @@ struct collector {
 	bool need_ksyms, warned;
 	struct pevent events[MAX_EVENTS];
 	int nevents;
+	uint64_t over_limit;		/* files over the limits reported so far */
 };
 
 struct collector *collector__new(struct session *s, struct procs *procs, bool need_ksyms,
@@ -97,6 +98,8 @@ int collector__collect(struct collector *c, struct profile **out)
 	load_ksyms(c);
 	err = resolve__drained(&d, c->ks, c->sz, session__tracks_exec(c->session), p);
 	p->stats.stack_ids = d.stack_ids;
+	p->stats.files_over_limit = symbolizer__over_limit(c->sz) - c->over_limit;
+	c->over_limit = symbolizer__over_limit(c->sz);
 	drain__free(&d);
 	/* every sample of a process that exited before the flip is in this
 	 * generation or an earlier one: it can go */

@@ -13,6 +13,10 @@
  *   3. shorter name,
  *   4. strcmp order, so the choice never depends on the symbol table order.
  * The merged symbol gets the largest size any of its aliases declares.
+ *
+ * The file is read through libelf's mmap: the symbol and string tables are
+ * not copied, only the kept functions' names are (see elf_limits.h for the
+ * bounds of every size).
  */
 #include <errno.h>
 #include <gelf.h>
@@ -24,16 +28,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "elf_limits.h"
+#include "elf_read.h"
 #include "elf_syms.h"
-
-/* Symbol table entries accepted, at most: bounds what a corrupt sh_size can
- * make us allocate; the largest real binaries have around 2M. */
-#define ELF_SYMS_MAX	(4u << 20)
 
 struct esym {
 	uint64_t start;
 	uint64_t end;		/* exclusive */
-	const char *name;	/* into elf_syms.strs */
+	uint32_t name;		/* offset into elf_syms.names */
 	unsigned char bind;	/* STB_*, to choose between aliases */
 };
 
@@ -48,31 +50,16 @@ struct elf_syms {
 	size_t nr_syms;
 	struct eseg *segs;
 	size_t nr_segs;
-	char *strs;		/* copy of the string table, NUL-terminated */
+	char *names;		/* the kept symbols' names, each NUL-terminated */
+	size_t names_len, names_cap;
 	unsigned char build_id[BUILD_ID_MAX];
 	size_t build_id_len;
 	bool full_symtab;	/* symbols from .symtab, not only .dynsym */
 };
 
-/* [off, off + len) lies inside a file of fsize bytes, without overflow. */
-static bool in_file(uint64_t off, uint64_t len, uint64_t fsize)
-{
-	return off <= fsize && len <= fsize - off;
-}
-
 static uint64_t add_sat(uint64_t a, uint64_t b)
 {
 	return a + b < a ? UINT64_MAX : a + b;
-}
-
-/*
- * libelf reports failures through elf_errno(), whose codes are private; an
- * allocation failing inside it leaves errno at ENOMEM (callers clear errno
- * first), anything else means libelf found the file malformed.
- */
-static int elf_fail(int dflt)
-{
-	return errno == ENOMEM ? -ENOMEM : -dflt;
 }
 
 /* Which error a file libelf refused deserves: EINVAL if it claims to be an
@@ -92,21 +79,21 @@ static int check_tables(Elf *elf, const GElf_Ehdr *eh, uint64_t fsize, size_t *p
 	size_t shnum;
 
 	if (elf_getphdrnum(elf, phnum) || elf_getshdrnum(elf, &shnum))
-		return elf_fail(EINVAL);
+		return elf_read__fail(EINVAL);
 	/* libelf quietly shrinks counts the file cannot hold (e_shnum 0 with
 	 * e_shoff set: the count is in section 0, so must not come out 0). */
 	if (eh->e_phnum != PN_XNUM && eh->e_phnum != *phnum)
 		return -EINVAL;
 	if (eh->e_shnum ? eh->e_shnum != shnum : eh->e_shoff && !shnum)
 		return -EINVAL;
-	if (*phnum > INT_MAX)	/* gelf_getphdr() takes an int */
-		return -EINVAL;
 	if (*phnum && (eh->e_phentsize != gelf_fsize(elf, ELF_T_PHDR, 1, EV_CURRENT) ||
-		       !in_file(eh->e_phoff, (uint64_t)*phnum * eh->e_phentsize, fsize)))
+		       !elf_read__in_file(eh->e_phoff, (uint64_t)*phnum * eh->e_phentsize, fsize)))
 		return -EINVAL;
 	if (shnum && (eh->e_shentsize != gelf_fsize(elf, ELF_T_SHDR, 1, EV_CURRENT) ||
-		      !in_file(eh->e_shoff, (uint64_t)shnum * eh->e_shentsize, fsize)))
+		      !elf_read__in_file(eh->e_shoff, (uint64_t)shnum * eh->e_shentsize, fsize)))
 		return -EINVAL;
+	if (*phnum > ELF_SEGMENTS_MAX || shnum > ELF_SECTIONS_MAX)
+		return -E2BIG;
 	return 0;
 }
 
@@ -136,10 +123,10 @@ static int read_segs(struct elf_syms *es, Elf *elf, size_t phnum, uint64_t fsize
 		return -ENOMEM;
 	for (size_t i = 0; i < phnum; i++) {
 		if (!gelf_getphdr(elf, (int)i, &ph))
-			return elf_fail(EINVAL);
+			return elf_read__fail(EINVAL);
 		if (ph.p_type != PT_LOAD)
 			continue;
-		if (!in_file(ph.p_offset, ph.p_filesz, fsize) || ph.p_filesz > ph.p_memsz ||
+		if (!elf_read__in_file(ph.p_offset, ph.p_filesz, fsize) || ph.p_filesz > ph.p_memsz ||
 		    add_sat(ph.p_vaddr, ph.p_memsz) == UINT64_MAX)
 			return -EINVAL;
 		es->segs[es->nr_segs++] = (struct eseg){
@@ -147,84 +134,6 @@ static int read_segs(struct elf_syms *es, Elf *elf, size_t phnum, uint64_t fsize
 			.vaddr = ph.p_vaddr, .memsz = ph.p_memsz,
 			.exec = ph.p_flags & PF_X,
 		};
-	}
-	return 0;
-}
-
-/* Takes the first GNU build-id note of data; gelf_getnote() bounds-checks
- * every note against d_size. */
-static bool note_build_id(struct elf_syms *es, Elf_Data *data)
-{
-	size_t off = 0, next, name_off, desc_off;
-	const char *base = data->d_buf;
-	GElf_Nhdr nh;
-
-	while ((next = gelf_getnote(data, off, &nh, &name_off, &desc_off)) > 0) {
-		if (nh.n_type == NT_GNU_BUILD_ID && nh.n_descsz > 0 &&
-		    nh.n_namesz == sizeof(ELF_NOTE_GNU) &&
-		    !memcmp(base + name_off, ELF_NOTE_GNU, sizeof(ELF_NOTE_GNU))) {
-			/* Longer ids (--build-id=0x...) are cut to what fits. */
-			es->build_id_len = nh.n_descsz < BUILD_ID_MAX ? nh.n_descsz : BUILD_ID_MAX;
-			memcpy(es->build_id, base + desc_off, es->build_id_len);
-			return true;
-		}
-		off = next;
-	}
-	return false;
-}
-
-/* The data of a section, which must lie inside the file. */
-static int scn_data(Elf_Scn *scn, const GElf_Shdr *sh, uint64_t fsize, Elf_Data **data)
-{
-	if (sh->sh_type == SHT_NOBITS || !in_file(sh->sh_offset, sh->sh_size, fsize))
-		return -EINVAL;
-	*data = elf_getdata(scn, NULL);
-	if (!*data)
-		return elf_fail(EINVAL);
-	if ((*data)->d_size > sh->sh_size || ((*data)->d_size && !(*data)->d_buf))
-		return -EINVAL;
-	return 0;
-}
-
-/* PT_NOTE first: it is what a loaded image (and the vDSO) always has. */
-static int build_id_from_phdrs(struct elf_syms *es, Elf *elf, size_t phnum, uint64_t fsize)
-{
-	Elf_Data *data;
-	GElf_Phdr ph;
-
-	for (size_t i = 0; i < phnum && !es->build_id_len; i++) {
-		if (!gelf_getphdr(elf, (int)i, &ph))
-			return elf_fail(EINVAL);
-		if (ph.p_type != PT_NOTE || !ph.p_filesz)
-			continue;
-		if (!in_file(ph.p_offset, ph.p_filesz, fsize))
-			return -EINVAL;
-		data = elf_getdata_rawchunk(elf, ph.p_offset, ph.p_filesz,
-					    ph.p_align == 8 ? ELF_T_NHDR8 : ELF_T_NHDR);
-		if (!data)
-			return elf_fail(EINVAL);
-		note_build_id(es, data);
-	}
-	return 0;
-}
-
-/* SHT_NOTE sections, for files whose notes are not in a PT_NOTE. */
-static int build_id_from_sections(struct elf_syms *es, Elf *elf, uint64_t fsize)
-{
-	Elf_Scn *scn = NULL;
-	Elf_Data *data;
-	GElf_Shdr sh;
-	int err;
-
-	while (!es->build_id_len && (scn = elf_nextscn(elf, scn))) {
-		if (!gelf_getshdr(scn, &sh))
-			return elf_fail(EINVAL);
-		if (sh.sh_type != SHT_NOTE)
-			continue;
-		err = scn_data(scn, &sh, fsize, &data);
-		if (err)
-			return err;
-		note_build_id(es, data);
 	}
 	return 0;
 }
@@ -238,7 +147,7 @@ static int find_symtab(Elf *elf, Elf_Scn **out, GElf_Shdr *out_sh)
 	*out = NULL;
 	while ((scn = elf_nextscn(elf, scn))) {
 		if (!gelf_getshdr(scn, &sh))
-			return elf_fail(EINVAL);
+			return elf_read__fail(EINVAL);
 		if (sh.sh_type == SHT_SYMTAB || (sh.sh_type == SHT_DYNSYM && !*out)) {
 			*out = scn;
 			*out_sh = sh;
@@ -249,40 +158,25 @@ static int find_symtab(Elf *elf, Elf_Scn **out, GElf_Shdr *out_sh)
 	return 0;
 }
 
-/*
- * Copies the whole string table the symbols name into: one copy is bounded
- * by the file size, whereas copying each name is not (many symbols may
- * share one long name). The NUL added at the end terminates any offset.
- */
-static int read_strtab(struct elf_syms *es, Elf *elf, size_t link, uint64_t fsize,
-		       size_t *strsz)
+/* The string table the symbols name into, as libelf maps it (no copy). */
+static int find_strtab(Elf *elf, size_t link, uint64_t fsize, Elf_Data **data)
 {
-	Elf_Data *data;
 	Elf_Scn *scn;
 	GElf_Shdr sh;
 	size_t shnum;
-	int err;
 
 	if (elf_getshdrnum(elf, &shnum))
-		return elf_fail(EINVAL);
+		return elf_read__fail(EINVAL);
 	if (link == SHN_UNDEF || link >= shnum)
 		return -EINVAL;
 	scn = elf_getscn(elf, link);
 	if (!scn || !gelf_getshdr(scn, &sh))
-		return elf_fail(EINVAL);
+		return elf_read__fail(EINVAL);
 	if (sh.sh_type != SHT_STRTAB || (sh.sh_flags & SHF_COMPRESSED))
 		return -EINVAL;
-	err = scn_data(scn, &sh, fsize, &data);
-	if (err)
-		return err;
-	es->strs = malloc(data->d_size + 1);
-	if (!es->strs)
-		return -ENOMEM;
-	if (data->d_size)
-		memcpy(es->strs, data->d_buf, data->d_size);
-	es->strs[data->d_size] = '\0';
-	*strsz = data->d_size;
-	return 0;
+	if (sh.sh_size > ELF_STRTAB_MAX)
+		return -E2BIG;
+	return elf_read__scn_data(scn, &sh, fsize, data);
 }
 
 static bool keep_sym(const GElf_Sym *sym)
@@ -293,60 +187,91 @@ static bool keep_sym(const GElf_Sym *sym)
 	       sym->st_shndx != SHN_UNDEF && sym->st_value;
 }
 
-/* "memcpy@@GLIBC_2.14" -> "memcpy": the version is not part of the
- * function's name in a profile (perf and gdb print it without). Cuts the
- * private copy of the string table in place. */
-static void strip_version(char *name)
+/* The bytes of the symbols' index and names together. */
+static size_t held_bytes(size_t nsyms, size_t names)
 {
-	char *at = strchr(name, '@');
-
-	if (at && at != name)
-		*at = '\0';
+	return nsyms * sizeof(struct esym) + names;
 }
 
-/* Two passes, so only the functions are allocated for. */
-static int collect_syms(struct elf_syms *es, Elf *elf, Elf_Data *data, size_t nr,
-			size_t strndx, size_t strsz)
+/*
+ * Copies a name into es->names, without its version ("memcpy@@GLIBC_2.14"
+ * -> "memcpy": perf and gdb print it without), cut at ELF_NAME_MAX bytes.
+ * Returns its offset, 0 for an empty name (names[0] is the empty string),
+ * or -E2BIG when the file's symbols would exceed ELF_SYMS_BYTES_MAX.
+ */
+static int64_t add_name(struct elf_syms *es, const char *strs, size_t strsz, size_t at,
+			size_t nsyms)
 {
-	const char *name;
+	size_t len = strnlen(strs + at, strsz - at < ELF_NAME_MAX ? strsz - at : ELF_NAME_MAX);
+	/* a leading '@' is part of the name */
+	const char *ver = len > 1 ? memchr(strs + at + 1, '@', len - 1) : NULL;
+	size_t need, cap;
+	char *grown;
+
+	if (ver)
+		len = (size_t)(ver - (strs + at));
+	if (!len)
+		return 0;
+	need = es->names_len + len + 1;
+	if (held_bytes(nsyms, need) > ELF_SYMS_BYTES_MAX)
+		return -E2BIG;
+	if (need > es->names_cap) {
+		cap = es->names_cap * 2 > need ? es->names_cap * 2 : need + 4096;
+		grown = realloc(es->names, cap);
+		if (!grown)
+			return -ENOMEM;
+		es->names = grown;
+		es->names_cap = cap;
+	}
+	memcpy(es->names + es->names_len, strs + at, len);
+	es->names[es->names_len + len] = '\0';
+	es->names_len = need;
+	return (int64_t)(need - len - 1);
+}
+
+/* The functions of a symbol table, with their names copied. */
+static int collect_syms(struct elf_syms *es, Elf_Data *data, size_t nr, Elf_Data *strtab)
+{
+	const char *strs = strtab->d_buf;
+	size_t n = 0, strsz = strtab->d_size;
+	int64_t name;
 	GElf_Sym sym;
-	size_t n = 0;
 
 	for (size_t i = 0; i < nr; i++)
 		if (gelf_getsym(data, (int)i, &sym) && keep_sym(&sym))
 			n++;
+	if (held_bytes(n, 1) > ELF_SYMS_BYTES_MAX)
+		return -E2BIG;
 	es->syms = calloc(n ? n : 1, sizeof(*es->syms));
-	if (!es->syms)
+	es->names = calloc(1, 1);	/* offset 0: "" */
+	if (!es->syms || !es->names)
 		return -ENOMEM;
+	es->names_len = es->names_cap = 1;
 	for (size_t i = 0; i < nr && es->nr_syms < n; i++) {
 		if (!gelf_getsym(data, (int)i, &sym) || !keep_sym(&sym))
 			continue;
 		/* A bad name index drops the symbol, not the file. */
-		name = elf_strptr(elf, strndx, sym.st_name);
-		if (!name || !*name || sym.st_name >= strsz)
+		if (sym.st_name >= strsz)
 			continue;
-		strip_version(es->strs + sym.st_name);
+		name = add_name(es, strs, strsz, sym.st_name, n);
+		if (name < 0)
+			return (int)name;
+		if (!name)
+			continue;
 		es->syms[es->nr_syms++] = (struct esym){
 			.start = sym.st_value,
 			.end = add_sat(sym.st_value, sym.st_size),
-			.name = es->strs + sym.st_name,
+			.name = (uint32_t)name,
 			.bind = GELF_ST_BIND(sym.st_info),
 		};
 	}
-	/* Names share the table's bytes: cutting "f@V" also empties a name
-	 * that starts at its '@'. Drop those. */
-	n = 0;
-	for (size_t i = 0; i < es->nr_syms; i++)
-		if (es->syms[i].name[0])
-			es->syms[n++] = es->syms[i];
-	es->nr_syms = n;
 	return 0;
 }
 
 static int read_syms(struct elf_syms *es, Elf *elf, uint64_t fsize)
 {
-	size_t ent, nr, strsz;
-	Elf_Data *data;
+	Elf_Data *data, *strtab;
+	size_t ent, nr;
 	Elf_Scn *scn;
 	GElf_Shdr sh;
 	int err;
@@ -355,19 +280,21 @@ static int read_syms(struct elf_syms *es, Elf *elf, uint64_t fsize)
 	if (err || !scn)
 		return err;	/* no symbols: a valid, empty result */
 	es->full_symtab = sh.sh_type == SHT_SYMTAB;
-	err = scn_data(scn, &sh, fsize, &data);
+	ent = gelf_fsize(elf, ELF_T_SYM, 1, EV_CURRENT);
+	if (!ent || sh.sh_entsize != ent)
+		return -EINVAL;
+	if (sh.sh_size / ent > ELF_SYMS_MAX)	/* before libelf reads it */
+		return -E2BIG;
+	err = elf_read__scn_data(scn, &sh, fsize, &data);
 	if (err)
 		return err;
-	ent = gelf_fsize(elf, ELF_T_SYM, 1, EV_CURRENT);
-	if (!ent || sh.sh_entsize != ent || data->d_type != ELF_T_SYM || data->d_size % ent)
+	if (data->d_type != ELF_T_SYM || data->d_size % ent)
 		return -EINVAL;
 	nr = data->d_size / ent;
-	if (nr > ELF_SYMS_MAX)
-		return -EINVAL;
-	err = read_strtab(es, elf, sh.sh_link, fsize, &strsz);
+	err = find_strtab(elf, sh.sh_link, fsize, &strtab);
 	if (err)
 		return err;
-	return collect_syms(es, elf, data, nr, sh.sh_link, strsz);
+	return collect_syms(es, data, nr, strtab);
 }
 
 static int bind_rank(unsigned char bind)
@@ -393,24 +320,25 @@ static size_t underscores(const char *s)
 }
 
 /* By address, then the preferred alias first (see the top of the file). */
-static int sym_cmp(const void *pa, const void *pb)
+static int sym_cmp(const void *pa, const void *pb, void *names)
 {
 	const struct esym *a = pa, *b = pb;
+	const char *na = (const char *)names + a->name, *nb = (const char *)names + b->name;
 	size_t ua, ub, la, lb;
 
 	if (a->start != b->start)
 		return a->start < b->start ? -1 : 1;
 	if (bind_rank(a->bind) != bind_rank(b->bind))
 		return bind_rank(a->bind) - bind_rank(b->bind);
-	ua = underscores(a->name);
-	ub = underscores(b->name);
+	ua = underscores(na);
+	ub = underscores(nb);
 	if (ua != ub)
 		return ua < ub ? -1 : 1;
-	la = strlen(a->name);
-	lb = strlen(b->name);
+	la = strlen(na);
+	lb = strlen(nb);
 	if (la != lb)
 		return la < lb ? -1 : 1;
-	return strcmp(a->name, b->name);
+	return strcmp(na, nb);
 }
 
 /* Keeps the first (preferred) alias of each address, with the largest end. */
@@ -464,7 +392,7 @@ static void finish_syms(struct elf_syms *es)
 	struct esym *shrunk;
 
 	if (es->nr_syms > 1)
-		qsort(es->syms, es->nr_syms, sizeof(*es->syms), sym_cmp);
+		qsort_r(es->syms, es->nr_syms, sizeof(*es->syms), sym_cmp, es->names);
 	dedupe(es);
 	size_sizeless(es);
 	/* Aliases and dropped names leave slack; a failed shrink keeps it. */
@@ -494,9 +422,7 @@ static struct elf_syms *load(Elf *elf, uint64_t fsize)
 	}
 	err = read_segs(es, elf, phnum, fsize);
 	if (!err)
-		err = build_id_from_phdrs(es, elf, phnum, fsize);
-	if (!err)
-		err = build_id_from_sections(es, elf, fsize);
+		err = elf_read__build_id(elf, phnum, fsize, es->build_id, &es->build_id_len);
 	if (!err)
 		err = read_syms(es, elf, fsize);
 	if (err) {
@@ -533,8 +459,13 @@ struct elf_syms *elf_syms__open_fd(int fd)
 		errno = ENOEXEC;
 		return NULL;
 	}
+	if (elf_limits__check(fd, NULL, (size_t)st.st_size)) {
+		errno = E2BIG;
+		return NULL;
+	}
 	errno = 0;
-	elf = elf_begin(fd, ELF_C_READ, NULL);
+	/* mapped, not read: the tables are used in place, never copied */
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (!elf) {
 		got = pread(fd, magic, sizeof(magic), 0);
 		errno = begin_fail(magic, got > 0 ? (size_t)got : 0);
@@ -556,6 +487,10 @@ struct elf_syms *elf_syms__open_mem(const void *image, size_t size)
 	}
 	if (elf_version(EV_CURRENT) == EV_NONE) {
 		errno = ENOEXEC;
+		return NULL;
+	}
+	if (elf_limits__check(-1, image, size)) {
+		errno = E2BIG;
 		return NULL;
 	}
 	/* libelf may convert the image in place: give it a private copy. */
@@ -648,7 +583,7 @@ const char *elf_syms__lookup_vaddr(const struct elf_syms *es, uint64_t vaddr, ui
 		return NULL;
 	if (sym_off)
 		*sym_off = vaddr - s->start;
-	return s->name;
+	return es->names + s->name;
 }
 
 size_t elf_syms__build_id(const struct elf_syms *es, const unsigned char **id)
@@ -658,6 +593,12 @@ size_t elf_syms__build_id(const struct elf_syms *es, const unsigned char **id)
 	if (id)
 		*id = es->build_id;
 	return es->build_id_len;
+}
+
+size_t elf_syms__bytes(const struct elf_syms *es)
+{
+	return es ? sizeof(*es) + es->nr_segs * sizeof(*es->segs) +
+		    held_bytes(es->nr_syms, es->names_cap) : 0;
 }
 
 size_t elf_syms__count(const struct elf_syms *es)
@@ -671,6 +612,6 @@ void elf_syms__free(struct elf_syms *es)
 		return;
 	free(es->syms);
 	free(es->segs);
-	free(es->strs);
+	free(es->names);
 	free(es);
 }

@@ -15,7 +15,10 @@ struct elf_syms;
  * PT_LOAD program headers and GNU build-id. The fd is only read during the
  * call (the caller closes it). Returns NULL with errno set: ENOEXEC for a
  * file that is not a valid ELF, EINVAL for one whose headers are out of
- * bounds, ENOMEM. A valid ELF without symbols loads (every lookup misses). */
+ * bounds, E2BIG for one beyond a bound of elf_limits.h (sections, segments,
+ * symbols, string bytes, the bytes its symbols would hold), ENOMEM. A valid
+ * ELF without symbols loads (every lookup misses). The file is mapped, not
+ * read: only the names of its functions are copied. */
 struct elf_syms *elf_syms__open_fd(int fd);
 
 /* The same from an ELF image in memory (the vDSO). The bytes are copied. */
@@ -42,6 +45,9 @@ const char *elf_syms__lookup_vaddr(const struct elf_syms *es, uint64_t vaddr, ui
 size_t elf_syms__build_id(const struct elf_syms *es, const unsigned char **id);
 
 size_t elf_syms__count(const struct elf_syms *es);
+
+/* The memory es holds, in bytes (what a cache of them budgets). */
+size_t elf_syms__bytes(const struct elf_syms *es);
 void elf_syms__free(struct elf_syms *es);
 
 #endif

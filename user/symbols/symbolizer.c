@@ -43,6 +43,7 @@ struct symbolizer {
 	void *dsos;			/* tsearch tree of struct dso */
 	size_t ndsos;
 	struct dso vdso;		/* the kernel's vDSO, the same in every process */
+	uint64_t over_limit;		/* files skipped: beyond a bound of elf_limits.h */
 	bool vdso_loaded;
 };
 
@@ -90,6 +91,11 @@ void symbolizer__trim(struct symbolizer *sz, size_t max_files)
 	sz->ndsos = 0;
 	if (sz->dm)
 		demangler__clear(sz->dm);
+}
+
+uint64_t symbolizer__over_limit(const struct symbolizer *sz)
+{
+	return sz->over_limit;
 }
 
 size_t symbolizer__files(const struct symbolizer *sz)
@@ -161,7 +167,17 @@ static struct dso *vdso(struct symbolizer *sz)
 /* A stripped file keeps only .dynsym; its full symbol table may be in a
  * separate debug file (Debian's -dbg and -dbgsym packages), found by the
  * build-id as gdb and perf find it: /usr/lib/debug/.build-id/ab/cdef.debug. */
-static struct elf_syms *open_debug_file(const struct elf_syms *es)
+/* The symbols of an open file; a file beyond the bounds is counted. */
+static struct elf_syms *open_syms(struct symbolizer *sz, int fd)
+{
+	struct elf_syms *es = elf_syms__open_fd(fd);
+
+	if (!es && errno == E2BIG)
+		sz->over_limit++;
+	return es;
+}
+
+static struct elf_syms *open_debug_file(struct symbolizer *sz, const struct elf_syms *es)
 {
 	char path[sizeof(DEBUG_DIR) + 2 * BUILD_ID_MAX + 16], *p = path;
 	const unsigned char *id;
@@ -178,7 +194,7 @@ static struct elf_syms *open_debug_file(const struct elf_syms *es)
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return NULL;
-	dbg = elf_syms__open_fd(fd);
+	dbg = open_syms(sz, fd);
 	close(fd);
 	if (dbg && !elf_syms__count(dbg)) {
 		elf_syms__free(dbg);
@@ -221,11 +237,11 @@ static struct dso *find_dso(struct symbolizer *sz, pid_t tgid, bool alive, const
 	sz->ndsos++;
 	fd = mapped_file__open(tgid, alive, v);
 	if (fd >= 0) {
-		d->syms = elf_syms__open_fd(fd);	/* NULL: not ELF, kept as such */
+		d->syms = open_syms(sz, fd);	/* NULL: not ELF, kept as such */
 		close(fd);
 	}
 	if (d->syms && !elf_syms__full_symtab(d->syms))
-		d->debug = open_debug_file(d->syms);
+		d->debug = open_debug_file(sz, d->syms);
 	hex_build_id(d);
 	return d;
 }

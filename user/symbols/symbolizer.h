@@ -44,6 +44,10 @@ void symbolizer__user(struct symbolizer *sz, const struct user_ctx *ctx, uint64_
  * re-read on demand). */
 void symbolizer__trim(struct symbolizer *sz, size_t max_files);
 
+/* Files skipped since the start because they are beyond a bound of
+ * elf_limits.h (their frames stay unresolved, FILE+0xOFFSET). */
+uint64_t symbolizer__over_limit(const struct symbolizer *sz);
+
 /* Files in the cache. */
 size_t symbolizer__files(const struct symbolizer *sz);
 

@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* Bounds-checked reading of an ELF file's parts with libelf: sections'
+ * data, the GNU build-id note. */
+#include <errno.h>
+#include <string.h>
+
+#include "elf_limits.h"
+#include "elf_read.h"
+
+struct build_id {
+	unsigned char *id;
+	size_t len;
+};
+
+/* [off, off + len) lies inside a file of fsize bytes, without overflow. */
+bool elf_read__in_file(uint64_t off, uint64_t len, uint64_t fsize)
+{
+	return off <= fsize && len <= fsize - off;
+}
+
+/*
+ * libelf reports failures through elf_errno(), whose codes are private; an
+ * allocation failing inside it leaves errno at ENOMEM (callers clear errno
+ * first), anything else means libelf found the file malformed.
+ */
+int elf_read__fail(int dflt)
+{
+	return errno == ENOMEM ? -ENOMEM : -dflt;
+}
+
+/* The data of a section, which must lie inside the file. */
+int elf_read__scn_data(Elf_Scn *scn, const GElf_Shdr *sh, uint64_t fsize, Elf_Data **data)
+{
+	if (sh->sh_type == SHT_NOBITS || !elf_read__in_file(sh->sh_offset, sh->sh_size, fsize))
+		return -EINVAL;
+	*data = elf_getdata(scn, NULL);
+	if (!*data)
+		return elf_read__fail(EINVAL);
+	if ((*data)->d_size > sh->sh_size || ((*data)->d_size && !(*data)->d_buf))
+		return -EINVAL;
+	return 0;
+}
+
+/* Takes the first GNU build-id note of data; gelf_getnote() bounds-checks
+ * every note against d_size. */
+static bool note_build_id(struct build_id *b, Elf_Data *data)
+{
+	size_t off = 0, next, name_off, desc_off;
+	const char *base = data->d_buf;
+	GElf_Nhdr nh;
+
+	while ((next = gelf_getnote(data, off, &nh, &name_off, &desc_off)) > 0) {
+		if (nh.n_type == NT_GNU_BUILD_ID && nh.n_descsz > 0 &&
+		    nh.n_namesz == sizeof(ELF_NOTE_GNU) &&
+		    !memcmp(base + name_off, ELF_NOTE_GNU, sizeof(ELF_NOTE_GNU))) {
+			/* Longer ids (--build-id=0x...) are cut to what fits. */
+			b->len = nh.n_descsz < BUILD_ID_MAX ? nh.n_descsz : BUILD_ID_MAX;
+			memcpy(b->id, base + desc_off, b->len);
+			return true;
+		}
+		off = next;
+	}
+	return false;
+}
+
+/* PT_NOTE first: it is what a loaded image (and the vDSO) always has. */
+static int build_id_from_phdrs(struct build_id *b, Elf *elf, size_t phnum, uint64_t fsize)
+{
+	Elf_Data *data;
+	GElf_Phdr ph;
+
+	for (size_t i = 0; i < phnum && !b->len; i++) {
+		if (!gelf_getphdr(elf, (int)i, &ph))
+			return elf_read__fail(EINVAL);
+		if (ph.p_type != PT_NOTE || !ph.p_filesz || ph.p_filesz > ELF_NOTES_MAX)
+			continue;
+		if (!elf_read__in_file(ph.p_offset, ph.p_filesz, fsize))
+			return -EINVAL;
+		data = elf_getdata_rawchunk(elf, ph.p_offset, ph.p_filesz,
+					    ph.p_align == 8 ? ELF_T_NHDR8 : ELF_T_NHDR);
+		if (!data)
+			return elf_read__fail(EINVAL);
+		note_build_id(b, data);
+	}
+	return 0;
+}
+
+/* SHT_NOTE sections, for files whose notes are not in a PT_NOTE. */
+static int build_id_from_sections(struct build_id *b, Elf *elf, uint64_t fsize)
+{
+	Elf_Scn *scn = NULL;
+	Elf_Data *data;
+	GElf_Shdr sh;
+	int err;
+
+	while (!b->len && (scn = elf_nextscn(elf, scn))) {
+		if (!gelf_getshdr(scn, &sh))
+			return elf_read__fail(EINVAL);
+		if (sh.sh_type != SHT_NOTE || sh.sh_size > ELF_NOTES_MAX)
+			continue;
+		err = elf_read__scn_data(scn, &sh, fsize, &data);
+		if (err)
+			return err;
+		note_build_id(b, data);
+	}
+	return 0;
+}
+
+int elf_read__build_id(Elf *elf, size_t phnum, uint64_t fsize, unsigned char id[BUILD_ID_MAX],
+		       size_t *len)
+{
+	struct build_id b = { .id = id };
+	int err = build_id_from_phdrs(&b, elf, phnum, fsize);
+
+	if (!err)
+		err = build_id_from_sections(&b, elf, fsize);
+	*len = b.len;
+	return err;
+}
