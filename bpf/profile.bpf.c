@@ -58,13 +58,25 @@ struct {
 	__type(value, __u64);
 } exec_times SEC(".maps");
 
-/* hash of the frames -> the frames */
-struct stack_map {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, DEFAULT_MAX_STACKS);
-	__type(key, __u64);
-	__type(value, struct stack_trace);
-} stacks0 SEC(".maps"), stacks1 SEC(".maps");
+/* key (hash and class) -> the frames, one map per depth class (see
+ * struct stack_trace). The counts and stack maps are not preallocated:
+ * kernel memory grows with what is stored (max_entries is a ceiling), and
+ * the drained generation holds nothing. */
+#define STACK_MAP(name, cls)						\
+	struct {							\
+		__uint(type, BPF_MAP_TYPE_HASH);			\
+		__uint(map_flags, BPF_F_NO_PREALLOC);			\
+		__uint(max_entries, DEFAULT_MAX_STACKS);		\
+		__type(key, __u64);					\
+		__uint(value_size, STACK_VALUE_SIZE(cls));		\
+	} name SEC(".maps")
+
+STACK_MAP(stacks0_s, 0);
+STACK_MAP(stacks0_m, 1);
+STACK_MAP(stacks0_l, 2);
+STACK_MAP(stacks1_s, 0);
+STACK_MAP(stacks1_m, 1);
+STACK_MAP(stacks1_l, 2);
 
 /* where a sample's stacks are taken before they are hashed and stored:
  * slot 0 the kernel's, slot 1 the user's */
@@ -78,6 +90,7 @@ struct {
 /* stack -> weight: samples, or microseconds for off-CPU time */
 struct counts_map {
 	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(max_entries, DEFAULT_MAX_COUNTS);
 	__type(key, struct stack_key);
 	__type(value, __u64);
@@ -109,6 +122,7 @@ struct blocked {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(max_entries, MAX_OFFCPU_THREADS);
 	__type(key, __u32);
 	__type(value, struct blocked);
@@ -184,21 +198,33 @@ static __always_inline __u64 hash_step(__u64 h, __u64 ip)
 	return (h ^ ip) * FNV_PRIME;
 }
 
-/* Stores the frames in the scratch slot under their hash; *key = the hash
- * (never STACK_NONE). Returns 0 or the reason the sample is lost. */
-static __always_inline __u32 store_stack(void *stacks, struct stack_trace *st, __u64 h, __u64 *key)
+static __always_inline void *stack_map(__u32 g, __u32 cls)
 {
+	if (g)
+		return cls == 0 ? (void *)&stacks1_s : cls == 1 ? (void *)&stacks1_m : (void *)&stacks1_l;
+	return cls == 0 ? (void *)&stacks0_s : cls == 1 ? (void *)&stacks0_m : (void *)&stacks0_l;
+}
+
+/* Stores the frames in the scratch slot under their key in generation g's
+ * map of their depth class; *key = the key (never STACK_NONE). A stack
+ * already there is found by a lookup, which takes no lock. Returns 0 or
+ * the reason the sample is lost. */
+static __always_inline __u32 store_stack(__u32 g, struct stack_trace *st, __u64 h, __u64 *key)
+{
+	__u32 cls = STACK_CLASS(st->nr);
+	void *stacks = stack_map(g, cls);
 	long err;
 
-	*key = h ? h : 1;
+	*key = STACK_KEY(h, cls);
+	if (bpf_map_lookup_elem(stacks, key))
+		return 0;
 	err = bpf_map_update_elem(stacks, key, st, BPF_NOEXIST);
-	/* -EEXIST: the same frames are there already */
+	/* -EEXIST: another CPU stored the same frames in between */
 	return err && err != -EEXIST ? STAT_LOST_STACKMAP_FULL : 0;
 }
 
 /* One half of the stack, by bpf_get_stack(), into the stack map. */
-static __always_inline __u32 take_stack(void *ctx, void *stacks, __u32 slot, __u64 flags,
-					__u64 *key)
+static __always_inline __u32 take_stack(void *ctx, __u32 g, __u32 slot, __u64 flags, __u64 *key)
 {
 	struct stack_trace *st = bpf_map_lookup_elem(&scratch, &slot);
 	__u64 h = FNV_OFFSET;
@@ -215,18 +241,18 @@ static __always_inline __u32 take_stack(void *ctx, void *stacks, __u32 slot, __u
 	st->nr = (__u64)bytes / sizeof(__u64);
 	for (__u32 i = 0; i < MAX_STACK_DEPTH && i < st->nr; i++)
 		h = hash_step(h, st->ips[i]);
-	return store_stack(stacks, st, h, key);
+	return store_stack(g, st, h, key);
 }
 
 /* Both halves into key; 0, or the reason the sample is lost. */
-static __always_inline __u32 take_stacks(void *ctx, struct stack_key *key, void *stacks)
+static __always_inline __u32 take_stacks(void *ctx, struct stack_key *key, __u32 g)
 {
 	__u32 lost = 0;
 
 	if (kernel_stacks)
-		lost = take_stack(ctx, stacks, SLOT_KERNEL, 0, &key->kstack);
+		lost = take_stack(ctx, g, SLOT_KERNEL, 0, &key->kstack);
 	if (!lost && user_stacks)
-		lost = take_stack(ctx, stacks, SLOT_USER, BPF_F_USER_STACK, &key->ustack);
+		lost = take_stack(ctx, g, SLOT_USER, BPF_F_USER_STACK, &key->ustack);
 	return lost;
 }
 
@@ -256,13 +282,12 @@ static __always_inline __u32 add_weight(void *counts, struct stack_key *key, __u
 
 /* One sample into one generation's maps; called with constant map
  * pointers so the verifier knows each helper's map. */
-static __always_inline void record(void *ctx, struct stack_key *key, void *stacks, void *counts,
-				   __u32 g)
+static __always_inline void record(void *ctx, struct stack_key *key, void *counts, __u32 g)
 {
 	__u32 lost;
 
 	slot_inc(&stats, g * STAT_MAX + STAT_SAMPLES);
-	lost = take_stacks(ctx, key, stacks);
+	lost = take_stacks(ctx, key, g);
 	if (!lost)
 		lost = add_weight(counts, key, 1);
 	if (lost)
@@ -277,9 +302,9 @@ static __always_inline int sample_event(void *ctx, __u32 event)
 		return 0;
 	slot_inc(&total, 0);
 	if (gen)
-		record(ctx, &key, &stacks1, &counts1, 1);
+		record(ctx, &key, &counts1, 1);
 	else
-		record(ctx, &key, &stacks0, &counts0, 0);
+		record(ctx, &key, &counts0, 0);
 	return 0;
 }
 
@@ -396,8 +421,7 @@ static long unwind_step(__u32 i, struct unwind_ctx *c)
 /* The user stack, unwound with the tables, into the stack map; without
  * tables for the process yet, by frame pointers. Returns 0 or the reason
  * the sample is lost. */
-static __always_inline __u32 take_dwarf_ustack(void *ctx, struct stack_key *key, void *stacks,
-					       __u32 g)
+static __always_inline __u32 take_dwarf_ustack(void *ctx, struct stack_key *key, __u32 g)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct unwind_ctx c = { .tgid = key->tgid, .hash = FNV_OFFSET, .stop = STAT_UNWIND_DEPTH };
@@ -410,7 +434,7 @@ static __always_inline __u32 take_dwarf_ustack(void *ctx, struct stack_key *key,
 		return 0;
 	if (!bpf_map_lookup_elem(&unwind_procs, &key->tgid)) {
 		slot_inc(&stats, g * STAT_MAX + STAT_UNWIND_FP_FALLBACK);
-		return take_stack(ctx, stacks, SLOT_USER, BPF_F_USER_STACK, &key->ustack);
+		return take_stack(ctx, g, SLOT_USER, BPF_F_USER_STACK, &key->ustack);
 	}
 	regs = (struct pt_regs *)bpf_task_pt_regs(task);
 	c.ip = BPF_CORE_READ(regs, ip);
@@ -422,19 +446,18 @@ static __always_inline __u32 take_dwarf_ustack(void *ctx, struct stack_key *key,
 	if (!st || !c.nr)
 		return 0;
 	st->nr = c.nr;
-	return store_stack(stacks, st, c.hash, &key->ustack);
+	return store_stack(g, st, c.hash, &key->ustack);
 }
 
-static __always_inline void record_dwarf(void *ctx, struct stack_key *key, void *stacks,
-					 void *counts, __u32 g)
+static __always_inline void record_dwarf(void *ctx, struct stack_key *key, void *counts, __u32 g)
 {
 	__u32 lost = 0;
 
 	slot_inc(&stats, g * STAT_MAX + STAT_SAMPLES);
 	if (kernel_stacks)
-		lost = take_stack(ctx, stacks, SLOT_KERNEL, 0, &key->kstack);
+		lost = take_stack(ctx, g, SLOT_KERNEL, 0, &key->kstack);
 	if (!lost && user_stacks)
-		lost = take_dwarf_ustack(ctx, key, stacks, g);
+		lost = take_dwarf_ustack(ctx, key, g);
 	if (!lost)
 		lost = add_weight(counts, key, 1);
 	if (lost)
@@ -449,9 +472,9 @@ static __always_inline int sample_event_dwarf(void *ctx, __u32 event)
 		return 0;
 	slot_inc(&total, 0);
 	if (gen)
-		record_dwarf(ctx, &key, &stacks1, &counts1, 1);
+		record_dwarf(ctx, &key, &counts1, 1);
 	else
-		record_dwarf(ctx, &key, &stacks0, &counts0, 0);
+		record_dwarf(ctx, &key, &counts0, 0);
 	return 0;
 }
 
@@ -496,7 +519,7 @@ static __always_inline void switch_out(void *ctx, struct task_struct *prev, __u3
 
 	if (!wanted(&b.key, offcpu_event))
 		return;
-	lost = take_stacks(ctx, &b.key, g ? (void *)&stacks1 : (void *)&stacks0);
+	lost = take_stacks(ctx, &b.key, g);
 	b.since = bpf_ktime_get_ns();
 	if (lost || bpf_map_update_elem(&blocked, &tid, &b, BPF_ANY))
 		slot_inc(&stats, g * STAT_MAX + STAT_OFFCPU_LOST);

@@ -49,11 +49,26 @@ struct stack_key {
 	char comm[TASK_COMM_LEN];
 };
 
-/* A stack in the stack map, innermost frame first. */
+/* A stack, innermost frame first. The stack maps store it at its depth
+ * class: one map per class and generation, whose values hold nr and the
+ * class's number of ips (a prefix of this struct), so a 10-frame stack
+ * takes 136 bytes rather than 1 KiB. */
 struct stack_trace {
 	__u64 nr;
 	__u64 ips[MAX_STACK_DEPTH];
 };
+
+#define STACK_CLASSES		3
+#define STACK_CLASS_SMALL	16
+#define STACK_CLASS_MEDIUM	48
+/* the class of a stack of nr frames, 0..STACK_CLASSES-1 */
+#define STACK_CLASS(nr)		((nr) <= STACK_CLASS_SMALL ? 0 : (nr) <= STACK_CLASS_MEDIUM ? 1 : 2)
+#define STACK_CLASS_DEPTH(c)	((c) == 0 ? STACK_CLASS_SMALL : (c) == 1 ? STACK_CLASS_MEDIUM : MAX_STACK_DEPTH)
+#define STACK_VALUE_SIZE(c)	(8 * (1 + STACK_CLASS_DEPTH(c)))
+/* A stack's key is its frames' hash with the class in the low two bits
+ * (1 + class): never STACK_NONE, and it names the map to read. */
+#define STACK_KEY(hash, c)	(((hash) & ~3ULL) | ((c) + 1))
+#define STACK_KEY_CLASS(key)	((unsigned int)((key) & 3) - 1)
 
 /* Per-CPU counters in the stats map. Every sample that passed the filters
  * is counted once in STAT_SAMPLES and then either in the counts map or in

@@ -7,7 +7,7 @@
 #   make bench-deps   the Debian packages the bench needs beyond `make deps`
 
 BENCH_BUILD   := $(BUILD)/bench
-BENCH_PKGS    := time jq
+BENCH_PKGS    := time jq bpftrace
 BENCH_LIBS    := $(foreach n,1 2 3 4,$(BENCH_BUILD)/libstackbench$(n).so)
 BENCH_TOOLS   := $(BENCH_BUILD)/stackid_floor $(BENCH_BUILD)/fn_timer $(BENCH_BUILD)/unwind_cost
 BENCH_CFLAGS  := -std=c17 -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE

@@ -45,14 +45,14 @@ NCPU=$(nproc)
 if [ "$MODE" = full ]; then
 	P1_HZ="19 99 997"; P1_REPS=5; P1_SECS=2	# per run, workload alone
 	P2_HZ=997; P2_REPS=3; P2_SECS=10		# peer runs: parts 2, 4, 5
-	FLOOR_REPS=3; FLOOR_SECS=3
+	FLOOR_REPS=3; FLOOR_SECS=3; ALONE_WARM=5
 	P3_HZ=997; P3_SECS=20; P3_MAX_STACKS=262144; P3_MIN_STACKS=20000; P3_CACHES="cold warm"
 	P6_HZ=19; P6_SECS=120; P6_INTERVAL=10
 	P7_HZ=997; P7_SECS=5
 else
 	P1_HZ="99"; P1_REPS=1; P1_SECS=0.3
 	P2_HZ=997; P2_REPS=1; P2_SECS=0.5
-	FLOOR_REPS=1; FLOOR_SECS=0.3
+	FLOOR_REPS=1; FLOOR_SECS=0.3; ALONE_WARM=0.5
 	P3_HZ=997; P3_SECS=1; P3_MAX_STACKS=262144; P3_MIN_STACKS=0; P3_CACHES="cold"
 	P6_HZ=19; P6_SECS=2; P6_INTERVAL=1
 	P7_HZ=997; P7_SECS=0.5
@@ -167,6 +167,33 @@ row() {
 	ROWS_JSON+=("$(printf '{"part": %s, "figure": "%s", "unit": "%s", "bpfprof": %s, "peer_name": "%s", "peer": %s, "ratio": %s, "note": "%s"}' \
 		"$part" "$fig" "$unit" "$(json_stats "$bs")" "$pname" "$(json_stats "$ps")" \
 		"$([ "$ratio" = NA ] && echo null || echo "$ratio")" "$note")")
+}
+
+# goal PART FIGURE UNIT "BPFPROF VALUES" PEER_NAME "PEER VALUES" LIMIT: a
+# row of issue 16's goals, its note saying whether the goal holds: ratio <=
+# LIMIT against the peer, or (no peer) bpfprof's median <= LIMIT. GOALS
+# collects them for the summary at the end.
+GOALS=()
+goal() {
+	local part=$1 fig=$2 unit=$3 bvals=$4 pname=$5 pvals=$6 limit=$7 bm pm v what verdict shown
+	# shellcheck disable=SC2086
+	bm=$(stats $bvals); bm=${bm%% *}
+	if [ -n "$pname" ]; then
+		# shellcheck disable=SC2086
+		pm=$(stats $pvals); pm=${pm%% *}
+		what="<= ${limit}x $pname"
+		v=$(awk -v b="$bm" -v p="$pm" 'BEGIN { if (b == "NA" || p == "NA" || p + 0 <= 0 || b + 0 <= 0) print "NA"; else print b / p }')
+		shown="ratio $(fmt "$v")"
+	else
+		what="<= $limit $unit"
+		v=$bm
+		shown="$(fmt "$v") $unit"
+	fi
+	if [ "$v" = NA ]; then verdict="not measured"
+	elif awk -v v="$v" -v l="$limit" 'BEGIN { exit !(v + 0 <= l + 0) }'; then verdict="goal met"
+	else verdict="goal not met"; fi
+	row "$part" "$fig" "$unit" "$bvals" "$pname" "$pvals" "(goal $what: $verdict)"
+	GOALS+=("$(printf '%-4s %-62s %-34s %s' "$part" "$fig" "$shown" "goal $what: $verdict")")
 }
 
 # A figure that could not be measured on this machine or build.
@@ -379,7 +406,11 @@ part1() {
 		row 1 "workload alone, wall time, at the $hz Hz runs" s "${ALONE[$hz]}" "" ""
 		row 1 "slowdown (wall) at $hz Hz, -a (perf: -g -a)" % "${SLOW_B[$hz]}" perf "${SLOW_P[$hz]}"
 		row 1 "workload CPU time increase at $hz Hz" % "${CPU_B[$hz]}" perf "${CPU_P[$hz]}"
-		row 1 "in-context CPU per sample at $hz Hz" us "${COST_B[$hz]}" perf "${COST_P[$hz]}"
+		if [ "$hz" = 997 ]; then
+			goal 1 "in-context CPU per sample at $hz Hz" us "${COST_B[$hz]}" perf "${COST_P[$hz]}" 0.8
+		else
+			row 1 "in-context CPU per sample at $hz Hz" us "${COST_B[$hz]}" perf "${COST_P[$hz]}"
+		fi
 	done
 }
 
@@ -451,6 +482,57 @@ peer_runs() {
 			peer_add "floor_${name#floor_}" "${ns#ns_per_run=}"
 		done <"$W/floor.out"
 	done
+	alone_runs
+}
+
+# The BPF program per sample of each tool alone on the same workload:
+# bpftrace's stack-counting one-liner (issue 16's peer) and bpfprof in each
+# call-graph mode it has. PEER[alone_<tool>] gets ns per run.
+BPFTRACE_PROG="profile:hz:$P2_HZ { @[kstack, ustack, comm] = count(); }"
+# the --call-graph modes bpfprof's --help lists, and which is the default
+alone_modes() {
+	local m
+	for m in fp dwarf auto; do
+		"$BPFPROF" --help 2>&1 | grep -q -- "--call-graph.*$m" && printf '%s ' "$m"
+	done
+}
+default_mode() { "$BPFPROF" --help 2>&1 | grep -- "--call-graph" | grep -oE '[a-z]+ \(default\)' | cut -d' ' -f1; }
+# alone_ns NAME CMD...: runs CMD over bench_fixed, prints its perf_event
+# programs' ns per run over FLOOR_SECS after ALONE_WARM s of warm-up
+# (attached, dwarf tables built), or NA
+alone_ns() {
+	local name=$1 wpid tpid rt0 rc0 rt rc; shift
+	"$FIXED" "$(iters_for "$(calc "$ALONE_WARM + $FLOOR_SECS + 2")")" >/dev/null &
+	wpid=$!; STARTED+=("$wpid")
+	"$@" >"$W/$name.out" 2>"$W/$name.err" &
+	tpid=$!; STARTED+=("$tpid")
+	sleep "$ALONE_WARM"
+	read -r rt0 rc0 <<<"$(bpf_prog_stats "$tpid")"
+	sleep "$FLOOR_SECS"
+	read -r rt rc <<<"$(bpf_prog_stats "$tpid")"
+	kill -INT "$tpid" 2>/dev/null || true; wait "$tpid" || true
+	kill -TERM "$wpid" 2>/dev/null || true; wait "$wpid" 2>/dev/null || true
+	if [ $((rc - rc0)) -gt 0 ]; then calc "($rt - $rt0) / ($rc - $rc0)"; else echo NA; fi
+}
+alone_runs() {
+	local rep m
+	enable_bpf_stats
+	for rep in $(seq 1 "$FLOOR_REPS"); do
+		if command -v bpftrace >/dev/null; then
+			log "alone $rep/$FLOOR_REPS: bpftrace one-liner at $P2_HZ Hz"
+			peer_add alone_bpftrace "$(alone_ns alone-bpftrace bpftrace -e "$BPFTRACE_PROG")"
+		fi
+		for m in default $(alone_modes); do
+			[ "$m" = "$(default_mode)" ] && continue	# measured as "default"
+			log "alone $rep/$FLOOR_REPS: bpfprof --call-graph $m at $P2_HZ Hz"
+			if [ "$m" = default ]; then
+				peer_add alone_default "$(alone_ns alone-default "$BPFPROF" -a -F "$P2_HZ" -o "$W/alone.folded")"
+			else
+				peer_add "alone_$m" "$(alone_ns "alone-$m" "$BPFPROF" -a -F "$P2_HZ" --call-graph "$m" -o "$W/alone.folded")"
+			fi
+		done
+	done
+	restore_bpf_stats
 }
 
 # fidelity BPFPROF_FOLDED PERF_FOLDED: top-10 self shares of bench_fixed.
@@ -489,6 +571,21 @@ part2() {
 	row 2 "floor: bpf_get_stackid kernel stack" ns "$(pv floor_kstack)" "" ""
 	row 2 "floor: bpf_get_stackid user stack" ns "$(pv floor_ustack)" "" ""
 	row 2 "floor: an empty program (stats overhead)" ns "$(pv floor_empty)" "" ""
+	if [ -n "$(pv alone_bpftrace)" ]; then
+		goal 2 "BPF per sample alone, default mode, vs bpftrace one-liner" ns \
+			"$(pv alone_default)" bpftrace "$(pv alone_bpftrace)" 0.6
+	else
+		row_na 2 "BPF per sample alone, default mode, vs bpftrace one-liner" "bpftrace missing: make bench-deps"
+	fi
+	goal 2 "BPF per sample alone, default mode, vs floor" ns "$(pv alone_default)" floor "$(pv floor_both)" 1.3
+	local m
+	for m in $(alone_modes); do
+		if [ "$m" = "$(default_mode)" ]; then
+			row 2 "BPF per sample alone, --call-graph $m (default), vs bpftrace" ns "$(pv alone_default)" bpftrace "$(pv alone_bpftrace)"
+		else
+			row 2 "BPF per sample alone, --call-graph $m, vs bpftrace" ns "$(pv "alone_$m")" bpftrace "$(pv alone_bpftrace)"
+		fi
+	done
 }
 
 # ================================================= 3. time to a flame graph
@@ -560,8 +657,9 @@ part3() {
 	fewest=$(stats $(p3v stacks_b) $(p3v stacks_p) | awk '{ print $2 }')
 	row 3 "distinct stacks in the folded output" "" "$(p3v stacks_b)" perf "$(p3v stacks_p)" \
 		"$(awk -v m="$P3_MIN_STACKS" -v f="$fewest" 'BEGIN { if (f < m) print "(fewer than " m ")" }')"
-	row 3 "end of sampling -> folded file, page cache cold" s "$(p3v end_b_cold)" perf "$(p3v end_p_cold)"
-	row 3 "end of sampling -> folded file, page cache warm" s "$(p3v end_b_warm)" perf "$(p3v end_p_warm)"
+	goal 3 "end of sampling -> folded file, page cache cold" s "$(p3v end_b_cold)" perf "$(p3v end_p_cold)" 0.2
+	[ -n "$(p3v end_b_warm)" ] &&
+		goal 3 "end of sampling -> folded file, page cache warm" s "$(p3v end_b_warm)" perf "$(p3v end_p_warm)" 0.2
 	row 3 "perf: record stop (cold, warm)" s "" perf "$(p3v rec_stop_cold) $(p3v rec_stop_warm)"
 	row 3 "perf script alone vs bpfprof end of run, cold" s "$(p3v end_b_cold)" perf "$(p3v script_cold)"
 	row 3 "perf script alone vs bpfprof end of run, warm" s "$(p3v end_b_warm)" perf "$(p3v script_warm)"
@@ -595,7 +693,7 @@ part4() {
 		row 4 "peak RSS, bench_stacks: bpfprof vs perf record" MiB "$(p3v rss_b)" perf "$(p3v rss_pr)"
 		row 4 "peak RSS, bench_stacks: bpfprof vs perf script" MiB "$(p3v rss_b)" perf "$(p3v rss_ps)"
 	fi
-	row 4 "BPF maps (memlock), default sizes" MiB "$(pv maps)" "" ""
+	goal 4 "BPF maps (memlock), default one-shot run" MiB "$(pv maps)" "" "" 16
 	[ -n "$(p3v maps_b)" ] &&
 		row 4 "BPF maps (memlock), --max-stacks $P3_MAX_STACKS" MiB "$(p3v maps_b)" "" ""
 	row 4 "perf ring buffers mapped" MiB "$(pv ring_b)" perf "$(pv ring_p)"
@@ -652,9 +750,10 @@ part6() {
 		stop_timed "$bp" "$bt" TERM
 		if [ -n "$wpid" ]; then kill -TERM "$wpid" 2>/dev/null || true; wait "$wpid" || true; wpid=""; fi
 		files=$(find "$W/fleet-$cond" -type f \( -name '*.folded' -o -name '*.pb.gz' \) | wc -l)
-		row 6 "sampler CPU, $cond machine" "% of one core" \
-			"$(calc "100 * $(time_cpu "$W/p6.time") / $(time_wall "$W/p6.time")")" "" "" "($files profiles written)"
-		row 6 "sampler peak RSS, $cond machine" MiB "$(time_rss "$W/p6.time")" "" ""
+		log "part 6 ($cond): $files profiles written"
+		goal 6 "sampler CPU, $cond machine" "% of one core" \
+			"$(calc "100 * $(time_cpu "$W/p6.time") / $(time_wall "$W/p6.time")")" "" "" 0.1
+		goal 6 "sampler peak RSS, $cond machine" MiB "$(time_rss "$W/p6.time")" "" "" 20
 		row 6 "sampler RSS at the end, $cond machine" MiB "$rss" "" ""
 	done
 }
@@ -758,6 +857,11 @@ for p in $PARTS; do
 	esac
 done
 
+if [ "${#GOALS[@]}" -gt 0 ]; then
+	out_line ""
+	out_line "== goals of issue 16 in this run (ratio = bpfprof / peer of the medians)"
+	for g in "${GOALS[@]}"; do out_line "$g"; done
+fi
 STARTED=()	# all of them waited for
 WALL=$(( $(date +%s) - BENCH_START ))
 out_line ""

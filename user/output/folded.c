@@ -2,7 +2,7 @@
 /* Folded stacks: merge samples by their line, print them sorted. */
 #include <errno.h>
 #include <inttypes.h>
-#include <search.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,112 +15,142 @@ struct line_count {
 	uint64_t count;
 };
 
+/* A growing string: every line of a profile goes into one, so writing
+ * 100,000 lines costs a few reallocations rather than a stream apiece. */
+struct text {
+	char *s;
+	size_t len, cap;
+	bool failed;
+};
+
+static void put_bytes(struct text *t, const char *b, size_t n)
+{
+	size_t cap = t->cap ? t->cap : 4096;
+	char *grown;
+
+	if (t->failed)
+		return;
+	while (cap < t->len + n + 1)
+		cap *= 2;
+	if (cap != t->cap) {
+		grown = realloc(t->s, cap);
+		if (!grown) {
+			t->failed = true;
+			return;
+		}
+		t->s = grown;
+		t->cap = cap;
+	}
+	memcpy(t->s + t->len, b, n);
+	t->len += n;
+	t->s[t->len] = '\0';
+}
+
 /* Appends name with the characters that would break the format replaced:
  * ';' separates frames, the last space separates the count (kept: names
  * like "operator new" are fine), line breaks end the record. */
-static void put_name(FILE *f, const char *name)
+static void put_name(struct text *t, const char *name)
 {
-	for (; *name; name++) {
-		char c = *name;
+	size_t start = t->len, n = strlen(name), i;
 
-		if (c == ';')
-			c = ':';
-		else if (c == '\n' || c == '\r')
-			c = ' ';
-		putc(c, f);
+	put_bytes(t, name, n);
+	for (i = start; !t->failed && i < t->len; i++) {
+		if (t->s[i] == ';')
+			t->s[i] = ':';
+		else if (t->s[i] == '\n' || t->s[i] == '\r')
+			t->s[i] = ' ';
+	}
+}
+
+static void put_line(struct text *t, const struct psample *s, const char *root)
+{
+	char comm[TASK_COMM_LEN];
+	size_t i;
+
+	memcpy(comm, s->comm, sizeof(comm));
+	comm[sizeof(comm) - 1] = '\0';
+	if (root) {
+		put_name(t, root);
+		put_bytes(t, ";", 1);
+	}
+	put_name(t, comm[0] ? comm : "[unknown]");
+	for (i = 0; i < s->nframes; i++) {
+		put_bytes(t, ";", 1);
+		put_name(t, s->frames[i].name);
+		if (s->frames[i].kernel)
+			put_bytes(t, "_[k]", 4);
 	}
 }
 
 char *folded__line(const struct psample *s, const char *root)
 {
-	char *buf = NULL, comm[TASK_COMM_LEN];
-	size_t len = 0, i;
-	FILE *f = open_memstream(&buf, &len);
+	struct text t = { 0 };
 
-	if (!f)
-		return NULL;
-	memcpy(comm, s->comm, sizeof(comm));
-	comm[sizeof(comm) - 1] = '\0';
-	if (root) {
-		put_name(f, root);
-		putc(';', f);
-	}
-	put_name(f, comm[0] ? comm : "[unknown]");
-	for (i = 0; i < s->nframes; i++) {
-		putc(';', f);
-		put_name(f, s->frames[i].name);
-		if (s->frames[i].kernel)
-			fputs("_[k]", f);
-	}
-	if (fclose(f)) {
-		free(buf);
+	put_line(&t, s, root);
+	if (!t.failed && !t.s)
+		put_bytes(&t, "", 0);
+	if (t.failed) {
+		free(t.s);
 		return NULL;
 	}
-	return buf;
+	return t.s;
 }
 
-static int cmp_line(const void *a, const void *b)
+/* One sample's line in the text, and its weight. */
+struct line_ref {
+	size_t off;
+	uint64_t count;
+};
+
+static int cmp_line(const void *a, const void *b, void *text)
 {
-	return strcmp(((const struct line_count *)a)->line, ((const struct line_count *)b)->line);
+	const char *s = text;
+
+	return strcmp(s + ((const struct line_ref *)a)->off, s + ((const struct line_ref *)b)->off);
 }
 
-static void free_line(void *node)
+/* Sorted, the same lines are neighbours: each is printed once with the
+ * sum of their weights. */
+static void print_merged(const struct text *t, const struct line_ref *refs, size_t n, FILE *out)
 {
-	struct line_count *lc = node;
+	size_t i = 0, j;
+	uint64_t count;
 
-	free(lc->line);
-	free(lc);
-}
-
-static int merge(void **root, char *line, uint64_t count)
-{
-	struct line_count key = { .line = line }, *lc;
-	void *node = tfind(&key, root, cmp_line);
-
-	if (node) {
-		(*(struct line_count **)node)->count += count;
-		free(line);
-		return 0;
+	while (i < n) {
+		count = refs[i].count;
+		for (j = i + 1; j < n && !strcmp(t->s + refs[i].off, t->s + refs[j].off); j++)
+			count += refs[j].count;
+		fputs_unlocked(t->s + refs[i].off, out);
+		fprintf(out, " %" PRIu64 "\n", count);
+		i = j;
 	}
-	lc = malloc(sizeof(*lc));
-	if (lc) {
-		lc->line = line;
-		lc->count = count;
-	}
-	if (!lc || !tsearch(lc, root, cmp_line)) {
-		free(lc);
-		free(line);
-		return -ENOMEM;
-	}
-	return 0;
-}
-
-static void print_node(const void *nodep, VISIT which, void *out)
-{
-	const struct line_count *lc = *(struct line_count *const *)nodep;
-
-	if (which == postorder || which == leaf)
-		fprintf(out, "%s %" PRIu64 "\n", lc->line, lc->count);
 }
 
 int folded__write(const struct profile *p, FILE *out)
 {
-	void *root = NULL;
+	struct line_ref *refs = calloc(p->nsamples ? p->nsamples : 1, sizeof(*refs));
+	struct text t = { 0 };
 	size_t i;
 	int err = 0;
 
-	for (i = 0; !err && i < p->nsamples; i++) {
+	for (i = 0; refs && i < p->nsamples; i++) {
 		const struct psample *ps = &p->samples[i];
-		/* several events: which one is the root frame */
-		char *line = folded__line(ps, p->nevents > 1 && ps->event < (uint32_t)p->nevents ?
-					  p->events[ps->event].name : NULL);
 
-		err = line ? merge(&root, line, ps->count) : -ENOMEM;
+		refs[i].off = t.len;
+		refs[i].count = ps->count;
+		/* several events: which one is the root frame */
+		put_line(&t, ps, p->nevents > 1 && ps->event < (uint32_t)p->nevents ?
+			 p->events[ps->event].name : NULL);
+		put_bytes(&t, "", 1);	/* the line's NUL */
 	}
-	/* tsearch's tree is ordered by the line: an in-order walk prints sorted */
-	if (!err)
-		twalk_r(root, print_node, out);
-	tdestroy(root, free_line);
+	if (!refs || t.failed) {
+		err = -ENOMEM;
+	} else if (p->nsamples) {
+		qsort_r(refs, p->nsamples, sizeof(*refs), cmp_line, t.s);
+		print_merged(&t, refs, p->nsamples, out);
+	}
+	free(refs);
+	free(t.s);
 	if (!err && (fflush(out) || ferror(out)))
 		err = errno ? -errno : -EIO;
 	return err;

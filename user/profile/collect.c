@@ -30,6 +30,19 @@ struct collector {
 	uint64_t over_limit;		/* files over the limits reported so far */
 };
 
+/* kallsyms is read once: kernel text does not move while we run. */
+static void load_ksyms(struct collector *c)
+{
+	if (c->ks || !c->need_ksyms || c->warned)
+		return;
+	c->ks = ksyms__load("/proc/kallsyms");
+	if (!c->ks) {
+		fprintf(stderr, "bpfprof: warning: no kernel symbols (/proc/kallsyms: %s)\n",
+			strerror(errno));
+		c->warned = true;
+	}
+}
+
 struct collector *collector__new(struct session *s, struct procs *procs, bool need_ksyms,
 				 const struct pevent *events, int nevents,
 				 const struct name_sources *names)
@@ -60,23 +73,11 @@ void collector__free(struct collector *c)
 	free(c);
 }
 
-/* kallsyms is read once: kernel text does not move while we run. */
-static void load_ksyms(struct collector *c)
-{
-	if (c->ks || !c->need_ksyms || c->warned)
-		return;
-	c->ks = ksyms__load("/proc/kallsyms");
-	if (!c->ks) {
-		fprintf(stderr, "bpfprof: warning: no kernel symbols (/proc/kallsyms: %s)\n",
-			strerror(errno));
-		c->warned = true;
-	}
-}
-
 int collector__collect(struct collector *c, struct profile **out)
 {
 	struct profile *p = profile__new();
 	struct drained d = { 0 };
+	int stacks_fds[STACK_CLASSES];
 	uint64_t flipped;
 	int gen, err;
 
@@ -87,9 +88,10 @@ int collector__collect(struct collector *c, struct profile **out)
 	gen = session__flip(c->session);
 	flipped = procs__now();
 	err = gen < 0 ? gen : session__take_stats(c->session, gen, p->stats.bpf);
-	if (!err)
-		err = drain__collect(session__counts_fd(c->session, gen),
-				     session__stacks_fd(c->session, gen), &d);
+	if (!err) {
+		session__stacks_fds(c->session, gen, stacks_fds);
+		err = drain__collect(session__counts_fd(c->session, gen), stacks_fds, &d);
+	}
 	if (err) {
 		fprintf(stderr, "bpfprof: cannot read the BPF maps: %s\n", strerror(-err));
 		profile__free(p);

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* Reading the BPF maps into plain records. */
 #include <errno.h>
-#include <search.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,54 +10,108 @@
 
 #define BATCH	1024
 
-static int grow(struct drained *d, size_t *cap, size_t need)
+/* A drain under way: the output and the capacities of its arrays. */
+struct reader {
+	struct drained *d;
+	size_t cap_recs, cap_stacks, cap_frames, nframes;
+	size_t *first;			/* per stack: its first frame in d->frames */
+	size_t cap_first;
+	size_t val_size;		/* the stack map being read: its value size */
+};
+
+/* Makes room for need elements of size bytes in *arr (capacity *cap). */
+static int grow(void *arr, size_t *cap, size_t need, size_t size)
 {
-	struct raw_count *r;
 	size_t c = *cap ? *cap : BATCH;
+	void *r;
 
 	while (c < need)
 		c *= 2;
 	if (c == *cap)
 		return 0;
-	r = realloc(d->recs, c * sizeof(*r));
+	r = realloc(*(void **)arr, c * size);
 	if (!r)
 		return -ENOMEM;
-	d->recs = r;
+	*(void **)arr = r;
 	*cap = c;
 	return 0;
 }
+
+/* One batch of a map's entries, handed to the reader. */
+typedef int (*batch_fn)(struct reader *r, const void *keys, const void *vals, __u32 n);
 
 /* bpf_map_lookup_and_delete_batch() walks the hash bucket by bucket and
  * fails with ENOENT, the last entries filled in, once it has passed the
  * end. The generation is ours alone (see session__flip()): reading and
  * emptying it loses nothing. */
-static int read_counts(int counts_fd, struct drained *d)
+static int take_all(int fd, size_t key_size, size_t val_size, batch_fn fn, struct reader *r)
 {
-	struct stack_key keys[BATCH];
-	uint64_t vals[BATCH];
-	__u32 in_batch, out_batch, cnt, i;
-	size_t cap = 0;
-	void *in = NULL;
-	bool done;
-	int err;
+	void *keys = malloc(BATCH * key_size), *vals = malloc(BATCH * val_size), *in = NULL;
+	__u32 in_batch, out_batch, cnt;
+	int err = keys && vals ? 0 : -ENOMEM;
+	bool done = false;
 
-	do {
+	while (!err && !done) {
 		cnt = BATCH;
-		err = bpf_map_lookup_and_delete_batch(counts_fd, in, &out_batch, keys, vals,
-						      &cnt, NULL);
-		if (err && errno != ENOENT)
-			return -errno;
-		done = err != 0;
-		if (grow(d, &cap, d->n + cnt))
-			return -ENOMEM;
-		for (i = 0; i < cnt; i++) {
-			memset(&d->recs[d->n], 0, sizeof(d->recs[d->n]));
-			d->recs[d->n].key = keys[i];
-			d->recs[d->n++].count = vals[i];
+		if (bpf_map_lookup_and_delete_batch(fd, in, &out_batch, keys, vals, &cnt, NULL)) {
+			if (errno != ENOENT) {
+				err = -errno;
+				break;
+			}
+			done = true;
 		}
+		err = fn(r, keys, vals, cnt);
 		in_batch = out_batch;
 		in = &in_batch;
-	} while (!done);
+	}
+	free(keys);
+	free(vals);
+	return err;
+}
+
+static int add_counts(struct reader *r, const void *keys, const void *vals, __u32 n)
+{
+	struct drained *d = r->d;
+	const struct stack_key *k = keys;
+	const uint64_t *v = vals;
+	__u32 i;
+
+	if (grow(&d->recs, &r->cap_recs, d->n + n, sizeof(*d->recs)))
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		memset(&d->recs[d->n], 0, sizeof(d->recs[d->n]));
+		d->recs[d->n].key = k[i];
+		d->recs[d->n++].count = v[i];
+	}
+	return 0;
+}
+
+/* Keeps each stack's frames only (not the class's slots). A value is nr,
+ * then the class's ips (see struct stack_trace). */
+static int add_stacks(struct reader *r, const void *keys, const void *vals, __u32 n)
+{
+	struct drained *d = r->d;
+	const uint64_t *k = keys, *v;
+	size_t slots = r->val_size / sizeof(uint64_t) - 1, need = r->nframes, s;
+	__u32 i, nr;
+
+	for (i = 0; i < n; i++) {
+		v = (const uint64_t *)((const char *)vals + i * r->val_size);
+		need += v[0] < slots ? v[0] : slots;
+	}
+	if (grow(&d->stacks, &r->cap_stacks, d->nstacks + n, sizeof(*d->stacks)) ||
+	    grow(&r->first, &r->cap_first, d->nstacks + n, sizeof(*r->first)) ||
+	    grow(&d->frames, &r->cap_frames, need, sizeof(*d->frames)))
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		v = (const uint64_t *)((const char *)vals + i * r->val_size);
+		nr = v[0] < slots ? (__u32)v[0] : (__u32)slots;
+		s = d->nstacks++;
+		d->stacks[s] = (struct raw_stack){ .key = k[i], .nr = nr };
+		r->first[s] = r->nframes;
+		memcpy(d->frames + r->nframes, v + 1, nr * sizeof(*d->frames));
+		r->nframes += nr;
+	}
 	return 0;
 }
 
@@ -69,109 +122,63 @@ static int cmp_key(const void *a, const void *b)
 	return (x->key > y->key) - (x->key < y->key);
 }
 
-/* The frames of one stack, read from the map the first time it is asked
- * for. *out is NULL for STACK_NONE and for a stack gone from the map. */
-static int get_stack(int stacks_fd, struct drained *d, uint64_t key, const struct raw_stack **out)
+/* The stack a count refers to; NULL for STACK_NONE, for an empty stack and
+ * for one gone from the map (counted). */
+static const struct raw_stack *find_stack(struct drained *d, uint64_t key)
 {
-	struct raw_stack probe = { .key = key }, *s;
-	struct stack_trace st;
-	void *node;
-	uint32_t i;
+	struct raw_stack probe = { .key = key };
+	const struct raw_stack *s;
 
-	*out = NULL;
 	if (key == STACK_NONE)
-		return 0;
-	node = tfind(&probe, &d->stacks, cmp_key);
-	if (node) {
-		s = *(struct raw_stack **)node;
-		*out = s->nr ? s : NULL;
-		return 0;
-	}
-	s = calloc(1, sizeof(*s));
+		return NULL;
+	s = bsearch(&probe, d->stacks, d->nstacks, sizeof(*d->stacks), cmp_key);
 	if (!s)
-		return -ENOMEM;
-	s->key = key;
-	if (bpf_map_lookup_elem(stacks_fd, &key, &st) == 0) {
-		for (i = 0; i < st.nr && i < MAX_STACK_DEPTH; i++)
-			s->ips[i] = st.ips[i];
-		s->nr = i;
-	} else if (errno == ENOENT) {
 		d->stacks_missing++;
-	} else {
-		free(s);
-		return -errno;
+	return s && s->nr ? s : NULL;
+}
+
+/* Every stack of the generation is read, those no count refers to included
+ * (a sample whose other half failed leaves one), so the map is left empty
+ * and a run of days never fills it. */
+static int link_stacks(struct reader *r)
+{
+	struct drained *d = r->d;
+	size_t i;
+
+	for (i = 0; i < d->nstacks; i++)
+		d->stacks[i].ips = d->frames + r->first[i];
+	qsort(d->stacks, d->nstacks, sizeof(*d->stacks), cmp_key);
+	for (i = 0; i < d->n; i++) {
+		d->recs[i].kstack = find_stack(d, d->recs[i].key.kstack);
+		d->recs[i].ustack = find_stack(d, d->recs[i].key.ustack);
 	}
-	if (!tsearch(s, &d->stacks, cmp_key)) {
-		free(s);
-		return -ENOMEM;
-	}
-	*out = s->nr ? s : NULL;
+	d->stack_ids = d->nstacks;
 	return 0;
 }
 
-/* Empties the stack map, stacks no count refers to included (a sample
- * whose other half failed leaves one), so a run of days never fills it.
- * Keys are listed first: deleting while walking would restart the walk.
- * Returns how many there were, or -errno. */
-static long clear_map(int fd)
+int drain__collect(int counts_fd, const int stacks_fds[STACK_CLASSES], struct drained *d)
 {
-	uint64_t *keys = NULL, *grown, key = 0, last = 0;
-	size_t n = 0, cap = 0, i;
-	void *prev = NULL;
-	long err = 0;
-
-	while (bpf_map_get_next_key(fd, prev, &key) == 0) {
-		if (n == cap) {
-			cap = cap ? cap * 2 : 1024;
-			grown = realloc(keys, cap * sizeof(*keys));
-			if (!grown) {
-				free(keys);
-				return -ENOMEM;
-			}
-			keys = grown;
-		}
-		keys[n++] = key;
-		last = key;
-		prev = &last;
-	}
-	for (i = 0; i < n; i++) {
-		if (bpf_map_delete_elem(fd, &keys[i]) && errno != ENOENT && !err)
-			err = -errno;
-	}
-	free(keys);
-	return err ? err : (long)n;
-}
-
-int drain__collect(int counts_fd, int stacks_fd, struct drained *d)
-{
-	struct raw_count *r;
-	long n = 0;
-	size_t i;
-	int err;
+	struct reader r = { .d = d };
+	int err, c;
 
 	memset(d, 0, sizeof(*d));
-	err = read_counts(counts_fd, d);
-	for (i = 0; !err && i < d->n; i++) {
-		r = &d->recs[i];
-		err = get_stack(stacks_fd, d, r->key.kstack, &r->kstack);
-		if (!err)
-			err = get_stack(stacks_fd, d, r->key.ustack, &r->ustack);
+	err = take_all(counts_fd, sizeof(struct stack_key), sizeof(uint64_t), add_counts, &r);
+	for (c = 0; !err && c < STACK_CLASSES; c++) {
+		r.val_size = STACK_VALUE_SIZE(c);
+		err = take_all(stacks_fds[c], sizeof(uint64_t), r.val_size, add_stacks, &r);
 	}
 	if (!err)
-		n = clear_map(stacks_fd);
-	if (!err && n < 0)
-		err = (int)n;
-	if (err) {
+		err = link_stacks(&r);
+	free(r.first);
+	if (err)
 		drain__free(d);
-		return err;
-	}
-	d->stack_ids = (size_t)n;
-	return 0;
+	return err;
 }
 
 void drain__free(struct drained *d)
 {
 	free(d->recs);
-	tdestroy(d->stacks, free);
+	free(d->stacks);
+	free(d->frames);
 	memset(d, 0, sizeof(*d));
 }

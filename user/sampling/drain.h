@@ -11,7 +11,7 @@
 struct raw_stack {
 	uint64_t key;			/* its hash, the stack map's key */
 	uint32_t nr;
-	uint64_t ips[MAX_STACK_DEPTH];	/* innermost first */
+	const uint64_t *ips;		/* nr frames, innermost first */
 };
 
 struct raw_count {
@@ -24,15 +24,18 @@ struct raw_count {
 struct drained {
 	struct raw_count *recs;
 	size_t n;
-	void *stacks;			/* tsearch tree of struct raw_stack, by key */
-	uint64_t stacks_missing;	/* stacks counted but gone from the stack map */
+	struct raw_stack *stacks;	/* every stack the map held, sorted by key */
+	size_t nstacks;
+	uint64_t *frames;		/* their frames, back to back */
+	uint64_t stacks_missing;	/* references to stacks gone from the stack map */
 	size_t stack_ids;		/* stacks the stack map held (its occupancy) */
 };
 
 /* Reads one drained generation (see session__flip()): takes every entry of
- * the counts map and every stack they refer to (each once), and leaves both
- * maps empty. Returns 0 or -errno; release with drain__free(). */
-int drain__collect(int counts_fd, int stacks_fd, struct drained *out);
+ * the counts map and of the stack maps (one per depth class), in batches, links each count to its
+ * stacks, and leaves both maps empty. Returns 0 or -errno; release with
+ * drain__free(). */
+int drain__collect(int counts_fd, const int stacks_fds[STACK_CLASSES], struct drained *out);
 void drain__free(struct drained *d);
 
 #endif

@@ -76,15 +76,28 @@ static void report_load_error(int err)
 			bpf_strerror(err, msg, sizeof(msg)));
 }
 
+static bool has_kind(const struct session_opts *opts, enum event_kind a, enum event_kind b)
+{
+	for (int i = 0; i < opts->nevents; i++)
+		if (opts->events[i].kind == a || opts->events[i].kind == b)
+			return true;
+	return false;
+}
+
 /* The unwinder's maps shrink to one entry when it is not used: the rows
- * alone would pin tens of megabytes. */
+ * alone would pin tens of megabytes; so does off-CPU's map of blocked
+ * threads. */
 static int size_maps(struct profile_bpf *skel, const struct session_opts *opts)
 {
+	bool offcpu = has_kind(opts, EVENT_OFFCPU, EVENT_OFFCPU);
 	struct { struct bpf_map *map; unsigned int n; } maps[] = {
-		{ skel->maps.stacks0, opts->max_stacks }, { skel->maps.stacks1, opts->max_stacks },
+		{ skel->maps.stacks0_s, opts->max_stacks }, { skel->maps.stacks1_s, opts->max_stacks },
+		{ skel->maps.stacks0_m, opts->max_stacks }, { skel->maps.stacks1_m, opts->max_stacks },
+		{ skel->maps.stacks0_l, opts->max_stacks }, { skel->maps.stacks1_l, opts->max_stacks },
 		{ skel->maps.counts0, opts->max_stacks }, { skel->maps.counts1, opts->max_stacks },
 		{ skel->maps.unwind_rows, opts->dwarf ? opts->unwind_rows : 1 },
 		{ skel->maps.unwind_procs, opts->dwarf ? MAX_UNWIND_PROCS : 1 },
+		{ skel->maps.blocked, offcpu ? MAX_OFFCPU_THREADS : 1 },
 	};
 	size_t i;
 	int err = 0;
@@ -183,14 +196,6 @@ static void configure(struct profile_bpf__rodata *ro, const struct session_opts 
 	for (i = 0; i < opts->nevents; i++)
 		if (opts->events[i].kind == EVENT_OFFCPU)
 			ro->offcpu_event = (__u32)i;
-}
-
-static bool has_kind(const struct session_opts *opts, enum event_kind a, enum event_kind b)
-{
-	for (int i = 0; i < opts->nevents; i++)
-		if (opts->events[i].kind == a || opts->events[i].kind == b)
-			return true;
-	return false;
 }
 
 /* Only the programs this run needs are loaded: a kernel that lacks what
@@ -345,9 +350,13 @@ int session__counts_fd(const struct session *s, int gen)
 	return bpf_map__fd(gen ? s->skel->maps.counts1 : s->skel->maps.counts0);
 }
 
-int session__stacks_fd(const struct session *s, int gen)
+void session__stacks_fds(const struct session *s, int gen, int fds[STACK_CLASSES])
 {
-	return bpf_map__fd(gen ? s->skel->maps.stacks1 : s->skel->maps.stacks0);
+	const struct profile_bpf *k = s->skel;
+
+	fds[0] = bpf_map__fd(gen ? k->maps.stacks1_s : k->maps.stacks0_s);
+	fds[1] = bpf_map__fd(gen ? k->maps.stacks1_m : k->maps.stacks0_m);
+	fds[2] = bpf_map__fd(gen ? k->maps.stacks1_l : k->maps.stacks0_l);
 }
 
 int session__unwind_rows_fd(const struct session *s)

@@ -58,7 +58,8 @@ void session__stop(struct session *s);
 int session__flip(struct session *s);
 
 int session__counts_fd(const struct session *s, int gen);
-int session__stacks_fd(const struct session *s, int gen);
+/* generation gen's stack maps, one per depth class (see struct stack_trace) */
+void session__stacks_fds(const struct session *s, int gen, int fds[STACK_CLASSES]);
 
 /* --call-graph dwarf: the maps the unwinder's tables go into. */
 int session__unwind_rows_fd(const struct session *s);

@@ -1,0 +1,38 @@
+# shellcheck shell=bash
+# Kernel memory (issue 16): the counts and stack maps grow with what is
+# stored; --max-stacks is a ceiling, not an allocation. Sourced by run.sh.
+
+# memlock_mib PID: the sum of memlock over the BPF map fds PID holds (KiB
+# precision is enough), as the kernel accounts them in /proc/PID/fdinfo.
+memlock_kib() {
+	local f s=0 b
+	for f in /proc/"$1"/fd/*; do
+		[ "$(readlink "$f" 2>/dev/null)" = "anon_inode:bpf-map" ] || continue
+		b=$(sed -nE 's/^memlock:[[:space:]]*([0-9]+)/\1/p' "/proc/$1/fdinfo/${f##*/}" 2>/dev/null)
+		s=$((s + ${b:-0}))
+	done
+	echo $((s / 1024))
+}
+
+# cost_run NAME ARGS...: bpfprof -- cpu_chain 3 with ARGS; sets KIB to the
+# maps' memlock read 2 s into the run.
+cost_run() {
+	local name=$1; shift
+	"$BPFPROF" -F 997 "$@" -o "$T/$name.folded" -- "$EX/cpu_chain" 3 2>"$T/$name.err" &
+	local bp=$!
+	sleep 2
+	KIB=$(memlock_kib "$bp")
+	wait "$bp"
+	check "$name: exit 0" [ $? -eq 0 ]
+	local samples lost
+	samples=$(summary_samples "$T/$name.err"); lost=$(summary_lost "$T/$name.err")
+	check "$name: summary samples ($samples) = folded total + lost ($lost)" \
+		[ "$samples" -eq $(( $(comm_total "$T/$name.folded" "") + lost )) ]
+}
+
+echo "== kernel memory of the maps"
+cost_run memlock-default
+check "default run: BPF maps pin <= 16 MiB of kernel memory ($KIB KiB)" [ "$KIB" -gt 0 ] && [ "$KIB" -le 16384 ]
+cost_run memlock-max-stacks --max-stacks 262144
+check "--max-stacks 262144: a ceiling, not an allocation (maps $KIB KiB <= 24 MiB)" \
+	[ "$KIB" -gt 0 ] && [ "$KIB" -le 24576 ]
