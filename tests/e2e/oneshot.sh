@@ -137,7 +137,13 @@ expect_error "missing BTF" 1 "cannot read BTF from /nonexistent" "$BPFPROF" --bt
 head -c 4096 /dev/urandom >"$T/garbage.btf"
 expect_error "garbage BTF" 1 "cannot read BTF from" "$BPFPROF" --btf "$T/garbage.btf" -d 1
 expect_error "unwritable output" 1 "cannot write /nonexistent/dir/out" "$BPFPROF" -d 1 -o /nonexistent/dir/out
-expect_error "output to a full device" 1 "writing /dev/full: No space left" "$BPFPROF" -d 0.5 -o /dev/full
+expect_error "output to a device: refused" 1 "/dev/full: not a regular file" "$BPFPROF" -d 0.5 -o /dev/full
+mkdir -p "$T/full" && mount -t tmpfs -o size=64k tmpfs "$T/full" && {
+	head -c 1M /dev/zero >"$T/full/filler" 2>/dev/null
+	expect_error "output to a full filesystem" 1 "No space left on device" "$BPFPROF" -a -d 0.5 -o "$T/full/out.folded"
+	check "full filesystem: no temporary left behind" [ "$(ls "$T/full")" = filler ]
+	umount "$T/full"
+}
 if command -v setpriv >/dev/null; then
 	chmod o+rx "$T"
 	expect_error "not root" 1 "permission denied" setpriv --reuid=65534 --regid=65534 --clear-groups \
