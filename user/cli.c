@@ -9,60 +9,13 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_usage.h"
 #include <linux/types.h>
 #include "profile.h"
 
 #ifndef BPFPROF_VERSION
 #define BPFPROF_VERSION "dev"
 #endif
-
-static const char usage_text[] =
-"Usage: bpfprof [OPTIONS] [-- COMMAND [ARGS...]]\n"
-"Sample on-CPU stacks with eBPF and write them as folded stacks\n"
-"(comm;outer;...;inner COUNT), ready for flame graph tools.\n"
-"\n"
-"  -e, --event EV[,EV]   what to sample (default cpu-clock): perf's names (page-faults,\n"
-"                        context-switches, cycles...), NAME:u / NAME:k, tracepoints\n"
-"                        subsystem:name, uprobes u:PATH:SYMBOL; see --list\n"
-"  -F, --freq HZ         samples per second per CPU (default 99)\n"
-"  -c, --count N         sample every N events instead of -F\n"
-"      --off-cpu         also record where threads block, and how long (microseconds)\n"
-"      --min-block USEC  ignore blocks shorter than USEC (default 1)\n"
-"  -d, --duration SECS   stop after SECS seconds (default: Ctrl-C, or when COMMAND exits)\n"
-"  -p, --pid PID[,PID]   profile only these processes (and their threads)\n"
-"  -t, --tid TID[,TID]   only these threads\n"
-"      --comm NAME       only tasks of this name\n"
-"      --cgroup PATH     only tasks in this cgroup (v2) or below it\n"
-"  -a, --all-cpus        profile the whole system (the default)\n"
-"  -U, --user-only       user stacks only\n"
-"      --call-graph MODE fp (default): user stacks by frame pointers; dwarf: unwound\n"
-"                        in the kernel from the files' .eh_frame, for code built without\n"
-"      --unwind-rows N   room for N unwind rows of all files (dwarf; default 2097152)\n"
-"  -K, --kernel-only     kernel stacks only\n"
-"      --no-demangle     print C++ and Rust names as the symbol table has them\n"
-"  -o, --output FILE     write the profile to FILE (default: standard output)\n"
-"      --format FMT      folded (default), pprof (default for -o *.pb.gz), or both\n"
-"      --max-stacks N    room for N distinct stacks in the BPF maps (default 16384)\n"
-"      --btf PATH        kernel BTF to use instead of /sys/kernel/btf/vmlinux\n"
-"  -v, --verbose         print libbpf's messages\n"
-"\n"
-"Fleet mode (runs until SIGTERM; 19 Hz unless -F is given):\n"
-"      --interval SECS   write a profile every SECS seconds\n"
-"      --output-dir DIR  into DIR, named HOST-YYYYmmddTHHMMSSZ.folded|.pb.gz\n"
-"      --max-files N     keep at most N profiles in DIR (default 1000)\n"
-"      --max-bytes SIZE  keep at most SIZE bytes there (K, M, G suffixes; default 1G)\n"
-"      --push URL        send each profile to a Pyroscope server (POST URL/ingest)\n"
-"      --app NAME        Pyroscope application name (default bpfprof.cpu)\n"
-"      --spool-dir DIR   profiles waiting for the server (default OUTPUT-DIR/spool,\n"
-"                        else /var/spool/bpfprof)\n"
-"      --spool-max N     at most N waiting profiles, oldest dropped (default 100)\n"
-"      --list            list the events this machine can open\n"
-"  -h, --help            this help\n"
-"  -V, --version         print the version\n"
-"\n"
-"With -- COMMAND, bpfprof starts COMMAND, profiles it and its threads until it\n"
-"exits, and writes the profile. Kernel frames carry the suffix _[k].\n"
-"A one-line summary (samples, stacks, lost samples, unresolved frames) goes to stderr.\n";
 
 static void usage_error(const char *fmt, const char *arg)
 {
@@ -85,7 +38,8 @@ static int parse_ulong(const char *s, unsigned long max, unsigned long *out)
 	return 0;
 }
 
-static int parse_duration(const char *s, double *out)
+/* Seconds, fractions allowed: > 0, or >= 0 when zero_ok; at most a year. */
+static int parse_seconds(const char *s, bool zero_ok, double *out)
 {
 	char *end;
 
@@ -93,7 +47,8 @@ static int parse_duration(const char *s, double *out)
 		return -EINVAL;
 	errno = 0;
 	*out = strtod(s, &end);
-	if (errno || *end || !isfinite(*out) || *out <= 0 || *out > 365.0 * 86400)
+	if (errno || *end || !isfinite(*out) || *out < 0 || (*out == 0 && !zero_ok) ||
+	    *out > 365.0 * 86400)
 		return -EINVAL;
 	return 0;
 }
@@ -131,7 +86,7 @@ enum {
 	OPT_BTF = 256, OPT_MAX_STACKS, OPT_FORMAT, OPT_INTERVAL, OPT_OUTPUT_DIR, OPT_MAX_FILES,
 	OPT_MAX_BYTES, OPT_PUSH, OPT_APP, OPT_SPOOL_DIR, OPT_SPOOL_MAX,
 	OPT_COMM, OPT_CGROUP, OPT_OFFCPU, OPT_MIN_BLOCK, OPT_LIST,
-	OPT_CALL_GRAPH, OPT_UNWIND_ROWS, OPT_NO_DEMANGLE,
+	OPT_CALL_GRAPH, OPT_UNWIND_ROWS, OPT_NO_DEMANGLE, OPT_KILL_AFTER, OPT_NO_PROGRESS,
 };
 
 static const struct option long_opts[] = {
@@ -164,6 +119,9 @@ static const struct option long_opts[] = {
 	{ "app",         required_argument, NULL, OPT_APP },
 	{ "spool-dir",   required_argument, NULL, OPT_SPOOL_DIR },
 	{ "spool-max",   required_argument, NULL, OPT_SPOOL_MAX },
+	{ "kill-after",  required_argument, NULL, OPT_KILL_AFTER },
+	{ "quiet",       no_argument,       NULL, 'q' },
+	{ "no-progress", no_argument,       NULL, OPT_NO_PROGRESS },
 	{ "verbose",     no_argument,       NULL, 'v' },
 	{ "help",        no_argument,       NULL, 'h' },
 	{ "version",     no_argument,       NULL, 'V' },
@@ -218,7 +176,7 @@ static int apply_fleet_option(int opt, const char *arg, struct config *cfg)
 
 	switch (opt) {
 	case OPT_INTERVAL:
-		if (parse_duration(arg, &cfg->interval) || cfg->interval < 0.1) {
+		if (parse_seconds(arg, false, &cfg->interval) || cfg->interval < 0.1) {
 			usage_error("invalid interval '%s': expected seconds >= 0.1", arg);
 			return CLI_EXIT_USAGE;
 		}
@@ -323,7 +281,7 @@ static int apply_option(int opt, const char *arg, struct config *cfg)
 		cfg->freq_set = true;
 		return -1;
 	case 'd':
-		if (parse_duration(arg, &cfg->duration)) {
+		if (parse_seconds(arg, false, &cfg->duration)) {
 			usage_error("invalid duration '%s': expected seconds > 0", arg);
 			return CLI_EXIT_USAGE;
 		}
@@ -376,11 +334,23 @@ static int apply_option(int opt, const char *arg, struct config *cfg)
 		}
 		cfg->max_stacks = (unsigned int)n;
 		return -1;
+	case OPT_KILL_AFTER:
+		if (parse_seconds(arg, true, &cfg->kill_after)) {
+			usage_error("invalid --kill-after '%s': expected seconds >= 0", arg);
+			return CLI_EXIT_USAGE;
+		}
+		return -1;
+	case 'q':
+		cfg->quiet = true;
+		return -1;
+	case OPT_NO_PROGRESS:
+		cfg->no_progress = true;
+		return -1;
 	case 'v':
 		cfg->verbose = true;
 		return -1;
 	case 'h':
-		fputs(usage_text, stdout);
+		cli_usage__help(stdout);
 		return CLI_EXIT_OK;
 	case 'V':
 		printf("bpfprof %s\n", BPFPROF_VERSION);
@@ -388,6 +358,34 @@ static int apply_option(int opt, const char *arg, struct config *cfg)
 	default:
 		return CLI_EXIT_USAGE;
 	}
+}
+
+/* "--ma" (a prefix of several) is ambiguous; "--durration" gets the
+ * closest name, if one is close. */
+static void unknown_long_option(const char *arg)
+{
+	const char *word = arg + 2, *closest;
+	size_t len = strcspn(word, "=");
+	char names[256] = "";
+	int n = 0, i;
+
+	for (i = 0; long_opts[i].name; i++) {
+		if (len && !strncmp(long_opts[i].name, word, len) &&
+		    strlen(names) + strlen(long_opts[i].name) + 5 < sizeof(names)) {
+			strcat(strcat(names, n++ ? ", --" : "--"), long_opts[i].name);
+		}
+	}
+	if (n > 1) {
+		fprintf(stderr, "bpfprof: option '%.*s' is ambiguous: %s (see bpfprof --help)\n",
+			(int)len + 2, arg, names);
+		return;
+	}
+	closest = strncmp(arg, "--", 2) ? NULL : cli_usage__closest(word, long_opts);
+	if (closest)
+		fprintf(stderr, "bpfprof: unknown option '%s'; did you mean --%s? (see bpfprof --help)\n",
+			arg, closest);
+	else
+		usage_error("unknown option '%s'", arg);
 }
 
 /* getopt's own messages are off (opterr = 0): ours fit on one line. */
@@ -403,7 +401,7 @@ static void bad_option(int opt, char **argv)
 	else if (optopt)
 		usage_error("unknown option '%s'", shortopt);
 	else
-		usage_error("unknown option '%s'", arg);
+		unknown_long_option(arg);
 }
 
 static bool ends_with(const char *s, const char *suffix)
@@ -411,6 +409,31 @@ static bool ends_with(const char *s, const char *suffix)
 	size_t n = strlen(s), m = strlen(suffix);
 
 	return n >= m && !strcmp(s + n - m, suffix);
+}
+
+/* -o's name picks the format when --format does not: .pb.gz, .pb (and
+ * .pprof): pprof; names of formats this build cannot write are refused;
+ * anything else: folded. */
+static enum cli_result format_from_name(struct config *cfg)
+{
+	static const char *const unwritable[] = { ".html", ".htm", ".svg" };
+	const char *o = cfg->output;
+	size_t i;
+
+	cfg->format = FORMAT_FOLDED;
+	if (!o)
+		return CLI_RUN;
+	if (ends_with(o, ".pb.gz") || ends_with(o, ".pb") || ends_with(o, ".pprof"))
+		cfg->format = FORMAT_PPROF;
+	for (i = 0; i < sizeof(unwritable) / sizeof(unwritable[0]); i++) {
+		if (ends_with(o, unwritable[i])) {
+			fprintf(stderr, "bpfprof: cannot write %s: no %s writer in this build; "
+				"use .folded or .pb.gz, or --format folded|pprof\n", o,
+				unwritable[i] + 1);
+			return CLI_EXIT_USAGE;
+		}
+	}
+	return CLI_RUN;
 }
 
 /* No -e: cpu-clock, unless --off-cpu alone was asked for. Off-CPU time is
@@ -456,9 +479,7 @@ static enum cli_result check_modes(struct config *cfg)
 		return CLI_EXIT_USAGE;
 	}
 	if (cfg->format == FORMAT_AUTO)
-		cfg->format = cfg->output && (ends_with(cfg->output, ".pb.gz") ||
-					      ends_with(cfg->output, ".pprof")) ?
-			FORMAT_PPROF : FORMAT_FOLDED;
+		return format_from_name(cfg);
 	return CLI_RUN;
 }
 
@@ -477,13 +498,14 @@ enum cli_result cli_parse(int argc, char **argv, struct config *cfg)
 	cfg->min_block_us = 1;
 	cfg->unwind_rows = DEFAULT_UNWIND_ROWS;
 	cfg->names.demangle = true;
+	cfg->kill_after = DEFAULT_KILL_AFTER;
 	/* 0, not 1: getopt also resets its hidden state (the rest of a cluster
 	 * like "-hv" left over by an earlier call), glibc and musl alike */
 	optind = 0;
 	opterr = 0;
 	/* '+': stop at the first non-option, so "bpfprof cmd -x" is not parsed as ours;
 	 * ':': tell a missing argument from an unknown option */
-	while ((opt = getopt_long(argc, argv, "+:e:F:c:d:p:t:aUKo:vhV", long_opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+:e:F:c:d:p:t:aUKo:qvhV", long_opts, NULL)) != -1) {
 		if (opt == '?' || opt == ':') {
 			bad_option(opt, argv);
 			return CLI_EXIT_USAGE;

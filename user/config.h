@@ -28,6 +28,7 @@ enum out_format {
 	FORMAT_BOTH,		/* fleet mode: one file of each per interval */
 };
 
+#define DEFAULT_KILL_AFTER	2.0	/* seconds between the command's SIGTERM and SIGKILL */
 #define FLEET_DEFAULT_FREQ	19	/* Hz: cheap enough to leave on all day */
 
 /* Where user frames get their names beyond the symbol table; each source
@@ -62,6 +63,9 @@ struct config {
 	enum out_format format;
 	bool verbose;
 	struct name_sources names;
+	bool quiet;			/* -q: no start line, no progress */
+	bool no_progress;		/* --no-progress */
+	double kill_after;		/* --kill-after: SIGTERM, then SIGKILL this much later */
 
 	/* fleet mode: a profile every interval, to files and/or a server */
 	double interval;		/* seconds; 0: one-shot */

@@ -27,6 +27,7 @@
 #include "events.h"
 #include "output.h"
 #include "procs.h"
+#include "progress.h"
 #include "session.h"
 #include "target.h"
 #include "tracker.h"
@@ -54,7 +55,15 @@ struct run {
 	uint64_t interval_wall_ns;	/* the same, CLOCK_REALTIME */
 	uint64_t tracking_lost;		/* reported so far */
 	const char *stop_reason;
+	struct progress progress;
 };
+
+/* Once profiling has stopped, a signal aborts the write: the second
+ * Ctrl-C when a signal stopped it, the first one otherwise... */
+static volatile sig_atomic_t signals_to_abort;
+static volatile sig_atomic_t command_pid;	/* ... and kills the command at once */
+static int abort_tmp_dirfd = -1;		/* ... and removes -o's temporary */
+static const char *abort_tmp_name;
 
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
@@ -66,6 +75,41 @@ static int libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list 
 {
 	(void)level; (void)fmt; (void)ap;
 	return 0;
+}
+
+static void abort_run(int sig)
+{
+	static const char msg[] = "\nbpfprof: aborted by a second signal: no profile written\n";
+
+	if (--signals_to_abort > 0)
+		return;
+	if (command_pid > 0)
+		kill(command_pid, SIGKILL);
+	if (abort_tmp_name)
+		unlinkat(abort_tmp_dirfd, abort_tmp_name, 0);
+	if (write(STDERR_FILENO, msg, sizeof(msg) - 1) < 0)
+		_exit(1);
+	/* SA_RESETHAND: die of the signal itself, as the shell expects of ^C */
+	raise(sig);
+}
+
+/* From now on SIGINT and SIGTERM are handled as they come (the loop that
+ * read them through the signalfd is over): `more` of them abort. */
+static void arm_abort(const struct output *out, int more)
+{
+	struct sigaction sa = { .sa_handler = abort_run, .sa_flags = SA_RESETHAND | SA_NODEFER };
+	sigset_t mask;
+
+	signals_to_abort = more;
+	output__temporary(out, &abort_tmp_dirfd, &abort_tmp_name);
+	sigemptyset(&sa.sa_mask);
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGTERM);
+	if (sigaction(SIGINT, &sa, NULL) || sigaction(SIGTERM, &sa, NULL) ||
+	    sigprocmask(SIG_UNBLOCK, &mask, NULL))
+		fprintf(stderr, "bpfprof: warning: cannot arm the abort signal: %s\n",
+			strerror(errno));
 }
 
 /* SIGINT/SIGTERM/SIGHUP (and SIGCHLD for a command) arrive through a signalfd, so
@@ -262,6 +306,9 @@ static int start(struct run *r)
 	if (!err) {
 		r->start_ns = r->interval_ns = procs__now();
 		r->interval_wall_ns = wall_now();
+		command_pid = r->have_cmd ? r->cmd.pid : 0;
+		progress__start_line(r->cfg, r->have_cmd ? r->cmd.pid : 0);
+		progress__init(&r->progress, r->cfg, r->start_ns);
 	}
 	return err;
 }
@@ -367,6 +414,7 @@ static int wait_loop(struct run *r)
 		r->stop_reason = check_signals(r);
 		if (r->stop_reason)
 			return 0;
+		progress__tick(&r->progress, r->session, procs__now());
 	}
 }
 
@@ -375,9 +423,15 @@ static int wait_loop(struct run *r)
 static int finish(struct run *r)
 {
 	uint64_t intervals, written, total;
+	bool by_signal = r->stop_reason && (!strcmp(r->stop_reason, "interrupted") ||
+					    !strcmp(r->stop_reason, "terminated"));
 	int err;
 
+	arm_abort(r->out, by_signal ? 1 : 2);
+	progress__clear(&r->progress);
 	session__stop(r->session);
+	if (r->have_cmd)
+		command__terminate(&r->cmd);	/* it cleans up while we write */
 	err = write_profile(r, r->stop_reason ? r->stop_reason : "error");
 	if (r->unwinder) {
 		struct unwind_stats us;
@@ -401,8 +455,13 @@ static int cleanup(struct run *r)
 {
 	int err;
 
-	if (r->have_cmd)
-		command__kill(&r->cmd);
+	if (r->have_cmd) {
+		command__end(&r->cmd, r->cfg->kill_after);
+		if (r->cmd.killed)
+			fprintf(stderr, "bpfprof: '%s' (pid %d) still ran %g s after SIGTERM: "
+				"killed (SIGKILL)\n", r->cfg->cmd[0], (int)r->cmd.pid,
+				r->cfg->kill_after);
+	}
 	collector__free(r->collector);
 	unwinder__free(r->unwinder);
 	tracker__free(r->tracker);
@@ -443,7 +502,10 @@ static int run_profile(const struct config *cfg)
 		err = err ? err : ferr;
 	}
 	ferr = cleanup(&r);
-	return err || ferr ? 1 : 0;
+	if (err || ferr)
+		return 1;
+	/* as perf record: the command's status, for scripts around it */
+	return r.have_cmd && command__exit_status(&r.cmd) >= 0 ? command__exit_status(&r.cmd) : 0;
 }
 
 int main(int argc, char **argv)

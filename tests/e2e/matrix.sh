@@ -62,7 +62,7 @@ D=$T/sigdrain; mkdir -p "$D"
 "$EX/threads" 4 2 & tp=$!
 "$BPFPROF" -p "$tp" -F 999 --interval 0.1 --output-dir "$D" 2>"$T/sigdrain.err" & bp=$!
 sleep 1.2
-kill -INT "$bp"; kill -INT "$bp" 2>/dev/null
+kill -INT "$bp"	# once: a second signal would abort the write
 wait "$bp"; rc=$?
 kill "$tp" 2>/dev/null; wait "$tp" 2>/dev/null
 total=$(sed -nE 's/.*BPF-side total ([0-9]+) samples.*/\1/p' "$T/sigdrain.err")

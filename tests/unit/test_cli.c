@@ -6,6 +6,7 @@
 
 #include "leak_check.h"
 #include "cli.h"
+#include "cli_usage.h"
 
 TestSuite(cli, .fini = check_leaks);
 
@@ -154,5 +155,55 @@ Test(cli, name_sources_on_by_default_each_with_a_switch)
 	cli_free(&cfg);
 	cr_assert_eq(parse(ARGV("--no-demangle"), &cfg), CLI_RUN);
 	cr_expect_not(cfg.names.demangle);
+	cli_free(&cfg);
+}
+
+Test(cli, closest_option_to_a_typo)
+{
+	static const struct option opts[] = {
+		{ "duration", required_argument, NULL, 'd' }, { "output", required_argument, NULL, 'o' },
+		{ "max-stacks", required_argument, NULL, 1 }, { NULL, 0, NULL, 0 },
+	};
+
+	cr_expect_str_eq(cli_usage__closest("durration", opts), "duration");
+	cr_expect_str_eq(cli_usage__closest("outptu=x", opts), "output");
+	cr_expect_str_eq(cli_usage__closest("max-stack", opts), "max-stacks");
+	cr_expect_null(cli_usage__closest("zzzzzz", opts));
+	cr_expect_null(cli_usage__closest("", opts));
+}
+
+Test(cli, output_name_picks_the_format, .init = cr_redirect_stderr)
+{
+	struct config cfg;
+
+	cr_assert_eq(parse(ARGV("-o", "x.pb"), &cfg), CLI_RUN);
+	cr_expect_eq(cfg.format, FORMAT_PPROF);
+	cli_free(&cfg);
+	cr_assert_eq(parse(ARGV("-o", "x.pb.gz"), &cfg), CLI_RUN);
+	cr_expect_eq(cfg.format, FORMAT_PPROF);
+	cli_free(&cfg);
+	cr_assert_eq(parse(ARGV("-o", "x.txt"), &cfg), CLI_RUN);
+	cr_expect_eq(cfg.format, FORMAT_FOLDED);
+	cli_free(&cfg);
+	cr_assert_eq(parse(ARGV("-o", "x.svg", "--format", "folded"), &cfg), CLI_RUN);
+	cr_expect_eq(cfg.format, FORMAT_FOLDED);
+	cli_free(&cfg);
+	cr_expect_eq(parse(ARGV("-o", "x.html"), &cfg), CLI_EXIT_USAGE);
+	cli_free(&cfg);
+}
+
+Test(cli, kill_after_quiet_no_progress, .init = cr_redirect_stderr)
+{
+	struct config cfg;
+
+	cr_assert_eq(parse(ARGV("--", "ls"), &cfg), CLI_RUN);
+	cr_expect_float_eq(cfg.kill_after, DEFAULT_KILL_AFTER, 1e-9);
+	cr_expect(!cfg.quiet && !cfg.no_progress);
+	cli_free(&cfg);
+	cr_assert_eq(parse(ARGV("--kill-after", "0", "-q", "--no-progress", "--", "ls"), &cfg), CLI_RUN);
+	cr_expect_float_eq(cfg.kill_after, 0, 1e-9);
+	cr_expect(cfg.quiet && cfg.no_progress);
+	cli_free(&cfg);
+	cr_expect_eq(parse(ARGV("--kill-after", "-1"), &cfg), CLI_EXIT_USAGE);
 	cli_free(&cfg);
 }

@@ -64,6 +64,14 @@ static int open_file(struct output *o)
 	return 0;
 }
 
+void output__temporary(const struct output *o, int *dirfd, const char **name)
+{
+	bool open = o && o->cfg->output && o->file_tmp.dirfd >= 0;
+
+	*dirfd = open ? o->file_tmp.dirfd : -1;
+	*name = open ? o->file_tmp.tmp : NULL;
+}
+
 /* The -o file goes into place only with a whole profile in it. */
 static int close_file(struct output *o)
 {

@@ -19,6 +19,10 @@ int output__open(const struct config *cfg, struct output **out);
  * Returns 0 or -errno with a message printed. */
 int output__profile(struct output *o, const struct profile *p, const char *why);
 
+/* -o's temporary (the directory's fd and the name in it), for a signal
+ * handler that aborts the run to remove; -1 and NULL when there is none. */
+void output__temporary(const struct output *o, int *dirfd, const char **name);
+
 /* SIGHUP: reopen the output directory. */
 void output__reopen(struct output *o);
 

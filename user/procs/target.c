@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/wait.h>
 
@@ -62,6 +63,14 @@ int command__spawn(char *const argv[], const sigset_t *mask, struct command *c)
 	return 0;
 }
 
+static uint64_t monotonic_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
 static void reap(struct command *c)
 {
 	while (!c->reaped && waitpid(c->pid, &c->status, 0) < 0 && errno == EINTR)
@@ -100,17 +109,43 @@ bool command__exited(struct command *c)
 	return c->reaped;
 }
 
-void command__kill(struct command *c)
+void command__terminate(struct command *c)
 {
+	if (c->go_fd >= 0 || c->reaped || c->pid <= 0 || c->terminated_ns)
+		return;	/* never started (command__end kills it), gone, or asked */
+	kill(c->pid, SIGTERM);
+	c->terminated_ns = monotonic_ns();
+}
+
+void command__end(struct command *c, double grace)
+{
+	uint64_t deadline;
+
 	if (c->go_fd >= 0)
 		close(c->go_fd);
 	if (c->err_fd >= 0)
 		close(c->err_fd);
 	c->go_fd = c->err_fd = -1;
-	if (!c->reaped && c->pid > 0) {
+	if (c->reaped || c->pid <= 0)
+		return;
+	command__terminate(c);
+	deadline = c->terminated_ns ? c->terminated_ns + (uint64_t)(grace * 1e9) : 0;
+	while (!command__exited(c) && monotonic_ns() < deadline)
+		nanosleep(&(struct timespec){ .tv_nsec = 10 * 1000000 }, NULL);
+	if (!c->reaped) {
 		kill(c->pid, SIGKILL);
+		c->killed = true;
 		reap(c);
 	}
+}
+
+int command__exit_status(const struct command *c)
+{
+	if (!c->reaped)
+		return -1;
+	if (WIFSIGNALED(c->status))
+		return 128 + WTERMSIG(c->status);
+	return WIFEXITED(c->status) ? WEXITSTATUS(c->status) : -1;
 }
 
 bool pid_exists(pid_t pid)

@@ -4,6 +4,7 @@
 #define BPFPROF_TARGET_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <signal.h>
 #include <sys/types.h>
 
@@ -13,6 +14,8 @@ struct command {
 	int err_fd;	/* read end: the child's exec errno, or EOF on success */
 	int status;	/* wait status once reaped */
 	bool reaped;
+	bool killed;	/* SIGKILLed: the grace period after SIGTERM ran out */
+	uint64_t terminated_ns;	/* CLOCK_MONOTONIC when SIGTERM was sent, 0: not sent */
 };
 
 /* Forks a child that waits, with the signal mask `mask`, until
@@ -26,8 +29,17 @@ int command__release(struct command *c);
 /* Reaps the child if it has exited; true once it has. */
 bool command__exited(struct command *c);
 
-/* Kills (SIGKILL) and reaps a child that has not exec'd or is unwanted. */
-void command__kill(struct command *c);
+/* Asks a running command to end: SIGTERM, once. */
+void command__terminate(struct command *c);
+
+/* Ends and reaps the command: SIGTERM if not yet sent, then SIGKILL if it
+ * is still running `grace` seconds after the SIGTERM. A command that was
+ * never released is killed at once. */
+void command__end(struct command *c, double grace);
+
+/* The command's status as a shell gives it: its exit code, or 128+N when
+ * signal N killed it; -1 while it has not been reaped. */
+int command__exit_status(const struct command *c);
 
 /* Whether a process with this pid exists (ours to signal or not). */
 bool pid_exists(pid_t pid);

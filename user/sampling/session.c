@@ -408,6 +408,22 @@ int session__total(const struct session *s, uint64_t *total)
 	return sum_slot(bpf_map__fd(s->skel->maps.total), 0, false, total);
 }
 
+int session__peek_lost(const struct session *s, uint64_t *lost)
+{
+	static const int kinds[] = { STAT_LOST_STACKMAP_FULL, STAT_LOST_STACK_ERROR,
+				     STAT_LOST_COUNTS_FULL, STAT_OFFCPU_LOST };
+	int fd = bpf_map__fd(s->skel->maps.stats), err = 0, i;
+	__u32 gen = __atomic_load_n(&s->skel->bss->gen, __ATOMIC_RELAXED) & 1;
+	uint64_t n;
+
+	*lost = 0;
+	for (i = 0; !err && i < (int)(sizeof(kinds) / sizeof(kinds[0])); i++) {
+		err = sum_slot(fd, gen * STAT_MAX + kinds[i], false, &n);
+		*lost += n;
+	}
+	return err;
+}
+
 void session__destroy(struct session *s)
 {
 	if (!s)

@@ -72,6 +72,10 @@ int session__take_stats(const struct session *s, int gen, uint64_t stats[STAT_MA
 /* Every sample since the start, from the never-drained BPF-side counter. */
 int session__total(const struct session *s, uint64_t *total);
 
+/* Samples lost so far in the generation being written, read without
+ * draining: in a one-shot run, every loss since the start. */
+int session__peek_lost(const struct session *s, uint64_t *lost);
+
 void session__destroy(struct session *s);
 
 #endif

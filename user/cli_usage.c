@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* What the command line tells a person: --help, grouped as the man page
+ * is, and the closest option to one that was mistyped. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli_usage.h"
+
+static const char help_text[] =
+"Usage: bpfprof [OPTIONS] [-- COMMAND [ARGS...]]\n"
+"       bpfprof --interval SECS {--output-dir DIR | --push URL} [OPTIONS]\n"
+"       bpfprof --list\n"
+"Sample stacks with eBPF and write them as folded stacks (comm;outer;...;inner COUNT)\n"
+"or pprof, ready for flame graph tools. Kernel frames carry the suffix _[k].\n"
+"\n"
+"Profiling (whom, how long, how stacks are taken):\n"
+"  -a, --all-cpus        the whole system, every CPU (the default)\n"
+"  -p, --pid PID[,PID]   only these processes and their threads, until they exit\n"
+"  -t, --tid TID[,TID]   only these threads\n"
+"      --comm NAME       only tasks of this name\n"
+"      --cgroup PATH     only tasks in this cgroup (v2) or below it\n"
+"  -d, --duration SECS   stop after SECS seconds (default: Ctrl-C, or when COMMAND exits)\n"
+"      --kill-after SECS when profiling stops, COMMAND gets SIGTERM, and SIGKILL SECS\n"
+"                        later if still running (default 2)\n"
+"  -U, --user-only       user stacks only\n"
+"  -K, --kernel-only     kernel stacks only\n"
+"      --call-graph MODE fp (default): user stacks by frame pointers; dwarf: unwound\n"
+"                        in the kernel from the files' .eh_frame, for code built without\n"
+"      --unwind-rows N   room for N unwind rows of all files (dwarf; default 2097152)\n"
+"      --max-stacks N    room for N distinct stacks in the BPF maps (default 16384)\n"
+"      --btf PATH        kernel BTF to use instead of /sys/kernel/btf/vmlinux\n"
+"\n"
+"Events (what to sample):\n"
+"  -e, --event EV[,EV]   default cpu-clock: perf's names (page-faults, context-switches,\n"
+"                        cycles...), NAME:u / NAME:k, tracepoints subsystem:name,\n"
+"                        uprobes u:PATH:SYMBOL\n"
+"  -F, --freq HZ         samples per second per CPU (default 99; fleet mode 19)\n"
+"  -c, --count N         sample every N events instead of -F\n"
+"      --off-cpu         also record where threads block, and how long (microseconds)\n"
+"      --min-block USEC  ignore blocks shorter than USEC (default 1)\n"
+"      --list            list the events this machine can open, and exit\n"
+"\n"
+"Outputs:\n"
+"  -o, --output FILE     write the profile to FILE (default: standard output); its name\n"
+"                        picks the format: .pb.gz or .pb: pprof, anything else: folded\n"
+"      --format FMT      folded, pprof, or both (fleet mode): overrides the name\n"
+"      --no-demangle     print C++ and Rust names as the symbol table has them\n"
+"  -q, --quiet           no start line and no progress line on stderr\n"
+"      --no-progress     no progress line (shown on a terminal for runs over 2 s)\n"
+"  -v, --verbose         print libbpf's messages\n"
+"  -h, --help            this help\n"
+"  -V, --version         print the version\n"
+"\n"
+"Fleet mode (a profile every interval until SIGTERM; 19 Hz unless -F is given):\n"
+"      --interval SECS   write a profile every SECS seconds\n"
+"      --output-dir DIR  into DIR, named HOST-YYYYmmddTHHMMSS.mmmZ.folded or .pb.gz\n"
+"                        (the interval's start, UTC)\n"
+"      --max-files N     keep at most N profiles in DIR (default 1000)\n"
+"      --max-bytes SIZE  keep at most SIZE bytes there (K, M, G suffixes; default 1G)\n"
+"      --push URL        send each profile to a Pyroscope server (POST URL/ingest)\n"
+"      --app NAME        Pyroscope application name (default bpfprof.cpu)\n"
+"      --spool-dir DIR   profiles waiting for the server (default OUTPUT-DIR/spool,\n"
+"                        else /var/spool/bpfprof)\n"
+"      --spool-max N     at most N waiting profiles, oldest dropped (default 100)\n"
+"\n"
+"Examples:\n"
+"  bpfprof -d 10 -o system.folded             the whole system for 10 s\n"
+"  bpfprof -p 1234 -F 199 -o app.pb.gz        one process until Ctrl-C or its exit, pprof\n"
+"  bpfprof -o ls.folded -- ls -lR /usr        a command, start to end\n"
+"  bpfprof -e page-faults -c 1 -- ls /usr     every page fault of a command, with its stack\n"
+"  bpfprof --interval 60 --output-dir /var/lib/bpfprof --format both\n"
+"\n"
+"Exit status: 0 done, 1 error, 2 bad usage; with -- COMMAND, the command's status\n"
+"(128+N if a signal N killed it). Ctrl-C stops and writes; a second Ctrl-C aborts.\n"
+"A summary line (samples, stacks, lost samples, unresolved frames) goes to stderr.\n"
+"See bpfprof(1).\n";
+
+void cli_usage__help(FILE *f)
+{
+	fputs(help_text, f);
+}
+
+/* Edits (insert, delete, substitute, swap two neighbours) from a to b:
+ * Damerau-Levenshtein, restricted, over short strings. */
+static size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), i, j;
+	size_t d[CLI_USAGE_MAX_NAME + 1][CLI_USAGE_MAX_NAME + 1];
+
+	if (la > CLI_USAGE_MAX_NAME || lb > CLI_USAGE_MAX_NAME)
+		return (size_t)-1;
+	for (i = 0; i <= la; i++)
+		d[i][0] = i;
+	for (j = 0; j <= lb; j++)
+		d[0][j] = j;
+	for (i = 1; i <= la; i++) {
+		for (j = 1; j <= lb; j++) {
+			size_t best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+
+			if (d[i - 1][j] + 1 < best)
+				best = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < best)
+				best = d[i][j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+			    d[i - 2][j - 2] + 1 < best)
+				best = d[i - 2][j - 2] + 1;
+			d[i][j] = best;
+		}
+	}
+	return d[la][lb];
+}
+
+const char *cli_usage__closest(const char *word, const struct option *opts)
+{
+	const char *best = NULL, *eq = strchr(word, '=');
+	char name[CLI_USAGE_MAX_NAME + 1];
+	size_t best_d = (size_t)-1, len, limit;
+
+	len = eq ? (size_t)(eq - word) : strlen(word);
+	if (len == 0 || len > CLI_USAGE_MAX_NAME)
+		return NULL;
+	memcpy(name, word, len);
+	name[len] = '\0';
+	/* a third of the name, at least 1, at most 3 edits: closer guesses mislead */
+	limit = len / 3 < 1 ? 1 : len / 3 > 3 ? 3 : len / 3;
+	for (; opts->name; opts++) {
+		size_t d = edit_distance(name, opts->name);
+
+		if (d < best_d) {
+			best_d = d;
+			best = opts->name;
+		}
+	}
+	return best_d <= limit ? best : NULL;
+}

@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* --help, and the option a mistyped one was probably meant to be. */
+#ifndef BPFPROF_CLI_USAGE_H
+#define BPFPROF_CLI_USAGE_H
+
+#include <getopt.h>
+#include <stdio.h>
+
+#define CLI_USAGE_MAX_NAME	32	/* longer words are no option's misspelling */
+
+/* Prints --help, grouped: profiling, events, outputs, fleet mode. */
+void cli_usage__help(FILE *f);
+
+/* The long option (name without "--") nearest to word (without "--", an
+ * "=VALUE" ignored), or NULL when none is close enough to be a typo. */
+const char *cli_usage__closest(const char *word, const struct option *opts);
+
+#endif
