@@ -45,14 +45,16 @@ check "... exit 137 ($rc), in well under 30 s (${ms} ms)" [ "$rc" -eq 137 ] && [
 
 echo "== Ctrl-C once stops and writes; twice aborts"
 rm -f "$T/marker"
+# started when the start line is out and the command has its handler (a loaded machine is slow)
+started() { for _ in $(seq 100); do grep -q '^bpfprof: profiling' "$1" 2>/dev/null && [ -e "$T/marker" ] && break; sleep 0.1; done; sleep 1; }
 "$BPFPROF" -o "$T/int.folded" -- "$EX/term_trap" "$T/marker" 30 2>"$T/int.err" & bp=$!
-sleep 1.5
+started "$T/int.err"
 kill -INT "$bp"; wait "$bp"; rc=$?
 check "one SIGINT: profile written ($rc)" has_chain "$T/int.folded" term_trap "main;term_spin"
 check "one SIGINT: the command got SIGTERM and cleaned up" grep -q "cleaned up" "$T/marker"
 rm -f "$T/marker" "$T/int2.folded"
 "$BPFPROF" --kill-after 20 -o "$T/int2.folded" -- "$EX/term_trap" "$T/marker" 30 ignore 2>"$T/int2.err" & bp=$!
-sleep 1.5
+started "$T/int2.err"
 kill -INT "$bp"
 for _ in $(seq 50); do grep -q SIGTERM "$T/marker" 2>/dev/null && break; sleep 0.1; done
 sleep 0.3	# the profile is written while it waits for the command
