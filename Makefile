@@ -117,11 +117,17 @@ $(BUILD)/examples/%: examples/%.cpp examples/workload.h
 
 examples: $(EXAMPLES)
 
+# Helpers of the e2e tests that make hostile surroundings (tests/gen/).
+TEST_GEN := $(patsubst tests/gen/%.c,$(BUILD)/tests/gen/%,$(wildcard tests/gen/*.c))
+$(BUILD)/tests/gen/%: tests/gen/%.c
+	@mkdir -p $(@D)
+	$(CC) -O1 -g -Wall -Wextra -Werror $< -o $@ -lpthread
+
 unit: $(UNIT_BINS)
 	@fail=0; for t in $(UNIT_BINS); do echo "== $$t"; $$t --jobs 2 || fail=1; done; exit $$fail
 
-e2e: bpfprof $(BUILD)/asan/bpfprof examples
-	BPFPROF=$(BUILD)/asan/bpfprof EXAMPLES=$(BUILD)/examples bash tests/e2e/run.sh
+e2e: bpfprof $(BUILD)/asan/bpfprof examples $(TEST_GEN)
+	BPFPROF=$(BUILD)/asan/bpfprof EXAMPLES=$(BUILD)/examples GEN=$(BUILD)/tests/gen bash tests/e2e/run.sh
 
 # The unit tests and the binary's paths that load no BPF, under valgrind
 # memcheck (a build without sanitizers). Paths that run BPF cannot: valgrind

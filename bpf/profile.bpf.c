@@ -32,15 +32,19 @@ const volatile bool kernel_stacks = true;
 const volatile bool user_stacks = true;
 const volatile __u32 offcpu_event = 0;		/* event index of off-CPU time */
 const volatile __u64 min_block_ns = 1000;
+const volatile __u64 tick_ns = 10000000;	/* the unit of /proc's start times (1 s / USER_HZ) */
 
 /* The generation samples go to; written by user space only. */
 volatile __u32 gen = 0;
 
+/* -p/-t targets: id -> its start time (CLOCK_BOOTTIME, in ticks, as
+ * /proc/PID/stat shows it), so a later process reusing the id is not one.
+ * Sized by user space to the list. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, MAX_FILTER_PIDS);
 	__type(key, __u32);
-	__type(value, __u8);
+	__type(value, __u64);
 } tgids SEC(".maps"), tids SEC(".maps");
 
 struct {
@@ -163,6 +167,14 @@ static __always_inline bool comm_matches(const char *comm)
 	return true;
 }
 
+/* id is in the filter map, as the task that started at start (ns). */
+static __always_inline bool is_target(void *map, __u32 id, __u64 start)
+{
+	__u64 *ticks = bpf_map_lookup_elem(map, &id);
+
+	return ticks && *ticks == start / tick_ns;
+}
+
 /* The current task passes every filter that is on; fills the key's
  * identity (not the stacks). */
 static __always_inline bool wanted(struct stack_key *key, __u32 event)
@@ -172,9 +184,10 @@ static __always_inline bool wanted(struct stack_key *key, __u32 event)
 
 	key->tgid = id >> 32;
 	key->pid = (__u32)id;
-	if (filter_tgids && !bpf_map_lookup_elem(&tgids, &key->tgid))
+	if (filter_tgids &&
+	    !is_target(&tgids, key->tgid, BPF_CORE_READ(task, group_leader, start_boottime)))
 		return false;
-	if (filter_tids && !bpf_map_lookup_elem(&tids, &key->pid))
+	if (filter_tids && !is_target(&tids, key->pid, BPF_CORE_READ(task, start_boottime)))
 		return false;
 	if (filter_cgroup && bpf_current_task_under_cgroup(&cgroup, 0) != 1)
 		return false;
@@ -565,10 +578,11 @@ SEC("tp_btf/sched_process_fork")
 int BPF_PROG(follow, struct task_struct *parent, struct task_struct *child)
 {
 	__u32 ptgid = parent->tgid, ctgid = child->tgid;
-	__u8 one = 1;
+	__u64 start = child->start_boottime / tick_ns;
 
-	if (follow_forks && ptgid != ctgid && bpf_map_lookup_elem(&tgids, &ptgid))
-		bpf_map_update_elem(&tgids, &ctgid, &one, BPF_ANY);
+	if (follow_forks && ptgid != ctgid &&
+	    is_target(&tgids, ptgid, BPF_CORE_READ(parent, group_leader, start_boottime)))
+		bpf_map_update_elem(&tgids, &ctgid, &start, BPF_ANY);
 	return 0;
 }
 

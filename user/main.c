@@ -48,6 +48,8 @@ struct run {
 	struct tracker *tracker;
 	struct collector *collector;
 	struct unwinder *unwinder;	/* --call-graph dwarf */
+	uint64_t *pid_starts;		/* -p pids' start times (id_start_ticks()) */
+	uint64_t *tid_starts;		/* -t tids' */
 	pid_t *roots;			/* whose tables to load: -p pids, the command */
 	int nroots;
 	uint64_t start_ns;		/* CLOCK_MONOTONIC, sampling began */
@@ -133,17 +135,29 @@ static int block_signals(struct run *r)
 	return 0;
 }
 
-static int check_pids(const struct config *cfg)
+/* -p and -t ids are processes and threads that exist now: each is known
+ * by its start time too, so a later one reusing its id is not profiled. */
+static int start_times(const pid_t *ids, int n, const char *what, uint64_t **starts)
 {
 	int i;
 
-	for (i = 0; i < cfg->npids; i++) {
-		if (!pid_exists(cfg->pids[i])) {
-			fprintf(stderr, "bpfprof: no such process: %d\n", cfg->pids[i]);
+	*starts = calloc(n ? (size_t)n : 1, sizeof(**starts));
+	if (!*starts)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		if (id_start_ticks(ids[i], &(*starts)[i])) {
+			fprintf(stderr, "bpfprof: no such %s: %d\n", what, ids[i]);
 			return -ESRCH;
 		}
 	}
 	return 0;
+}
+
+static int check_pids(struct run *r)
+{
+	int err = start_times(r->cfg->pids, r->cfg->npids, "process", &r->pid_starts);
+
+	return err ? err : start_times(r->cfg->tids, r->cfg->ntids, "thread", &r->tid_starts);
 }
 
 static int load(struct run *r)
@@ -154,17 +168,22 @@ static int load(struct run *r)
 		.freq = cfg->freq, .period = cfg->period, .sides = cfg->sides,
 		.btf_path = cfg->btf_path, .max_stacks = cfg->max_stacks,
 		.filter_tgids = cfg->npids > 0 || cfg->cmd, .follow_forks = cfg->cmd != NULL,
-		.tids = cfg->tids, .ntids = cfg->ntids, .comm = cfg->comm, .cgroup = cfg->cgroup,
+		.npids = cfg->npids, .tids = cfg->tids, .tid_starts = r->tid_starts,
+		.ntids = cfg->ntids, .comm = cfg->comm, .cgroup = cfg->cgroup,
 		.min_block_us = cfg->min_block_us, .dwarf = cfg->dwarf,
 		.unwind_rows = cfg->unwind_rows,
 	};
+	uint64_t cmd_start;
 	int i, err;
 
 	err = session__load(&opts, &r->session);
 	for (i = 0; !err && i < cfg->npids; i++)
-		err = session__add_tgid(r->session, cfg->pids[i]);
-	if (!err && r->have_cmd)
-		err = session__add_tgid(r->session, r->cmd.pid);
+		err = session__add_tgid(r->session, cfg->pids[i], r->pid_starts[i]);
+	if (!err && r->have_cmd) {
+		err = id_start_ticks(r->cmd.pid, &cmd_start);
+		if (!err)
+			err = session__add_tgid(r->session, r->cmd.pid, cmd_start);
+	}
 	/* -p's processes, or the command: its children join as they fork */
 	r->roots = r->have_cmd ? &r->cmd.pid : cfg->pids;
 	r->nroots = r->have_cmd ? 1 : cfg->npids;
@@ -313,14 +332,16 @@ static int start(struct run *r)
 	return err;
 }
 
-static bool pids_gone(const struct config *cfg)
+/* Every -p process exited (its pid may be someone else's now). */
+static bool pids_gone(const struct run *r)
 {
+	uint64_t start;
 	int i;
 
-	for (i = 0; i < cfg->npids; i++)
-		if (pid_exists(cfg->pids[i]))
+	for (i = 0; i < r->cfg->npids; i++)
+		if (!id_start_ticks(r->cfg->pids[i], &start) && start == r->pid_starts[i])
 			return false;
-	return cfg->npids > 0;
+	return r->cfg->npids > 0;
 }
 
 /* Why to stop now, or NULL to go on. */
@@ -341,7 +362,7 @@ static const char *check_signals(struct run *r)
 	}
 	if (!why && r->have_cmd && command__exited(&r->cmd))
 		why = "command exited";
-	if (!why && pids_gone(r->cfg))
+	if (!why && pids_gone(r))
 		why = "target exited";
 	return why;
 }
@@ -467,6 +488,8 @@ static int cleanup(struct run *r)
 	tracker__free(r->tracker);
 	session__destroy(r->session);
 	procs__free(r->procs);
+	free(r->pid_starts);
+	free(r->tid_starts);
 	err = output__close(r->out);
 	if (r->sig_fd >= 0)
 		close(r->sig_fd);
@@ -478,7 +501,7 @@ static int run_profile(const struct config *cfg)
 	struct run r = { .cfg = cfg, .sig_fd = -1 };
 	int err, ferr;
 
-	err = check_pids(cfg);
+	err = check_pids(&r);
 	if (!err)
 		err = output__open(cfg, &r.out);
 	if (!err)

@@ -2,6 +2,7 @@
 /* Starting the profiled command: fork, hold it until the profiler is
  * attached, then exec, with exec failures reported back over a pipe. */
 #include <errno.h>
+#include <stdio.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -148,7 +149,28 @@ int command__exit_status(const struct command *c)
 	return WIFEXITED(c->status) ? WEXITSTATUS(c->status) : -1;
 }
 
-bool pid_exists(pid_t pid)
+int id_start_ticks(pid_t id, uint64_t *ticks)
 {
-	return kill(pid, 0) == 0 || errno == EPERM;
+	char path[32], buf[1024], *p;
+	unsigned long long v;
+	int fd, field;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)id);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -ESRCH;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -ESRCH;
+	buf[n] = '\0';
+	/* the name (field 2) may hold anything but ends at the last ')' */
+	p = strrchr(buf, ')');
+	for (field = 2; p && field < 22; field++)
+		p = strchr(p + 1, ' ');
+	if (!p || sscanf(p + 1, "%llu", &v) != 1)
+		return -ESRCH;
+	*ticks = v;
+	return 0;
 }

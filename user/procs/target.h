@@ -41,7 +41,10 @@ void command__end(struct command *c, double grace);
  * signal N killed it; -1 while it has not been reaped. */
 int command__exit_status(const struct command *c);
 
-/* Whether a process with this pid exists (ours to signal or not). */
-bool pid_exists(pid_t pid);
+
+/* When the process or thread id started, as /proc/ID/stat says (field 22:
+ * clock ticks since boot): with the id, what tells it from a later one
+ * reusing the id. Returns 0, or -ESRCH when there is none. */
+int id_start_ticks(pid_t id, uint64_t *ticks);
 
 #endif

@@ -98,6 +98,11 @@ static int size_maps(struct profile_bpf *skel, const struct session_opts *opts)
 		{ skel->maps.unwind_rows, opts->dwarf ? opts->unwind_rows : 1 },
 		{ skel->maps.unwind_procs, opts->dwarf ? MAX_UNWIND_PROCS : 1 },
 		{ skel->maps.blocked, offcpu ? MAX_OFFCPU_THREADS : 1 },
+		/* room for every id listed (children of a command join later) */
+		{ skel->maps.tgids, opts->npids > MAX_FILTER_PIDS ? (unsigned int)opts->npids
+								 : MAX_FILTER_PIDS },
+		{ skel->maps.tids, opts->ntids > MAX_FILTER_PIDS ? (unsigned int)opts->ntids
+								 : MAX_FILTER_PIDS },
 	};
 	size_t i;
 	int err = 0;
@@ -166,14 +171,17 @@ static int set_cgroup(struct session *s, const char *path)
 
 static int set_filters(struct session *s, const struct session_opts *opts)
 {
-	__u8 one = 1;
 	int i;
 
 	for (i = 0; i < opts->ntids; i++) {
 		__u32 tid = (__u32)opts->tids[i];
+		__u64 start = opts->tid_starts[i];
 
-		if (bpf_map_update_elem(bpf_map__fd(s->skel->maps.tids), &tid, &one, BPF_ANY))
+		if (bpf_map_update_elem(bpf_map__fd(s->skel->maps.tids), &tid, &start, BPF_ANY)) {
+			fprintf(stderr, "bpfprof: cannot filter on thread %d: %s\n", opts->tids[i],
+				strerror(errno));
 			return -errno;
+		}
 	}
 	return opts->cgroup ? set_cgroup(s, opts->cgroup) : 0;
 }
@@ -189,6 +197,7 @@ static void configure(struct profile_bpf__rodata *ro, const struct session_opts 
 	ro->kernel_stacks = opts->sides != SIDES_USER_ONLY;
 	ro->user_stacks = opts->sides != SIDES_KERNEL_ONLY;
 	ro->min_block_ns = (__u64)opts->min_block_us * 1000;
+	ro->tick_ns = 1000000000ull / (__u64)sysconf(_SC_CLK_TCK);
 	if (opts->comm) {
 		ro->filter_comm = true;
 		strncpy((char *)ro->comm_filter, opts->comm, TASK_COMM_LEN - 1);
@@ -290,13 +299,15 @@ bool session__tracks_exec(const struct session *s)
 	return s->tracks_exec;
 }
 
-int session__add_tgid(struct session *s, pid_t tgid)
+int session__add_tgid(struct session *s, pid_t tgid, uint64_t start_ticks)
 {
 	__u32 key = (__u32)tgid;
-	__u8 one = 1;
+	__u64 start = start_ticks;
 
-	if (bpf_map_update_elem(bpf_map__fd(s->skel->maps.tgids), &key, &one, BPF_ANY))
+	if (bpf_map_update_elem(bpf_map__fd(s->skel->maps.tgids), &key, &start, BPF_ANY)) {
+		fprintf(stderr, "bpfprof: cannot filter on process %d: %s\n", tgid, strerror(errno));
 		return -errno;
+	}
 	return 0;
 }
 

@@ -21,8 +21,10 @@ struct session_opts {
 	unsigned long long period;	/* -c: every N events instead of freq */
 	enum stack_sides sides;
 	bool filter_tgids;	/* only the tgids added with session__add_tgid() */
+	int npids;		/* how many will be added (the filter map's size) */
 	bool follow_forks;	/* ... and their children from now on */
 	const pid_t *tids;	/* only these threads */
+	const uint64_t *tid_starts;	/* that started then (id_start_ticks()) */
 	int ntids;
 	const char *comm;	/* only tasks of this name */
 	const char *cgroup;	/* only tasks in this cgroup v2 directory or below */
@@ -41,8 +43,9 @@ int session__load(const struct session_opts *opts, struct session **out);
  * tracepoint program loaded and attached). */
 bool session__tracks_exec(const struct session *s);
 
-/* Adds a process to the filter (opts.filter_tgids). */
-int session__add_tgid(struct session *s, pid_t tgid);
+/* Adds the process that started at start_ticks (id_start_ticks()) to the
+ * filter (opts.filter_tgids). */
+int session__add_tgid(struct session *s, pid_t tgid, uint64_t start_ticks);
 
 /* Opens the events (on every CPU where they are per CPU) and attaches the
  * programs; a failure names the event and why. */
