@@ -29,7 +29,7 @@ rm -f "$T"/crafted_*
 echo "== more than 1024 -p / -t ids: the filter maps hold the whole list"
 for kind in threads procs; do
 	"$GEN_BIN/many_ids" "$kind" 1100 >"$T/ids.$kind" & idp=$!
-	for _ in $(seq 50); do [ -s "$T/ids.$kind" ] && break; sleep 0.1; done
+	for _ in $(seq 300); do [ -s "$T/ids.$kind" ] && break; sleep 0.1; done
 	opt=$([ "$kind" = threads ] && echo -t || echo -p)
 	"$BPFPROF" "$opt" "$(cat "$T/ids.$kind")" -d 0.5 -o "$T/ids.folded" 2>"$T/ids.err"
 	rc=$?
