@@ -33,7 +33,7 @@ for kind in threads procs; do
 	opt=$([ "$kind" = threads ] && echo -t || echo -p)
 	"$BPFPROF" "$opt" "$(cat "$T/ids.$kind")" -d 0.5 -o "$T/ids.folded" 2>"$T/ids.err"
 	rc=$?
-	check "$opt with 1100 $kind: exit 0 ($rc: $(grep -v samples "$T/ids.err" | head -1))" [ "$rc" -eq 0 ]
+	check "$opt with 1100 $kind: exit 0 ($rc$(grep -m1 "cannot\|invalid" "$T/ids.err" | cut -c1-80))" [ "$rc" -eq 0 ]
 	kill "$idp"; wait "$idp" 2>/dev/null
 done
 
