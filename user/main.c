@@ -443,7 +443,8 @@ static int wait_loop(struct run *r)
  * whatever was sampled is written out. */
 static int finish(struct run *r)
 {
-	uint64_t intervals, written, total;
+	struct fleet_totals tot;
+	uint64_t total;
 	bool by_signal = r->stop_reason && (!strcmp(r->stop_reason, "interrupted") ||
 					    !strcmp(r->stop_reason, "terminated"));
 	int err;
@@ -465,9 +466,10 @@ static int finish(struct run *r)
 	}
 	if (!r->cfg->interval || session__total(r->session, &total))
 		return err;
-	output__totals(r->out, &intervals, &written);
+	output__totals(r->out, &tot);
 	fprintf(stderr, "bpfprof: fleet: %" PRIu64 " intervals, %" PRIu64 " samples in them; "
-		"BPF-side total %" PRIu64 " samples\n", intervals, written, total);
+		"%" PRIu64 " intervals (%" PRIu64 " samples) not written; BPF-side total %" PRIu64
+		" samples\n", tot.intervals, tot.samples, tot.lost_intervals, tot.lost_samples, total);
 	return err;
 }
 

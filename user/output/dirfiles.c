@@ -154,10 +154,49 @@ int dirfiles__write(int dirfd, const char *name, const void *buf, size_t len, mo
 	return atomic_file__commit(&af);
 }
 
+int dirfiles__check_regular(int dirfd, const char *name)
+{
+	return check_target(dirfd, name);
+}
+
+/* Ours: owned by us and writable by nobody else, or sticky (like /tmp)
+ * and still ours. Anything else lets another user plant or swap files. */
+static int check_ours(int fd)
+{
+	struct stat st;
+
+	if (fstat(fd, &st))
+		return -errno;
+	if (st.st_uid != geteuid())
+		return -DIRFILES_ENOTOURS;
+	if ((st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX))
+		return -DIRFILES_ENOTOURS;
+	return 0;
+}
+
+int dirfiles__open_dir(const char *path, mode_t mode)
+{
+	int fd, err;
+
+	if (mkdir(path, mode) && errno != EEXIST)
+		return -errno;
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	err = check_ours(fd);
+	if (err) {
+		close(fd);
+		return err;
+	}
+	return fd;
+}
+
 const char *dirfiles__strerror(int err)
 {
 	if (err == -DIRFILES_ENOTREG)
 		return "not a regular file: refusing to replace it";
+	if (err == -DIRFILES_ENOTOURS)
+		return "owned by another user or writable by others: refusing it";
 	return strerror(-err);
 }
 

@@ -18,6 +18,8 @@ struct dir_entry {
 
 /* An -errno value of ours: the name exists and is not a regular file. */
 #define DIRFILES_ENOTREG	4096
+/* The same: a directory another user owns or may write into. */
+#define DIRFILES_ENOTOURS	4097
 
 /* A file written whole or not at all: a new temporary (O_EXCL, a random
  * name, mode) beside its final name, renamed over it by commit. The final
@@ -43,6 +45,14 @@ void atomic_file__discard(struct atomic_file *af);
 
 /* buf as dirfd/name through an atomic_file. Returns 0 or -errno. */
 int dirfiles__write(int dirfd, const char *name, const void *buf, size_t len, mode_t mode);
+
+/* Creates the directory (mode) if needed and opens it, never through a
+ * symlink; refuses one not owned by us or writable by others unless it is
+ * sticky (and ours). Returns the fd or -errno. */
+int dirfiles__open_dir(const char *path, mode_t mode);
+
+/* 0 when dirfd/name is absent or a regular file, else -DIRFILES_ENOTREG. */
+int dirfiles__check_regular(int dirfd, const char *name);
 
 /* strerror() that knows DIRFILES_ENOTREG; err is -errno. */
 const char *dirfiles__strerror(int err);

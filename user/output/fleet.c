@@ -27,20 +27,19 @@ struct fleet {
 
 static int open_dir(struct fleet *f)
 {
-	int fd;
+	int fd = dirfiles__open_dir(f->o.dir, 0755);
 
-	if (mkdir(f->o.dir, 0755) && errno != EEXIST)
-		goto fail;
-	fd = open(f->o.dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
-		goto fail;
+	if (fd >= 0)
+		fd = dirfiles__check_regular(fd, INDEX_LOG) ? -DIRFILES_ENOTREG : fd;
+	if (fd < 0) {
+		fprintf(stderr, "bpfprof: cannot use output directory %s: %s%s\n", f->o.dir,
+			fd == -DIRFILES_ENOTREG ? INDEX_LOG ": " : "", dirfiles__strerror(fd));
+		return fd;
+	}
 	if (f->dirfd >= 0)
 		close(f->dirfd);
 	f->dirfd = fd;
 	return 0;
-fail:
-	fprintf(stderr, "bpfprof: cannot use output directory %s: %s\n", f->o.dir, strerror(errno));
-	return -errno;
 }
 
 int fleet__open(const struct fleet_opts *o, struct fleet **out)
@@ -83,10 +82,15 @@ int fleet__write(struct fleet *f, uint64_t start_wall_ns, const char *ext,
 		 const void *buf, size_t len)
 {
 	char stem[NAME_MAX / 2], name[NAME_MAX / 2 + 16];
+	int err;
 
 	file_stem(f, start_wall_ns, stem, sizeof(stem));
 	snprintf(name, sizeof(name), "%s.%s", stem, ext);
-	return dirfiles__write(f->dirfd, name, buf, len, 0644);
+	err = dirfiles__write(f->dirfd, name, buf, len, 0644);
+	/* the directory was deleted (or moved and replaced): make it anew */
+	if ((err == -ENOENT || err == -ESTALE) && open_dir(f) == 0)
+		err = dirfiles__write(f->dirfd, name, buf, len, 0644);
+	return err;
 }
 
 int fleet__log(struct fleet *f, const char *line)
@@ -96,9 +100,15 @@ int fleet__log(struct fleet *f, const char *line)
 
 	if (fstatat(f->dirfd, INDEX_LOG, &st, AT_SYMLINK_NOFOLLOW) == 0 && st.st_size > INDEX_MAX)
 		renameat(f->dirfd, INDEX_LOG, f->dirfd, INDEX_LOG ".1");
-	fd = openat(f->dirfd, INDEX_LOG, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0644);
+	/* O_NONBLOCK: a FIFO planted here must not block the run */
+	fd = openat(f->dirfd, INDEX_LOG, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_NONBLOCK |
+		    O_CLOEXEC, 0644);
 	if (fd < 0)
 		return -errno;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return -DIRFILES_ENOTREG;
+	}
 	/* one write: appends from one line never interleave */
 	err = dprintf(fd, "%s\n", line) < 0 ? -EIO : 0;
 	close(fd);

@@ -27,7 +27,9 @@ struct output {
 	struct pusher *pusher;		/* --push */
 	char host[256];
 	char spool[4096];
-	uint64_t intervals, samples;
+	struct fleet_totals tot;
+	int failing;			/* -errno of the last interval's failure, or 0 */
+	bool log_failing;
 };
 
 /* The hostname, made safe for a file name and a label. */
@@ -148,15 +150,51 @@ static int ship(struct output *o, const struct profile *p, enum out_format fmt,
 	if (!err && o->fleet)
 		err = fleet__write(o->fleet, p->stats.start_wall_ns, emit__extension(fmt), buf, len);
 	if (!err && o->pusher)
-		pusher__submit(o->pusher, buf, len, fmt, from, until > from ? until : from + 1);
+		err = pusher__submit(o->pusher, buf, len, fmt, from, until > from ? until : from + 1);
 	free(buf);
-	if (err)
-		fprintf(stderr, "bpfprof: writing a %s profile into %s: %s\n",
-			emit__extension(fmt), o->cfg->output_dir, strerror(-err));
 	return err;
 }
 
-static int interval_profile(struct output *o, const struct profile *p, const char *summary)
+/* Failures are said once when they start (or change) and once when they
+ * end, not every interval: a full disk may last hours. */
+static void report(struct output *o, int err, const struct profile *p)
+{
+	const char *where = o->fleet ? o->cfg->output_dir : o->spool;
+
+	if (err && err != o->failing)
+		fprintf(stderr, "bpfprof: cannot write an interval's profile into %s: %s; sampling "
+			"goes on, retrying every interval\n", where, dirfiles__strerror(err));
+	if (!err && o->failing)
+		fprintf(stderr, "bpfprof: writing into %s works again; %" PRIu64 " intervals "
+			"(%" PRIu64 " samples) could not be written so far\n", where,
+			o->tot.lost_intervals, o->tot.lost_samples);
+	o->failing = err;
+	if (err) {
+		o->tot.lost_intervals++;
+		o->tot.lost_samples += profile__total(p);
+	} else {
+		o->tot.intervals++;
+		o->tot.samples += profile__total(p);
+	}
+}
+
+static void index_line(struct output *o, const struct profile *p, const char *summary, int err)
+{
+	char line[1536];
+	int lerr;
+
+	snprintf(line, sizeof(line), "%" PRIu64 " %s; stack map held %zu ids%s",
+		 p->stats.start_wall_ns, summary, p->stats.stack_ids, err ? "; NOT WRITTEN" : "");
+	lerr = fleet__log(o->fleet, line);
+	if (lerr && !o->log_failing)
+		fprintf(stderr, "bpfprof: cannot append to the index in %s: %s\n",
+			o->cfg->output_dir, dirfiles__strerror(lerr));
+	o->log_failing = lerr != 0;
+	fleet__rotate(o->fleet);	/* a failure leaves one more file: tried again next time */
+}
+
+/* Never ends the run: what cannot be written is counted as lost. */
+static void interval_profile(struct output *o, const struct profile *p, const char *summary)
 {
 	enum out_format fmt = o->cfg->format;
 	int err = 0;
@@ -165,19 +203,9 @@ static int interval_profile(struct output *o, const struct profile *p, const cha
 		err = ship(o, p, FORMAT_FOLDED, summary);
 	if (!err && (fmt == FORMAT_PPROF || fmt == FORMAT_BOTH))
 		err = ship(o, p, FORMAT_PPROF, summary);
-	if (o->fleet) {
-		char line[1536];
-
-		snprintf(line, sizeof(line), "%" PRIu64 " %s; stack map held %zu ids",
-			 p->stats.start_wall_ns, summary, p->stats.stack_ids);
-		if (fleet__log(o->fleet, line) && !err)
-			err = -EIO;
-		if (fleet__rotate(o->fleet) < 0 && !err)
-			err = -EIO;
-	}
-	o->intervals++;
-	o->samples += profile__total(p);
-	return err;
+	report(o, err, p);
+	if (o->fleet)
+		index_line(o, p, summary, err);
 }
 
 int output__profile(struct output *o, const struct profile *p, const char *why)
@@ -187,7 +215,8 @@ int output__profile(struct output *o, const struct profile *p, const char *why)
 
 	summary__format(p, why, summary, sizeof(summary));
 	if (o->cfg->interval) {
-		err = interval_profile(o, p, summary);
+		interval_profile(o, p, summary);
+		err = 0;
 	} else {
 		err = emit__write(p, o->cfg->format, summary, o->file);
 		o->complete = !err;
@@ -205,10 +234,9 @@ void output__reopen(struct output *o)
 		fleet__reopen(o->fleet);
 }
 
-void output__totals(const struct output *o, uint64_t *intervals, uint64_t *samples)
+void output__totals(const struct output *o, struct fleet_totals *tot)
 {
-	*intervals = o->intervals;
-	*samples = o->samples;
+	*tot = o->tot;
 }
 
 int output__close(struct output *o)
@@ -229,6 +257,8 @@ int output__close(struct output *o)
 	fleet__free(o->fleet);
 	if (!o->cfg->interval)
 		err = close_file(o);
+	else if (o->tot.lost_intervals)
+		err = -EIO;	/* said when it happened; the exit status says it too */
 	free(o);
 	return err;
 }

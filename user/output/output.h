@@ -16,7 +16,8 @@ struct profile;
 int output__open(const struct config *cfg, struct output **out);
 
 /* Writes one profile, with its summary line; why says what ended it.
- * Returns 0 or -errno with a message printed. */
+ * Returns 0 or -errno with a message printed. In fleet mode it always
+ * returns 0: an interval that cannot be written is counted as lost. */
 int output__profile(struct output *o, const struct profile *p, const char *why);
 
 /* -o's temporary (the directory's fd and the name in it), for a signal
@@ -26,10 +27,16 @@ void output__temporary(const struct output *o, int *dirfd, const char **name);
 /* SIGHUP: reopen the output directory. */
 void output__reopen(struct output *o);
 
-/* Fleet mode: intervals written, and the samples in them. */
-void output__totals(const struct output *o, uint64_t *intervals, uint64_t *samples);
+/* Fleet mode: what was written (into the directory, or the spool), and
+ * what could not be (a full disk, a deleted directory). */
+struct fleet_totals {
+	uint64_t intervals, samples;
+	uint64_t lost_intervals, lost_samples;
+};
+void output__totals(const struct output *o, struct fleet_totals *tot);
 
-/* Flushes what waits for the server; returns 0 or -errno (closing the file). */
+/* Flushes what waits for the server; returns 0 or -errno (closing the
+ * file; -EIO when fleet intervals were lost). */
 int output__close(struct output *o);
 
 #endif

@@ -109,21 +109,19 @@ int pusher__new(const struct push_opts *o, struct pusher **out)
 	struct pusher *ps = calloc(1, sizeof(*ps));
 	struct item *items;
 	size_t n;
+	int err;
 
 	if (!ps)
 		return -ENOMEM;
 	ps->o = *o;
 	ps->spool_fd = -1;
-	if (mkdir(o->spool_dir, 0700) && errno != EEXIST)
+	ps->spool_fd = dirfiles__open_dir(o->spool_dir, 0700);
+	err = ps->spool_fd < 0 ? ps->spool_fd : 0;
+	ps->curl = err ? NULL : curl_easy_init();
+	if (!err && !ps->curl)
+		err = -ENOMEM;
+	if (err)
 		goto fail;
-	ps->spool_fd = open(o->spool_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (ps->spool_fd < 0)
-		goto fail;
-	ps->curl = curl_easy_init();
-	if (!ps->curl) {
-		errno = ENOMEM;
-		goto fail;
-	}
 	/* profiles left by an earlier run are sent first */
 	if (list_spool(ps, &items, &n) == 0) {
 		ps->next_seq = n ? items[n - 1].seq + 1 : 0;
@@ -134,9 +132,9 @@ int pusher__new(const struct push_opts *o, struct pusher **out)
 	return 0;
 fail:
 	fprintf(stderr, "bpfprof: cannot use spool directory %s: %s\n", o->spool_dir,
-		strerror(errno));
+		dirfiles__strerror(err));
 	pusher__free(ps);
-	return -errno;
+	return err;
 }
 
 void pusher__free(struct pusher *ps)
@@ -315,17 +313,15 @@ static int spool(struct pusher *ps, const void *body, size_t len, enum out_forma
 	return err;
 }
 
-void pusher__submit(struct pusher *ps, const void *body, size_t len, enum out_format fmt,
-		    int64_t from, int64_t until)
+int pusher__submit(struct pusher *ps, const void *body, size_t len, enum out_format fmt,
+		   int64_t from, int64_t until)
 {
 	int err = spool(ps, body, len, fmt, from, until);
 
-	if (err)
-		fprintf(stderr, "bpfprof: push: cannot spool a profile in %s: %s\n",
-			ps->o.spool_dir, strerror(-err));
 	bound_spool(ps);
 	if (monotonic_s() >= ps->retry_at)
 		send_waiting(ps);
+	return err;
 }
 
 void pusher__flush(struct pusher *ps)

@@ -39,9 +39,9 @@ void pusher__free(struct pusher *ps);
 /* Spools one interval's profile (fmt FORMAT_FOLDED or FORMAT_PPROF, the
  * interval as UNIX seconds), then sends what the spool holds, oldest
  * first, unless backing off after a failure. Never blocks for long: each
- * request has a timeout. */
-void pusher__submit(struct pusher *ps, const void *body, size_t len, enum out_format fmt,
-		    int64_t from, int64_t until);
+ * request has a timeout. Returns 0, or -errno when it could not be spooled. */
+int pusher__submit(struct pusher *ps, const void *body, size_t len, enum out_format fmt,
+		   int64_t from, int64_t until);
 
 /* Sends what is waiting now, ignoring the backoff (at exit). */
 void pusher__flush(struct pusher *ps);
