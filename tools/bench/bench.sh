@@ -831,7 +831,7 @@ rm -rf "${W:?}"/*
 # A copy: other builds of ./bpfprof during the run do not change what is measured.
 BPFPROF=$W/bpfprof
 cp "$BPFPROF_SRC" "$BPFPROF"
-if ! "$BPFPROF" -a -d 0.1 -o /dev/null 2>"$W/probe.err"; then
+if ! "$BPFPROF" -a -d 0.1 -o "$W/probe.folded" 2>"$W/probe.err"; then
 	if grep -qi 'permission denied\|not permitted' "$W/probe.err"; then
 		skip_or_die "BPF IS NOT PERMITTED HERE: $(head -1 "$W/probe.err")"
 	fi
