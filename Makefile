@@ -40,7 +40,7 @@ EXAMPLES   := $(patsubst examples/%.c,$(BUILD)/examples/%,$(filter-out examples/
 DEB_PKGS   := clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libcriterion-dev \
               pkg-config linux-perf elfutils libdw-dev make gcc binutils util-linux procps \
               libc6-dbg protobuf-c-compiler libprotobuf-c-dev libcurl4-openssl-dev \
-              golang-go python3 valgrind time jq libiberty-dev g++
+              golang-go python3 valgrind time jq libiberty-dev g++ debuginfod curl
 
 .PHONY: all deps test unit e2e valgrind soak soak-smoke examples profile vmlinux clean
 .DELETE_ON_ERROR:
@@ -102,6 +102,10 @@ EXAMPLE_CFLAGS := -O1 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -W
 $(BUILD)/examples/libhot.so: examples/libhot.c
 	@mkdir -p $(@D)
 	$(CC) $(EXAMPLE_CFLAGS) -fPIC -shared $< -o $@
+# An -O2 workload whose hot function is inlined (frame pointers kept)
+$(BUILD)/examples/inline_%: examples/inline_%.c examples/workload.h
+	@mkdir -p $(@D)
+	$(CC) -O2 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -Wall -Wextra -Werror $< -o $@
 # Workloads without frame pointers, as most code is built (--call-graph dwarf)
 $(BUILD)/examples/nofp_%: examples/nofp_%.c examples/workload.h
 	@mkdir -p $(@D)
@@ -123,7 +127,7 @@ $(BUILD)/tests/gen/%: tests/gen/%.c
 	@mkdir -p $(@D)
 	$(CC) -O1 -g -Wall -Wextra -Werror $< -o $@ -lpthread
 
-unit: $(UNIT_BINS)
+unit: $(UNIT_BINS) $(BUILD)/examples/inline_hot	# test_dwarf_lines reads it
 	@fail=0; for t in $(UNIT_BINS); do echo "== $$t"; $$t --jobs 2 || fail=1; done; exit $$fail
 
 e2e: bpfprof $(BUILD)/asan/bpfprof examples $(TEST_GEN)
@@ -141,7 +145,7 @@ $(VG_LIB): $(filter-out $(BUILD)/obj/main.o,$(OBJS))
 	rm -f $@ && ar rcs $@ $^
 $(BUILD)/vg/%: tests/unit/%.c $(VG_LIB) $(USER_HDRS)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $< $(VG_LIB) -lcriterion $(LDLIBS) -o $@
-valgrind: bpfprof $(VG_BINS)
+valgrind: bpfprof $(VG_BINS) $(BUILD)/examples/inline_hot
 	@fail=0; for t in $(VG_BINS); do echo "== valgrind $$t"; \
 		$(VALGRIND) $$t --jobs 1 || fail=1; done; \
 	for args in "--bogus" "-F 0" "-p 999999 -d 1" "--btf /nonexistent -d 1" "-o /nonexistent/x -d 1" \

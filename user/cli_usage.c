@@ -45,6 +45,7 @@ static const char help_text[] =
 "                        picks the format: .pb.gz or .pb: pprof, anything else: folded\n"
 "      --format FMT      folded, pprof, or both (fleet mode): overrides the name\n"
 "      --no-demangle     print C++ and Rust names as the symbol table has them\n"
+"      --no-inline       no frames for inlined functions (source lines stay)\n"
 "  -q, --quiet           no start line and no progress line on stderr\n"
 "      --no-progress     no progress line (shown on a terminal for runs over 2 s)\n"
 "  -v, --verbose         print libbpf's messages\n"

@@ -35,6 +35,7 @@ enum out_format {
  * is on by default and has a switch to turn it off. */
 struct name_sources {
 	bool demangle;			/* C++ and Rust names readable (--no-demangle) */
+	bool inlines;			/* inlined functions as frames (--no-inline) */
 };
 
 struct config {

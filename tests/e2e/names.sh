@@ -30,3 +30,73 @@ check "jit map: the line appended mid-run, 0x-prefixed, names its code too ($sec
 	[ "$second" -ge 25 ]
 # (the generated code keeps no frame pointer: a frame-pointer walk skips run_jit)
 check "jit map: under main" grep -qE '^jit_perfmap;.*main;(run_jit;)?jit_spin_second [0-9]+$' "$T/jitmap.folded"
+
+echo "== an -O2 -g program whose hot function is inlined: a frame of its own, marked _[i]"
+"$BPFPROF" -o "$T/inl.folded" -- "$EX/inline_hot" 2 2>"$T/inl.err"
+check "inline: exit 0" [ $? -eq 0 ]
+s=$(awk '{ n = $NF; t += n; if ($0 ~ /;mix_rounds;mix_step_\[i\] [0-9]+$/) h += n }
+	END { print t ? int(h * 100 / t) : 0 }' "$T/inl.folded")
+note_share inline_hot "mix_step_[i]" "$s"
+check "inline: mix_rounds;mix_step_[i] in >= 70% ($s%)" [ "$s" -ge 70 ]
+"$BPFPROF" --no-inline -o "$T/noinl.folded" -- "$EX/inline_hot" 1 2>/dev/null
+check "--no-inline: no inline frames" bash -c "! grep -q '_\[i\]' '$T/noinl.folded' && grep -q ';mix_rounds ' '$T/noinl.folded'"
+
+echo "== pprof: source lines, inline chains, -list and -disasm"
+"$BPFPROF" -o "$T/inl.pb.gz" -- "$EX/inline_hot" 2 2>/dev/null
+check "pprof -lines -top: mix_step at inline_hot.c:LINE (inline)" bash -c \
+	"go tool pprof -lines -top '$T/inl.pb.gz' 2>/dev/null | grep -qE ' mix_step .*examples/inline_hot\.c:1[6-9] \(inline\)$'"
+check "pprof -list: the source lines of mix_rounds" bash -c \
+	"go tool pprof -list mix_rounds '$T/inl.pb.gz' 2>/dev/null | grep -qE '^ +(\.|[0-9.]+m?s) +[0-9.]+m?s +27:[[:space:]]+x = mix_step\(x, i\);'"
+check "pprof -disasm: mix_rounds' instructions" bash -c \
+	"go tool pprof -disasm mix_rounds '$T/inl.pb.gz' 2>/dev/null | grep -qE '^ +[0-9.]+m?s .* [0-9a-f]+: (SHRQ|IMULQ|LEAQ|ADDQ)'"
+go tool pprof -raw "$T/inl.pb.gz" 2>/dev/null | sed -n '/^Locations/,/^Mappings/p' >"$T/inl.raw"
+check "pprof: one Location holds the inline chain, innermost first, file:line each" \
+	grep -qzE 'M=[0-9]+ mix_step examples/inline_hot\.c:1[6-9] s=0[[:space:]]+mix_rounds examples/inline_hot\.c:27 s=0' "$T/inl.raw"
+check "pprof: a function's file is its source, never the binary" \
+	bash -c "! grep -q 'build/examples/inline_hot' '$T/inl.raw'"
+
+# A stripped copy of inline_hot and its debug file, kept apart.
+D=$T/debugfiles
+mkdir -p "$D/srv" "$D/link/.debug"
+cp "$EX/inline_hot" "$D/app"
+objcopy --only-keep-debug "$D/app" "$D/srv/app.debug"
+strip -s "$D/app"
+cp "$D/app" "$D/link/app"
+cp "$D/srv/app.debug" "$D/link/.debug/app.debug"
+objcopy --add-gnu-debuglink="$D/link/.debug/app.debug" "$D/link/app"
+# names only the debug file has: the hot function and its inline frame
+full_share() {
+	awk '{ n = $NF; t += n; if ($0 ~ /;mix_rounds(;mix_step_\[i\])? [0-9]+$/) h += n }
+		END { print t ? int(h * 100 / t) : 0 }' "$1"
+}
+
+echo "== a stripped binary whose debug file .gnu_debuglink names (in .debug/)"
+"$BPFPROF" -o "$T/link.folded" -- "$D/link/app" 1 2>/dev/null
+s=$(full_share "$T/link.folded")
+note_share "debuglink" "mix_rounds" "$s"
+check "debuglink: full names in >= 80% ($s%)" [ "$s" -ge 80 ]
+
+echo "== a stripped binary whose debug file only a debuginfod server has"
+port=$((20000 + RANDOM % 20000))
+debuginfod -F "$D/srv" -p "$port" -d "$D/db.sqlite" >"$D/server.log" 2>&1 & srv=$!
+bid=$(eu-readelf -n "$D/app" | awk '/Build ID:/ { print $3 }')
+for _ in $(seq 50); do
+	curl -sf -o /dev/null "http://127.0.0.1:$port/buildid/$bid/debuginfo" && break
+	sleep 0.2
+done
+DEBUGINFOD_URLS="http://127.0.0.1:$port" DEBUGINFOD_CACHE_PATH="$D/cache" \
+	"$BPFPROF" -o "$T/dbgd.folded" -- "$D/app" 1 2>"$T/dbgd.err"
+check "debuginfod: exit 0" [ $? -eq 0 ]
+s=$(full_share "$T/dbgd.folded")
+note_share "debuginfod" "mix_rounds" "$s"
+check "debuginfod: full names in >= 80% ($s%)" [ "$s" -ge 80 ]
+kill "$srv"; wait "$srv" 2>/dev/null
+rm -rf "$D/cache"
+start=$(date +%s%N)
+DEBUGINFOD_URLS="http://127.0.0.1:$port" DEBUGINFOD_CACHE_PATH="$D/cache" \
+	"$BPFPROF" -o "$T/dbgd2.folded" -- "$D/app" 1 2>"$T/dbgd2.err"
+rc=$?
+ms=$((($(date +%s%N) - start) / 1000000))
+check "debuginfod stopped: exit 0, ends promptly (${ms} ms for a 1 s run)" \
+	[ "$rc" -eq 0 ] && [ "$ms" -lt 6000 ]
+check "debuginfod stopped: frames as app+0xOFF" grep -qE ';app\+0x[0-9a-f]+ [0-9]+$' "$T/dbgd2.folded"

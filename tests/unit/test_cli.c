@@ -152,9 +152,15 @@ Test(cli, name_sources_on_by_default_each_with_a_switch)
 
 	cr_assert_eq(parse((char *[]){ "bpfprof", NULL }, &cfg), CLI_RUN);
 	cr_expect(cfg.names.demangle);
+	cr_expect(cfg.names.inlines);
 	cli_free(&cfg);
 	cr_assert_eq(parse(ARGV("--no-demangle"), &cfg), CLI_RUN);
 	cr_expect_not(cfg.names.demangle);
+	cr_expect(cfg.names.inlines);
+	cli_free(&cfg);
+	cr_assert_eq(parse(ARGV("--no-inline"), &cfg), CLI_RUN);
+	cr_expect(cfg.names.demangle);
+	cr_expect_not(cfg.names.inlines);
 	cli_free(&cfg);
 }
 

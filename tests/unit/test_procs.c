@@ -14,7 +14,7 @@
 #include "procs.h"
 #include "symbolizer.h"
 
-static const struct name_sources NAMES = { .demangle = true };
+static const struct name_sources NAMES = { .demangle = true, .inlines = true };
 
 TestSuite(procs, .fini = check_leaks);
 

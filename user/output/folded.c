@@ -79,6 +79,8 @@ static void put_line(struct text *t, const struct psample *s, const char *root)
 		put_name(t, s->frames[i].name);
 		if (s->frames[i].kernel)
 			put_bytes(t, "_[k]", 4);
+		else if (s->frames[i].inlined)
+			put_bytes(t, "_[i]", 4);	/* as stackcollapse-perf.pl --inline marks them */
 	}
 }
 

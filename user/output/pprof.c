@@ -144,9 +144,11 @@ static uint64_t mapping_id(struct builder *b, const struct pframe *f)
 	return id;
 }
 
+/* A function is its name in its source file (DWARF's; empty when unknown,
+ * never the binary: pprof -list would print the ELF as source). */
 static uint64_t function_id(struct builder *b, const struct pframe *f)
 {
-	struct pp_key key = { .a = f->name, .b = f->mapping };
+	struct pp_key key = { .a = f->name, .b = f->file };
 	size_t n = b->prof.n_function;
 	Function **arr, *fn;
 	bool added;
@@ -169,42 +171,49 @@ static uint64_t function_id(struct builder *b, const struct pframe *f)
 	perftools__profiles__function__init(fn);
 	fn->id = id;
 	fn->name = fn->system_name = str_index(b, f->name);
-	fn->filename = str_index(b, f->mapping[0] ? f->mapping : "[unknown]");
+	fn->filename = str_index(b, f->file ? f->file : "");
 	arr[b->prof.n_function++] = fn;
 	return id;
 }
 
-static uint64_t location_id(struct builder *b, const struct pframe *f)
+/* One Location per address: the frame that holds the code and the frames
+ * inlined into it there (f[0..n), root first), as Lines, innermost first. */
+static uint64_t location_id(struct builder *b, const struct pframe *f, uint32_t n)
 {
-	uint64_t map = mapping_id(b, f), fn = function_id(b, f), id;
-	struct pp_key key = { .x = map, .y = f->addr, .z = fn };
-	size_t n = b->prof.n_location;
+	uint64_t map = mapping_id(b, f), leaf_fn = function_id(b, &f[n - 1]), id;
+	struct pp_key key = { .b = (const void *)(uintptr_t)n, .x = map, .y = f->addr, .z = leaf_fn };
+	size_t nloc = b->prof.n_location;
 	Location **arr, *loc;
-	Line *line;
+	Line *lines;
 	bool added;
 
-	arr = grow(b->prof.location, n, &b->cap_loc, sizeof(*arr));
+	arr = grow(b->prof.location, nloc, &b->cap_loc, sizeof(*arr));
 	if (!arr || b->err) {
 		b->err = -ENOMEM;
 		return 0;
 	}
 	b->prof.location = arr;
-	id = lookup_or_add(b, &b->locations, &key, cmp_entry, n + 1, &added);
+	id = lookup_or_add(b, &b->locations, &key, cmp_entry, nloc + 1, &added);
 	if (!added)
 		return id;
-	loc = calloc(1, sizeof(*loc) + sizeof(Line *) + sizeof(Line));
+	loc = calloc(1, sizeof(*loc) + n * (sizeof(Line *) + sizeof(Line)));
 	if (!loc) {
 		b->err = -ENOMEM;
 		return 0;
 	}
-	/* one allocation: the location, its one-entry line array, the line */
+	/* one allocation: the location, its line array, the lines */
 	perftools__profiles__location__init(loc);
 	loc->line = (Line **)(loc + 1);
-	line = (Line *)(loc->line + 1);
-	perftools__profiles__line__init(line);
-	line->function_id = fn;
-	loc->line[0] = line;
-	loc->n_line = 1;
+	lines = (Line *)(loc->line + n);
+	for (uint32_t i = 0; i < n; i++) {
+		const struct pframe *fr = &f[n - 1 - i];
+
+		perftools__profiles__line__init(&lines[i]);
+		lines[i].function_id = function_id(b, fr);
+		lines[i].line = fr->line;
+		loc->line[i] = &lines[i];
+	}
+	loc->n_line = n;
 	loc->id = id;
 	loc->mapping_id = map;
 	loc->address = f->addr;
@@ -228,17 +237,22 @@ static int add_sample(struct builder *b, const struct profile *p, const struct p
 		      Sample **out, int64_t period)
 {
 	struct sample_block *blk;
-	uint32_t i;
+	uint32_t i, first, nloc = 0;
 
 	blk = calloc(1, sizeof(*blk) + ps->nframes * sizeof(uint64_t));
 	if (!blk)
 		return -ENOMEM;
 	perftools__profiles__sample__init(&blk->s);
-	/* pprof lists the leaf first; the profile holds the root first */
-	for (i = 0; i < ps->nframes; i++)
-		blk->locations[i] = location_id(b, &ps->frames[ps->nframes - 1 - i]);
+	/* pprof lists the leaf first; the profile holds the root first, each
+	 * address's inlined frames after the one that holds the code */
+	for (i = ps->nframes; i > 0; i = first) {
+		first = i - 1;
+		while (first > 0 && ps->frames[first].inlined)
+			first--;
+		blk->locations[nloc++] = location_id(b, &ps->frames[first], i - first);
+	}
 	blk->s.location_id = blk->locations;
-	blk->s.n_location_id = ps->nframes;
+	blk->s.n_location_id = nloc;
 	if (p->nevents <= 1) {
 		blk->values[0] = (int64_t)ps->count;
 		blk->values[1] = (int64_t)ps->count * period;

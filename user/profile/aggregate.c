@@ -79,11 +79,14 @@ int profile__add(struct profile *p, uint32_t event, const char *comm, pid_t tgid
 		struct pframe *f = &s->frames[i];
 
 		f->kernel = frames[i].kernel;
+		f->inlined = frames[i].inlined;
+		f->line = frames[i].line;
 		f->addr = frames[i].addr;
+		f->file = intern(p, frames[i].file ? frames[i].file : "");
 		f->name = intern(p, frames[i].name);
 		f->mapping = intern(p, frames[i].mapping ? frames[i].mapping : "");
 		f->build_id = intern(p, frames[i].build_id ? frames[i].build_id : "");
-		if (!f->name || !f->mapping || !f->build_id) {
+		if (!f->name || !f->mapping || !f->build_id || !f->file) {
 			free(s->frames);
 			return -ENOMEM;
 		}

@@ -16,8 +16,11 @@ struct pframe {
 	const char *name;	/* function, or "lib.so+0x1f" / "[unknown]"; interned */
 	const char *mapping;	/* file path, "[kernel.kallsyms]", "[vdso]" or ""; interned */
 	const char *build_id;	/* hex, "" when unknown; interned */
+	const char *file;	/* source file (DWARF), "" when unknown; interned */
+	uint32_t line;		/* source line, 0 when unknown */
 	uint64_t addr;		/* file offset (user), address (kernel) */
 	bool kernel;
+	bool inlined;		/* inlined into the frame before it, at the same addr */
 };
 
 struct psample {

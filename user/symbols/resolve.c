@@ -8,6 +8,7 @@
 
 #include "aggregate.h"
 #include "drain.h"
+#include "dwarf_lines.h"
 #include "ksyms.h"
 #include "procs.h"
 #include "resolve.h"
@@ -15,7 +16,8 @@
 
 #define NAME_MAX_LEN	160
 #define KERNEL_MAPPING	"[kernel.kallsyms]"	/* perf's name for the kernel image */
-#define MAX_FRAMES	(2 * MAX_STACK_DEPTH)
+/* kernel + user frames, and room for inline frames (dropped past it) */
+#define MAX_FRAMES	(4 * MAX_STACK_DEPTH)
 
 struct scratch {
 	struct pframe frames[MAX_FRAMES];
@@ -37,12 +39,28 @@ static void put(struct scratch *sc, const char *name, bool kernel)
 	sc->n++;
 }
 
-static void put_user(struct scratch *sc, const char *name, const struct user_sym *us)
+static void put_user(struct scratch *sc, const char *name, const struct user_sym *us,
+		     const struct src_frame *src, bool inlined)
 {
 	sc->frames[sc->n] = (struct pframe){
 		.name = name, .mapping = us->path, .build_id = us->build_id, .addr = us->file_off,
+		.file = src ? src->file : NULL, .line = src ? src->line : 0, .inlined = inlined,
 	};
 	sc->n++;
+}
+
+/* The functions inlined at this address, outermost first, each a frame of
+ * its own after the function that holds the code (room allowing: the
+ * kernel's frames still need theirs). */
+static void put_inlined(struct scratch *sc, const struct user_sym *us, struct symbolizer *sz)
+{
+	const struct src_chain *c = us->src;
+
+	for (uint32_t i = 0; c && i < c->ninlined && sc->n < MAX_FRAMES - MAX_STACK_DEPTH; i++) {
+		const char *name = symbolizer__demangle(sz, c->inlined[i].name);
+
+		put_user(sc, name ? name : "[inlined]", us, &c->inlined[i], true);
+	}
 }
 
 static void add_user(struct scratch *sc, const struct raw_stack *s, const struct user_ctx *ctx,
@@ -55,13 +73,14 @@ static void add_user(struct scratch *sc, const struct raw_stack *s, const struct
 		symbolizer__user(sz, ctx, lookup_addr(s, i), &us);
 		st->frames++;
 		if (us.name) {
-			put_user(sc, us.name, &us);
+			put_user(sc, us.name, &us, us.src ? &us.src->outer : NULL, false);
+			put_inlined(sc, &us, sz);
 			continue;
 		}
 		st->unresolved++;
 		if (us.dso) {
 			snprintf(sc->names[sc->n], NAME_MAX_LEN, "%s+0x%" PRIx64, us.dso, us.file_off);
-			put_user(sc, sc->names[sc->n], &us);
+			put_user(sc, sc->names[sc->n], &us, NULL, false);
 		} else {
 			put(sc, "[unknown]", false);
 		}

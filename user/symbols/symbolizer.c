@@ -15,6 +15,7 @@
 
 #include "config.h"
 #include "demangle.h"
+#include "dwarf_lines.h"
 #include "elf_syms.h"
 #include "jit_procs.h"
 #include "mapped_file.h"
@@ -33,6 +34,7 @@ struct dso {
 	char build_id[2 * BUILD_ID_MAX + 1];	/* hex */
 	struct elf_syms *syms;		/* NULL: could not be read */
 	struct elf_syms *debug;		/* separate debug file's symbols, if any */
+	struct dwarf_lines *lines;	/* DWARF lines and inline frames; NULL: none */
 };
 
 struct symbolizer {
@@ -47,6 +49,12 @@ struct symbolizer {
 	bool vdso_loaded;
 };
 
+/* libdwfl asks a debuginfod server for missing debug files when
+ * DEBUGINFOD_URLS is set (and only then); its own default timeout is 90 s
+ * per file, too long to hold a profile back: a few seconds unless the user
+ * chose otherwise. */
+#define DEBUGINFOD_DEFAULT_TIMEOUT	"2"
+
 struct symbolizer *symbolizer__new(struct procs *procs, const struct name_sources *names)
 {
 	struct symbolizer *sz = calloc(1, sizeof(*sz));
@@ -55,6 +63,8 @@ struct symbolizer *symbolizer__new(struct procs *procs, const struct name_source
 		return NULL;
 	sz->procs = procs;
 	sz->names = *names;
+	if (getenv("DEBUGINFOD_URLS"))
+		setenv("DEBUGINFOD_TIMEOUT", DEBUGINFOD_DEFAULT_TIMEOUT, 0);
 	sz->jit = jit_procs__new();
 	if (names->demangle)
 		sz->dm = demangler__new();
@@ -76,6 +86,7 @@ static void free_dso(void *node)
 
 	elf_syms__free(d->syms);
 	elf_syms__free(d->debug);
+	dwarf_lines__free(d->lines);
 	free(d->name);
 	free(d->path);
 	free(d);
@@ -238,6 +249,8 @@ static struct dso *find_dso(struct symbolizer *sz, pid_t tgid, bool alive, const
 	fd = mapped_file__open(tgid, alive, v);
 	if (fd >= 0) {
 		d->syms = open_syms(sz, fd);	/* NULL: not ELF, kept as such */
+		if (d->syms)
+			d->lines = dwarf_lines__open(fd, d->path, sz->names.inlines);
 		close(fd);
 	}
 	if (d->syms && !elf_syms__full_symtab(d->syms))
@@ -292,6 +305,16 @@ void symbolizer__user(struct symbolizer *sz, const struct user_ctx *ctx, uint64_
 		out->name = elf_syms__lookup_vaddr(d->debug, vaddr, &sym_off);
 	if (!out->name && d->syms)
 		out->name = elf_syms__lookup(d->syms, out->file_off, &sym_off);
-	if (sz->dm)
-		out->name = demangler__name(sz->dm, out->name);
+	if (d->lines && elf_syms__vaddr(d->syms, out->file_off, &vaddr) == 0)
+		out->src = dwarf_lines__at(d->lines, vaddr);
+	/* libdwfl's symbols: a debug file found by .gnu_debuglink, in
+	 * .gnu_debugdata or on a debuginfod server */
+	if (!out->name && out->src)
+		out->name = out->src->symbol;
+	out->name = symbolizer__demangle(sz, out->name);
+}
+
+const char *symbolizer__demangle(struct symbolizer *sz, const char *name)
+{
+	return sz->dm ? demangler__name(sz->dm, name) : name;
 }

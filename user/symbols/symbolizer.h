@@ -8,6 +8,7 @@
 #include <sys/types.h>
 
 struct name_sources;
+struct src_chain;
 struct procs;
 struct symbolizer;
 
@@ -20,6 +21,7 @@ struct user_sym {
 	const char *path;	/* its path as mapped; NULL if none */
 	const char *build_id;	/* its GNU build-id in hex, "" when unknown */
 	uint64_t file_off;	/* offset of the address in that file */
+	const struct src_chain *src;	/* source lines, inline frames (DWARF); NULL if none */
 };
 
 /* names: which sources name frames (config.h); copied. */
@@ -37,6 +39,9 @@ struct user_ctx {
  * symbolizer__trim() or symbolizer__free(). */
 void symbolizer__user(struct symbolizer *sz, const struct user_ctx *ctx, uint64_t ip,
 		      struct user_sym *out);
+
+/* name demangled when demangling is on (see demangle.h), else name. */
+const char *symbolizer__demangle(struct symbolizer *sz, const char *name);
 
 /* Ends a turn (an interval): JIT maps may be re-read once more, those of
  * processes gone are dropped. Empties the file cache when it holds more

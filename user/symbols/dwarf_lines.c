@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* Source lines and inline frames through libdwfl (see dwarf_lines.h). */
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+#include <errno.h>
+#include <search.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "dwarf_lines.h"
+
+#define MAX_INLINE_DEPTH	32
+
+struct cached {
+	uint64_t vaddr;		/* first: the tree's key */
+	struct src_chain *chain;	/* NULL: nothing known there */
+};
+
+struct dwarf_lines {
+	Dwfl *dwfl;
+	Dwfl_Module *mod;
+	Dwarf_Addr base;	/* where the module was reported: vaddr + base */
+	bool with_inline;
+	void *cache;		/* tsearch tree of struct cached */
+	size_t n;
+};
+
+static char *debuginfo_path;	/* libdwfl's default search path */
+
+static const Dwfl_Callbacks offline_callbacks = {
+	.find_elf = dwfl_build_id_find_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+	.debuginfo_path = &debuginfo_path,
+};
+
+struct dwarf_lines *dwarf_lines__open(int fd, const char *path, bool with_inline)
+{
+	struct dwarf_lines *dl = calloc(1, sizeof(*dl));
+	int dupfd;
+
+	if (!dl)
+		return NULL;
+	dl->with_inline = with_inline;
+	dl->dwfl = dwfl_begin(&offline_callbacks);
+	dupfd = dl->dwfl ? dup(fd) : -1;
+	if (dupfd >= 0) {
+		/* libdwfl owns dupfd from here, closed by dwfl_end */
+		dl->mod = dwfl_report_offline(dl->dwfl, path, path, dupfd);
+		if (!dl->mod)
+			close(dupfd);
+	}
+	/* offline, libdwfl places the module at its own choice of base */
+	if (!dl->mod || dwfl_report_end(dl->dwfl, NULL, NULL) ||
+	    !dwfl_module_getelf(dl->mod, &dl->base)) {
+		dwarf_lines__free(dl);
+		return NULL;
+	}
+	return dl;
+}
+
+static void free_cached(void *node)
+{
+	struct cached *c = node;
+
+	free(c->chain);
+	free(c);
+}
+
+void dwarf_lines__free(struct dwarf_lines *dl)
+{
+	if (!dl)
+		return;
+	tdestroy(dl->cache, free_cached);
+	if (dl->dwfl)
+		dwfl_end(dl->dwfl);
+	free(dl);
+}
+
+size_t dwarf_lines__count(const struct dwarf_lines *dl)
+{
+	return dl->n;
+}
+
+static int cmp_cached(const void *a, const void *b)
+{
+	uint64_t x = ((const struct cached *)a)->vaddr, y = ((const struct cached *)b)->vaddr;
+
+	return (x > y) - (x < y);
+}
+
+/* The name a frame is printed with: the linkage name (demangled later,
+ * so C++ gets its qualified name), else the plain one. */
+static const char *die_name(Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+	const char *name;
+
+	name = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_linkage_name, &attr));
+	if (!name)
+		name = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &attr));
+	return name ? name : dwarf_diename(die);
+}
+
+/* Where an inlined call sits in its caller: DW_AT_call_file / call_line. */
+static void call_site(Dwarf_Die *inl, Dwarf_Die *cu, struct src_frame *caller)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word file = 0, line = 0;
+	Dwarf_Files *files;
+	size_t nfiles;
+
+	caller->file = NULL;
+	caller->line = 0;
+	if (!dwarf_formudata(dwarf_attr(inl, DW_AT_call_line, &attr), &line))
+		caller->line = (uint32_t)line;
+	if (!dwarf_formudata(dwarf_attr(inl, DW_AT_call_file, &attr), &file) &&
+	    !dwarf_getsrcfiles(cu, &files, &nfiles) && file < nfiles)
+		caller->file = dwarf_filesrc(files, file, NULL, NULL);
+}
+
+/* Fills frames innermost first: the address's own line in the innermost
+ * inlined function, each call site in the function around it. Returns the
+ * count, the last one being the enclosing DW_TAG_subprogram's. */
+static uint32_t walk_scopes(Dwarf_Die *cu, Dwarf_Addr addr, struct src_frame here,
+			    struct src_frame *frames, bool with_inline)
+{
+	Dwarf_Die *scopes = NULL, innermost;
+	int n = with_inline ? dwarf_getscopes(cu, addr, &scopes) : 0;
+	uint32_t k = 0;
+
+	/* dwarf_getscopes() continues from an inlined instance into its
+	 * abstract origin's parents; the physical nesting (inlined into what)
+	 * comes from the innermost DIE's own parents, as eu-addr2line does. */
+	if (n > 0) {
+		innermost = scopes[0];
+		free(scopes);
+		scopes = NULL;
+		n = dwarf_getscopes_die(&innermost, &scopes);
+	}
+
+	for (int i = 0; i < n && k < MAX_INLINE_DEPTH; i++) {
+		int tag = dwarf_tag(&scopes[i]);
+
+		if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_subprogram)
+			continue;
+		frames[k] = here;
+		frames[k].name = die_name(&scopes[i]);
+		k++;
+		if (tag == DW_TAG_subprogram)
+			break;
+		call_site(&scopes[i], cu, &here);
+	}
+	free(scopes);
+	if (!k)
+		frames[k++] = here;
+	return k;
+}
+
+static struct src_chain *resolve(struct dwarf_lines *dl, uint64_t vaddr)
+{
+	Dwarf_Addr addr = vaddr + dl->base, bias = 0;
+	struct src_frame frames[MAX_INLINE_DEPTH] = { 0 }, here = { 0 };
+	Dwarf_Die *cu = dwfl_module_addrdie(dl->mod, addr, &bias);
+	Dwfl_Line *line = dwfl_module_getsrc(dl->mod, addr);
+	const char *symbol = dwfl_module_addrname(dl->mod, addr);
+	struct src_chain *chain;
+	uint32_t k = 0;
+	int lineno = 0;
+
+	if (line) {
+		here.file = dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL);
+		here.line = lineno > 0 ? (uint32_t)lineno : 0;
+	}
+	if (cu)
+		k = walk_scopes(cu, addr - bias, here, frames, dl->with_inline);
+	else if (line || symbol)
+		frames[k++] = here;
+	if (!k)
+		return NULL;
+	chain = calloc(1, sizeof(*chain) + (k - 1) * sizeof(chain->inlined[0]));
+	if (!chain)
+		return NULL;
+	chain->symbol = symbol;
+	chain->outer = frames[k - 1];
+	chain->ninlined = k - 1;
+	for (uint32_t i = 0; i + 1 < k; i++)	/* outermost inlined first */
+		chain->inlined[i] = frames[k - 2 - i];
+	return chain;
+}
+
+const struct src_chain *dwarf_lines__at(struct dwarf_lines *dl, uint64_t vaddr)
+{
+	struct cached key = { .vaddr = vaddr }, *c;
+	void *node = tfind(&key, &dl->cache, cmp_cached);
+
+	if (node)
+		return (*(struct cached **)node)->chain;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return NULL;
+	c->vaddr = vaddr;
+	c->chain = resolve(dl, vaddr);
+	if (!tsearch(c, &dl->cache, cmp_cached)) {
+		free_cached(c);
+		return NULL;
+	}
+	dl->n++;
+	return c->chain;
+}
