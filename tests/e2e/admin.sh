@@ -41,7 +41,7 @@ t0=$(date +%s%N)
 rc=$?; ms=$((($(date +%s%N) - t0) / 1000000))
 check "a command that ignores SIGTERM: SIGTERM first (marker: $(cat "$T/marker"))" [ "$(cat "$T/marker")" = SIGTERM ]
 check "... then SIGKILL after --kill-after, said on stderr" grep -q "still ran 1 s after SIGTERM: killed (SIGKILL)" "$T/term.err"
-check "... exit 137 ($rc), in well under 30 s (${ms} ms)" [ "$rc" -eq 137 ] && [ "$ms" -lt 15000 ]
+check "... exit 137 ($rc), in well under 30 s (${ms} ms)" all [ "$rc" -eq 137 ] -- [ "$ms" -lt 15000 ]
 
 echo "== Ctrl-C once stops and writes; twice aborts"
 rm -f "$T/marker"
@@ -60,13 +60,13 @@ for _ in $(seq 50); do grep -q SIGTERM "$T/marker" 2>/dev/null && break; sleep 0
 sleep 0.3	# the profile is written while it waits for the command
 t0=$(date +%s%N)
 kill -INT "$bp"; wait "$bp"; rc=$?; ms=$((($(date +%s%N) - t0) / 1000000))
-check "second SIGINT: aborts at once (${ms} ms), dying of SIGINT (exit $rc)" [ "$rc" -eq 130 ] && [ "$ms" -lt 5000 ]
+check "second SIGINT: aborts at once (${ms} ms), dying of SIGINT (exit $rc)" all [ "$rc" -eq 130 ] -- [ "$ms" -lt 5000 ]
 check "second SIGINT: says so" grep -q "aborted by a second signal" "$T/int2.err"
 check "second SIGINT: no profile, no temporary left" [ -z "$(ls -A "$T" | grep int2.folded)" ]
 cmdpid=$(sed -nE 's/^bpfprof: profiling .* \(pid ([0-9]+)\):.*/\1/p' "$T/int2.err")
 sleep 0.2
 state=$(awk '{ print $3 }' "/proc/$cmdpid/stat" 2>/dev/null)
-check "second SIGINT: the command ($cmdpid) is killed (state '${state:-gone}')" [ -n "$cmdpid" ] && [ "${state:-Z}" = Z ]
+check "second SIGINT: the command ($cmdpid) is killed (state '${state:-gone}')" all [ -n "$cmdpid" ] -- [ "${state:-Z}" = Z ]
 
 echo "== progress: on a terminal, in place, once a second after 2 s; never in a pipe"
 script -qfec "$BPFPROF -d 3.5 -o $T/prog.folded" /dev/null >"$T/tty.out" 2>&1
@@ -98,12 +98,12 @@ while read -r ex; do
 	if [[ $run == *--interval* ]]; then
 		$run 2>"$T/ex.err" & ep=$!; sleep 1.6; kill -TERM "$ep"; wait "$ep"; rc=$?
 		made=$(ls "$T/exdir" | grep -cE '^[^.].*-[0-9]{8}T[0-9]{6}\.[0-9]{3}Z\.(folded|pb\.gz)$')
-		check "example: $ex (exit $rc, $made files named as --help says)" [ "$rc" -eq 0 ] && [ "$made" -ge 2 ]
+		check "example: $ex (exit $rc, $made files named as --help says)" all [ "$rc" -eq 0 ] -- [ "$made" -ge 2 ]
 	else
 		out=$(echo "$run" | sed -nE 's/.* -o ([^ ]+).*/\1/p')
 		if [ -n "$out" ]; then $run >/dev/null 2>"$T/ex.err"; else out=stdout.folded; $run >"$out" 2>"$T/ex.err"; fi
 		rc=$?
-		check "example: $ex (exit $rc, wrote $out)" [ "$rc" -eq 0 ] && [ -s "$out" ]
+		check "example: $ex (exit $rc, wrote $out)" all [ "$rc" -eq 0 ] -- [ -s "$out" ]
 	fi
 done <"$T/examples"
 cd - >/dev/null || exit 1

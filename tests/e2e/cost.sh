@@ -32,7 +32,7 @@ cost_run() {
 
 echo "== kernel memory of the maps"
 cost_run memlock-default
-check "default run: BPF maps pin <= 16 MiB of kernel memory ($KIB KiB)" [ "$KIB" -gt 0 ] && [ "$KIB" -le 16384 ]
+check "default run: BPF maps pin <= 16 MiB of kernel memory ($KIB KiB)" all [ "$KIB" -gt 0 ] -- [ "$KIB" -le 16384 ]
 cost_run memlock-max-stacks --max-stacks 262144
 check "--max-stacks 262144: a ceiling, not an allocation (maps $KIB KiB <= 24 MiB)" \
-	[ "$KIB" -gt 0 ] && [ "$KIB" -le 24576 ]
+	all [ "$KIB" -gt 0 ] -- [ "$KIB" -le 24576 ]

@@ -56,6 +56,6 @@ ptop=$(perf report -i "$T/py.perf" --stdio --no-children --sort sym -q 2>/dev/nu
 	awk 'NF && $1 ~ /%$/ { print $NF; exit }')
 btop=$(top_self "$T/py.folded" python3.11)
 check "python3: the same top function as perf --call-graph dwarf ($btop vs $ptop)" \
-	[ -n "$ptop" ] && [ "$btop" = "$ptop" ]
+	all [ -n "$ptop" ] -- [ "$btop" = "$ptop" ]
 check "python3: the summary accounts for how stacks ended" grep -q 'dwarf unwind: ' "$T/py.err"
 printf '  %s\n' "${DWARF_SHARES[@]}"

@@ -19,7 +19,7 @@ s=$(frame_share "$T/off.folded" sleeper sleep_loop)
 check "off-CPU: sleep_loop carries >= 80% of the blocked time ($s%)" [ "$s" -ge 80 ]
 us=$(comm_total "$T/off.folded" sleeper)
 check "off-CPU: total within 10% of the known 1,000,000 us ($us us)" \
-	[ "$us" -ge 900000 ] && [ "$us" -le 1100000 ]
+	all [ "$us" -ge 900000 ] -- [ "$us" -le 1100000 ]
 check "off-CPU: the summary states microseconds" grep -q 'counts are microseconds' "$T/off.err"
 check "off-CPU: no BPF frames in the stacks" bash -c "! grep -qE 'bpf_prog_|bpf_trace_run' '$T/off.folded'"
 "$BPFPROF" --off-cpu --min-block 100000 -o "$T/offmin.folded" -- "$EX/sleeper" 10 20 2>"$T/offmin.err"

@@ -21,7 +21,7 @@ lost=$(log_sum "$D/bpfprof-intervals.log" lost)
 logged=$(sed -nE 's/^[0-9]+ ([0-9]+) samples.*/\1/p' "$D/bpfprof-intervals.log" | awk '{ t += $1 } END { print t + 0 }')
 check "drain: 30 intervals written ($files)" [ "$files" -ge 30 ]
 check "drain: interval files sum ($folded) + lost ($lost) == BPF-side total ($total) exactly" \
-	[ -n "$total" ] && [ "$((folded + lost))" -eq "$total" ]
+	all [ -n "$total" ] -- [ "$((folded + lost))" -eq "$total" ]
 check "drain: per-interval samples sum ($logged) == BPF-side total" [ "$logged" -eq "$total" ]
 empty=$(sed -nE 's/^[0-9]+ ([0-9]+) samples.*/\1/p' "$D/bpfprof-intervals.log" | head -n 30 | grep -cx 0)
 check "drain: no interval is empty ($empty empty)" [ "$empty" -eq 0 ]
@@ -62,7 +62,7 @@ check "SIGTERM: exit 0 ($rc)" [ "$rc" -eq 0 ]
 check "SIGTERM: the last, partial interval is written" grep -q '(terminated)' "$D/bpfprof-intervals.log"
 nfiles=$(ls "$D"/*.folded | wc -l); nlog=$(grep -c . "$D/bpfprof-intervals.log")
 check "SIGTERM: one file per interval, the partial one too ($nfiles files, $nlog intervals, >= 3)" \
-	[ "$nfiles" -eq "$nlog" ] && [ "$nfiles" -ge 3 ]
+	all [ "$nfiles" -eq "$nlog" ] -- [ "$nfiles" -ge 3 ]
 
 echo "== pprof: go tool pprof reads it; same top function and count as folded"
 D=$T/pp; mkdir -p "$D"
@@ -118,6 +118,6 @@ rm -f "$S"/*; echo 400 >"$S/status"
 	-d 1.7 2>"$T/rej.err"
 reqs=$(ls "$S"/*.query | wc -l); refused=$(grep -c 'refused the profile' "$T/rej.err")
 check "4xx: each interval sent once and reported once ($reqs requests, $refused reports)" \
-	[ "$reqs" -eq "$refused" ] && [ "$reqs" -ge 3 ]
+	all [ "$reqs" -eq "$refused" ] -- [ "$reqs" -ge 3 ]
 check "4xx: nothing left to retry" [ "$(ls "$T/spool" | wc -l)" -eq 0 ]
 kill "$srv"; wait "$srv" 2>/dev/null

@@ -8,7 +8,6 @@ elapsed() { awk -v s="$1" -v e="$(date +%s.%N)" 'BEGIN { printf "%.2f", e - s }'
 # below SECONDS LIMIT: true when SECONDS < LIMIT (decimals allowed).
 below() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a < b) }'; }
 # all CMD1 -- CMD2 ...: every command true (for check, which runs one command).
-all() { local c=(); for a in "$@" --; do if [ "$a" = -- ]; then "${c[@]}" || return 1; c=(); else c+=("$a"); fi; done; }
 
 echo "== defect 10: a run that fails before sampling leaves -o FILE as it was"
 H=$T/h10; mkdir -p "$H"

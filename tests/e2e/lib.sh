@@ -8,6 +8,10 @@ FAILED=()
 ok()   { PASS=$((PASS + 1)); printf '  ok    %s\n' "$1"; }
 fail() { FAIL=$((FAIL + 1)); FAILED+=("$1"); printf '  FAIL  %s\n' "$1"; [ -n "${2:-}" ] && printf '        %s\n' "$2"; }
 
+# all CMD... -- CMD...: true when every command is. For check, whose one
+# condition would otherwise end at a shell '&&' (the rest ran unchecked).
+all() { local c=(); for a in "$@" --; do if [ "$a" = -- ]; then "${c[@]}" || return 1; c=(); else c+=("$a"); fi; done; }
+
 # check NAME CONDITION...: run the condition, record pass or fail.
 check() {
 	local name=$1; shift

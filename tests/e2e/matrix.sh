@@ -69,7 +69,7 @@ total=$(sed -nE 's/.*BPF-side total ([0-9]+) samples.*/\1/p' "$T/sigdrain.err")
 sum=$(cat "$D"/*.folded | awk '{ t += $NF } END { print t + 0 }')
 lost=$(sed -nE 's/.* ([0-9]+) lost .*/\1/p' "$D/bpfprof-intervals.log" | awk '{ t += $1 } END { print t + 0 }')
 check "SIGINT in drains: exit 0 ($rc)" [ "$rc" -eq 0 ]
-check "SIGINT in drains: nothing lost or doubled ($sum + $lost == $total)" [ -n "$total" ] && [ $((sum + lost)) -eq "$total" ]
+check "SIGINT in drains: nothing lost or doubled ($sum + $lost == $total)" all [ -n "$total" ] -- [ $((sum + lost)) -eq "$total" ]
 
 echo "== SIGKILL leaves no BPF program, map or link behind"
 # ids of our programs and maps (another bpfprof may be running: compare sets)
@@ -89,9 +89,9 @@ for _ in $(seq 30); do
 	sleep 0.1
 done
 check "SIGKILL: its program was loaded ($(echo $progs1)) and is gone ($left_progs left)" \
-	[ -n "$progs1" ] && [ "$left_progs" -eq 0 ]
+	all [ -n "$progs1" ] -- [ "$left_progs" -eq 0 ]
 check "SIGKILL: its maps ($(echo $maps1)) are gone ($left_maps left)" \
-	[ -n "$maps1" ] && [ "$left_maps" -eq 0 ]
+	all [ -n "$maps1" ] -- [ "$left_maps" -eq 0 ]
 
 echo "== output files: no symlink followed, mode 0644"
 echo keep >"$T/victim"

@@ -98,5 +98,5 @@ DEBUGINFOD_URLS="http://127.0.0.1:$port" DEBUGINFOD_CACHE_PATH="$D/cache" \
 rc=$?
 ms=$((($(date +%s%N) - start) / 1000000))
 check "debuginfod stopped: exit 0, ends promptly (${ms} ms for a 1 s run)" \
-	[ "$rc" -eq 0 ] && [ "$ms" -lt 6000 ]
+	all [ "$rc" -eq 0 ] -- [ "$ms" -lt 6000 ]
 check "debuginfod stopped: frames as app+0xOFF" grep -qE ';app\+0x[0-9a-f]+ [0-9]+$' "$T/dbgd2.folded"

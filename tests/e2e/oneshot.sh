@@ -102,7 +102,7 @@ if command -v perf >/dev/null; then
 	ptop=$(perf report -i "$T/perf.data" --stdio --no-children --sort sym -q 2>/dev/null |
 		awk 'NF && $1 ~ /%$/ { print $NF; exit }')
 	btop=$(top_self "$T/cmp.folded" cpu_chain)
-	check "perf top ($ptop) == bpfprof top ($btop)" [ -n "$ptop" ] && [ "$ptop" = "$btop" ]
+	check "perf top ($ptop) == bpfprof top ($btop)" all [ -n "$ptop" ] -- [ "$ptop" = "$btop" ]
 else
 	fail "perf is not installed (make deps installs linux-perf)"
 fi
