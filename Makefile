@@ -40,9 +40,9 @@ EXAMPLES   := $(patsubst examples/%.c,$(BUILD)/examples/%,$(filter-out examples/
 DEB_PKGS   := clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libcriterion-dev \
               pkg-config linux-perf elfutils libdw-dev make gcc binutils util-linux procps \
               libc6-dbg protobuf-c-compiler libprotobuf-c-dev libcurl4-openssl-dev \
-              golang-go python3 valgrind time jq libiberty-dev g++ debuginfod curl
+              golang-go python3 valgrind time jq libiberty-dev g++ debuginfod curl man-db bash-completion
 
-.PHONY: all deps test unit e2e valgrind soak soak-smoke examples profile vmlinux clean
+.PHONY: install uninstall all deps test unit e2e valgrind soak soak-smoke examples profile vmlinux clean
 .DELETE_ON_ERROR:
 
 all: bpfprof
@@ -173,6 +173,26 @@ test: deps
 	$(MAKE) fuzz-smoke
 	$(MAKE) bench-smoke
 	$(MAKE) soak-smoke
+
+# make install [PREFIX=/usr/local] [DESTDIR=...]: the binary, the man page,
+# the bash completion and the systemd unit (its ExecStart names PREFIX).
+PREFIX     ?= /usr/local
+BINDIR     := $(PREFIX)/bin
+MANDIR     := $(PREFIX)/share/man/man1
+COMPDIR    := $(PREFIX)/share/bash-completion/completions
+UNITDIR    := $(PREFIX)/lib/systemd/system
+install: bpfprof
+	install -D -m 0755 bpfprof $(DESTDIR)$(BINDIR)/bpfprof
+	install -D -m 0644 doc/bpfprof.1 $(DESTDIR)$(MANDIR)/bpfprof.1
+	install -D -m 0644 completion/bpfprof.bash $(DESTDIR)$(COMPDIR)/bpfprof
+	install -d $(DESTDIR)$(UNITDIR)
+	sed 's#/usr/local/bin/bpfprof#$(BINDIR)/bpfprof#' examples/bpfprof.service \
+		> $(DESTDIR)$(UNITDIR)/bpfprof.service
+	chmod 0644 $(DESTDIR)$(UNITDIR)/bpfprof.service
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/bpfprof $(DESTDIR)$(MANDIR)/bpfprof.1 \
+	      $(DESTDIR)$(COMPDIR)/bpfprof $(DESTDIR)$(UNITDIR)/bpfprof.service
 
 profile: deps
 	$(MAKE) all

@@ -1,0 +1,46 @@
+# bash completion for bpfprof: options (from --help), event names (from
+# --list, as this machine can open them), pids for -p, files for -o.
+_bpfprof()
+{
+	local cur prev words cword
+	_init_completion || return
+	case $prev in
+	-e | --event)
+		local evs pre=
+		[[ $cur == *,* ]] && pre=${cur%,*},
+		evs=$("$1" --list 2>/dev/null | awk '/^[ \t]+[a-z]/ { print $1 }')
+		COMPREPLY=($(compgen -P "$pre" -W "$evs" -- "${cur##*,}"))
+		return ;;
+	-p | --pid)
+		_pids
+		return ;;
+	-t | --tid)
+		return ;;
+	-o | --output | --btf)
+		_filedir
+		return ;;
+	--output-dir | --spool-dir | --cgroup)
+		_filedir -d
+		return ;;
+	--format)
+		COMPREPLY=($(compgen -W "folded pprof both" -- "$cur"))
+		return ;;
+	--call-graph)
+		COMPREPLY=($(compgen -W "fp dwarf" -- "$cur"))
+		return ;;
+	-F | --freq | -d | --duration | -c | --count | --interval | --kill-after | --max-stacks | \
+	--max-files | --max-bytes | --min-block | --unwind-rows | --spool-max | --push | --app | --comm)
+		return ;;
+	esac
+	local i
+	for ((i = 1; i < cword; i++)); do
+		if [[ ${words[i]} == -- ]]; then
+			_command_offset $((i + 1))
+			return
+		fi
+	done
+	if [[ $cur == -* ]]; then
+		COMPREPLY=($(compgen -W '$(_parse_help "$1")' -- "$cur"))
+	fi
+} &&
+	complete -F _bpfprof bpfprof
