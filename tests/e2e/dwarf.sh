@@ -9,6 +9,7 @@ chain_share() {
 	awk -v c="$2" -v ch="$3" -v tail="${4:-}" '{
 		n = $NF; line = $0; sub(/ [0-9]+$/, "", line)
 		while (line ~ /;[^;]*_\[k\]$/) sub(/;[^;]*_\[k\]$/, "", line)
+		gsub(/;[^;]*_\[i\]/, "", line)	# inline frames: the chain is of real calls
 		split(line, f, ";"); if (f[1] != c) next
 		all += n; i = index(line ";", ";" ch ";")
 		if (!i) next
