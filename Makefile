@@ -27,7 +27,8 @@ BPF_OBJS   := $(patsubst bpf/%.bpf.c,$(BUILD)/%.bpf.o,$(BPF_SRCS))
 SKELS      := $(patsubst bpf/%.bpf.c,$(BUILD)/%.skel.h,$(BPF_SRCS))
 PROTO_C    := $(BUILD)/profile.pb-c.c
 USER_SRCS  := $(wildcard user/*.c user/*/*.c)
-USER_HDRS  := $(wildcard user/*.h user/*/*.h) $(wildcard bpf/*.h) $(BUILD)/profile.pb-c.h
+USER_HDRS  := $(wildcard user/*.h user/*/*.h) $(wildcard bpf/*.h) $(BUILD)/profile.pb-c.h \
+              $(BUILD)/flamegraph_page.h
 LIB_SRCS   := $(filter-out user/main.c,$(USER_SRCS))
 OBJS       := $(patsubst user/%.c,$(BUILD)/obj/%.o,$(USER_SRCS)) $(BUILD)/obj/profile.pb-c.o
 ASAN_OBJS  := $(patsubst user/%.c,$(BUILD)/asan/%.o,$(USER_SRCS)) $(BUILD)/asan/profile.pb-c.o
@@ -40,7 +41,7 @@ EXAMPLES   := $(patsubst examples/%.c,$(BUILD)/examples/%,$(filter-out examples/
 DEB_PKGS   := clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libcriterion-dev \
               pkg-config linux-perf elfutils libdw-dev make gcc binutils util-linux procps \
               libc6-dbg protobuf-c-compiler libprotobuf-c-dev libcurl4-openssl-dev \
-              golang-go python3 valgrind time jq libiberty-dev g++ debuginfod curl man-db bash-completion
+              golang-go python3 valgrind time jq libiberty-dev g++ debuginfod curl man-db bash-completion chromium tmux
 
 .PHONY: install uninstall all deps test unit e2e valgrind soak soak-smoke examples profile vmlinux clean
 .DELETE_ON_ERROR:
@@ -67,6 +68,11 @@ $(BUILD)/%.skel.h: $(BUILD)/%.bpf.o
 # pprof's profile.proto -> C with protobuf-c, at build time
 $(BUILD)/profile.pb-c.c $(BUILD)/profile.pb-c.h: user/output/proto/profile.proto | $(BUILD)
 	protoc-c --c_out=$(BUILD) --proto_path=user/output/proto $<
+
+# The flame graph page, a C array: the binary writes it with no file beside it
+$(BUILD)/flamegraph_page.h: user/views/flamegraph_page.html | $(BUILD)
+	{ echo '/* generated from $< */'; echo 'static const char flamegraph_page[] = {'; \
+	  od -An -v -tx1 $< | sed -e 's/ \([0-9a-f][0-9a-f]\)/0x\1,/g'; echo '0x00 };'; } > $@
 
 $(BUILD)/obj/profile.pb-c.o: $(PROTO_C)
 	@mkdir -p $(@D)

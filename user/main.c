@@ -32,6 +32,7 @@
 #include "target.h"
 #include "tracker.h"
 #include "unwind.h"
+#include "views.h"
 
 #define POLL_MS		200	/* how often tracking records are read at least */
 
@@ -538,6 +539,8 @@ int main(int argc, char **argv)
 	struct config cfg;
 	int ret;
 
+	if (argc > 1 && views__is_command(argv[1]))
+		return views__main(argc - 1, argv + 1);
 	switch (cli_parse(argc, argv, &cfg)) {
 	case CLI_EXIT_OK:
 		cli_free(&cfg);

@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* A static SVG flame graph in flamegraph.pl's manner, coloured by kind as
+ * the page is. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "svg.h"
+
+#define WIDTH	1200.0
+#define ROW	16
+#define TOP	36	/* room for the title */
+#define MIN_PX	0.3
+
+static void xml_text(const char *s, size_t max, FILE *out)
+{
+	size_t i;
+
+	for (i = 0; s[i] && i < max; i++) {
+		switch (s[i]) {
+		case '<': fputs("&lt;", out); break;
+		case '>': fputs("&gt;", out); break;
+		case '&': fputs("&amp;", out); break;
+		case '"': fputs("&quot;", out); break;
+		default:
+			putc((unsigned char)s[i] < 0x20 ? ' ' : s[i], out);
+		}
+	}
+}
+
+/* The page's palette: kernel blue, user warm, inline aqua, Python green, JIT purple. */
+static void fill(const struct vframe *f, FILE *out)
+{
+	static const int hue[VK_MAX] = { 10, 205, 170, 95, 265, 0 }, spread[VK_MAX] = {
+		45, 20, 15, 30, 20, 0 };
+	unsigned int h = 2166136261u;
+	const char *c;
+	double r;
+
+	for (c = f->name; *c; c++)
+		h = (h ^ (unsigned char)*c) * 16777619u;
+	r = (double)h / 4294967296.0;
+	if (f->kind == VK_ROOT)
+		fprintf(out, "hsl(0,0%%,%d%%)", 72 + (int)(8 * r));
+	else
+		fprintf(out, "hsl(%d,%d%%,%d%%)", hue[f->kind] + (int)(spread[f->kind] * r),
+			f->kind == VK_USER ? 90 : 55, 55 + (int)(10 * r));
+}
+
+static void frame_rect(const struct vprof *v, const struct fgtree *t, size_t i, double x,
+		       double w, FILE *out)
+{
+	const struct vframe *f = &v->frames[t->frame[i]];
+	double y = TOP + (double)(t->max_depth - t->depth[i]) * ROW;
+
+	fputs("<g><title>", out);
+	xml_text(f->name, SIZE_MAX, out);
+	fprintf(out, " (%" PRIu64 " samples, %.2f%%)</title><rect x=\"%.1f\" y=\"%.0f\" width=\"%.1f\" "
+		"height=\"%d\" fill=\"", t->value[i], t->total ? 100.0 * t->value[i] / t->total : 0,
+		x, y, w, ROW - 1);
+	fill(f, out);
+	fputs("\"/>", out);
+	if (w > 21) {
+		size_t fit = (size_t)((w - 4) / 7);
+
+		fprintf(out, "<text x=\"%.1f\" y=\"%.0f\">", x + 3, y + ROW - 4);
+		xml_text(f->name, strlen(f->name) > fit ? fit - 2 : fit, out);
+		fputs(strlen(f->name) > fit ? "..</text>" : "</text>", out);
+	}
+	fputs("</g>\n", out);
+}
+
+int svg__write(const struct vprof *v, const struct fgtree *t, const char *title, FILE *out)
+{
+	double *next = calloc(t->max_depth + 2, sizeof(*next));
+	double scale = t->total ? WIDTH / (double)t->total : 0;
+	size_t i = 0;
+
+	if (!next)
+		return -ENOMEM;
+	fprintf(out, "<?xml version=\"1.0\" standalone=\"no\"?>\n<svg version=\"1.1\" "
+		"width=\"%.0f\" height=\"%d\" xmlns=\"http://www.w3.org/2000/svg\" "
+		"font-family=\"monospace\" font-size=\"12\">\n<rect width=\"100%%\" height=\"100%%\" "
+		"fill=\"#f8f8f8\"/>\n<text x=\"%.0f\" y=\"22\" text-anchor=\"middle\" font-size=\"16\">",
+		WIDTH, TOP + (int)(t->max_depth + 1) * ROW + 4, WIDTH / 2);
+	xml_text(title ? title : "bpfprof", 200, out);
+	fputs("</text>\n", out);
+	while (i < t->n) {
+		uint32_t d = t->depth[i];
+		double x = d ? next[d] : 0, w = (double)t->value[i] * scale;
+
+		next[d] = x + w;
+		next[d + 1] = x;
+		if (w < MIN_PX) {	/* and its subtree */
+			for (i++; i < t->n && t->depth[i] > d; i++)
+				;
+			continue;
+		}
+		frame_rect(v, t, i, x, w, out);
+		i++;
+	}
+	fputs("</svg>\n", out);
+	free(next);
+	return 0;
+}

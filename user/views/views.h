@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* The subcommands that look at a profile: bpfprof report | flamegraph | diff. */
+#ifndef BPFPROF_VIEWS_H
+#define BPFPROF_VIEWS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* True when argv[1] names a view subcommand. */
+bool views__is_command(const char *arg);
+
+/* Runs the subcommand argv[0] (argv[1..] its arguments). Returns the exit
+ * status: 0, 1 (runtime error) or 2 (usage). */
+int views__main(int argc, char **argv);
+
+/* Writes buf to path ("-" or NULL: standard output), whole or not at all
+ * (a temporary file renamed over it). Returns 0 or -errno, message printed. */
+int views__write_file(const char *path, const void *buf, size_t len);
+
+#endif

@@ -1,0 +1,304 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* The views' profile: interned strings and frames in open-addressing hash
+ * tables (100k distinct stacks of 20 frames intern in well under a second),
+ * stacks as arrays of frame indices. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "aggregate.h"
+#include "vprof.h"
+
+#define BLOCK_SIZE	(64 * 1024)
+
+static uint64_t hash_bytes(const char *s, size_t len, uint64_t h)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		h = (h ^ (unsigned char)s[i]) * 0x100000001b3ull;
+	return h;
+}
+
+#define HASH_SEED	0xcbf29ce484222325ull
+
+struct vprof *vprof__new(void)
+{
+	return calloc(1, sizeof(struct vprof));
+}
+
+void vprof__free(struct vprof *v)
+{
+	size_t i;
+
+	if (!v)
+		return;
+	for (i = 0; i < v->nstacks; i++)
+		free(v->stacks[i].frames);
+	for (i = 0; i < v->nblocks; i++)
+		free(v->blocks[i]);
+	free(v->blocks);
+	free(v->stacks);
+	free(v->frames);
+	free(v->strings);
+	free(v->frame_slots);
+	free(v);
+}
+
+/* Room for len + 1 bytes of string storage. */
+static char *store(struct vprof *v, const char *s, size_t len)
+{
+	char *dst, **blocks;
+
+	if (len + 1 > BLOCK_SIZE / 4) {
+		blocks = realloc(v->blocks, (v->nblocks + 1) * sizeof(*blocks));
+		if (!blocks)
+			return NULL;
+		v->blocks = blocks;
+		dst = malloc(len + 1);
+		if (!dst)
+			return NULL;
+		/* a big string gets a block of its own, below the current one */
+		if (v->nblocks) {
+			blocks[v->nblocks] = blocks[v->nblocks - 1];
+			blocks[v->nblocks - 1] = dst;
+		} else {
+			blocks[0] = dst;
+			v->block_used = v->block_cap = 0;
+		}
+		v->nblocks++;
+	} else {
+		if (!v->nblocks || v->block_used + len + 1 > v->block_cap) {
+			blocks = realloc(v->blocks, (v->nblocks + 1) * sizeof(*blocks));
+			if (!blocks)
+				return NULL;
+			v->blocks = blocks;
+			blocks[v->nblocks] = malloc(BLOCK_SIZE);
+			if (!blocks[v->nblocks])
+				return NULL;
+			v->nblocks++;
+			v->block_used = 0;
+			v->block_cap = BLOCK_SIZE;
+		}
+		dst = v->blocks[v->nblocks - 1] + v->block_used;
+		v->block_used += len + 1;
+	}
+	memcpy(dst, s, len);
+	dst[len] = '\0';
+	return dst;
+}
+
+static int grow_strings(struct vprof *v)
+{
+	size_t cap = v->strings_cap ? v->strings_cap * 2 : 1024, i;
+	const char **table = calloc(cap, sizeof(*table));
+
+	if (!table)
+		return -ENOMEM;
+	for (i = 0; i < v->strings_cap; i++) {
+		const char *s = v->strings[i];
+		size_t slot;
+
+		if (!s)
+			continue;
+		slot = hash_bytes(s, strlen(s), HASH_SEED) & (cap - 1);
+		while (table[slot])
+			slot = (slot + 1) & (cap - 1);
+		table[slot] = s;
+	}
+	free(v->strings);
+	v->strings = table;
+	v->strings_cap = cap;
+	return 0;
+}
+
+const char *vprof__intern(struct vprof *v, const char *s, size_t len)
+{
+	size_t slot;
+
+	if ((v->nstrings + 1) * 2 > v->strings_cap && grow_strings(v))
+		return NULL;
+	slot = hash_bytes(s, len, HASH_SEED) & (v->strings_cap - 1);
+	for (; v->strings[slot]; slot = (slot + 1) & (v->strings_cap - 1)) {
+		const char *t = v->strings[slot];
+
+		if (!strncmp(t, s, len) && t[len] == '\0')
+			return t;
+	}
+	v->strings[slot] = store(v, s, len);
+	if (!v->strings[slot])
+		return NULL;
+	v->nstrings++;
+	return v->strings[slot];
+}
+
+/* Interned strings compare by pointer: a frame hashes its pointers. */
+static size_t frame_hash(const char *name, const char *dso, enum vkind kind)
+{
+	uint64_t h = (uintptr_t)name * 0x9e3779b97f4a7c15ull;
+
+	h ^= ((uintptr_t)dso + kind) * 0xc2b2ae3d27d4eb4full;
+	return (size_t)(h ^ (h >> 29));
+}
+
+static int grow_frame_slots(struct vprof *v)
+{
+	size_t cap = v->frame_slots_cap ? v->frame_slots_cap * 2 : 1024, i;
+	uint32_t *slots = calloc(cap, sizeof(*slots));
+
+	if (!slots)
+		return -ENOMEM;
+	for (i = 0; i < v->nframes; i++) {
+		const struct vframe *f = &v->frames[i];
+		size_t slot = frame_hash(f->name, f->dso, f->kind) & (cap - 1);
+
+		while (slots[slot])
+			slot = (slot + 1) & (cap - 1);
+		slots[slot] = (uint32_t)i + 1;
+	}
+	free(v->frame_slots);
+	v->frame_slots = slots;
+	v->frame_slots_cap = cap;
+	return 0;
+}
+
+int64_t vprof__frame(struct vprof *v, const char *name, const char *dso, enum vkind kind)
+{
+	const char *iname = vprof__intern(v, name, strlen(name));
+	const char *idso = vprof__intern(v, dso, strlen(dso));
+	struct vframe *f;
+	size_t slot;
+
+	if (!iname || !idso)
+		return -1;
+	if ((v->nframes + 1) * 2 > v->frame_slots_cap && grow_frame_slots(v))
+		return -1;
+	slot = frame_hash(iname, idso, kind) & (v->frame_slots_cap - 1);
+	for (; v->frame_slots[slot]; slot = (slot + 1) & (v->frame_slots_cap - 1)) {
+		f = &v->frames[v->frame_slots[slot] - 1];
+		if (f->name == iname && f->dso == idso && f->kind == kind)
+			return v->frame_slots[slot] - 1;
+	}
+	if (v->nframes == v->frames_cap) {
+		size_t cap = v->frames_cap ? v->frames_cap * 2 : 256;
+
+		f = realloc(v->frames, cap * sizeof(*f));
+		if (!f)
+			return -1;
+		v->frames = f;
+		v->frames_cap = cap;
+	}
+	v->frames[v->nframes] = (struct vframe){ .name = iname, .dso = idso, .kind = kind };
+	v->frame_slots[slot] = (uint32_t)v->nframes + 1;
+	return (int64_t)v->nframes++;
+}
+
+int vprof__add(struct vprof *v, const char *comm, pid_t pid, const uint32_t *frames,
+	       uint32_t depth, uint64_t count)
+{
+	struct vstack *s;
+	const char *icomm = vprof__intern(v, comm, strlen(comm));
+
+	if (!icomm)
+		return -ENOMEM;
+	if (v->nstacks == v->stacks_cap) {
+		size_t cap = v->stacks_cap ? v->stacks_cap * 2 : 256;
+
+		s = realloc(v->stacks, cap * sizeof(*s));
+		if (!s)
+			return -ENOMEM;
+		v->stacks = s;
+		v->stacks_cap = cap;
+	}
+	s = &v->stacks[v->nstacks];
+	s->frames = malloc((depth ? depth : 1) * sizeof(*s->frames));
+	if (!s->frames)
+		return -ENOMEM;
+	memcpy(s->frames, frames, depth * sizeof(*frames));
+	s->depth = depth;
+	s->count = count;
+	s->comm = icomm;
+	s->pid = pid;
+	v->nstacks++;
+	v->total += count;
+	return 0;
+}
+
+static const char *const kind_suffix[VK_MAX] = {
+	[VK_KERNEL] = "_[k]", [VK_INLINE] = "_[i]", [VK_PYTHON] = "_[py]", [VK_JIT] = "_[j]",
+};
+
+const char *vprof__kind_suffix(enum vkind kind)
+{
+	return kind < VK_MAX && kind_suffix[kind] ? kind_suffix[kind] : "";
+}
+
+size_t vprof__frame_kind(const char *name, size_t len, enum vkind *kind)
+{
+	int k;
+
+	for (k = 0; k < VK_MAX; k++) {
+		size_t n = kind_suffix[k] ? strlen(kind_suffix[k]) : 0;
+
+		if (n && len > n && !memcmp(name + len - n, kind_suffix[k], n)) {
+			*kind = (enum vkind)k;
+			return len - n;
+		}
+	}
+	*kind = VK_USER;
+	return len;
+}
+
+/* One sample of the in-memory profile: its event (several events only)
+ * and its frames, as folded output would show them. */
+static int add_psample(struct vprof *v, const struct profile *p, const struct psample *ps,
+		       uint32_t *ids)
+{
+	char comm[TASK_COMM_LEN];
+	uint32_t n = 0, i;
+	int64_t id;
+
+	if (p->nevents > 1 && ps->event < (uint32_t)p->nevents) {
+		id = vprof__frame(v, p->events[ps->event].name, "", VK_ROOT);
+		if (id < 0)
+			return -ENOMEM;
+		ids[n++] = (uint32_t)id;
+	}
+	for (i = 0; i < ps->nframes; i++) {
+		const struct pframe *f = &ps->frames[i];
+
+		id = vprof__frame(v, f->name, f->mapping, f->kernel ? VK_KERNEL : VK_USER);
+		if (id < 0)
+			return -ENOMEM;
+		ids[n++] = (uint32_t)id;
+	}
+	memcpy(comm, ps->comm, sizeof(comm));
+	comm[sizeof(comm) - 1] = '\0';
+	return vprof__add(v, comm[0] ? comm : "[unknown]", ps->tgid, ids, n, ps->count);
+}
+
+int vprof__from_profile(const struct profile *p, struct vprof **out)
+{
+	struct vprof *v = vprof__new();
+	uint32_t *ids = NULL;
+	size_t i, max = 0;
+	int err = v ? 0 : -ENOMEM;
+
+	for (i = 0; i < p->nsamples; i++)
+		if (p->samples[i].nframes > max)
+			max = p->samples[i].nframes;
+	if (!err) {
+		ids = malloc((max + 1) * sizeof(*ids));
+		err = ids ? 0 : -ENOMEM;
+	}
+	for (i = 0; !err && i < p->nsamples; i++)
+		err = add_psample(v, p, &p->samples[i], ids);
+	free(ids);
+	if (err) {
+		vprof__free(v);
+		return err;
+	}
+	v->has_comm = true;
+	*out = v;
+	return 0;
+}

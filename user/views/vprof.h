@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* The profile as the views see it: stacks of interned frames with counts,
+ * read from a folded or pprof file or converted from the in-memory profile
+ * after collect. Views never read BPF maps nor open ELF files. */
+#ifndef BPFPROF_VPROF_H
+#define BPFPROF_VPROF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct profile;
+
+/* What a frame is: coloured apart in the flame graph, marked in report. */
+enum vkind {
+	VK_USER = 0,
+	VK_KERNEL,	/* folded "_[k]", pprof mapping [kernel.kallsyms] */
+	VK_INLINE,	/* folded "_[i]", pprof: every Line of a Location but the last */
+	VK_PYTHON,	/* folded "_[py]" */
+	VK_JIT,		/* folded "_[j]" */
+	VK_ROOT,	/* the command name, or an event name above it */
+	VK_MAX,
+};
+
+struct vframe {
+	const char *name;	/* without its marker suffix; interned */
+	const char *dso;	/* "" when unknown; interned */
+	enum vkind kind;
+};
+
+struct vstack {
+	uint64_t count;
+	const char *comm;	/* interned; "" when the file has none */
+	pid_t pid;		/* 0 when unknown */
+	uint32_t depth;
+	uint32_t *frames;	/* indices into vprof.frames, root (outermost) first */
+};
+
+struct vprof {
+	struct vframe *frames;	/* every distinct (name, dso, kind) once */
+	size_t nframes, frames_cap;
+	struct vstack *stacks;
+	size_t nstacks, stacks_cap;
+	uint64_t total;		/* sum of the stacks' counts */
+	bool has_comm;		/* the first frame of a folded line is the command */
+	/* intern tables: open addressing, power-of-two sizes */
+	const char **strings;
+	size_t nstrings, strings_cap;
+	uint32_t *frame_slots;	/* frame index + 1, 0 free */
+	size_t frame_slots_cap;
+	char **blocks;		/* string storage */
+	size_t nblocks;
+	size_t block_used, block_cap;
+};
+
+struct vprof *vprof__new(void);
+void vprof__free(struct vprof *v);
+
+/* Interns a string (a copy, freed with the vprof); NULL on ENOMEM. */
+const char *vprof__intern(struct vprof *v, const char *s, size_t len);
+
+/* The index of frame (name, dso, kind), added if new (name and dso are
+ * copied); -1 on ENOMEM. */
+int64_t vprof__frame(struct vprof *v, const char *name, const char *dso, enum vkind kind);
+
+/* Adds one stack of frame indices (copied), root first. 0 or -ENOMEM. */
+int vprof__add(struct vprof *v, const char *comm, pid_t pid, const uint32_t *frames,
+	       uint32_t depth, uint64_t count);
+
+/* The in-memory profile after collect (the profiling run's own view):
+ * several events become root frames as in folded output. 0 or -errno. */
+int vprof__from_profile(const struct profile *p, struct vprof **out);
+
+/* Reads FILE ("-": standard input): pprof (gzip or not, recognised by its
+ * bytes) or folded text. On error prints one "bpfprof: ..." line and
+ * returns -errno (-EINVAL: not a profile). */
+int vprof__read(const char *path, struct vprof **out);
+
+/* The same from bytes in memory; what names the source in messages. */
+int vprof__parse(const char *what, const uint8_t *buf, size_t len, struct vprof **out);
+
+/* Folded input: splits a frame's marker suffix off ("foo_[k]" -> "foo",
+ * VK_KERNEL); returns the name's length without it. */
+size_t vprof__frame_kind(const char *name, size_t len, enum vkind *kind);
+
+/* The marker folded output gives a kind ("_[k]", "" for user frames). */
+const char *vprof__kind_suffix(enum vkind kind);
+
+#endif
