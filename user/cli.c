@@ -88,6 +88,7 @@ enum {
 	OPT_COMM, OPT_CGROUP, OPT_OFFCPU, OPT_MIN_BLOCK, OPT_LIST,
 	OPT_CALL_GRAPH, OPT_UNWIND_ROWS, OPT_NO_DEMANGLE, OPT_KILL_AFTER, OPT_NO_PROGRESS,
 	OPT_NO_INLINE,
+	OPT_REPORT,
 };
 
 static const struct option long_opts[] = {
@@ -113,6 +114,7 @@ static const struct option long_opts[] = {
 	{ "btf",         required_argument, NULL, OPT_BTF },
 	{ "max-stacks",  required_argument, NULL, OPT_MAX_STACKS },
 	{ "format",      required_argument, NULL, OPT_FORMAT },
+	{ "report",      no_argument,       NULL, OPT_REPORT },
 	{ "interval",    required_argument, NULL, OPT_INTERVAL },
 	{ "output-dir",  required_argument, NULL, OPT_OUTPUT_DIR },
 	{ "max-files",   required_argument, NULL, OPT_MAX_FILES },
@@ -138,6 +140,10 @@ static int parse_format(const char *s, enum out_format *out)
 		*out = FORMAT_PPROF;
 	else if (!strcmp(s, "both"))
 		*out = FORMAT_BOTH;
+	else if (!strcmp(s, "html"))
+		*out = FORMAT_HTML;
+	else if (!strcmp(s, "svg"))
+		*out = FORMAT_SVG;
 	else
 		return -EINVAL;
 	return 0;
@@ -270,7 +276,7 @@ static int apply_option(int opt, const char *arg, struct config *cfg)
 	switch (opt) {
 	case OPT_FORMAT:
 		if (parse_format(arg, &cfg->format)) {
-			usage_error("invalid format '%s': expected folded, pprof or both", arg);
+			usage_error("invalid format '%s': expected folded, pprof, both, html or svg", arg);
 			return CLI_EXIT_USAGE;
 		}
 		return -1;
@@ -354,6 +360,9 @@ static int apply_option(int opt, const char *arg, struct config *cfg)
 	case 'v':
 		cfg->verbose = true;
 		return -1;
+	case OPT_REPORT:
+		cfg->report = true;
+		return -1;
 	case 'h':
 		cli_usage__help(stdout);
 		return CLI_EXIT_OK;
@@ -417,27 +426,21 @@ static bool ends_with(const char *s, const char *suffix)
 }
 
 /* -o's name picks the format when --format does not: .pb.gz, .pb (and
- * .pprof): pprof; names of formats this build cannot write are refused;
- * anything else: folded. */
+ * .pprof): pprof; .html, .htm: the flame graph page; .svg: a static flame
+ * graph; anything else: folded. */
 static enum cli_result format_from_name(struct config *cfg)
 {
-	static const char *const unwritable[] = { ".html", ".htm", ".svg" };
 	const char *o = cfg->output;
-	size_t i;
 
 	cfg->format = FORMAT_FOLDED;
 	if (!o)
 		return CLI_RUN;
 	if (ends_with(o, ".pb.gz") || ends_with(o, ".pb") || ends_with(o, ".pprof"))
 		cfg->format = FORMAT_PPROF;
-	for (i = 0; i < sizeof(unwritable) / sizeof(unwritable[0]); i++) {
-		if (ends_with(o, unwritable[i])) {
-			fprintf(stderr, "bpfprof: cannot write %s: no %s writer in this build; "
-				"use .folded or .pb.gz, or --format folded|pprof\n", o,
-				unwritable[i] + 1);
-			return CLI_EXIT_USAGE;
-		}
-	}
+	else if (ends_with(o, ".html") || ends_with(o, ".htm"))
+		cfg->format = FORMAT_HTML;
+	else if (ends_with(o, ".svg"))
+		cfg->format = FORMAT_SVG;
 	return CLI_RUN;
 }
 

@@ -26,6 +26,8 @@ enum out_format {
 	FORMAT_FOLDED,
 	FORMAT_PPROF,
 	FORMAT_BOTH,		/* fleet mode: one file of each per interval */
+	FORMAT_HTML,		/* the flame graph page (user/views), also for -o *.html */
+	FORMAT_SVG,		/* a static flame graph, also for -o *.svg */
 };
 
 #define DEFAULT_KILL_AFTER	2.0	/* seconds between the command's SIGTERM and SIGKILL */
@@ -62,6 +64,7 @@ struct config {
 	unsigned int max_stacks;	/* --max-stacks: stack and counts map entries */
 	char **cmd;			/* argv after "--", NULL-terminated; NULL if none */
 	enum out_format format;
+	bool report;			/* --report: the report table on stdout after the run */
 	bool verbose;
 	struct name_sources names;
 	bool quiet;			/* -q: no start line, no progress */

@@ -194,7 +194,11 @@ Test(cli, output_name_picks_the_format, .init = cr_redirect_stderr)
 	cr_assert_eq(parse(ARGV("-o", "x.svg", "--format", "folded"), &cfg), CLI_RUN);
 	cr_expect_eq(cfg.format, FORMAT_FOLDED);
 	cli_free(&cfg);
-	cr_expect_eq(parse(ARGV("-o", "x.html"), &cfg), CLI_EXIT_USAGE);
+	cr_assert_eq(parse(ARGV("-o", "x.html"), &cfg), CLI_RUN);
+	cr_expect_eq(cfg.format, FORMAT_HTML);
+	cli_free(&cfg);
+	cr_assert_eq(parse(ARGV("-o", "x.svg"), &cfg), CLI_RUN);
+	cr_expect_eq(cfg.format, FORMAT_SVG);
 	cli_free(&cfg);
 }
 

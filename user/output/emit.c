@@ -4,11 +4,14 @@
 #include <stdlib.h>
 
 #include "emit.h"
+#include "flamegraph.h"
 #include "folded.h"
 #include "pprof.h"
 
 int emit__write(const struct profile *p, enum out_format fmt, const char *comment, FILE *out)
 {
+	if (fmt == FORMAT_HTML || fmt == FORMAT_SVG)
+		return flamegraph__write_profile(p, fmt == FORMAT_SVG, out);
 	return fmt == FORMAT_PPROF ? pprof__write(p, comment, out) : folded__write(p, out);
 }
 
@@ -32,5 +35,6 @@ int emit__render(const struct profile *p, enum out_format fmt, const char *comme
 
 const char *emit__extension(enum out_format fmt)
 {
-	return fmt == FORMAT_PPROF ? "pb.gz" : "folded";
+	return fmt == FORMAT_PPROF ? "pb.gz" : fmt == FORMAT_HTML ? "html" :
+		fmt == FORMAT_SVG ? "svg" : "folded";
 }

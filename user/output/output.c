@@ -14,6 +14,7 @@
 #include "fleet.h"
 #include "output.h"
 #include "push.h"
+#include "report.h"
 #include "summary.h"
 
 #define DEFAULT_SPOOL	"/var/spool/bpfprof"
@@ -53,7 +54,7 @@ static int open_file(struct output *o)
 
 	o->file_tmp.dirfd = -1;
 	if (!o->cfg->output) {
-		o->file = stdout;
+		o->file = o->cfg->report ? NULL : stdout;
 		return 0;
 	}
 	err = atomic_file__open(&o->file_tmp, o->cfg->output, 0644);
@@ -208,16 +209,32 @@ static void interval_profile(struct output *o, const struct profile *p, const ch
 		index_line(o, p, summary, err);
 }
 
+/* --report: the table bpfprof report would print of this profile. */
+static int print_report(const struct profile *p)
+{
+	struct report_opts ro;
+	struct vprof *v;
+	int err = vprof__from_profile(p, &v);
+
+	report__defaults(&ro);
+	if (!err)
+		err = report__write(v, &ro, stdout);
+	vprof__free(v);
+	if (err)
+		fprintf(stderr, "bpfprof: writing the report: %s\n", strerror(-err));
+	return err;
+}
+
 int output__profile(struct output *o, const struct profile *p, const char *why)
 {
 	char summary[1280];
-	int err;
+	int err = 0;
 
 	summary__format(p, why, summary, sizeof(summary));
 	if (o->cfg->interval) {
 		interval_profile(o, p, summary);
 		err = 0;
-	} else {
+	} else if (o->file) {	/* --report without -o: the table alone */
 		err = emit__write(p, o->cfg->format, summary, o->file);
 		o->complete = !err;
 		if (err)
@@ -225,6 +242,8 @@ int output__profile(struct output *o, const struct profile *p, const char *why)
 				o->cfg->output ? o->cfg->output : "standard output", strerror(-err));
 	}
 	fprintf(stderr, "bpfprof: %s\n", summary);
+	if (o->cfg->report && !o->cfg->interval && !err)
+		err = print_report(p);
 	return err;
 }
 
