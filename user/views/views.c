@@ -2,7 +2,6 @@
 /* bpfprof report | flamegraph | diff: parse the subcommand's options, read
  * the profiles, render, write. */
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
@@ -164,9 +163,8 @@ static int parse(int argc, char **argv, struct view_args *a)
 
 int views__write_file(const char *path, const void *buf, size_t len)
 {
-	char dir[PATH_MAX];
-	const char *slash, *base;
-	int dirfd, err;
+	struct atomic_file af;
+	int err;
 
 	if (!path || !strcmp(path, "-")) {
 		if (fwrite(buf, 1, len, stdout) != len || fflush(stdout)) {
@@ -175,17 +173,15 @@ int views__write_file(const char *path, const void *buf, size_t len)
 		}
 		return 0;
 	}
-	slash = strrchr(path, '/');
-	base = slash ? slash + 1 : path;
-	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - path) + (slash == path) : 1,
-		 slash ? path : ".");
-	dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	err = dirfd < 0 ? -errno : !*base ? -EISDIR :
-		dirfiles__write(dirfd, base, buf, len, 0644, 0);
-	if (dirfd >= 0)
-		close(dirfd);
+	err = atomic_file__open(&af, path, 0644);
+	if (!err && fwrite(buf, 1, len, af.f) != len) {
+		err = -EIO;
+		atomic_file__discard(&af);
+	} else if (!err) {
+		err = atomic_file__commit(&af);
+	}
 	if (err)
-		fprintf(stderr, "bpfprof: cannot write %s: %s\n", path, strerror(-err));
+		fprintf(stderr, "bpfprof: cannot write %s: %s\n", path, dirfiles__strerror(err));
 	return err;
 }
 
