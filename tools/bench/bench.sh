@@ -4,6 +4,7 @@
 #
 #   1 workload slowdown      3 time to a flame graph   5 fidelity (top-10 shares)
 #   2 the profiler's cost    4 memory                  6 fleet cost (--interval)
+#   7 dwarf vs fp            8 the flame graph page: 100k stacks, first paint
 #
 # Prints a table on stdout (progress goes to stderr) and writes the same
 # figures as JSON. A benchmark, not a test: nothing here fails on a number.
@@ -24,7 +25,7 @@ BPFPROF_SRC=${BPFPROF:-$ROOT/bpfprof}
 EX=${EXAMPLES:-$ROOT/build/examples}
 BB=${BENCH_BUILD:-$ROOT/build/bench}
 MODE=full
-PARTS="1 2 3 4 5 6 7"
+PARTS="1 2 3 4 5 6 7 8"
 OUT_JSON=$ROOT/tools/bench/results.json
 OUT_TABLE=$ROOT/tools/bench/results.txt
 
@@ -49,6 +50,7 @@ if [ "$MODE" = full ]; then
 	P3_HZ=997; P3_SECS=20; P3_MAX_STACKS=262144; P3_MIN_STACKS=20000; P3_CACHES="cold warm"
 	P6_HZ=19; P6_SECS=120; P6_INTERVAL=10
 	P7_HZ=997; P7_SECS=5
+	P8_STACKS=100000
 else
 	P1_HZ="99"; P1_REPS=1; P1_SECS=0.3
 	P2_HZ=997; P2_REPS=1; P2_SECS=0.5
@@ -56,7 +58,10 @@ else
 	P3_HZ=997; P3_SECS=1; P3_MAX_STACKS=262144; P3_MIN_STACKS=0; P3_CACHES="cold"
 	P6_HZ=19; P6_SECS=2; P6_INTERVAL=1
 	P7_HZ=997; P7_SECS=0.5
+	P8_STACKS=2000
 fi
+# first paint of the page for P8_STACKS distinct stacks, in headless Chromium
+P8_BUDGET_MS=5000
 
 W=$BB/run	# scratch: profiles, perf.data, logs of the last run
 BENCH_START=$(date +%s)
@@ -805,6 +810,38 @@ while time.time() - t < $(calc "$P7_SECS + 5"): sum(i * i for i in range(1000))"
 	done
 }
 
+# ============================================ 8. the flame graph page, big
+# Time from navigation to the first drawn canvas (the page's own
+# performance.now() after its first draw, which includes reading and
+# parsing the HTML and its data), for synthetic stacks shaped like a
+# program's (tools/bench/gen_stacks.awk).
+part8() {
+	header "8. the flame graph page: $P8_STACKS distinct stacks in headless Chromium, first paint (budget $P8_BUDGET_MS ms)"
+	command -v chromium >/dev/null || { row_na 8 "first paint" "chromium is not installed (make deps)"; return; }
+	awk -v n="$P8_STACKS" -f tools/bench/gen_stacks.awk >"$W/p8.folded"
+	local t0 t1 dom paint nodes prof
+	t0=$(now_ns)
+	"$BPFPROF" flamegraph "$W/p8.folded" -o "$W/p8.html"
+	t1=$(now_ns)
+	prof=$(mktemp -d "$W/chrome.XXXXXX")
+	dom=$(timeout 300 chromium --headless --no-sandbox --disable-gpu --disable-background-networking \
+		--no-first-run --user-data-dir="$prof" --dump-dom "file://$W/p8.html" 2>/dev/null) || true
+	rm -rf "$prof"
+	paint=$(sed -nE 's/.*data-paint-ms="([0-9.]+)".*/\1/p' <<<"$dom")
+	nodes=$(sed -nE 's/.*data-nodes="([0-9]+)".*/\1/p' <<<"$dom")
+	row 8 "bpfprof flamegraph: folded -> page" s "$(secs_between "$t0" "$t1")" "" ""
+	row 8 "page size" MiB "$(calc "$(stat -c %s "$W/p8.html") / 1048576")" "" "" "($nodes tree nodes)"
+	if [ -z "$paint" ]; then
+		row_na 8 "first paint" "the page did not draw"
+		return
+	fi
+	row 8 "first paint (navigation -> canvas drawn)" ms "$paint" "budget" "$P8_BUDGET_MS" \
+		"$(awk -v p="$paint" -v b="$P8_BUDGET_MS" 'BEGIN { print (p <= b) ? "within budget" : "OVER BUDGET" }')"
+	row 8 "  of which parse the data, lay out" ms \
+		"$(sed -nE 's/.*data-parse-ms="([0-9.]+)".*/\1/p' <<<"$dom")" "" "" \
+		"layout $(sed -nE 's/.*data-layout-ms="([0-9.]+)".*/\1/p' <<<"$dom") ms"
+}
+
 # ================================================================== main
 # Without BPF (not root, lockdown) there is nothing to measure: the smoke run
 # says so loudly and passes, as the end-to-end tests do; the full run fails.
@@ -852,7 +889,7 @@ fi
 
 for p in $PARTS; do
 	case $p in
-	1) part1 ;; 2) part2 ;; 3) part3 ;; 4) part4 ;; 5) part5 ;; 6) part6 ;; 7) part7 ;;
+	1) part1 ;; 2) part2 ;; 3) part3 ;; 4) part4 ;; 5) part5 ;; 6) part6 ;; 7) part7 ;; 8) part8 ;;
 	*) die "no part $p" ;;
 	esac
 done
