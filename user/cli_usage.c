@@ -77,7 +77,6 @@ static const char help_text[] =
 "  bpfprof -d 10 -o system.folded             the whole system for 10 s\n"
 "  bpfprof -p 1234 -F 199 -o app.pb.gz        one process until Ctrl-C or its exit, pprof\n"
 "  bpfprof -o ls.folded -- ls -lR /usr        a command, start to end\n"
-"  bpfprof -o app.html -- ./app               a command, then its flame graph page\n"
 "  bpfprof -e page-faults -c 1 -- ls /usr     every page fault of a command, with its stack\n"
 "  bpfprof --interval 60 --output-dir /var/lib/bpfprof --format both\n"
 "\n"
