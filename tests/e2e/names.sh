@@ -71,10 +71,11 @@ full_share() {
 }
 
 echo "== a stripped binary whose debug file .gnu_debuglink names (in .debug/)"
-"$BPFPROF" -o "$T/link.folded" -- "$D/link/app" 1 2>/dev/null
+"$BPFPROF" -o "$T/link.folded" -- "$D/link/app" 2 2>"$T/link.err"
 s=$(full_share "$T/link.folded")
 note_share "debuglink" "mix_rounds" "$s"
-check "debuglink: full names in >= 80% ($s%)" [ "$s" -ge 80 ]
+check "debuglink: full names in >= 80% ($s% of $(summary_samples "$T/link.err") samples)" [ "$s" -ge 80 ]
+[ "$s" -ge 80 ] || { tail -n 3 "$T/link.err"; sort -k2 -nr "$T/link.folded" | head -n 3; }
 
 echo "== a stripped binary whose debug file only a debuginfod server has"
 port=$((20000 + RANDOM % 20000))
