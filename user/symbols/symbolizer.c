@@ -44,6 +44,7 @@ struct symbolizer {
 	struct jit_procs *jit;		/* /tmp/perf-PID.map of each process */
 	void *dsos;			/* tsearch tree of struct dso */
 	size_t ndsos;
+	size_t nlines;			/* of them, with an open libdwfl handle */
 	struct dso vdso;		/* the kernel's vDSO, the same in every process */
 	uint64_t over_limit;		/* files skipped: beyond a bound of elf_limits.h */
 	bool vdso_loaded;
@@ -54,6 +55,8 @@ struct symbolizer {
  * per file, too long to hold a profile back: a few seconds unless the user
  * chose otherwise. */
 #define DEBUGINFOD_DEFAULT_TIMEOUT	"2"
+
+#define MAX_DWARF_HANDLES	256	/* files with DWARF lines open at once */
 
 struct symbolizer *symbolizer__new(struct procs *procs, const struct name_sources *names)
 {
@@ -95,11 +98,13 @@ static void free_dso(void *node)
 void symbolizer__trim(struct symbolizer *sz, size_t max_files)
 {
 	jit_procs__next_turn(sz->jit, proc_alive, sz->procs);
-	if (sz->ndsos <= max_files)
+	/* a libdwfl handle holds a file descriptor or two: bounded well under
+	 * RLIMIT_NOFILE's usual 1024 however many files the symbols allow */
+	if (sz->ndsos <= max_files && sz->nlines <= MAX_DWARF_HANDLES)
 		return;
 	tdestroy(sz->dsos, free_dso);
 	sz->dsos = NULL;
-	sz->ndsos = 0;
+	sz->ndsos = sz->nlines = 0;
 	if (sz->dm)
 		demangler__clear(sz->dm);
 }
@@ -251,6 +256,7 @@ static struct dso *find_dso(struct symbolizer *sz, pid_t tgid, bool alive, const
 		d->syms = open_syms(sz, fd);	/* NULL: not ELF, kept as such */
 		if (d->syms)
 			d->lines = dwarf_lines__open(fd, d->path, sz->names.inlines);
+		sz->nlines += d->lines != NULL;
 		close(fd);
 	}
 	if (d->syms && !elf_syms__full_symtab(d->syms))
