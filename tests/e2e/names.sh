@@ -71,11 +71,11 @@ full_share() {
 }
 
 echo "== a stripped binary whose debug file .gnu_debuglink names (in .debug/)"
-"$BPFPROF" -o "$T/link.folded" -- "$D/link/app" 2 2>"$T/link.err"
-s=$(full_share "$T/link.folded")
+"$BPFPROF" -o "$T/debuglink.folded" -- "$D/link/app" 2 2>"$T/debuglink.err"
+s=$(full_share "$T/debuglink.folded")
 note_share "debuglink" "mix_rounds" "$s"
-check "debuglink: full names in >= 80% ($s% of $(summary_samples "$T/link.err") samples)" [ "$s" -ge 80 ]
-[ "$s" -ge 80 ] || { tail -n 3 "$T/link.err"; sort -k2 -nr "$T/link.folded" | head -n 3; }
+check "debuglink: full names in >= 80% ($s% of $(summary_samples "$T/debuglink.err") samples)" [ "$s" -ge 80 ]
+[ "$s" -ge 80 ] || { tail -n 3 "$T/debuglink.err"; sort -k2 -nr "$T/debuglink.folded" | head -n 3; }
 
 echo "== a stripped binary whose debug file only a debuginfod server has"
 port=$((20000 + RANDOM % 20000))
