@@ -6,6 +6,7 @@
 #   make bench   cost and fidelity against perf, measured side by side (tools/bench/)
 #   make soak    10 minutes of fleet mode under process churn
 #   make fuzz    each parser's libFuzzer target for FUZZ_SECONDS (tests/fuzz/)
+#   make install  PREFIX (/usr/local), DESTDIR; make deb: a Debian package of it (build/deb/)
 
 VERSION    := 0.1.0
 CC         ?= cc
@@ -41,9 +42,10 @@ EXAMPLES   := $(patsubst examples/%.c,$(BUILD)/examples/%,$(filter-out examples/
 DEB_PKGS   := clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libcriterion-dev \
               pkg-config linux-perf elfutils libdw-dev make gcc binutils util-linux procps \
               libc6-dbg protobuf-c-compiler libprotobuf-c-dev libcurl4-openssl-dev \
-              golang-go python3 valgrind time jq libiberty-dev g++ debuginfod curl man-db bash-completion chromium tmux
+              golang-go python3 valgrind time jq libiberty-dev g++ debuginfod curl man-db bash-completion chromium tmux \
+              dpkg-dev lintian
 
-.PHONY: install uninstall all deps test unit e2e valgrind soak soak-smoke examples profile vmlinux clean
+.PHONY: install uninstall deb all deps test unit e2e valgrind soak soak-smoke examples profile vmlinux clean
 .DELETE_ON_ERROR:
 
 all: bpfprof
@@ -199,6 +201,30 @@ install: bpfprof
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/bpfprof $(DESTDIR)$(MANDIR)/bpfprof.1 \
 	      $(DESTDIR)$(COMPDIR)/bpfprof $(DESTDIR)$(UNITDIR)/bpfprof.service
+
+# make deb: a Debian package of the same install rule (PREFIX=/usr), built with
+# Debian's own tools: dpkg-shlibdeps declares the libraries' packages,
+# dpkg-gencontrol writes DEBIAN/control from debian/control and
+# debian/changelog (whose version must be VERSION), dpkg-deb builds it.
+DEB_VERSION = $(shell dpkg-parsechangelog -l debian/changelog -S Version)
+DEB_ARCH    = $(shell dpkg --print-architecture)
+DEB_DIR    := $(BUILD)/deb
+DEB_STAGE  := $(DEB_DIR)/bpfprof
+DEB_FILE    = $(DEB_DIR)/bpfprof_$(DEB_VERSION)_$(DEB_ARCH).deb
+deb: bpfprof
+	@[ "$(DEB_VERSION)" = "$(VERSION)" ] || { echo "deb: debian/changelog is at $(DEB_VERSION), the Makefile at $(VERSION)"; exit 1; }
+	rm -rf $(DEB_DIR) && mkdir -p $(DEB_STAGE)/DEBIAN
+	$(MAKE) -s install PREFIX=/usr DESTDIR=$(DEB_STAGE)
+	strip --strip-unneeded --remove-section=.comment --remove-section=.note $(DEB_STAGE)/usr/bin/bpfprof
+	gzip -9n $(DEB_STAGE)/usr/share/man/man1/bpfprof.1
+	install -D -m 0644 debian/copyright $(DEB_STAGE)/usr/share/doc/bpfprof/copyright
+	gzip -9nc debian/changelog > $(DEB_STAGE)/usr/share/doc/bpfprof/changelog.gz
+	dpkg-shlibdeps -T$(DEB_DIR)/substvars $(DEB_STAGE)/usr/bin/bpfprof
+	dpkg-gencontrol -pbpfprof -T$(DEB_DIR)/substvars -f$(DEB_DIR)/files -P$(DEB_STAGE)
+	cd $(DEB_STAGE) && find usr -type f | LC_ALL=C sort | xargs md5sum > DEBIAN/md5sums
+	chmod -R u=rwX,go=rX $(DEB_STAGE)
+	dpkg-deb --root-owner-group --build $(DEB_STAGE) $(DEB_FILE)
+	@echo "deb: $(DEB_FILE)"
 
 profile: deps
 	$(MAKE) all
