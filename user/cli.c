@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "cli_usage.h"
+#include "errors.h"
 #include <linux/types.h>
 #include "profile.h"
 
@@ -17,11 +18,11 @@
 #define BPFPROF_VERSION "dev"
 #endif
 
+#define SEE_HELP "bpfprof --help"
+
 static void usage_error(const char *fmt, const char *arg)
 {
-	fprintf(stderr, "bpfprof: ");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, " (see bpfprof --help)\n");
+	p_usage(SEE_HELP, fmt, arg);
 }
 
 /* Whole-string unsigned parse: no sign, no trailing garbage, no overflow. */
@@ -390,13 +391,13 @@ static void unknown_long_option(const char *arg)
 		}
 	}
 	if (n > 1) {
-		fprintf(stderr, "bpfprof: option '%.*s' is ambiguous: %s (see bpfprof --help)\n",
+		p_usage(SEE_HELP, "option '%.*s' is ambiguous: %s",
 			(int)len + 2, arg, names);
 		return;
 	}
 	closest = strncmp(arg, "--", 2) ? NULL : cli_usage__closest(word, long_opts);
 	if (closest)
-		fprintf(stderr, "bpfprof: unknown option '%s'; did you mean --%s? (see bpfprof --help)\n",
+		p_usage(SEE_HELP, "unknown option '%s'; did you mean --%s?",
 			arg, closest);
 	else
 		usage_error("unknown option '%s'", arg);

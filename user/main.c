@@ -24,6 +24,7 @@
 #include "aggregate.h"
 #include "cli.h"
 #include "collect.h"
+#include "errors.h"
 #include "events.h"
 #include "output.h"
 #include "procs.h"
@@ -111,7 +112,7 @@ static void arm_abort(const struct output *out, int more)
 	sigaddset(&mask, SIGTERM);
 	if (sigaction(SIGINT, &sa, NULL) || sigaction(SIGTERM, &sa, NULL) ||
 	    sigprocmask(SIG_UNBLOCK, &mask, NULL))
-		fprintf(stderr, "bpfprof: warning: cannot arm the abort signal: %s\n",
+		p_warn("cannot arm the abort signal: %s",
 			strerror(errno));
 }
 
@@ -130,7 +131,7 @@ static int block_signals(struct run *r)
 		return -errno;
 	r->sig_fd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
 	if (r->sig_fd < 0) {
-		fprintf(stderr, "bpfprof: signalfd: %s\n", strerror(errno));
+		p_err("signalfd: %s", strerror(errno));
 		return -errno;
 	}
 	return 0;
@@ -147,7 +148,7 @@ static int start_times(const pid_t *ids, int n, const char *what, uint64_t **sta
 		return -ENOMEM;
 	for (i = 0; i < n; i++) {
 		if (id_start_ticks(ids[i], &(*starts)[i])) {
-			fprintf(stderr, "bpfprof: no such %s: %d\n", what, ids[i]);
+			p_err("no such %s: %d", what, ids[i]);
 			return -ESRCH;
 		}
 	}
@@ -320,7 +321,7 @@ static int start(struct run *r)
 	if (!err && r->have_cmd) {
 		err = command__release(&r->cmd);
 		if (err)
-			fprintf(stderr, "bpfprof: cannot execute '%s': %s\n", r->cfg->cmd[0],
+			p_err("cannot execute '%s': %s", r->cfg->cmd[0],
 				strerror(-err));
 	}
 	if (!err) {
@@ -389,8 +390,8 @@ static int write_profile(struct run *r, const char *why)
 	r->interval_wall_ns = wall_now();
 	err = output__profile(r->out, p, why);
 	if (!p->stats.bpf[STAT_SAMPLES] && !p->stats.bpf[STAT_OFFCPU_BLOCKS] && !r->cfg->interval)
-		fprintf(stderr, "bpfprof: warning: no samples: the target did not run on a CPU "
-			"while profiled\n");
+		p_warn("no samples: the target did not run on a CPU "
+			"while profiled");
 	profile__free(p);
 	return err;
 }
@@ -460,17 +461,17 @@ static int finish(struct run *r)
 		struct unwind_stats us;
 
 		unwinder__stats(r->unwinder, &us);
-		fprintf(stderr, "bpfprof: unwind tables: %zu files (%zu without usable CFI, %zu did not fit), "
-			"%zu rows of %u, %zu process entries, %.2f s building\n", us.files,
+		p_info("unwind tables: %zu files (%zu without usable CFI, %zu did not fit), "
+			"%zu rows of %u, %zu process entries, %.2f s building", us.files,
 			us.files_without, us.rows_refused, us.rows, r->cfg->unwind_rows, us.procs,
 			us.build_seconds);
 	}
 	if (!r->cfg->interval || session__total(r->session, &total))
 		return err;
 	output__totals(r->out, &tot);
-	fprintf(stderr, "bpfprof: fleet: %" PRIu64 " intervals, %" PRIu64 " samples in them; "
+	p_info("fleet: %" PRIu64 " intervals, %" PRIu64 " samples in them; "
 		"%" PRIu64 " intervals (%" PRIu64 " samples) not written; BPF-side total %" PRIu64
-		" samples\n", tot.intervals, tot.samples, tot.lost_intervals, tot.lost_samples, total);
+		" samples", tot.intervals, tot.samples, tot.lost_intervals, tot.lost_samples, total);
 	return err;
 }
 
@@ -482,8 +483,8 @@ static int cleanup(struct run *r)
 	if (r->have_cmd) {
 		command__end(&r->cmd, r->cfg->kill_after);
 		if (r->cmd.killed)
-			fprintf(stderr, "bpfprof: '%s' (pid %d) still ran %g s after SIGTERM: "
-				"killed (SIGKILL)\n", r->cfg->cmd[0], (int)r->cmd.pid,
+			p_err("'%s' (pid %d) still ran %g s after SIGTERM: "
+				"killed (SIGKILL)", r->cfg->cmd[0], (int)r->cmd.pid,
 				r->cfg->kill_after);
 	}
 	collector__free(r->collector);
@@ -513,7 +514,7 @@ static int run_profile(const struct config *cfg)
 		err = command__spawn(cfg->cmd, &r.old_mask, &r.cmd);
 		r.have_cmd = !err;
 		if (err)
-			fprintf(stderr, "bpfprof: cannot start '%s': %s\n", cfg->cmd[0], strerror(-err));
+			p_err("cannot start '%s': %s", cfg->cmd[0], strerror(-err));
 	}
 	if (!err)
 		err = load(&r);

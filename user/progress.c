@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "errors.h"
 #include "progress.h"
 
 #define PROGRESS_AFTER_NS	2000000000ull	/* shorter runs need no progress */
@@ -125,7 +126,7 @@ void progress__start_line(const struct config *cfg, pid_t cmd_pid)
 	describe_events(cfg, events, sizeof(events));
 	describe_destination(cfg, dest, sizeof(dest));
 	describe_stop(cfg, stop, sizeof(stop));
-	fprintf(stderr, "bpfprof: profiling %s: %s; %s; %s\n", target, events, dest, stop);
+	p_info("profiling %s: %s; %s; %s", target, events, dest, stop);
 }
 
 void progress__init(struct progress *p, const struct config *cfg, uint64_t start_ns)

@@ -33,7 +33,7 @@ FUZZ_SRCS_elf_syms  := user/symbols/elf_syms.c user/symbols/elf_read.c user/symb
 FUZZ_LIBS_elf_syms  := -lelf -lz
 FUZZ_SRCS_proc_maps := user/procs/proc_maps.c
 FUZZ_SRCS_ksyms     := user/symbols/ksyms.c
-FUZZ_SRCS_cli       := user/cli.c user/cli_usage.c user/sampling/events.c
+FUZZ_SRCS_cli       := user/cli.c user/cli_usage.c user/errors.c user/sampling/events.c
 FUZZ_SRCS_events    := user/sampling/events.c
 FUZZ_SRCS_tracker   := user/procs/procs.c user/procs/proc_maps.c user/sampling/events.c
 # tracker.c is #included by fuzz_tracker.c (its decoder is static)

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 
 #include "dirfiles.h"
+#include "errors.h"
 #include "fleet.h"
 
 #define INDEX_LOG	"bpfprof-intervals.log"
@@ -32,7 +33,7 @@ static int open_dir(struct fleet *f)
 	if (fd >= 0)
 		fd = dirfiles__check_regular(fd, INDEX_LOG) ? -DIRFILES_ENOTREG : fd;
 	if (fd < 0) {
-		fprintf(stderr, "bpfprof: cannot use output directory %s: %s%s\n", f->o.dir,
+		p_err("cannot use output directory %s: %s%s", f->o.dir,
 			fd == -DIRFILES_ENOTREG ? INDEX_LOG ": " : "", dirfiles__strerror(fd));
 		return fd;
 	}

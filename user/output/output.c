@@ -11,6 +11,7 @@
 #include "aggregate.h"
 #include "dirfiles.h"
 #include "emit.h"
+#include "errors.h"
 #include "fleet.h"
 #include "output.h"
 #include "push.h"
@@ -59,7 +60,7 @@ static int open_file(struct output *o)
 	}
 	err = atomic_file__open(&o->file_tmp, o->cfg->output, 0644);
 	if (err) {
-		fprintf(stderr, "bpfprof: cannot write %s: %s\n", o->cfg->output,
+		p_err("cannot write %s: %s", o->cfg->output,
 			dirfiles__strerror(err));
 		return err;
 	}
@@ -88,7 +89,7 @@ static int close_file(struct output *o)
 	}
 	err = atomic_file__commit(&o->file_tmp);
 	if (err)
-		fprintf(stderr, "bpfprof: writing %s: %s\n", o->cfg->output,
+		p_err("writing %s: %s", o->cfg->output,
 			dirfiles__strerror(err));
 	return err;
 }
@@ -163,11 +164,11 @@ static void report(struct output *o, int err, const struct profile *p)
 	const char *where = o->fleet ? o->cfg->output_dir : o->spool;
 
 	if (err && err != o->failing)
-		fprintf(stderr, "bpfprof: cannot write an interval's profile into %s: %s; sampling "
-			"goes on, retrying every interval\n", where, dirfiles__strerror(err));
+		p_err("cannot write an interval's profile into %s: %s; sampling "
+			"goes on, retrying every interval", where, dirfiles__strerror(err));
 	if (!err && o->failing)
-		fprintf(stderr, "bpfprof: writing into %s works again; %" PRIu64 " intervals "
-			"(%" PRIu64 " samples) could not be written so far\n", where,
+		p_info("writing into %s works again; %" PRIu64 " intervals "
+			"(%" PRIu64 " samples) could not be written so far", where,
 			o->tot.lost_intervals, o->tot.lost_samples);
 	o->failing = err;
 	if (err) {
@@ -188,7 +189,7 @@ static void index_line(struct output *o, const struct profile *p, const char *su
 		 p->stats.start_wall_ns, summary, p->stats.stack_ids, err ? "; NOT WRITTEN" : "");
 	lerr = fleet__log(o->fleet, line);
 	if (lerr && !o->log_failing)
-		fprintf(stderr, "bpfprof: cannot append to the index in %s: %s\n",
+		p_err("cannot append to the index in %s: %s",
 			o->cfg->output_dir, dirfiles__strerror(lerr));
 	o->log_failing = lerr != 0;
 	fleet__rotate(o->fleet);	/* a failure leaves one more file: tried again next time */
@@ -221,7 +222,7 @@ static int print_report(const struct profile *p)
 		err = report__write(v, &ro, stdout);
 	vprof__free(v);
 	if (err)
-		fprintf(stderr, "bpfprof: writing the report: %s\n", strerror(-err));
+		p_err("writing the report: %s", strerror(-err));
 	return err;
 }
 
@@ -238,10 +239,10 @@ int output__profile(struct output *o, const struct profile *p, const char *why)
 		err = emit__write(p, o->cfg->format, summary, o->file);
 		o->complete = !err;
 		if (err)
-			fprintf(stderr, "bpfprof: writing %s: %s\n",
+			p_err("writing %s: %s",
 				o->cfg->output ? o->cfg->output : "standard output", strerror(-err));
 	}
-	fprintf(stderr, "bpfprof: %s\n", summary);
+	p_info("%s", summary);
 	if (o->cfg->report && !o->cfg->interval && !err)
 		err = print_report(p);
 	return err;
@@ -268,8 +269,8 @@ int output__close(struct output *o)
 	if (o->pusher) {
 		pusher__flush(o->pusher);
 		pusher__stats(o->pusher, &st);
-		fprintf(stderr, "bpfprof: push: %" PRIu64 " sent, %" PRIu64 " refused, %" PRIu64
-			" dropped from a full spool, %" PRIu64 " failed attempts, %zu waiting in %s\n",
+		p_info("push: %" PRIu64 " sent, %" PRIu64 " refused, %" PRIu64
+			" dropped from a full spool, %" PRIu64 " failed attempts, %zu waiting in %s",
 			st.sent, st.rejected, st.dropped, st.failures, st.waiting, o->spool);
 		pusher__free(o->pusher);
 	}

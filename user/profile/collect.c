@@ -9,6 +9,7 @@
 #include "aggregate.h"
 #include "collect.h"
 #include "drain.h"
+#include "errors.h"
 #include "ksyms.h"
 #include "procs.h"
 #include "resolve.h"
@@ -37,7 +38,7 @@ static void load_ksyms(struct collector *c)
 		return;
 	c->ks = ksyms__load("/proc/kallsyms");
 	if (!c->ks) {
-		fprintf(stderr, "bpfprof: warning: no kernel symbols (/proc/kallsyms: %s)\n",
+		p_warn("no kernel symbols (/proc/kallsyms: %s)",
 			strerror(errno));
 		c->warned = true;
 	}
@@ -93,7 +94,7 @@ int collector__collect(struct collector *c, struct profile **out)
 		err = drain__collect(session__counts_fd(c->session, gen), stacks_fds, &d);
 	}
 	if (err) {
-		fprintf(stderr, "bpfprof: cannot read the BPF maps: %s\n", strerror(-err));
+		p_err("cannot read the BPF maps: %s", strerror(-err));
 		profile__free(p);
 		return err;
 	}

@@ -10,6 +10,7 @@
 
 #include <zlib.h>
 
+#include "errors.h"
 #include "profile.pb-c.h"
 #include "vprof.h"
 
@@ -173,8 +174,8 @@ static int parse_folded(const char *what, char *buf, size_t len, struct vprof *v
 		if (n && line[0] != '#')
 			err = folded_line(v, line, n, &ids, &cap, tmp);
 		if (err == -EINVAL)
-			fprintf(stderr, "bpfprof: %s:%zu: not a folded stack line "
-				"(frame;frame;... COUNT)\n", what, lineno);
+			p_err("%s:%zu: not a folded stack line "
+				"(frame;frame;... COUNT)", what, lineno);
 		line = next;
 	}
 	free(ids);
@@ -302,7 +303,7 @@ static int parse_pprof(const char *what, const uint8_t *buf, size_t len, struct 
 
 	if (!pr) {
 		free(tmp);
-		fprintf(stderr, "bpfprof: %s: neither folded stacks nor a pprof profile\n", what);
+		p_err("%s: neither folded stacks nor a pprof profile", what);
 		return -EINVAL;
 	}
 	comm_key = pp_string_index(pr, "comm");
@@ -337,7 +338,7 @@ int vprof__parse(const char *what, const uint8_t *buf, size_t len, struct vprof 
 	if (!err && len >= 2 && buf[0] == 0x1f && buf[1] == 0x8b) {
 		err = gunzip(buf, len, &plain, &len);
 		if (err == -EINVAL)
-			fprintf(stderr, "bpfprof: %s: corrupt or truncated gzip data\n", what);
+			p_err("%s: corrupt or truncated gzip data", what);
 		buf = plain;
 	}
 	if (!err && looks_binary(buf, len)) {
@@ -353,7 +354,7 @@ int vprof__parse(const char *what, const uint8_t *buf, size_t len, struct vprof 
 	}
 	free(plain);
 	if (err == -ENOMEM)
-		fprintf(stderr, "bpfprof: %s: out of memory\n", what);
+		p_err("%s: out of memory", what);
 	if (err) {
 		vprof__free(v);
 		return err;
@@ -372,14 +373,14 @@ int vprof__read(const char *path, struct vprof **out)
 
 	if (!f) {
 		err = -errno;
-		fprintf(stderr, "bpfprof: cannot open %s: %s\n", path, strerror(errno));
+		p_err("cannot open %s: %s", path, strerror(errno));
 		return err;
 	}
 	err = read_all(f, &buf, &len);
 	if (!is_stdin)
 		fclose(f);
 	if (err) {
-		fprintf(stderr, "bpfprof: cannot read %s: %s\n", is_stdin ? "standard input" : path,
+		p_err("cannot read %s: %s", is_stdin ? "standard input" : path,
 			err == -EFBIG ? "larger than 1 GiB" : strerror(-err));
 		return err;
 	}

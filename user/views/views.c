@@ -11,6 +11,7 @@
 
 #include "diff.h"
 #include "dirfiles.h"
+#include "errors.h"
 #include "flamegraph.h"
 #include "report.h"
 #include "views.h"
@@ -62,9 +63,7 @@ struct view_args {
 
 static int usage(const char *fmt, const char *arg)
 {
-	fprintf(stderr, "bpfprof: ");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, " (see bpfprof %s --help)\n", "report|flamegraph|diff");
+	p_usage("bpfprof report|flamegraph|diff --help", fmt, arg);
 	return 2;
 }
 
@@ -168,7 +167,7 @@ int views__write_file(const char *path, const void *buf, size_t len)
 
 	if (!path || !strcmp(path, "-")) {
 		if (fwrite(buf, 1, len, stdout) != len || fflush(stdout)) {
-			fprintf(stderr, "bpfprof: cannot write standard output: %s\n", strerror(errno));
+			p_err("cannot write standard output: %s", strerror(errno));
 			return -EIO;
 		}
 		return 0;
@@ -181,7 +180,7 @@ int views__write_file(const char *path, const void *buf, size_t len)
 		err = atomic_file__commit(&af);
 	}
 	if (err)
-		fprintf(stderr, "bpfprof: cannot write %s: %s\n", path, dirfiles__strerror(err));
+		p_err("cannot write %s: %s", path, dirfiles__strerror(err));
 	return err;
 }
 
@@ -201,7 +200,7 @@ static int render_to(const char *path, int (*fn)(const void *ctx, FILE *f), cons
 	if (!err)
 		err = views__write_file(path, buf, len);
 	else
-		fprintf(stderr, "bpfprof: cannot render: %s\n", strerror(-err));
+		p_err("cannot render: %s", strerror(-err));
 	free(buf);
 	return err;
 }
