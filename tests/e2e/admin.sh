@@ -91,8 +91,8 @@ check "--help has 5 examples" [ "$(wc -l <"$T/examples")" -eq 5 ]
 bp_abs=$(realpath "$BPFPROF")
 cd "$T" || exit 1
 while read -r ex; do
-	# shorter, and on a process of ours: -d 10 -> 1, pid 1234 -> cpu_chain, /usr -> a small tree
-	run=$(echo "$ex" | sed -E "s/-d 10/-d 1/; s/-p 1234/-p $cp -d 1/; s#-lR /usr#-lR /usr/share/doc/bash#; s#--output-dir /var/lib/bpfprof#--output-dir $T/exdir#; s/--interval 60/--interval 0.5/")
+	# shorter, and on a process of ours: -d 10 -> 1, pid 1234 -> cpu_chain, /usr -> a smaller tree
+	run=$(echo "$ex" | sed -E "s/-d 10/-d 1/; s/-p 1234/-p $cp -d 1/; s#-lR /usr#-lR /usr/share/doc#; s#--output-dir /var/lib/bpfprof#--output-dir $T/exdir#; s/--interval 60/--interval 0.5/")
 	run=${run/bpfprof/$bp_abs}
 	mkdir -p "$T/exdir"
 	if [[ $run == *--interval* ]]; then
