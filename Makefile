@@ -114,6 +114,14 @@ $(BUILD)/examples/libhot.so: examples/libhot.c
 $(BUILD)/examples/inline_%: examples/inline_%.c examples/workload.h
 	@mkdir -p $(@D)
 	$(CC) -O2 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -Wall -Wextra -Werror $< -o $@
+# The same not position-independent: go 1.19's pprof -disasm takes a
+# Location's address as the ELF's own, it does not rebase a PIE's mapping
+$(BUILD)/examples/inline_hot_nopie: examples/inline_hot.c examples/workload.h
+	@mkdir -p $(@D)
+	$(CC) -O2 -g -no-pie -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -Wall -Wextra -Werror $< -o $@
+# nofp_chain stripped of every symbol: its code is named only by its CFI
+$(BUILD)/examples/nofp_chain_stripped: $(BUILD)/examples/nofp_chain
+	strip -s -o $@ $<
 # Workloads without frame pointers, as most code is built (--call-graph dwarf)
 $(BUILD)/examples/nofp_%: examples/nofp_%.c examples/workload.h
 	@mkdir -p $(@D)
@@ -127,7 +135,7 @@ $(BUILD)/examples/%: examples/%.cpp examples/workload.h
 	@mkdir -p $(@D)
 	$(CXX) $(EXAMPLE_CFLAGS) $< -o $@ -lpthread
 
-examples: $(EXAMPLES)
+examples: $(EXAMPLES) $(BUILD)/examples/inline_hot_nopie $(BUILD)/examples/nofp_chain_stripped
 
 # Helpers of the e2e tests that make hostile surroundings (tests/gen/).
 TEST_GEN := $(patsubst tests/gen/%.c,$(BUILD)/tests/gen/%,$(wildcard tests/gen/*.c))

@@ -47,13 +47,38 @@ check "pprof -lines -top: mix_step at inline_hot.c:LINE (inline)" bash -c \
 	"go tool pprof -lines -top '$T/inl.pb.gz' 2>/dev/null | grep -qE ' mix_step .*examples/inline_hot\.c:1[6-9] \(inline\)$'"
 check "pprof -list: the source lines of mix_rounds" bash -c \
 	"go tool pprof -list mix_rounds '$T/inl.pb.gz' 2>/dev/null | grep -qE '^ +(\.|[0-9.]+m?s) +[0-9.]+m?s +27:[[:space:]]+x = mix_step\(x, i\);'"
+# (go 1.19's pprof -disasm does not rebase a PIE: a non-PIE build shows it)
+"$BPFPROF" -o "$T/inlnp.pb.gz" -- "$EX/inline_hot_nopie" 1 2>/dev/null
 check "pprof -disasm: mix_rounds' instructions" bash -c \
-	"go tool pprof -disasm mix_rounds '$T/inl.pb.gz' 2>/dev/null | grep -qE '^ +[0-9.]+m?s .* [0-9a-f]+: (SHRQ|IMULQ|LEAQ|ADDQ)'"
-go tool pprof -raw "$T/inl.pb.gz" 2>/dev/null | sed -n '/^Locations/,/^Mappings/p' >"$T/inl.raw"
+	"go tool pprof -disasm mix_rounds '$T/inlnp.pb.gz' 2>/dev/null | grep -qE '^ +[0-9.]+m?s .* [0-9a-f]+: (SHRQ|IMULQ|LEAQ|ADDQ)'"
+go tool pprof -raw "$T/inl.pb.gz" 2>/dev/null | sed -n '/^Locations/,$p' >"$T/inl.raw"
+# Mappings as the process had them: START/LIMIT/OFFSET FILE BUILDID, and
+# every Location's address inside its mapping
+bid=$(eu-readelf -n "$EX/inline_hot" | awk '/Build ID:/ { print $3 }')
+check "pprof: the workload's mapping has its real range, file offset and build-id" \
+	grep -qE "^[0-9]+: 0x[0-9a-f]{6,}/0x[0-9a-f]+/0x[0-9a-f]+ .*/inline_hot $bid " "$T/inl.raw"
+check "pprof: no mapping spans the whole address space but the kernel's" bash -c \
+	"! grep -E '^[0-9]+: 0x0/0xffffffffffffffff/' '$T/inl.raw' | grep -v 'kernel.kallsyms'"
+bad=$(python3 - "$T/inl.raw" <<'PY'
+import re, sys
+locs, maps = [], {}
+for line in open(sys.argv[1]):
+    m = re.match(r'\s*\d+: (0x[0-9a-f]+) M=(\d+) ', line)
+    if m:
+        locs.append((int(m[1], 16), int(m[2])))
+    m = re.match(r'(\d+): (0x[0-9a-f]+)/(0x[0-9a-f]+)/', line)
+    if m:
+        maps[int(m[1])] = (int(m[2], 16), int(m[3], 16))
+print(sum(not maps[i][0] <= a < maps[i][1] for a, i in locs) if locs else -1)
+PY
+)
+check "pprof: every Location's address is inside its mapping ($bad outside)" [ "$bad" -eq 0 ]
+check "pprof -traces: mix_step, then mix_rounds that it is inlined into" bash -c \
+	"go tool pprof -traces '$T/inl.pb.gz' 2>/dev/null | grep -A1 -E '^ +[0-9.]+m?s +mix_step' | grep -q 'mix_rounds'"
 check "pprof: one Location holds the inline chain, innermost first, file:line each" \
 	grep -qzE 'M=[0-9]+ mix_step examples/inline_hot\.c:1[6-9] s=0[[:space:]]+mix_rounds examples/inline_hot\.c:27 s=0' "$T/inl.raw"
 check "pprof: a function's file is its source, never the binary" \
-	bash -c "! grep -q 'build/examples/inline_hot' '$T/inl.raw'"
+	bash -c "! sed '/^Mappings/,\$d' '$T/inl.raw' | grep -q 'build/examples/inline_hot'"
 
 # A stripped copy of inline_hot and its debug file, kept apart.
 D=$T/debugfiles

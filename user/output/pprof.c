@@ -110,9 +110,14 @@ static int64_t str_index(struct builder *b, const char *s)
 	return (int64_t)id;
 }
 
+/* A mapping as the process had it: addresses are virtual addresses in it,
+ * so pprof's own tools (-disasm, -symbolize) find the file offset as
+ * address - start + offset. A file mapped in several processes (or at
+ * several places) is a mapping per place. */
 static uint64_t mapping_id(struct builder *b, const struct pframe *f)
 {
-	struct pp_key key = { .a = f->mapping, .b = f->build_id };
+	struct pp_key key = { .a = f->mapping, .b = f->build_id,
+			      .x = f->map_start, .y = f->map_limit, .z = f->map_off };
 	size_t n = b->prof.n_mapping;
 	Mapping **arr, *m;
 	bool added;
@@ -134,9 +139,9 @@ static uint64_t mapping_id(struct builder *b, const struct pframe *f)
 	}
 	perftools__profiles__mapping__init(m);
 	m->id = id;
-	/* addresses are file offsets (kernel: addresses), the same in every
-	 * process, so one mapping covers the whole range */
-	m->memory_limit = UINT64_MAX;
+	m->memory_start = f->map_start;
+	m->memory_limit = f->map_limit;
+	m->file_offset = f->map_off;
 	m->filename = str_index(b, f->mapping[0] ? f->mapping : "[unknown]");
 	m->build_id = str_index(b, f->build_id);
 	m->has_functions = true;

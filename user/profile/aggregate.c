@@ -82,6 +82,9 @@ int profile__add(struct profile *p, uint32_t event, const char *comm, pid_t tgid
 		f->inlined = frames[i].inlined;
 		f->line = frames[i].line;
 		f->addr = frames[i].addr;
+		f->map_start = frames[i].map_start;
+		f->map_limit = frames[i].map_limit;
+		f->map_off = frames[i].map_off;
 		f->file = intern(p, frames[i].file ? frames[i].file : "");
 		f->name = intern(p, frames[i].name);
 		f->mapping = intern(p, frames[i].mapping ? frames[i].mapping : "");

@@ -18,7 +18,10 @@ struct pframe {
 	const char *build_id;	/* hex, "" when unknown; interned */
 	const char *file;	/* source file (DWARF), "" when unknown; interned */
 	uint32_t line;		/* source line, 0 when unknown */
-	uint64_t addr;		/* file offset (user), address (kernel) */
+	uint64_t addr;		/* the address looked up (a caller's: its call) */
+	uint64_t map_start;	/* the mapping holding it, as the process had it */
+	uint64_t map_limit;	/* (kernel: the whole address space) */
+	uint64_t map_off;	/* file offset of map_start */
 	bool kernel;
 	bool inlined;		/* inlined into the frame before it, at the same addr */
 };

@@ -40,10 +40,11 @@ static void put(struct scratch *sc, const char *name, bool kernel)
 }
 
 static void put_user(struct scratch *sc, const char *name, const struct user_sym *us,
-		     const struct src_frame *src, bool inlined)
+		     uint64_t addr, const struct src_frame *src, bool inlined)
 {
 	sc->frames[sc->n] = (struct pframe){
-		.name = name, .mapping = us->path, .build_id = us->build_id, .addr = us->file_off,
+		.name = name, .mapping = us->path, .build_id = us->build_id, .addr = addr,
+		.map_start = us->map_start, .map_limit = us->map_end, .map_off = us->map_pgoff,
 		.file = src ? src->file : NULL, .line = src ? src->line : 0, .inlined = inlined,
 	};
 	sc->n++;
@@ -52,14 +53,15 @@ static void put_user(struct scratch *sc, const char *name, const struct user_sym
 /* The functions inlined at this address, outermost first, each a frame of
  * its own after the function that holds the code (room allowing: the
  * kernel's frames still need theirs). */
-static void put_inlined(struct scratch *sc, const struct user_sym *us, struct symbolizer *sz)
+static void put_inlined(struct scratch *sc, const struct user_sym *us, uint64_t addr,
+			struct symbolizer *sz)
 {
 	const struct src_chain *c = us->src;
 
 	for (uint32_t i = 0; c && i < c->ninlined && sc->n < MAX_FRAMES - MAX_STACK_DEPTH; i++) {
 		const char *name = symbolizer__demangle(sz, c->inlined[i].name);
 
-		put_user(sc, name ? name : "[inlined]", us, &c->inlined[i], true);
+		put_user(sc, name ? name : "[inlined]", us, addr, &c->inlined[i], true);
 	}
 }
 
@@ -70,19 +72,23 @@ static void add_user(struct scratch *sc, const struct raw_stack *s, const struct
 	uint32_t i;
 
 	for (i = s->nr; i-- > 0;) {
-		symbolizer__user(sz, ctx, lookup_addr(s, i), &us);
+		uint64_t addr = lookup_addr(s, i);
+
+		symbolizer__user(sz, ctx, addr, &us);
 		st->frames++;
 		if (us.name) {
-			put_user(sc, us.name, &us, us.src ? &us.src->outer : NULL, false);
-			put_inlined(sc, &us, sz);
+			put_user(sc, us.name, &us, addr, us.src ? &us.src->outer : NULL, false);
+			put_inlined(sc, &us, addr, sz);
 			continue;
 		}
 		st->unresolved++;
 		if (us.dso) {
 			snprintf(sc->names[sc->n], NAME_MAX_LEN, "%s+0x%" PRIx64, us.dso, us.file_off);
-			put_user(sc, sc->names[sc->n], &us, NULL, false);
+			put_user(sc, sc->names[sc->n], &us, addr, NULL, false);
 		} else {
 			put(sc, "[unknown]", false);
+			sc->frames[sc->n - 1].addr = addr;
+			sc->frames[sc->n - 1].map_limit = UINT64_MAX;
 		}
 	}
 }
@@ -120,6 +126,7 @@ static void add_kernel(struct scratch *sc, const struct raw_stack *s, const stru
 		put(sc, sym ? sym->name : "[unknown]", true);
 		sc->frames[sc->n - 1].mapping = KERNEL_MAPPING;
 		sc->frames[sc->n - 1].addr = addr;
+		sc->frames[sc->n - 1].map_limit = UINT64_MAX;
 	}
 }
 

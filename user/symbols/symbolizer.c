@@ -295,6 +295,11 @@ void symbolizer__user(struct symbolizer *sz, const struct user_ctx *ctx, uint64_
 	struct dso *d;
 
 	memset(out, 0, sizeof(*out));
+	if (v) {
+		out->map_start = v->start;
+		out->map_end = v->end;
+		out->map_pgoff = v->pgoff;
+	}
 	if (anonymous(v))
 		name_jit(sz, ctx, alive, ip, out);
 	if (!v || out->name)

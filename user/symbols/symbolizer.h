@@ -21,6 +21,7 @@ struct user_sym {
 	const char *path;	/* its path as mapped; NULL if none */
 	const char *build_id;	/* its GNU build-id in hex, "" when unknown */
 	uint64_t file_off;	/* offset of the address in that file */
+	uint64_t map_start, map_end, map_pgoff;	/* the mapping holding it; 0 if none */
 	const struct src_chain *src;	/* source lines, inline frames (DWARF); NULL if none */
 };
 
