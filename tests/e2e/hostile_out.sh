@@ -102,3 +102,86 @@ expect_error "defect 8: --spool-dir owned by another user refused" 1 'spool dire
 	"$BPFPROF" --interval 0.5 -d 1 --push http://127.0.0.1:9 --spool-dir "$H/theirs"
 "$BPFPROF" --interval 0.5 -d 1.2 --output-dir "$H/sticky" 2>/dev/null
 check "defect 8: a sticky directory of ours (1777) is accepted" [ "$(ls "$H"/sticky/*.folded | wc -l)" -ge 1 ]
+
+# serve DIR: an ingest server (ingest_server.py) on 127.0.0.1 recording into DIR;
+# sets SRV (its pid) and URL.
+serve() {
+	mkdir -p "$1"; rm -f "$1/port"
+	python3 tests/e2e/ingest_server.py "$1" "$1/port" & SRV=$!
+	wait_for 5 [ -s "$1/port" ]
+	URL=http://127.0.0.1:$(cat "$1/port")
+}
+# push_line ERRFILE: "SENT REFUSED DROPPED FAILED NOTOURS WAITING" of the exit line.
+push_line() {
+	sed -nE 's/^bpfprof: push: ([0-9]+) sent, ([0-9]+) refused, ([0-9]+) dropped from a full spool, ([0-9]+) failed attempts, ([0-9]+) spool items not ours refused, ([0-9]+) waiting in .*/\1 \2 \3 \4 \5 \6/p' "$1"
+}
+# intervals_at_least N LOG: the index LOG has N lines or more.
+intervals_at_least() { [ "$(cat "$2" 2>/dev/null | grep -c .)" -ge "$1" ]; }
+# The largest gap in seconds between consecutive intervals' starts (the index's first field,
+# ns), from the second interval on: the first one's end symbolizes the whole system.
+max_gap() { awk 'NR > 2 { g = ($1 - p) / 1e9; if (g > m) m = g } { p = $1 } END { printf "%.2f", m }' "$1"; }
+
+echo "== defect 4: a server that accepts and never answers"
+S=$T/h4hang; serve "$S"; echo hang >"$S/mode"
+"$EX/cpu_chain" 30 & cp=$!
+# before: each interval waited for the push (10 s timeout): 1 s intervals took 10 s,
+# and SIGTERM took 10-20 s
+timeout 60 "$BPFPROF" -F 49 --interval 1 -d 60 --push "$URL" --spool-dir "$T/h4hang.spool" \
+	--output-dir "$T/h4hang.out" 2>"$T/h4hang.err" & bp=$!
+wait_for 15 intervals_at_least 6 "$T/h4hang.out/bpfprof-intervals.log"
+n=$(cat "$T/h4hang.out/bpfprof-intervals.log" 2>/dev/null | grep -c .)
+gap=$(max_gap "$T/h4hang.out/bpfprof-intervals.log")
+s=$(date +%s.%N); kill -TERM "$bp"; wait "$bp"; rc=$?; e=$(elapsed "$s")
+kill "$cp" 2>/dev/null; wait "$cp" 2>/dev/null
+read -r sent _ _ _ _ waiting <<<"$(push_line "$T/h4hang.err")"
+spooled=$(ls "$T/h4hang.spool" | grep -c '\.folded$')
+check "defect 4: hang: intervals keep their cadence ($n intervals, largest gap $gap s)" \
+	all [ "${n:-0}" -ge 6 ] -- below "${gap:-99}" 1.6
+check "defect 4: hang: SIGTERM ends the run in $e s (rc $rc)" all below "$e" 1.5 -- [ "$rc" -eq 0 ]
+check "defect 4: hang: nothing sent, what waits is counted (${waiting:-?}) and spooled ($spooled)" \
+	all [ "${sent:-x}" = 0 ] -- [ "${waiting:-x}" = "$spooled" ] -- [ "$spooled" -ge "$n" ]
+kill "$SRV"; wait "$SRV" 2>/dev/null
+
+echo "== defect 4: a server that answers 200 with an endless body"
+S=$T/h4endless; serve "$S"; echo endless >"$S/mode"
+s=$(date +%s.%N)	# before: the reply went to stdout: 9.6 GB in 40 s
+timeout 60 "$BPFPROF" -F 49 --interval 0.5 -d 2.2 --push "$URL" --spool-dir "$T/h4endless.spool" \
+	2>"$T/h4endless.err" | wc -c >"$T/h4endless.out"; rc=${PIPESTATUS[0]}; e=$(elapsed "$s")
+read -r sent _ _ _ _ waiting <<<"$(push_line "$T/h4endless.err")"
+check "defect 4: endless reply: nothing on stdout ($(cat "$T/h4endless.out") bytes), exit 0 ($rc)" \
+	all [ "$(cat "$T/h4endless.out")" -eq 0 ] -- [ "$rc" -eq 0 ]
+check "defect 4: endless reply: the run lasted $e s, ${sent:-?} profiles taken (a 2xx)" \
+	all below "$e" 5 -- [ "${sent:-0}" -ge 3 ]
+kill "$SRV"; wait "$SRV" 2>/dev/null
+
+echo "== defect 4: standard output a closed pipe"
+S=$T/h4pipe; serve "$S"; printf 'ok\n' >"$S/reply"
+# before: curl wrote the reply to stdout: SIGPIPE, exit 141
+"$BPFPROF" -F 49 --interval 0.5 -d 1.2 --push "$URL" --spool-dir "$T/h4pipe.spool" \
+	2>"$T/h4pipe.err" | true; rc=${PIPESTATUS[0]}
+check "defect 4: closed stdout: exit 0, not 141 ($rc); $(ls "$S"/*.query 2>/dev/null | wc -l) profiles sent" \
+	all [ "$rc" -eq 0 ] -- [ "$(ls "$S"/*.query 2>/dev/null | wc -l)" -ge 2 ]
+kill "$SRV"; wait "$SRV" 2>/dev/null
+
+echo "== defect 8: spool items that are not bpfprof's are refused, never sent"
+S=$T/h8items; serve "$S"; P=$T/h8items.spool; mkdir -m 0700 "$P"
+now=$(date +%s)
+truncate -s 4G "$P/00000000000000000000-$now-$((now + 1)).folded"	# sparse: free to plant
+printf 'planted;stack 1\n' >"$P/00000000000000000001-$now-$((now + 1)).folded"
+printf 'planted;theirs 1\n' >"$P/00000000000000000002-$now-$((now + 1)).folded"
+chown nobody "$P/00000000000000000002-$now-$((now + 1)).folded"
+# before: the planted items were POSTed, and the 4 GiB one read into memory whole
+/usr/bin/time -f '%M' -o "$T/h8items.rss" "$BPFPROF" -F 49 --interval 0.5 -d 1.2 --push "$URL" \
+	--spool-dir "$P" 2>"$T/h8items.err"; rc=$?
+read -r sent _ _ _ notours waiting <<<"$(push_line "$T/h8items.err")"
+rss=$(tail -1 "$T/h8items.rss")
+check "defect 8: items: none of the planted ones reached the server" \
+	all [ "$(cat "$S"/*.body 2>/dev/null | grep -c planted)" -eq 0 ] -- [ "${sent:-0}" -ge 2 ]
+check "defect 8: items: 3 refused with one line each, counted (${notours:-?}), removed" \
+	all [ "$(grep -c 'spool item .* refused' "$T/h8items.err")" -eq 3 ] -- [ "${notours:-x}" = 3 ] -- \
+	[ "$(ls "$P" | grep -c '^0000000000000000000[012]-')" -eq 0 ]
+check "defect 8: items: the 4 GiB one was not read (max RSS ${rss:-?} KiB < 1 GiB), exit 0 ($rc)" \
+	all [ "${rss:-9999999}" -lt 1048576 ] -- [ "$rc" -eq 0 ]
+check "defect 8: items: what bpfprof spools has its header, the server gets the profile alone" \
+	all valid_folded "$S/0000.body" -- bash -c "! grep -q bpfprof-spool '$S'/*.body"
+kill "$SRV"; wait "$SRV" 2>/dev/null

@@ -4,7 +4,11 @@
 Every POST is recorded under DIR: NNNN.query (the request line's path and
 query), NNNN.type (Content-Type), NNNN.body (the body; for multipart the
 'profile' part's bytes). The reply status is read from DIR/status (200 if
-absent), so a test can make the server refuse (400) or fail (500).
+absent), so a test can make the server refuse (400) or fail (500); the reply
+body from DIR/reply (empty if absent). DIR/mode makes it hostile:
+  hang     reads the request and never answers (the connection stays open)
+  endless  answers 200 with a body that never ends
+Each connection has its own thread, so one that hangs does not stop the next.
 Usage: ingest_server.py DIR PORTFILE   (writes the port it listens on)
 """
 import email.parser
@@ -12,6 +16,7 @@ import email.policy
 import http.server
 import os
 import sys
+import time
 
 DIR = sys.argv[1]
 
@@ -23,6 +28,14 @@ def profile_part(ctype, body):
         if part.get_param("name", header="content-disposition") == "profile":
             return part.get_payload(decode=True)
     return b""
+
+
+def read(path):
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError:
+        return b""
 
 
 class Handler(http.server.BaseHTTPRequestHandler):
@@ -39,21 +52,35 @@ class Handler(http.server.BaseHTTPRequestHandler):
             f.write(ctype)
         with open(base + ".query", "w") as f:  # last: marks the request complete
             f.write(self.path + "\n")
-        status = 200
-        try:
-            with open(os.path.join(DIR, "status")) as f:
-                status = int(f.read().strip())
-        except OSError:
-            pass
+        mode = read(os.path.join(DIR, "mode")).decode().strip()
+        if mode == "hang":
+            time.sleep(3600)
+            return
+        if mode == "endless":
+            self.send_response(200)
+            self.end_headers()
+            chunk = b"x" * 65536
+            while True:  # until the client goes away (BrokenPipeError)
+                self.wfile.write(chunk)
+        status = int(read(os.path.join(DIR, "status")) or b"200")
+        reply = read(os.path.join(DIR, "reply"))
         self.send_response(status)
-        self.send_header("Content-Length", "0")
+        self.send_header("Content-Length", str(len(reply)))
         self.end_headers()
+        self.wfile.write(reply)
 
     def log_message(self, *args):
         pass
 
 
-server = http.server.HTTPServer(("127.0.0.1", 0), Handler)
+class Server(http.server.ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request, client_address):
+        pass  # a client that went away mid-reply (endless) is expected
+
+
+server = Server(("127.0.0.1", 0), Handler)
 with open(sys.argv[2], "w") as f:
     f.write(str(server.server_address[1]))
 server.serve_forever()

@@ -270,8 +270,9 @@ int output__close(struct output *o)
 		pusher__flush(o->pusher);
 		pusher__stats(o->pusher, &st);
 		p_info("push: %" PRIu64 " sent, %" PRIu64 " refused, %" PRIu64
-			" dropped from a full spool, %" PRIu64 " failed attempts, %zu waiting in %s",
-			st.sent, st.rejected, st.dropped, st.failures, st.waiting, o->spool);
+			" dropped from a full spool, %" PRIu64 " failed attempts, %" PRIu64
+			" spool items not ours refused, %zu waiting in %s", st.sent, st.rejected,
+			st.dropped, st.failures, st.refused_items, st.waiting, o->spool);
 		pusher__free(o->pusher);
 	}
 	fleet__free(o->fleet);

@@ -1,335 +1,447 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* Pyroscope ingest over libcurl, with an on-disk spool and backoff. */
+/*
+ * Pyroscope ingest over libcurl, on a thread of its own: the sampling
+ * loop only spools (push.h). The worker sends the spool oldest first
+ * through a curl multi handle, so that stopping it cuts a transfer at
+ * once (curl_multi_wakeup) whatever the server does.
+ */
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
-#include <stdbool.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
-#include <sys/stat.h>
 
 #include <curl/curl.h>
 
-#include "dirfiles.h"
+#include "errors.h"
 #include "push.h"
+#include "push_reply.h"
+#include "spool.h"
 
-#define TIMEOUT_S	10	/* per request: the sampler loop waits for it */
-#define BACKOFF_MIN_S	1
-#define BACKOFF_MAX_S	300
-
-/* A spooled profile: SEQ-FROM-UNTIL.folded|.pb.gz, SEQ orders them. */
-struct item {
-	char *name;
-	uint64_t seq;
-	int64_t from, until;
-	enum out_format fmt;
-};
+#define ATTEMPT_MS	10000	/* one request, all of it: connect, send, reply */
+#define CONNECT_MS	5000
+#define EXIT_WAIT_MS	500	/* at exit, for what waits; the rest stays spooled */
+#define BACKOFF_MIN_MS	1000
+#define BACKOFF_MAX_MS	300000
 
 struct pusher {
 	struct push_opts o;
-	CURL *curl;
-	int spool_fd;
-	uint64_t next_seq;
-	time_t retry_at;		/* no attempt before this (backoff) */
-	unsigned int backoff;		/* seconds; 0 after a success */
+	struct spool *spool;
+	CURL *curl;			/* the worker's */
+	CURLM *multi;
+	struct push_reply *reply;	/* the worker's */
+	pthread_t thread;
+	bool started;
+	atomic_bool stop;		/* read by a transfer without the lock */
+	pthread_mutex_t lock;
+	pthread_cond_t cond;		/* work, stop, or the worker went idle */
+	/* under lock */
+	bool work;			/* the spool may hold something to send */
+	bool flushing;			/* at exit: one try, whatever the backoff */
+	bool idle;			/* the worker has nothing it may send now */
+	bool failing;			/* said once when it starts, once when it ends */
+	char sending[96];		/* on the wire: spared by the spool's bound */
+	int64_t retry_at_ms;		/* monotonic; no attempt before (backoff) */
+	int64_t backoff_ms;
 	struct push_stats st;
 };
 
-static int64_t monotonic_s(void)
+static int64_t monotonic_ms(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec;
+	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-static int parse_item(const char *name, struct item *it)
+static void deadline_ts(int64_t at_ms, struct timespec *ts)
 {
-	char ext[8];
-	int n = 0;
+	ts->tv_sec = at_ms / 1000;
+	ts->tv_nsec = at_ms % 1000 * 1000000;
+}
 
-	if (sscanf(name, "%" SCNu64 "-%" SCNd64 "-%" SCNd64 ".%7s%n",
-		   &it->seq, &it->from, &it->until, ext, &n) != 4 || name[n])
-		return -EINVAL;
-	if (!strcmp(ext, "folded"))
-		it->fmt = FORMAT_FOLDED;
-	else if (!strcmp(ext, "pb.gz") || !strncmp(ext, "pb", 2))
-		it->fmt = FORMAT_PPROF;
-	else
-		return -EINVAL;
+/* POST URL/ingest?...: the query names the app with its labels, the
+ * interval, the format, the rate. */
+static int set_request(struct pusher *ps, const struct spool_item *it, const char *body,
+		       size_t len, curl_mime **mime, struct curl_slist **hdrs)
+{
+	char label[512], url[2048], *name;
+	size_t bl = strlen(ps->o.url);
+	CURL *c = ps->curl;
+
+	snprintf(label, sizeof(label), "%s{hostname=%s}", ps->o.app, ps->o.host);
+	name = curl_easy_escape(c, label, 0);
+	if (!name)
+		return -ENOMEM;
+	while (bl && ps->o.url[bl - 1] == '/')
+		bl--;
+	snprintf(url, sizeof(url), "%.*s/ingest?name=%s&from=%" PRId64 "&until=%" PRId64
+		 "&format=%s&sampleRate=%u&spyName=bpfprof", (int)bl, ps->o.url, name, it->from,
+		 it->until, it->fmt == FORMAT_PPROF ? "pprof" : "folded", ps->o.freq);
+	curl_free(name);
+	curl_easy_reset(c);
+	curl_easy_setopt(c, CURLOPT_URL, url);
+	curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
+	curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, (long)ATTEMPT_MS);
+	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, (long)CONNECT_MS);
+	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(c, CURLOPT_USERAGENT, "bpfprof/" BPFPROF_VERSION);
+	/* the reply goes to memory, bounded: never to stdout */
+	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, push_reply__write);
+	curl_easy_setopt(c, CURLOPT_WRITEDATA, ps->reply);
+	if (it->fmt == FORMAT_PPROF) {
+		/* Pyroscope takes pprof as a multipart form field "profile" */
+		curl_mimepart *part;
+
+		*mime = curl_mime_init(c);
+		part = *mime ? curl_mime_addpart(*mime) : NULL;
+		if (!part || curl_mime_name(part, "profile") ||
+		    curl_mime_filename(part, "profile.pb.gz") ||
+		    curl_mime_data(part, body, len) ||
+		    curl_mime_type(part, "application/octet-stream"))
+			return -ENOMEM;
+		curl_easy_setopt(c, CURLOPT_MIMEPOST, *mime);
+	} else {
+		*hdrs = curl_slist_append(NULL, "Content-Type: text/plain");
+		if (!*hdrs)
+			return -ENOMEM;
+		curl_easy_setopt(c, CURLOPT_HTTPHEADER, *hdrs);
+		curl_easy_setopt(c, CURLOPT_POSTFIELDS, body);
+		curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len);
+	}
 	return 0;
 }
 
-static void free_items(struct item *items, size_t n)
+/* Runs the request until it ends or the pusher stops. Returns the HTTP
+ * status, or -1 when no whole answer came; *why says what went wrong. */
+static long transfer(struct pusher *ps, const char **why)
 {
-	for (size_t i = 0; i < n; i++)
-		free(items[i].name);
-	free(items);
+	CURLcode rc = CURLE_ABORTED_BY_CALLBACK;
+	long status = -1;
+	int running = 1, left;
+	CURLMsg *msg;
+
+	*why = "stopped";
+	if (curl_multi_add_handle(ps->multi, ps->curl) != CURLM_OK)
+		return -1;
+	while (running && !atomic_load(&ps->stop)) {
+		if (curl_multi_perform(ps->multi, &running) != CURLM_OK ||
+		    (running && curl_multi_poll(ps->multi, NULL, 0, 1000, NULL) != CURLM_OK))
+			break;
+	}
+	while ((msg = curl_multi_info_read(ps->multi, &left)))
+		if (msg->msg == CURLMSG_DONE)
+			rc = msg->data.result;
+	/* a reply cut at its bound still has its status */
+	if (rc == CURLE_OK || (rc == CURLE_WRITE_ERROR && ps->reply->cut))
+		curl_easy_getinfo(ps->curl, CURLINFO_RESPONSE_CODE, &status);
+	else if (running == 0)
+		*why = curl_easy_strerror(rc);
+	curl_multi_remove_handle(ps->multi, ps->curl);
+	return status;
 }
 
-static bool is_item(const char *name, void *ctx)
+static long send_item(struct pusher *ps, const struct spool_item *it, const char *body,
+		      size_t len, const char **why)
 {
-	struct item it;
+	struct curl_slist *hdrs = NULL;
+	curl_mime *mime = NULL;
+	long status = -1;
 
-	(void)ctx;
-	return parse_item(name, &it) == 0;
+	*why = "out of memory";
+	push_reply__reset(ps->reply);
+	if (!set_request(ps, it, body, len, &mime, &hdrs))
+		status = transfer(ps, why);
+	curl_mime_free(mime);
+	curl_slist_free_all(hdrs);
+	return status;
 }
 
-/* The spool's profiles, oldest first (zero-padded sequence numbers sort
- * by name). */
-static int list_spool(struct pusher *ps, struct item **out, size_t *n)
+/* Under the lock: the oldest item that is bpfprof's, read and checked;
+ * those that are not are refused, removed and counted. Returns false
+ * when there is nothing to send. */
+static bool next_item(struct pusher *ps, struct spool_item *out, char **body, size_t *len)
 {
-	struct dir_entry *list;
-	struct item *items;
-	size_t i;
+	struct spool_item *items;
+	bool found = false;
+	size_t n, i;
 	int err;
 
-	err = dirfiles__list(ps->spool_fd, is_item, NULL, &list, n);
-	if (err)
-		return err;
-	items = calloc(*n ? *n : 1, sizeof(*items));
-	if (!items) {
-		dirfiles__free(list, *n);
-		return -ENOMEM;
+	if (spool__list(ps->spool, &items, &n))
+		return false;
+	for (i = 0; i < n && !found; i++) {
+		err = spool__read(ps->spool, &items[i], body, len);
+		if (err == -ENOENT)
+			continue;	/* dropped from a full spool meanwhile */
+		if (err) {
+			p_warn("push: spool item %s refused: %s; removed",
+				items[i].name, spool__strerror(err));
+			spool__remove(ps->spool, &items[i]);
+			ps->st.refused_items++;
+			continue;
+		}
+		*out = items[i];
+		items[i].name = NULL;	/* moves to *out */
+		found = true;
 	}
-	for (i = 0; i < *n; i++) {
-		parse_item(list[i].name, &items[i]);
-		items[i].name = list[i].name;	/* the name moves over */
+	spool__free_items(items, n);
+	return found;
+}
+
+static void back_off(struct pusher *ps, long status, const char *why)
+{
+	ps->st.failures++;
+	ps->flushing = false;	/* at exit, one try is all */
+	ps->backoff_ms = ps->backoff_ms ? ps->backoff_ms * 2 : BACKOFF_MIN_MS;
+	if (ps->backoff_ms > BACKOFF_MAX_MS)
+		ps->backoff_ms = BACKOFF_MAX_MS;
+	ps->retry_at_ms = monotonic_ms() + ps->backoff_ms;
+	if (ps->failing)
+		return;
+	ps->failing = true;
+	if (status > 0)
+		p_warn("push: %s answered HTTP %ld; profiles stay spooled, "
+			"retrying with backoff", ps->o.url, status);
+	else
+		p_warn("push: %s: %s; profiles stay spooled, retrying with "
+			"backoff", ps->o.url, why);
+}
+
+/* Under the lock: what one attempt's answer means for the item. */
+static void settle(struct pusher *ps, const struct spool_item *it, long status, const char *why)
+{
+	char excerpt[PUSH_REPLY_EXCERPT + 4];
+
+	if (status < 0 && atomic_load(&ps->stop))
+		return;		/* cut by the exit: it stays spooled */
+	switch (push_reply__judge(status)) {
+	case PUSH_SENT:
+		ps->st.sent++;
+		ps->st.replies_cut += ps->reply->cut;
+		if (ps->failing)
+			p_info("push: %s takes profiles again", ps->o.url);
+		ps->failing = false;
+		ps->backoff_ms = 0;
+		spool__remove(ps->spool, it);
+		break;
+	case PUSH_REFUSED:
+		push_reply__excerpt(ps->reply, excerpt, sizeof(excerpt));
+		p_warn("push: %s refused the profile of %" PRId64 "..%" PRId64
+			" (HTTP %ld%s%s); dropped", ps->o.url, it->from, it->until, status,
+			excerpt[0] ? ": " : "", excerpt);
+		ps->st.rejected++;
+		spool__remove(ps->spool, it);
+		break;
+	case PUSH_RETRY:
+		back_off(ps, status, why);
+		break;
 	}
-	free(list);
-	*out = items;
-	return 0;
+}
+
+/* Under the lock: may the worker send now? */
+static bool may_send(struct pusher *ps)
+{
+	return ps->work && (ps->flushing || monotonic_ms() >= ps->retry_at_ms);
+}
+
+static void wait_for_work(struct pusher *ps)
+{
+	struct timespec ts;
+
+	ps->idle = true;
+	pthread_cond_broadcast(&ps->cond);
+	if (ps->work) {		/* backing off */
+		deadline_ts(ps->retry_at_ms, &ts);
+		pthread_cond_timedwait(&ps->cond, &ps->lock, &ts);
+	} else {
+		pthread_cond_wait(&ps->cond, &ps->lock);
+	}
+}
+
+static void send_one(struct pusher *ps)
+{
+	struct spool_item it;
+	const char *why;
+	char *body;
+	size_t len;
+	long status;
+
+	ps->idle = false;
+	if (!next_item(ps, &it, &body, &len)) {
+		ps->work = false;
+		ps->flushing = false;
+		return;
+	}
+	snprintf(ps->sending, sizeof(ps->sending), "%s", it.name);
+	pthread_mutex_unlock(&ps->lock);
+	status = send_item(ps, &it, body, len, &why);
+	free(body);
+	pthread_mutex_lock(&ps->lock);
+	ps->sending[0] = '\0';
+	settle(ps, &it, status, why);
+	free(it.name);
+}
+
+static void *worker(void *arg)
+{
+	struct pusher *ps = arg;
+
+	pthread_mutex_lock(&ps->lock);
+	while (!atomic_load(&ps->stop)) {
+		if (may_send(ps))
+			send_one(ps);
+		else
+			wait_for_work(ps);
+	}
+	ps->idle = true;
+	pthread_cond_broadcast(&ps->cond);
+	pthread_mutex_unlock(&ps->lock);
+	return NULL;
+}
+
+/* Signals stay with the main thread (its signalfd): the worker blocks them all. */
+static int start_worker(struct pusher *ps)
+{
+	sigset_t all, old;
+	int err;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	err = pthread_create(&ps->thread, NULL, worker, ps);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	ps->started = !err;
+	return -err;
+}
+
+static int init_sync(struct pusher *ps)
+{
+	pthread_condattr_t ca;
+	int err = pthread_condattr_init(&ca);
+
+	if (!err)
+		err = pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	if (!err)
+		err = pthread_cond_init(&ps->cond, &ca);
+	pthread_condattr_destroy(&ca);
+	if (!err)
+		err = pthread_mutex_init(&ps->lock, NULL);
+	return -err;
 }
 
 int pusher__new(const struct push_opts *o, struct pusher **out)
 {
 	struct pusher *ps = calloc(1, sizeof(*ps));
-	struct item *items;
-	size_t n;
 	int err;
 
 	if (!ps)
 		return -ENOMEM;
 	ps->o = *o;
-	ps->spool_fd = -1;
-	ps->spool_fd = dirfiles__open_dir(o->spool_dir, 0700);
-	err = ps->spool_fd < 0 ? ps->spool_fd : 0;
-	ps->curl = err ? NULL : curl_easy_init();
-	if (!err && !ps->curl)
-		err = -ENOMEM;
-	if (err)
-		goto fail;
-	/* profiles left by an earlier run are sent first */
-	if (list_spool(ps, &items, &n) == 0) {
-		ps->next_seq = n ? items[n - 1].seq + 1 : 0;
-		ps->st.waiting = n;
-		free_items(items, n);
+	/* a write to a socket or pipe closed by its reader fails with EPIPE
+	 * instead of killing the run */
+	signal(SIGPIPE, SIG_IGN);
+	err = init_sync(ps);
+	if (err) {
+		free(ps);
+		return err;
+	}
+	err = spool__open(o->spool_dir, o->spool_max, &ps->spool);
+	if (err) {
+		p_err("cannot use spool directory %s: %s", o->spool_dir,
+			spool__strerror(err));
+		pusher__free(ps);
+		return err;
+	}
+	ps->curl = curl_easy_init();
+	ps->multi = curl_multi_init();
+	ps->reply = malloc(sizeof(*ps->reply));
+	ps->work = true;	/* what an earlier run left goes first */
+	err = ps->curl && ps->multi && ps->reply ? start_worker(ps) : -ENOMEM;
+	if (err) {
+		p_err("push: cannot start: %s", strerror(-err));
+		pusher__free(ps);
+		return err;
 	}
 	*out = ps;
 	return 0;
-fail:
-	fprintf(stderr, "bpfprof: cannot use spool directory %s: %s\n", o->spool_dir,
-		dirfiles__strerror(err));
-	pusher__free(ps);
-	return err;
+}
+
+static void stop_worker(struct pusher *ps)
+{
+	if (!ps->started)
+		return;
+	pthread_mutex_lock(&ps->lock);
+	atomic_store(&ps->stop, true);
+	pthread_cond_broadcast(&ps->cond);
+	pthread_mutex_unlock(&ps->lock);
+	curl_multi_wakeup(ps->multi);	/* cuts a transfer under way */
+	pthread_join(ps->thread, NULL);
+	ps->started = false;
 }
 
 void pusher__free(struct pusher *ps)
 {
 	if (!ps)
 		return;
+	stop_worker(ps);
 	if (ps->curl)
 		curl_easy_cleanup(ps->curl);
-	if (ps->spool_fd >= 0)
-		close(ps->spool_fd);
+	if (ps->multi)
+		curl_multi_cleanup(ps->multi);
+	free(ps->reply);
+	spool__free(ps->spool);
+	pthread_cond_destroy(&ps->cond);
+	pthread_mutex_destroy(&ps->lock);
 	free(ps);
-}
-
-static int read_item(struct pusher *ps, const char *name, char **buf, size_t *len)
-{
-	int fd = openat(ps->spool_fd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	struct stat st;
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return -EINVAL;
-	}
-	*len = (size_t)st.st_size;
-	*buf = malloc(*len ? *len : 1);
-	if (!*buf) {
-		close(fd);
-		return -ENOMEM;
-	}
-	n = pread(fd, *buf, *len, 0);
-	close(fd);
-	if (n != (ssize_t)*len) {
-		free(*buf);
-		return -EIO;
-	}
-	return 0;
-}
-
-/* POST URL/ingest?...: the query names the app with its labels, the
- * interval, the format, the rate. Returns the HTTP status, or -1 when no
- * answer came (connection refused, timeout). */
-static long send_item(struct pusher *ps, const struct item *it, const char *body, size_t len)
-{
-	char label[512], url[2048], *name;
-	const char *base = ps->o.url;
-	size_t bl = strlen(base);
-	struct curl_slist *hdrs = NULL;
-	curl_mime *mime = NULL;
-	long status = -1;
-	CURLcode rc;
-
-	snprintf(label, sizeof(label), "%s{hostname=%s}", ps->o.app, ps->o.host);
-	name = curl_easy_escape(ps->curl, label, 0);
-	if (!name)
-		return -1;
-	while (bl && base[bl - 1] == '/')
-		bl--;
-	snprintf(url, sizeof(url), "%.*s/ingest?name=%s&from=%" PRId64 "&until=%" PRId64
-		 "&format=%s&sampleRate=%u&spyName=bpfprof", (int)bl, base, name, it->from,
-		 it->until, it->fmt == FORMAT_PPROF ? "pprof" : "folded", ps->o.freq);
-	curl_free(name);
-	curl_easy_reset(ps->curl);
-	curl_easy_setopt(ps->curl, CURLOPT_URL, url);
-	curl_easy_setopt(ps->curl, CURLOPT_TIMEOUT, (long)TIMEOUT_S);
-	curl_easy_setopt(ps->curl, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(ps->curl, CURLOPT_USERAGENT, "bpfprof/" BPFPROF_VERSION);
-	if (it->fmt == FORMAT_PPROF) {
-		/* Pyroscope takes pprof as a multipart form field "profile" */
-		curl_mimepart *part;
-
-		mime = curl_mime_init(ps->curl);
-		part = mime ? curl_mime_addpart(mime) : NULL;
-		if (!part || curl_mime_name(part, "profile") ||
-		    curl_mime_filename(part, "profile.pb.gz") ||
-		    curl_mime_data(part, body, len) ||
-		    curl_mime_type(part, "application/octet-stream"))
-			goto out;
-		curl_easy_setopt(ps->curl, CURLOPT_MIMEPOST, mime);
-	} else {
-		hdrs = curl_slist_append(NULL, "Content-Type: text/plain");
-		curl_easy_setopt(ps->curl, CURLOPT_HTTPHEADER, hdrs);
-		curl_easy_setopt(ps->curl, CURLOPT_POSTFIELDS, body);
-		curl_easy_setopt(ps->curl, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len);
-	}
-	rc = curl_easy_perform(ps->curl);
-	if (rc == CURLE_OK)
-		curl_easy_getinfo(ps->curl, CURLINFO_RESPONSE_CODE, &status);
-out:
-	curl_mime_free(mime);
-	curl_slist_free_all(hdrs);
-	return status;
-}
-
-/* One spooled profile: true when it is done with (sent or refused). */
-static bool deliver(struct pusher *ps, const struct item *it)
-{
-	char *body = NULL;
-	size_t len = 0;
-	long status;
-
-	if (read_item(ps, it->name, &body, &len)) {
-		unlinkat(ps->spool_fd, it->name, 0);	/* unreadable: nothing to retry */
-		return true;
-	}
-	status = send_item(ps, it, body, len);
-	free(body);
-	if (status >= 400 && status < 500) {
-		fprintf(stderr, "bpfprof: push: %s refused the profile of %" PRId64 "..%" PRId64
-			" (HTTP %ld); dropped\n", ps->o.url, it->from, it->until, status);
-		ps->st.rejected++;
-	} else if (status < 200 || status >= 300) {
-		ps->st.failures++;
-		return false;
-	} else {
-		ps->st.sent++;
-	}
-	unlinkat(ps->spool_fd, it->name, 0);
-	return true;
-}
-
-static void send_waiting(struct pusher *ps)
-{
-	struct item *items;
-	size_t n, i;
-
-	if (list_spool(ps, &items, &n))
-		return;
-	for (i = 0; i < n; i++) {
-		if (!deliver(ps, &items[i]))
-			break;
-	}
-	if (i < n) {	/* the server is away: back off, keep order */
-		ps->backoff = ps->backoff ? ps->backoff * 2 : BACKOFF_MIN_S;
-		if (ps->backoff > BACKOFF_MAX_S)
-			ps->backoff = BACKOFF_MAX_S;
-		ps->retry_at = monotonic_s() + ps->backoff;
-	} else {
-		ps->backoff = 0;
-	}
-	ps->st.waiting = n - i;
-	free_items(items, n);
-}
-
-/* Keeps the spool within spool_max: the oldest go first. */
-static void bound_spool(struct pusher *ps)
-{
-	struct item *items;
-	size_t n, i;
-
-	if (list_spool(ps, &items, &n))
-		return;
-	for (i = 0; n - i > ps->o.spool_max; i++) {
-		if (unlinkat(ps->spool_fd, items[i].name, 0) == 0)
-			ps->st.dropped++;
-	}
-	if (i)
-		fprintf(stderr, "bpfprof: push: spool full (%u profiles): dropped the %zu oldest\n",
-			ps->o.spool_max, i);
-	ps->st.waiting = n - i;
-	free_items(items, n);
-}
-
-static int spool(struct pusher *ps, const void *body, size_t len, enum out_format fmt,
-		 int64_t from, int64_t until)
-{
-	char name[96];
-	int err;
-
-	snprintf(name, sizeof(name), "%020" PRIu64 "-%" PRId64 "-%" PRId64 ".%s", ps->next_seq,
-		 from, until, fmt == FORMAT_PPROF ? "pb.gz" : "folded");
-	err = dirfiles__write(ps->spool_fd, name, body, len, 0600);
-	if (!err)
-		ps->next_seq++;
-	return err;
 }
 
 int pusher__submit(struct pusher *ps, const void *body, size_t len, enum out_format fmt,
 		   int64_t from, int64_t until)
 {
-	int err = spool(ps, body, len, fmt, from, until);
+	size_t dropped;
+	int err;
 
-	bound_spool(ps);
-	if (monotonic_s() >= ps->retry_at)
-		send_waiting(ps);
+	pthread_mutex_lock(&ps->lock);
+	err = spool__add(ps->spool, body, len, fmt, from, until, ps->sending, &dropped);
+	ps->st.dropped += dropped;
+	if (dropped)
+		p_warn("push: spool full (%u profiles): dropped the %zu oldest",
+			ps->o.spool_max, dropped);
+	ps->work = true;
+	pthread_cond_broadcast(&ps->cond);
+	pthread_mutex_unlock(&ps->lock);
 	return err;
 }
 
 void pusher__flush(struct pusher *ps)
 {
-	send_waiting(ps);
+	int64_t until = monotonic_ms() + EXIT_WAIT_MS;
+	struct timespec ts;
+
+	deadline_ts(until, &ts);
+	pthread_mutex_lock(&ps->lock);
+	ps->flushing = true;
+	ps->work = true;
+	pthread_cond_broadcast(&ps->cond);
+	while (ps->started && !(ps->idle && !ps->flushing) && monotonic_ms() < until)
+		pthread_cond_timedwait(&ps->cond, &ps->lock, &ts);
+	pthread_mutex_unlock(&ps->lock);
+	stop_worker(ps);
 }
 
-void pusher__stats(const struct pusher *ps, struct push_stats *st)
+void pusher__stats(struct pusher *ps, struct push_stats *st)
 {
+	struct spool_item *items;
+	size_t n;
+
+	pthread_mutex_lock(&ps->lock);
 	*st = ps->st;
+	if (spool__list(ps->spool, &items, &n) == 0) {
+		st->waiting = n;
+		spool__free_items(items, n);
+	}
+	pthread_mutex_unlock(&ps->lock);
 }

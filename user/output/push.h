@@ -2,8 +2,10 @@
 /*
  * Shipping profiles to a Pyroscope server with its HTTP ingest API
  * (POST /ingest?name=APP{hostname=H}&from=&until=&format=&sampleRate=&spyName=),
- * through a bounded on-disk spool: every profile is spooled first and sent
- * oldest first, so a server that is away gets them all, in order, later.
+ * through a bounded on-disk spool (spool.h): every profile is spooled first
+ * and sent oldest first, so a server that is away gets them all, in order,
+ * later. Sending is a thread of its own: the caller never waits for the
+ * network; each attempt is bounded in time (10 s) and its reply in size.
  */
 #ifndef BPFPROF_PUSH_H
 #define BPFPROF_PUSH_H
@@ -29,6 +31,8 @@ struct push_stats {
 	uint64_t rejected;		/* refused with a 4xx: dropped, not retried */
 	uint64_t dropped;		/* pushed out of a full spool */
 	uint64_t failures;		/* attempts that failed and will be retried */
+	uint64_t refused_items;		/* spool items not bpfprof's: removed unsent */
+	uint64_t replies_cut;		/* 2xx replies longer than PUSH_REPLY_MAX */
 	size_t waiting;			/* in the spool now */
 };
 
@@ -37,15 +41,17 @@ int pusher__new(const struct push_opts *o, struct pusher **out);
 void pusher__free(struct pusher *ps);
 
 /* Spools one interval's profile (fmt FORMAT_FOLDED or FORMAT_PPROF, the
- * interval as UNIX seconds), then sends what the spool holds, oldest
- * first, unless backing off after a failure. Never blocks for long: each
- * request has a timeout. Returns 0, or -errno when it could not be spooled. */
+ * interval as UNIX seconds) and wakes the sender, which sends what the
+ * spool holds, oldest first, unless backing off after a failure. Returns
+ * at once: 0, or -errno when it could not be spooled. */
 int pusher__submit(struct pusher *ps, const void *body, size_t len, enum out_format fmt,
 		   int64_t from, int64_t until);
 
-/* Sends what is waiting now, ignoring the backoff (at exit). */
+/* At exit: one more try for what is waiting, ignoring the backoff, for
+ * at most half a second; then the sender stops (a transfer under way is
+ * cut). What was not sent stays spooled for the next run. */
 void pusher__flush(struct pusher *ps);
 
-void pusher__stats(const struct pusher *ps, struct push_stats *st);
+void pusher__stats(struct pusher *ps, struct push_stats *st);
 
 #endif
