@@ -117,9 +117,13 @@ push_line() {
 }
 # intervals_at_least N LOG: the index LOG has N lines or more.
 intervals_at_least() { [ "$(cat "$2" 2>/dev/null | grep -c .)" -ge "$1" ]; }
-# The largest gap in seconds between consecutive intervals' starts (the index's first field,
-# ns), from the second interval on: the first one's end symbolizes the whole system.
-max_gap() { awk 'NR > 2 { g = ($1 - p) / 1e9; if (g > m) m = g } { p = $1 } END { printf "%.2f", m }' "$1"; }
+# "LARGEST MEAN": the gaps in seconds between consecutive intervals' starts (the index's
+# first field, ns), from the second interval on (the first one's end symbolizes the whole
+# system). A push that held the loop made one 10 s.
+gaps() {
+	awk 'NR > 2 { g = ($1 - p) / 1e9; if (g > m) m = g; t += g; n++ } { p = $1 }
+	     END { printf "%.2f %.2f", m, n ? t / n : 99 }' "$1"
+}
 
 echo "== defect 4: a server that accepts and never answers"
 S=$T/h4hang; serve "$S"; echo hang >"$S/mode"
@@ -130,13 +134,14 @@ timeout 60 "$BPFPROF" -F 49 --interval 1 -d 60 --push "$URL" --spool-dir "$T/h4h
 	--output-dir "$T/h4hang.out" 2>"$T/h4hang.err" & bp=$!
 wait_for 15 intervals_at_least 6 "$T/h4hang.out/bpfprof-intervals.log"
 n=$(cat "$T/h4hang.out/bpfprof-intervals.log" 2>/dev/null | grep -c .)
-gap=$(max_gap "$T/h4hang.out/bpfprof-intervals.log")
+read -r gap mean <<<"$(gaps "$T/h4hang.out/bpfprof-intervals.log")"
 s=$(date +%s.%N); kill -TERM "$bp"; wait "$bp"; rc=$?; e=$(elapsed "$s")
 kill "$cp" 2>/dev/null; wait "$cp" 2>/dev/null
 read -r sent _ _ _ _ waiting <<<"$(push_line "$T/h4hang.err")"
 spooled=$(ls "$T/h4hang.spool" | grep -c '\.folded$')
-check "defect 4: hang: intervals keep their cadence ($n intervals, largest gap $gap s)" \
-	all [ "${n:-0}" -ge 6 ] -- below "${gap:-99}" 1.6
+# a loaded machine stretches one gap to ~1.7 s, with or without --push
+check "defect 4: hang: intervals keep their cadence ($n intervals, gaps $mean s on average, at most $gap s)" \
+	all [ "${n:-0}" -ge 6 ] -- below "${mean:-99}" 1.25 -- below "${gap:-99}" 2.5
 check "defect 4: hang: SIGTERM ends the run in $e s (rc $rc)" all below "$e" 1.5 -- [ "$rc" -eq 0 ]
 check "defect 4: hang: nothing sent, what waits is counted (${waiting:-?}) and spooled ($spooled)" \
 	all [ "${sent:-x}" = 0 ] -- [ "${waiting:-x}" = "$spooled" ] -- [ "$spooled" -ge "$n" ]
