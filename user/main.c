@@ -26,6 +26,7 @@
 #include "collect.h"
 #include "errors.h"
 #include "events.h"
+#include "files.h"
 #include "output.h"
 #include "procs.h"
 #include "progress.h"
@@ -47,6 +48,7 @@ struct run {
 	bool have_cmd;
 	struct session *session;
 	struct procs *procs;
+	struct files *files;		/* the registry of mapped files */
 	struct tracker *tracker;
 	struct collector *collector;
 	struct unwinder *unwinder;	/* --call-graph dwarf */
@@ -210,8 +212,10 @@ static int start_tracking(struct run *r)
 	int i, err;
 
 	r->procs = procs__new();
-	if (!r->procs)
+	r->files = files__new(&(struct files_opts){ .inlines = r->cfg->names.inlines });
+	if (!r->procs || !r->files)
 		return -ENOMEM;
+	files__attach(r->files, r->procs);
 	if (r->cfg->dwarf) {
 		procs__track_changes(r->procs);
 		err = unwinder__new(session__unwind_rows_fd(r->session),
@@ -311,7 +315,7 @@ static int start(struct run *r)
 	int err;
 
 	describe_events(r->cfg, events);
-	r->collector = collector__new(r->session, r->procs, r->cfg->sides != SIDES_USER_ONLY,
+	r->collector = collector__new(r->session, r->procs, r->files, r->cfg->sides != SIDES_USER_ONLY,
 				      events, r->cfg->nevents, &r->cfg->names);
 	if (!r->collector)
 		return -ENOMEM;
@@ -488,10 +492,13 @@ static int cleanup(struct run *r)
 				r->cfg->kill_after);
 	}
 	collector__free(r->collector);
-	unwinder__free(r->unwinder);
 	tracker__free(r->tracker);
-	session__destroy(r->session);
+	/* procs lets go of the files, the registry releases their unwind
+	 * tables: the unwinder and the BPF maps are still there */
 	procs__free(r->procs);
+	files__free(r->files);
+	unwinder__free(r->unwinder);
+	session__destroy(r->session);
 	free(r->pid_starts);
 	free(r->tid_starts);
 	err = output__close(r->out);

@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 
 #include "config.h"
+#include "files.h"
 #include "leak_check.h"
 #include "proc_maps.h"
 #include "procs.h"
@@ -109,6 +110,31 @@ __attribute__((noinline)) int target_function(int x)
 	return x * 3 + 1;
 }
 
+/* procs entering its files in a registry, and a symbolizer, as main wires them */
+struct world {
+	struct procs *p;
+	struct files *fs;
+	struct symbolizer *sz;
+};
+
+static struct world world_new(void)
+{
+	struct world w = { .p = procs__new(), .fs = files__new(&(struct files_opts){ 0 }) };
+
+	cr_assert(w.p && w.fs);
+	files__attach(w.fs, w.p);
+	w.sz = symbolizer__new(w.p, w.fs, &NAMES);
+	cr_assert_not_null(w.sz);
+	return w;
+}
+
+static void world_free(struct world *w)
+{
+	symbolizer__free(w->sz);
+	procs__free(w->p);
+	files__free(w->fs);
+}
+
 static void expect_resolves(struct symbolizer *sz, pid_t pid)
 {
 	struct user_sym us;
@@ -123,21 +149,17 @@ static void expect_resolves(struct symbolizer *sz, pid_t pid)
 
 Test(procs, symbolizes_live_process)
 {
-	struct procs *p = procs__new();
-	struct symbolizer *sz = symbolizer__new(p, &NAMES);
+	struct world w = world_new();
 
-	cr_assert_not_null(sz);
-	expect_resolves(sz, getpid());
-	symbolizer__free(sz);
-	procs__free(p);
+	expect_resolves(w.sz, getpid());
+	world_free(&w);
 }
 
 /* The process is read while it runs, then exits: its frames must resolve
  * from what was kept (the path, checked against the inode). */
 Test(procs, symbolizes_exited_process)
 {
-	struct procs *p = procs__new();
-	struct symbolizer *sz;
+	struct world w = world_new();
 	pid_t child = fork();
 	int status;
 
@@ -146,14 +168,12 @@ Test(procs, symbolizes_exited_process)
 		pause();
 		_exit(0);
 	}
-	cr_assert_eq(procs__synthesize(p, child), 0);
+	cr_assert_eq(procs__synthesize(w.p, child), 0);
 	kill(child, SIGKILL);
 	cr_assert_eq(waitpid(child, &status, 0), child);
-	cr_assert_eq(procs__exit(p, child, procs__now()), 0);
-	sz = symbolizer__new(p, &NAMES);
-	expect_resolves(sz, child);
-	symbolizer__free(sz);
-	procs__free(p);
+	cr_assert_eq(procs__exit(w.p, child, procs__now()), 0);
+	expect_resolves(w.sz, child);
+	world_free(&w);
 }
 
 static int find_vdso(const struct maps_line *ml, void *ctx)
@@ -165,20 +185,18 @@ static int find_vdso(const struct maps_line *ml, void *ctx)
 
 Test(procs, vdso_is_named)
 {
-	struct procs *p = procs__new();
-	struct symbolizer *sz = symbolizer__new(p, &NAMES);
+	struct world w = world_new();
 	struct user_sym us;
 	uint64_t start = 0;
 
 	cr_assert_eq(maps_for_each_exec(getpid(), find_vdso, &start), 0);
 	cr_assert_neq(start, 0, "no [vdso] mapping");
-	symbolizer__user(sz, &(struct user_ctx){ .tgid = getpid(), .exec_time = EXEC_LATEST },
+	symbolizer__user(w.sz, &(struct user_ctx){ .tgid = getpid(), .exec_time = EXEC_LATEST },
 			 start + 0x10, &us);
 	cr_assert_not_null(us.dso);
 	cr_expect_str_eq(us.dso, "[vdso]");
 	cr_expect_eq(us.file_off, 0x10);
-	symbolizer__free(sz);
-	procs__free(p);
+	world_free(&w);
 }
 
 /* pid reuse: a process that reuses an exited one's pid never gets its

@@ -8,18 +8,45 @@
 #include <unistd.h>
 #include <linux/openat2.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/syscall.h>
 
 #include "mapped_file.h"
 #include "procs.h"
 
-static bool same_file(int fd, const struct vma *v)
+static struct file_stamp stamp_of(const struct stat *st)
+{
+	return (struct file_stamp){
+		.dev = st->st_dev, .ino = st->st_ino, .size = (uint64_t)st->st_size, .known = true,
+		.mtime_ns = (int64_t)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec,
+	};
+}
+
+struct file_stamp file_stamp__of(int fd)
 {
 	struct stat st;
 
-	/* st_dev can differ from the mapping's device on overlayfs; the inode
-	 * number is what both views agree on. */
-	return fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_ino == v->ino;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode))
+		return (struct file_stamp){ .known = false };
+	return stamp_of(&st);
+}
+
+/* The inode number alone is no identity: another device (a container's
+ * filesystem, a tmpfs) has files with the same number. st_dev can differ
+ * from the mapping's device on overlayfs: then only a stamp taken when the
+ * path was checked against the mapped file itself vouches for it. */
+static bool same_file(int fd, const struct vma *v, const struct file_stamp *stamp)
+{
+	struct file_stamp now;
+	struct stat st;
+
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_ino != v->ino)
+		return false;
+	if (!stamp || !stamp->known)
+		return major(st.st_dev) == v->dev_major && minor(st.st_dev) == v->dev_minor;
+	now = stamp_of(&st);
+	return now.dev == stamp->dev && now.ino == stamp->ino && now.size == stamp->size &&
+	       now.mtime_ns == stamp->mtime_ns;
 }
 
 /* path as the process sees it: resolved inside its root (a container's),
@@ -27,7 +54,7 @@ static bool same_file(int fd, const struct vma *v)
 static int open_in_root(pid_t tgid, const char *path)
 {
 	struct open_how how = {
-		.flags = O_RDONLY | O_CLOEXEC,
+		.flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK,
 		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
 	};
 	char root_path[64];
@@ -44,28 +71,37 @@ static int open_in_root(pid_t tgid, const char *path)
 	return fd;
 }
 
+int mapped_file__open_mapped(pid_t tgid, const struct vma *v)
+{
+	char path[128];
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/map_files/%" PRIx64 "-%" PRIx64, tgid, v->start,
+		 v->end);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	return fd >= 0 ? fd : -errno;
+}
+
 /* The mapped file itself. While the process runs, map_files/ opens exactly
  * what is mapped, deleted or in another mount namespace; after it exited,
- * only the path is left, checked against the inode. */
-int mapped_file__open(pid_t tgid, bool alive, const struct vma *v)
+ * only the path is left, checked against the file's identity. */
+int mapped_file__open(pid_t tgid, bool alive, const struct vma *v, const struct file_stamp *stamp)
 {
-	char path[PATH_MAX + 64];
 	int fd;
 
 	if (alive) {
-		snprintf(path, sizeof(path), "/proc/%d/map_files/%" PRIx64 "-%" PRIx64,
-			 tgid, v->start, v->end);
-		fd = open(path, O_RDONLY | O_CLOEXEC);
+		fd = mapped_file__open_mapped(tgid, v);
 		if (fd >= 0)
 			return fd;
 		fd = open_in_root(tgid, v->path);
-		if (fd >= 0 && same_file(fd, v))
+		if (fd >= 0 && same_file(fd, v, stamp))
 			return fd;
 		if (fd >= 0)
 			close(fd);
 	}
-	fd = open(v->path, O_RDONLY | O_CLOEXEC);
-	if (fd >= 0 && same_file(fd, v))
+	/* O_NONBLOCK: a FIFO planted at the path must not hang the open */
+	fd = open(v->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd >= 0 && same_file(fd, v, stamp))
 		return fd;
 	if (fd >= 0)
 		close(fd);

@@ -32,6 +32,7 @@ struct procs {
 	bool track_changes;	/* someone takes the changed list */
 	pid_t *changed;		/* tgids whose mappings changed since the last take */
 	size_t nchanged, cap_changed;
+	struct procs_files files;	/* .get NULL: no registry */
 };
 
 /* Notes that tgid's current image changed (for procs__take_changed()). */
@@ -74,24 +75,32 @@ struct procs *procs__new(void)
 	return calloc(1, sizeof(struct procs));
 }
 
-static void free_vmas(struct proc *pr)
+void procs__set_files(struct procs *p, const struct procs_files *files)
 {
-	for (size_t i = 0; i < pr->nvmas; i++)
+	p->files = *files;
+}
+
+static void free_vmas(struct procs *p, struct proc *pr)
+{
+	for (size_t i = 0; i < pr->nvmas; i++) {
+		if (pr->vmas[i].file)
+			p->files.put(p->files.ctx, pr->vmas[i].file);
 		free(pr->vmas[i].path);
+	}
 	free(pr->vmas);
 	pr->vmas = NULL;
 	pr->nvmas = pr->cap = 0;
 }
 
 /* Frees pr and every older incarnation; returns how many. */
-static size_t free_chain(struct proc *pr)
+static size_t free_chain(struct procs *p, struct proc *pr)
 {
 	size_t n = 0;
 
 	while (pr) {
 		struct proc *older = pr->older;
 
-		free_vmas(pr);
+		free_vmas(p, pr);
 		free(pr->execs);
 		free(pr);
 		pr = older;
@@ -100,15 +109,28 @@ static size_t free_chain(struct proc *pr)
 	return n;
 }
 
+/* Every incarnation's mappings let go of their files (tdestroy() passes
+ * no context: done in a walk before). */
+static void drop_files(const void *nodep, VISIT which, void *p)
+{
+	struct proc *pr = *(struct proc *const *)nodep;
+
+	if (which != postorder && which != leaf)
+		return;
+	for (; pr; pr = pr->older)
+		free_vmas(p, pr);
+}
+
 static void free_node(void *node)
 {
-	free_chain(node);
+	free_chain(NULL, node);
 }
 
 void procs__free(struct procs *p)
 {
 	if (!p)
 		return;
+	twalk_r(p->root, drop_files, p);
 	tdestroy(p->root, free_node);
 	free(p->changed);
 	free(p);
@@ -171,7 +193,7 @@ static struct proc *incarnation(const struct procs *p, pid_t tgid, uint64_t star
 	return pr;
 }
 
-static int add_vma(struct proc *pr, const struct vma *v)
+static int add_vma(struct procs *p, struct proc *pr, const struct vma *v)
 {
 	struct vma *copy;
 
@@ -189,6 +211,8 @@ static int add_vma(struct proc *pr, const struct vma *v)
 	copy->path = strdup(v->path ? v->path : "");
 	if (!copy->path)
 		return -ENOMEM;
+	/* a process adds mappings only while it runs */
+	copy->file = p->files.get ? p->files.get(p->files.ctx, pr->tgid, true, copy) : NULL;
 	pr->nvmas++;
 	return 0;
 }
@@ -200,7 +224,7 @@ int procs__mmap(struct procs *p, pid_t tgid, const struct vma *v)
 	if (!pr)
 		return -ENOMEM;
 	mark_changed(p, pr);
-	return add_vma(pr, v);
+	return add_vma(p, pr, v);
 }
 
 /* The image a time falls in: [*from, *until) between two execs. */
@@ -262,7 +286,7 @@ int procs__fork(struct procs *p, pid_t parent, pid_t child, uint64_t time)
 	for (i = 0; pp && i < pp->nvmas; i++) {
 		if (pp->vmas[i].time > time || pp->vmas[i].time < from)
 			continue;
-		err = add_vma(pc, &pp->vmas[i]);
+		err = add_vma(p, pc, &pp->vmas[i]);
 		if (err)
 			return err;
 	}
@@ -281,6 +305,7 @@ int procs__exit(struct procs *p, pid_t tgid, uint64_t time)
 }
 
 struct synth_ctx {
+	struct procs *p;
 	struct proc *pr;
 	uint64_t now;
 };
@@ -294,12 +319,12 @@ static int synth_line(const struct maps_line *ml, void *arg)
 		.ino = ml->ino, .time = ctx->now, .path = (char *)ml->path,
 	};
 
-	return add_vma(ctx->pr, &v);
+	return add_vma(ctx->p, ctx->pr, &v);
 }
 
-static int synthesize_into(struct proc *pr)
+static int synthesize_into(struct procs *p, struct proc *pr)
 {
-	struct synth_ctx ctx = { .pr = pr, .now = procs__now() };
+	struct synth_ctx ctx = { .p = p, .pr = pr, .now = procs__now() };
 	int err = maps_for_each_exec(pr->tgid, synth_line, &ctx);
 
 	if (!err)
@@ -316,7 +341,7 @@ int procs__synthesize(struct procs *p, pid_t tgid)
 	if (!pr)
 		return -ENOMEM;
 	mark_changed(p, pr);
-	return synthesize_into(pr);
+	return synthesize_into(p, pr);
 }
 
 int procs__synthesize_all(struct procs *p)
@@ -351,7 +376,7 @@ const struct vma *procs__find(struct procs *p, pid_t tgid, uint64_t start_time,
 		procs__synthesize(p, tgid);	/* failure: the process is gone */
 		pr = incarnation(p, tgid, start_time);
 	} else if (!pr->complete && !pr->exited && !pr->unreadable) {
-		synthesize_into(pr);
+		synthesize_into(p, pr);
 	}
 	if (!pr)
 		return NULL;
@@ -374,6 +399,7 @@ bool procs__alive(struct procs *p, pid_t tgid, uint64_t start_time)
 }
 
 struct reap_ctx {
+	struct procs *p;
 	uint64_t before;
 	pid_t *gone;		/* tgids whose every incarnation went */
 	size_t ngone, cap;
@@ -406,7 +432,7 @@ static void reap_chain(const void *nodep, VISIT which, void *arg)
 	}
 	for (keep = pr; keep->older; keep = keep->older) {
 		if (keep->older->exited && keep->older->exit_time < ctx->before) {
-			ctx->dropped += free_chain(keep->older);
+			ctx->dropped += free_chain(ctx->p, keep->older);
 			keep->older = NULL;
 			break;
 		}
@@ -415,7 +441,7 @@ static void reap_chain(const void *nodep, VISIT which, void *arg)
 
 size_t procs__reap(struct procs *p, uint64_t before)
 {
-	struct reap_ctx ctx = { .before = before };
+	struct reap_ctx ctx = { .p = p, .before = before };
 	size_t i;
 
 	twalk_r(p->root, reap_chain, &ctx);
@@ -424,7 +450,7 @@ size_t procs__reap(struct procs *p, uint64_t before)
 		struct proc key = { .tgid = ctx.gone[i] };
 
 		tdelete(&key, &p->root, cmp_proc);
-		ctx.dropped += free_chain(pr);
+		ctx.dropped += free_chain(p, pr);
 	}
 	free(ctx.gone);
 	p->count -= ctx.dropped;

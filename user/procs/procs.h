@@ -16,6 +16,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+struct file_entry;
+
 struct vma {
 	uint64_t start, end;	/* [start, end) */
 	uint64_t pgoff;
@@ -23,12 +25,27 @@ struct vma {
 	uint64_t ino;
 	uint64_t time;		/* CLOCK_MONOTONIC ns when it was seen mapped */
 	char *path;		/* "" for anonymous memory, "[vdso]"... */
+	struct file_entry *file;	/* its file's registry entry (files.h);
+					 * NULL: none, or no registry */
 };
 
 struct procs;
 
+/* The registry the files of recorded mappings are entered in: a reference
+ * is taken for each mapping recorded (procs__mmap, procs__fork,
+ * procs__synthesize) and dropped when the process is forgotten
+ * (procs__reap, procs__free), after the drain that covered its samples. */
+struct procs_files {
+	struct file_entry *(*get)(void *ctx, pid_t tgid, bool alive, const struct vma *v);
+	void (*put)(void *ctx, struct file_entry *f);
+	void *ctx;
+};
+
 struct procs *procs__new(void);
 void procs__free(struct procs *p);
+
+/* Enters the files of mappings recorded from now on in a registry. */
+void procs__set_files(struct procs *p, const struct procs_files *files);
 
 /* Records from the tracker; times are CLOCK_MONOTONIC ns. Each returns 0
  * or -ENOMEM. */

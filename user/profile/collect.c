@@ -16,10 +16,6 @@
 #include "session.h"
 #include "symbolizer.h"
 
-/* Files whose symbols stay cached between turns; past that the cache is
- * emptied and refilled on demand, so a long run's memory stays bounded. */
-#define MAX_CACHED_FILES	1024
-
 struct collector {
 	struct session *session;
 	struct procs *procs;
@@ -44,7 +40,8 @@ static void load_ksyms(struct collector *c)
 	}
 }
 
-struct collector *collector__new(struct session *s, struct procs *procs, bool need_ksyms,
+struct collector *collector__new(struct session *s, struct procs *procs, struct files *files,
+				 bool need_ksyms,
 				 const struct pevent *events, int nevents,
 				 const struct name_sources *names)
 {
@@ -57,7 +54,7 @@ struct collector *collector__new(struct session *s, struct procs *procs, bool ne
 	c->session = s;
 	c->procs = procs;
 	c->need_ksyms = need_ksyms;
-	c->sz = symbolizer__new(procs, names);
+	c->sz = symbolizer__new(procs, files, names);
 	if (!c->sz) {
 		free(c);
 		return NULL;
@@ -107,7 +104,7 @@ int collector__collect(struct collector *c, struct profile **out)
 	/* every sample of a process that exited before the flip is in this
 	 * generation or an earlier one: it can go */
 	procs__reap(c->procs, flipped);
-	symbolizer__trim(c->sz, MAX_CACHED_FILES);
+	symbolizer__trim(c->sz);
 	if (err) {
 		profile__free(p);
 		return err;

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 struct collector;
+struct files;
 struct name_sources;
 struct profile;
 struct procs;
@@ -15,8 +16,10 @@ struct session;
 struct pevent;
 
 /* events[n] describe the session's events, index for index: every profile
- * collected carries them. names: where user frames get their names. */
-struct collector *collector__new(struct session *s, struct procs *procs, bool need_ksyms,
+ * collected carries them. names: where user frames get their names; files:
+ * the registry procs enters its files in. */
+struct collector *collector__new(struct session *s, struct procs *procs, struct files *files,
+				 bool need_ksyms,
 				 const struct pevent *events, int nevents,
 				 const struct name_sources *names);
 void collector__free(struct collector *c);

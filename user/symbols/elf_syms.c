@@ -23,6 +23,7 @@
 #include <libelf.h>
 #include <limits.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -593,6 +594,16 @@ size_t elf_syms__build_id(const struct elf_syms *es, const unsigned char **id)
 	if (id)
 		*id = es->build_id;
 	return es->build_id_len;
+}
+
+void elf_syms__build_id_hex(const struct elf_syms *es, char *out)
+{
+	const unsigned char *id;
+	size_t len = elf_syms__build_id(es, &id), i;
+
+	for (i = 0; i < len; i++)
+		sprintf(&out[2 * i], "%02x", id[i]);
+	out[2 * len] = '\0';
 }
 
 size_t elf_syms__bytes(const struct elf_syms *es)

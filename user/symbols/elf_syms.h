@@ -44,6 +44,9 @@ const char *elf_syms__lookup_vaddr(const struct elf_syms *es, uint64_t vaddr, ui
 /* The GNU build-id (NT_GNU_BUILD_ID); returns its length, 0 when absent. */
 size_t elf_syms__build_id(const struct elf_syms *es, const unsigned char **id);
 
+/* The build-id in hex into out (2 * BUILD_ID_MAX + 1 bytes); "" when absent. */
+void elf_syms__build_id_hex(const struct elf_syms *es, char *out);
+
 size_t elf_syms__count(const struct elf_syms *es);
 
 /* The memory es holds, in bytes (what a cache of them budgets). */

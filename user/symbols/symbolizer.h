@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /* User addresses -> function names: process mappings, then the ELF file,
- * with one cache of files keyed by their identity, shared by all pids. */
+ * read once for all processes through the registry of mapped files. */
 #ifndef BPFPROF_SYMBOLIZER_H
 #define BPFPROF_SYMBOLIZER_H
 
 #include <stdint.h>
 #include <sys/types.h>
 
+struct files;
 struct name_sources;
 struct src_chain;
 struct procs;
@@ -25,8 +26,10 @@ struct user_sym {
 	const struct src_chain *src;	/* source lines, inline frames (DWARF); NULL if none */
 };
 
-/* names: which sources name frames (config.h); copied. */
-struct symbolizer *symbolizer__new(struct procs *procs, const struct name_sources *names);
+/* names: which sources name frames (config.h); copied. procs must enter
+ * its mappings' files in files (procs__set_files()). */
+struct symbolizer *symbolizer__new(struct procs *procs, struct files *files,
+				   const struct name_sources *names);
 void symbolizer__free(struct symbolizer *sz);
 
 /* Which process, and which of its images (see procs__find()). */
@@ -37,24 +40,21 @@ struct user_ctx {
 };
 
 /* Resolves one user address. The strings stay valid until
- * symbolizer__trim() or symbolizer__free(). */
+ * symbolizer__trim(), symbolizer__free() or the process's reap. */
 void symbolizer__user(struct symbolizer *sz, const struct user_ctx *ctx, uint64_t ip,
 		      struct user_sym *out);
 
 /* name demangled when demangling is on (see demangle.h), else name. */
 const char *symbolizer__demangle(struct symbolizer *sz, const char *name);
 
-/* Ends a turn (an interval): JIT maps may be re-read once more, those of
- * processes gone are dropped. Empties the file cache when it holds more
- * than max_files files, so a long run's memory stays bounded (files are
- * re-read on demand). */
-void symbolizer__trim(struct symbolizer *sz, size_t max_files);
+/* A safe point (no name it gave is held), at least once a turn (an
+ * interval): JIT maps may be re-read once more, those of processes gone
+ * are dropped; files' symbols past the registry's byte budget are dropped
+ * (re-read on demand). */
+void symbolizer__trim(struct symbolizer *sz);
 
 /* Files skipped since the start because they are beyond a bound of
  * elf_limits.h (their frames stay unresolved, FILE+0xOFFSET). */
 uint64_t symbolizer__over_limit(const struct symbolizer *sz);
-
-/* Files in the cache. */
-size_t symbolizer__files(const struct symbolizer *sz);
 
 #endif

@@ -139,7 +139,7 @@ static struct ufile *get_file(struct unwinder *u, pid_t tgid, bool alive, const 
 		free(f);
 		return NULL;
 	}
-	fd = mapped_file__open(tgid, alive, v);
+	fd = mapped_file__open(tgid, alive, v, NULL);
 	if (fd >= 0) {
 		load_table(u, f, fd);
 		close(fd);

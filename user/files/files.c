@@ -1,0 +1,340 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* The registry of mapped files: one refcounted entry per file identity. */
+#include <errno.h>
+#include <fcntl.h>
+#include <search.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "dwarf_lines.h"
+#include "files.h"
+#include "procs.h"
+
+#define DEBUG_DIR		"/usr/lib/debug/.build-id"
+/* What symbols may hold by default: a busy machine's working set of
+ * binaries fits, a fleet agent stays small (issue 16's 20 MiB). */
+#define DEFAULT_MAX_BYTES	(16u << 20)
+/* A libdwfl handle holds a file descriptor or two: bounded well under
+ * RLIMIT_NOFILE's usual 1024, as are the files kept open. */
+#define MAX_DWARF_HANDLES	256
+#define MAX_KEPT_OPEN		256
+
+struct fentry {
+	struct file_entry pub;		/* first: its id is the tree's key */
+	unsigned long refs;
+	int fd;				/* the mapped file, kept open; -1: by path */
+	bool tried;			/* symbols read (or found unreadable) */
+	size_t bytes;			/* what its symbols hold */
+	struct fentry *newer, *older;	/* the LRU list of entries with symbols */
+};
+
+struct files {
+	struct files_opts opts;
+	void *tree;			/* tsearch tree of struct fentry */
+	struct fentry *newest, *oldest;	/* tried entries, most recently used first */
+	size_t handles;			/* libdwfl handles open */
+	void (*release)(void *ctx, void *unwind);
+	void *release_ctx;
+	struct files_stats st;
+};
+
+struct files *files__new(const struct files_opts *opts)
+{
+	struct files *fs = calloc(1, sizeof(*fs));
+
+	if (!fs)
+		return NULL;
+	fs->opts = *opts;
+	if (!fs->opts.max_bytes)
+		fs->opts.max_bytes = DEFAULT_MAX_BYTES;
+	return fs;
+}
+
+void files__on_release(struct files *fs, void (*release)(void *ctx, void *unwind), void *ctx)
+{
+	fs->release = release;
+	fs->release_ctx = ctx;
+}
+
+static void lru_unlink(struct files *fs, struct fentry *e)
+{
+	if (e->newer)
+		e->newer->older = e->older;
+	else
+		fs->newest = e->older;
+	if (e->older)
+		e->older->newer = e->newer;
+	else
+		fs->oldest = e->newer;
+	e->newer = e->older = NULL;
+}
+
+static void lru_push(struct files *fs, struct fentry *e)
+{
+	e->older = fs->newest;
+	e->newer = NULL;
+	if (fs->newest)
+		fs->newest->newer = e;
+	else
+		fs->oldest = e;
+	fs->newest = e;
+}
+
+/* Drops what files__symbols() read; it is read again on demand. */
+static void unload(struct files *fs, struct fentry *e)
+{
+	if (!e->tried)
+		return;
+	lru_unlink(fs, e);
+	fs->handles -= e->pub.lines != NULL;
+	fs->st.bytes -= e->bytes;
+	fs->st.loaded--;
+	elf_syms__free(e->pub.syms);
+	elf_syms__free(e->pub.debug);
+	dwarf_lines__free(e->pub.lines);
+	e->pub.syms = e->pub.debug = NULL;
+	e->pub.lines = NULL;
+	e->bytes = 0;
+	e->tried = false;
+}
+
+/* What an entry holds, but the entry itself. */
+static void release(struct files *fs, struct fentry *e)
+{
+	if (e->pub.unwind && fs->release)
+		fs->release(fs->release_ctx, e->pub.unwind);
+	e->pub.unwind = NULL;
+	unload(fs, e);
+	if (e->fd >= 0) {
+		close(e->fd);
+		fs->st.kept_open--;
+	}
+	e->fd = -1;
+}
+
+static void free_entry(void *node)
+{
+	struct fentry *e = node;
+
+	free(e->pub.name);
+	free(e->pub.path);
+	free(e);
+}
+
+static void release_node(const void *nodep, VISIT which, void *fs)
+{
+	if (which == postorder || which == leaf)
+		release(fs, *(struct fentry *const *)nodep);
+}
+
+void files__free(struct files *fs)
+{
+	if (!fs)
+		return;
+	/* tdestroy() passes no context: released in a walk before */
+	twalk_r(fs->tree, release_node, fs);
+	tdestroy(fs->tree, free_entry);
+	free(fs);
+}
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+/*
+ * While the process runs, the file it maps is at hand (map_files/). If the
+ * path names it in our mount namespace too, its stamp lets the path be
+ * trusted after the process is gone; if not (another mount namespace, a
+ * deleted or replaced file), it is kept open: its frames must still be
+ * named after the process exits.
+ */
+static void first_sight(struct files *fs, struct fentry *e, pid_t tgid, const struct vma *v)
+{
+	int mapped = mapped_file__open_mapped(tgid, v), by_path;
+	struct file_stamp exact, there = { .known = false };
+
+	if (mapped < 0)
+		return;
+	exact = file_stamp__of(mapped);
+	by_path = open(v->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (by_path >= 0) {
+		there = file_stamp__of(by_path);
+		close(by_path);
+	}
+	if (exact.known && there.known && there.ino == exact.ino && there.size == exact.size &&
+	    there.mtime_ns == exact.mtime_ns) {
+		e->pub.stamp = there;
+		close(mapped);
+		return;
+	}
+	if (fs->st.kept_open >= MAX_KEPT_OPEN) {
+		close(mapped);
+		return;
+	}
+	e->fd = mapped;
+	fs->st.kept_open++;
+}
+
+struct file_entry *files__get(struct files *fs, pid_t tgid, bool alive, const struct vma *v)
+{
+	struct fentry key = { .pub.id = file_id__of(v) }, *e;
+	void *node;
+
+	if (v->path[0] != '/')	/* anonymous or special: no file to read */
+		return NULL;
+	node = tfind(&key, &fs->tree, file_id__cmp);
+	if (node) {
+		e = *(struct fentry **)node;
+		e->refs++;
+		return &e->pub;
+	}
+	e = calloc(1, sizeof(*e));
+	if (!e)
+		return NULL;
+	e->pub.id = key.pub.id;
+	e->fd = -1;
+	e->refs = 1;
+	e->pub.name = strdup(base_name(v->path));
+	e->pub.path = strdup(v->path);
+	if (!e->pub.name || !e->pub.path || !tsearch(e, &fs->tree, file_id__cmp)) {
+		free_entry(e);
+		return NULL;
+	}
+	fs->st.entries++;
+	if (alive)
+		first_sight(fs, e, tgid, v);
+	return &e->pub;
+}
+
+void files__put(struct files *fs, struct file_entry *f)
+{
+	struct fentry *e = (struct fentry *)f;
+
+	if (!e || --e->refs)
+		return;
+	tdelete(e, &fs->tree, file_id__cmp);
+	fs->st.entries--;
+	fs->st.released++;
+	release(fs, e);
+	free_entry(e);
+}
+
+static struct file_entry *procs_get(void *fs, pid_t tgid, bool alive, const struct vma *v)
+{
+	return files__get(fs, tgid, alive, v);
+}
+
+static void procs_put(void *fs, struct file_entry *f)
+{
+	files__put(fs, f);
+}
+
+void files__attach(struct files *fs, struct procs *procs)
+{
+	procs__set_files(procs, &(struct procs_files){ .get = procs_get, .put = procs_put,
+						       .ctx = fs });
+}
+
+/* The symbols of an open file; a file beyond the bounds is counted. */
+static struct elf_syms *open_syms(struct files *fs, int fd)
+{
+	struct elf_syms *es = elf_syms__open_fd(fd);
+
+	if (!es && errno == E2BIG)
+		fs->st.over_limit++;
+	return es;
+}
+
+/* A stripped file keeps only .dynsym; its full symbol table may be in a
+ * separate debug file (Debian's -dbg and -dbgsym packages), found by the
+ * build-id as gdb and perf find it: /usr/lib/debug/.build-id/ab/cdef.debug. */
+static struct elf_syms *open_debug_file(struct files *fs, const struct elf_syms *es)
+{
+	char path[sizeof(DEBUG_DIR) + 2 * BUILD_ID_MAX + 16], *p = path;
+	const unsigned char *id;
+	struct elf_syms *dbg;
+	size_t len = elf_syms__build_id(es, &id), i;
+	int fd;
+
+	if (len < 2)
+		return NULL;
+	p += sprintf(p, "%s/%02x/", DEBUG_DIR, id[0]);
+	for (i = 1; i < len; i++)
+		p += sprintf(p, "%02x", id[i]);
+	strcpy(p, ".debug");
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return NULL;
+	dbg = open_syms(fs, fd);
+	close(fd);
+	if (dbg && !elf_syms__count(dbg)) {
+		elf_syms__free(dbg);
+		dbg = NULL;
+	}
+	return dbg;
+}
+
+/* A libdwfl handle maps the file (and its debug file) and builds its own
+ * tables: counted as the file's size, what it may come to touch. */
+static size_t lines_bytes(int fd)
+{
+	struct file_stamp st = file_stamp__of(fd);
+
+	return st.known ? (size_t)st.size : 0;
+}
+
+static void load(struct files *fs, struct fentry *e, int fd)
+{
+	struct file_entry *f = &e->pub;
+
+	f->syms = open_syms(fs, fd);	/* NULL: not ELF, kept as such */
+	if (f->syms)
+		f->lines = dwarf_lines__open(fd, f->path, fs->opts.inlines);
+	if (f->lines)
+		e->bytes += lines_bytes(fd);
+	if (f->syms && !elf_syms__full_symtab(f->syms))
+		f->debug = open_debug_file(fs, f->syms);
+	elf_syms__build_id_hex(f->syms, f->build_id);
+	e->bytes += elf_syms__bytes(f->syms) + elf_syms__bytes(f->debug);
+}
+
+const struct elf_syms *files__symbols(struct files *fs, struct file_entry *f, pid_t tgid,
+				      bool alive, const struct vma *v)
+{
+	struct fentry *e = (struct fentry *)f;
+	int fd;
+
+	if (e->tried) {
+		lru_unlink(fs, e);
+		lru_push(fs, e);
+		return f->syms;
+	}
+	e->tried = true;
+	fd = e->fd >= 0 ? e->fd : mapped_file__open(tgid, alive, v, &f->stamp);
+	if (fd >= 0)
+		load(fs, e, fd);
+	if (fd >= 0 && fd != e->fd)
+		close(fd);
+	lru_push(fs, e);
+	fs->handles += f->lines != NULL;
+	fs->st.bytes += e->bytes;
+	fs->st.loaded++;
+	fs->st.reads++;
+	return f->syms;
+}
+
+void files__trim(struct files *fs)
+{
+	while (fs->oldest && (fs->st.bytes > fs->opts.max_bytes || fs->handles > MAX_DWARF_HANDLES))
+		unload(fs, fs->oldest);
+}
+
+void files__stats(const struct files *fs, struct files_stats *st)
+{
+	*st = fs->st;
+}
