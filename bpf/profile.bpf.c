@@ -37,6 +37,10 @@ const volatile __u64 tick_ns = 10000000;	/* the unit of /proc's start times (1 s
 /* The generation samples go to; written by user space only. */
 volatile __u32 gen = 0;
 
+/* --control disable, --start-disabled: while set, no sample is counted
+ * anywhere (not even in `total`); written by user space only. */
+volatile __u32 disabled = 0;
+
 /* -p/-t targets: id -> its start time (CLOCK_BOOTTIME, in ticks, as
  * /proc/PID/stat shows it), so a later process reusing the id is not one.
  * Sized by user space to the list. */
@@ -182,6 +186,8 @@ static __always_inline bool wanted(struct stack_key *key, __u32 event)
 	struct task_struct *task = bpf_get_current_task_btf();
 	__u64 id = bpf_get_current_pid_tgid(), *exec_time;
 
+	if (disabled)
+		return false;
 	key->tgid = id >> 32;
 	key->pid = (__u32)id;
 	if (filter_tgids &&

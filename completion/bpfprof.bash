@@ -1,5 +1,6 @@
 # bash completion for bpfprof: options (from --help), event names (from
-# --list, as this machine can open them), pids for -p, files for -o.
+# --list, as this machine can open them), pids for -p, files for -o, the
+# subcommands (the views) first, FIFOs after --control fifo:.
 _bpfprof()
 {
 	local cur prev words cword
@@ -25,6 +26,14 @@ _bpfprof()
 	--format)
 		COMPREPLY=($(compgen -W "folded pprof both" -- "$cur"))
 		return ;;
+	--control)	# fifo:CTL[,ACK]
+		local pre=fifo: rest=${cur#fifo:}
+		if [[ $rest == *,* ]]; then
+			pre=fifo:${rest%%,*},
+			rest=${rest#*,}
+		fi
+		COMPREPLY=($(compgen -P "$pre" -f -- "$rest"))
+		return ;;
 	--call-graph)
 		COMPREPLY=($(compgen -W "fp dwarf" -- "$cur"))
 		return ;;
@@ -39,7 +48,9 @@ _bpfprof()
 			return
 		fi
 	done
-	if [[ $cur == -* ]]; then
+	if [[ $cword -eq 1 && $cur != -* ]]; then
+		COMPREPLY=($(compgen -W "report flamegraph diff" -- "$cur"))
+	elif [[ $cur == -* ]]; then
 		COMPREPLY=($(compgen -W '$(_parse_help "$1")' -- "$cur"))
 	fi
 } &&

@@ -89,7 +89,7 @@ enum {
 	OPT_COMM, OPT_CGROUP, OPT_OFFCPU, OPT_MIN_BLOCK, OPT_LIST,
 	OPT_CALL_GRAPH, OPT_UNWIND_ROWS, OPT_NO_DEMANGLE, OPT_KILL_AFTER, OPT_NO_PROGRESS,
 	OPT_NO_INLINE,
-	OPT_REPORT,
+	OPT_REPORT, OPT_CONTROL, OPT_START_DISABLED,
 };
 
 static const struct option long_opts[] = {
@@ -116,6 +116,8 @@ static const struct option long_opts[] = {
 	{ "max-stacks",  required_argument, NULL, OPT_MAX_STACKS },
 	{ "format",      required_argument, NULL, OPT_FORMAT },
 	{ "report",      no_argument,       NULL, OPT_REPORT },
+	{ "control",     required_argument, NULL, OPT_CONTROL },
+	{ "start-disabled", no_argument,    NULL, OPT_START_DISABLED },
 	{ "interval",    required_argument, NULL, OPT_INTERVAL },
 	{ "output-dir",  required_argument, NULL, OPT_OUTPUT_DIR },
 	{ "max-files",   required_argument, NULL, OPT_MAX_FILES },
@@ -176,6 +178,32 @@ static int parse_size(const char *s, unsigned long long *out)
 		return -EINVAL;
 	*out *= mult;
 	return 0;
+}
+
+/* --control fifo:CTL[,ACK], perf record's syntax: the paths only (opened
+ * by the run, never created). */
+static int parse_control(const char *arg, struct config *cfg)
+{
+	const char *spec = arg + strlen("fifo:"), *comma;
+
+	if (strncmp(arg, "fifo:", 5) || !*spec || *spec == ',') {
+		usage_error("invalid --control '%s': expected fifo:CTL[,ACK]", arg);
+		return CLI_EXIT_USAGE;
+	}
+	comma = strchr(spec, ',');
+	if (comma && (!comma[1] || strchr(comma + 1, ','))) {
+		usage_error("invalid --control '%s': expected fifo:CTL[,ACK]", arg);
+		return CLI_EXIT_USAGE;
+	}
+	free(cfg->control_ctl);
+	free(cfg->control_ack);
+	cfg->control_ack = comma ? strdup(comma + 1) : NULL;
+	cfg->control_ctl = strndup(spec, comma ? (size_t)(comma - spec) : strlen(spec));
+	if (!cfg->control_ctl || (comma && !cfg->control_ack)) {
+		usage_error("%s", "out of memory");
+		return CLI_EXIT_USAGE;
+	}
+	return -1;
 }
 
 /* Options of fleet mode; returns a cli_result, or -1 to keep going. */
@@ -364,6 +392,11 @@ static int apply_option(int opt, const char *arg, struct config *cfg)
 	case OPT_REPORT:
 		cfg->report = true;
 		return -1;
+	case OPT_CONTROL:
+		return parse_control(arg, cfg);
+	case OPT_START_DISABLED:
+		cfg->start_disabled = true;
+		return -1;
 	case 'h':
 		cli_usage__help(stdout);
 		return CLI_EXIT_OK;
@@ -467,7 +500,9 @@ static enum cli_result check_modes(struct config *cfg)
 {
 	const char *err = NULL;
 
-	if (cfg->interval) {
+	if (cfg->start_disabled && !cfg->control_ctl)
+		err = "--start-disabled needs --control (nothing else can enable sampling)";
+	else if (cfg->interval) {
 		if (!cfg->output_dir && !cfg->push_url)
 			err = "--interval needs --output-dir or --push";
 		else if (cfg->output)
@@ -544,6 +579,9 @@ void cli_free(struct config *cfg)
 {
 	free(cfg->pids);
 	free(cfg->tids);
+	free(cfg->control_ctl);
+	free(cfg->control_ack);
+	cfg->control_ctl = cfg->control_ack = NULL;
 	cfg->pids = cfg->tids = NULL;
 	cfg->npids = cfg->ntids = 0;
 }

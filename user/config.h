@@ -71,6 +71,11 @@ struct config {
 	bool no_progress;		/* --no-progress */
 	double kill_after;		/* --kill-after: SIGTERM, then SIGKILL this much later */
 
+	/* --control fifo:CTL[,ACK] (perf's syntax): commands while running */
+	char *control_ctl;		/* NULL: no control FIFO */
+	char *control_ack;		/* NULL: no acks */
+	bool start_disabled;		/* --start-disabled: count nothing until enable */
+
 	/* fleet mode: a profile every interval, to files and/or a server */
 	double interval;		/* seconds; 0: one-shot */
 	const char *output_dir;		/* --output-dir */

@@ -24,6 +24,7 @@
 #include "aggregate.h"
 #include "cli.h"
 #include "collect.h"
+#include "control.h"
 #include "errors.h"
 #include "events.h"
 #include "files.h"
@@ -62,6 +63,10 @@ struct run {
 	uint64_t tracking_lost;		/* reported so far */
 	const char *stop_reason;
 	struct progress progress;
+	struct control *control;	/* --control */
+	struct profile *so_far;		/* drained before the end, after a snapshot */
+	uint64_t cleared;		/* samples dropped by clear */
+	unsigned long commands;		/* carried out (--control, SIGUSR1) */
 };
 
 /* Once profiling has stopped, a signal aborts the write: the second
@@ -129,6 +134,7 @@ static int block_signals(struct run *r)
 	sigaddset(&mask, SIGTERM);
 	sigaddset(&mask, SIGCHLD);
 	sigaddset(&mask, SIGHUP);
+	sigaddset(&mask, SIGUSR1);	/* a snapshot */
 	if (sigprocmask(SIG_BLOCK, &mask, &r->old_mask))
 		return -errno;
 	r->sig_fd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
@@ -181,6 +187,8 @@ static int load(struct run *r)
 	int i, err;
 
 	err = session__load(&opts, &r->session);
+	if (!err && cfg->start_disabled)
+		err = session__set_enabled(r->session, false);
 	for (i = 0; !err && i < cfg->npids; i++)
 		err = session__add_tgid(r->session, cfg->pids[i], r->pid_starts[i]);
 	if (!err && r->have_cmd) {
@@ -350,7 +358,9 @@ static bool pids_gone(const struct run *r)
 	return r->cfg->npids > 0;
 }
 
-/* Why to stop now, or NULL to go on. */
+static int run_command(struct run *r, enum control_cmd cmd);
+
+/* Why to stop now, or NULL to go on. SIGUSR1 snapshots. */
 static const char *check_signals(struct run *r)
 {
 	struct signalfd_siginfo si;
@@ -365,6 +375,8 @@ static const char *check_signals(struct run *r)
 			output__reopen(r->out);	/* log rotation's convention */
 		else if (si.ssi_signo == SIGHUP)
 			why = "hangup";
+		else if (si.ssi_signo == SIGUSR1 && run_command(r, CONTROL_SNAPSHOT) == -ENOMEM)
+			why = "out of memory";
 	}
 	if (!why && r->have_cmd && command__exited(&r->cmd))
 		why = "command exited";
@@ -373,8 +385,9 @@ static const char *check_signals(struct run *r)
 	return why;
 }
 
-/* Everything since the last one: drained, symbolized, written. */
-static int write_profile(struct run *r, const char *why)
+/* Everything since the last one, drained and symbolized: a new interval
+ * begins. */
+static int collect(struct run *r, struct profile **out)
 {
 	struct profile *p;
 	uint64_t now = procs__now(), lost;
@@ -392,12 +405,120 @@ static int write_profile(struct run *r, const char *why)
 	r->tracking_lost = lost;
 	r->interval_ns = now;
 	r->interval_wall_ns = wall_now();
+	*out = p;
+	return 0;
+}
+
+/* Everything since the last one (and what a snapshot drained before):
+ * drained, symbolized, written. */
+static int write_profile(struct run *r, const char *why)
+{
+	struct profile *p;
+	int err = collect(r, &p);
+
+	if (!err && r->so_far) {
+		err = profile__merge(r->so_far, p);
+		profile__free(p);
+		p = r->so_far;
+		r->so_far = NULL;
+	}
+	if (err) {
+		profile__free(p);
+		return err;
+	}
 	err = output__profile(r->out, p, why);
 	if (!p->stats.bpf[STAT_SAMPLES] && !p->stats.bpf[STAT_OFFCPU_BLOCKS] && !r->cfg->interval)
 		p_warn("no samples: the target did not run on a CPU "
 			"while profiled");
 	profile__free(p);
 	return err;
+}
+
+/* snapshot: the profile so far to -o now (fleet mode: the interval ends
+ * now); sampling goes on. */
+static int snapshot(struct run *r)
+{
+	struct profile *p;
+	int err;
+
+	if (r->cfg->interval)
+		return write_profile(r, "snapshot");
+	err = collect(r, &p);
+	if (!err && r->so_far) {
+		err = profile__merge(r->so_far, p);
+		profile__free(p);
+	} else if (!err) {
+		r->so_far = p;
+	}
+	if (!err)
+		err = output__snapshot(r->out, r->so_far);
+	if (!err && !r->cfg->quiet)
+		p_info("control: snapshot: %" PRIu64 " samples (%" PRIu64 " lost) to %s", r->so_far->stats.bpf[STAT_SAMPLES], profile__lost(r->so_far),
+			r->cfg->output);
+	return err;
+}
+
+/* clear: what was counted so far is dropped (and counted as such). */
+static int clear(struct run *r)
+{
+	struct profile *p;
+	int err = collect(r, &p);
+
+	if (err)
+		return err;
+	r->cleared += p->stats.bpf[STAT_SAMPLES];
+	if (r->so_far)
+		r->cleared += r->so_far->stats.bpf[STAT_SAMPLES];
+	profile__free(p);
+	profile__free(r->so_far);
+	r->so_far = NULL;
+	return 0;
+}
+
+/* One command (--control, SIGUSR1); said on stderr with the BPF side's
+ * never-reset total, which the run's accounting is checked against. A
+ * failed snapshot is said and the run goes on. */
+static int run_command(struct run *r, enum control_cmd cmd)
+{
+	uint64_t total = 0;
+	int err = 0;
+
+	if (cmd == CONTROL_ENABLE || cmd == CONTROL_DISABLE)
+		err = session__set_enabled(r->session, cmd == CONTROL_ENABLE);
+	else if (cmd == CONTROL_SNAPSHOT)
+		err = snapshot(r);	/* a file that cannot be written: said, the run goes on */
+	else if (cmd == CONTROL_CLEAR)
+		err = clear(r);
+	if (err == -ENOMEM || (err && cmd != CONTROL_SNAPSHOT)) {
+		p_err("control: %s: %s", control__name(cmd), strerror(-err));
+		return err;
+	}
+	r->commands++;
+	if (!err && !r->cfg->quiet && !session__total(r->session, &total))
+		p_info("control: %s done; BPF-side total %" PRIu64 " samples",
+			control__name(cmd), total);
+	return 0;
+}
+
+/* The commands waiting in the control FIFO, each acked when done. */
+static int control_input(struct run *r)
+{
+	enum control_cmd cmd;
+	char line[80];
+	int err;
+
+	while (r->control && (cmd = control__next(r->control, line, sizeof(line))) != CONTROL_NONE) {
+		if (cmd == CONTROL_UNKNOWN) {
+			p_warn("control: unknown command '%s' (enable, disable, snapshot, clear): "
+			       "ignored", line);
+			continue;
+		}
+		err = run_command(r, cmd);
+		if (err)
+			return err;
+		control__ack(r->control);
+	}
+	return 0;
 }
 
 /* Sleeps in poll() until the next deadline, a signal or tracking records;
@@ -409,9 +530,10 @@ static int wait_loop(struct run *r)
 	uint64_t step = (uint64_t)(r->cfg->interval * 1e9);
 	/* dwarf: a new process's tables should be in before it runs long */
 	int poll_ms = r->unwinder ? POLL_MS / 4 : POLL_MS;
-	struct pollfd fds[2] = {
+	struct pollfd fds[3] = {
 		{ .fd = r->sig_fd, .events = POLLIN },
 		{ .fd = tracker__fd(r->tracker), .events = POLLIN },
+		{ .fd = r->control ? control__fd(r->control) : -1, .events = POLLIN },
 	};
 	int err;
 
@@ -433,9 +555,11 @@ static int wait_loop(struct run *r)
 		}
 		timeout = next - now < (uint64_t)poll_ms * 1000000 ?
 			(int)((next - now) / 1000000) + 1 : poll_ms;
-		if (poll(fds, 2, timeout) < 0 && errno != EINTR)
+		if (poll(fds, 3, timeout) < 0 && errno != EINTR)
 			return -errno;
 		err = consume_tracking(r);
+		if (!err)
+			err = control_input(r);
 		if (err)
 			return err;
 		r->stop_reason = check_signals(r);
@@ -461,6 +585,10 @@ static int finish(struct run *r)
 	if (r->have_cmd)
 		command__terminate(&r->cmd);	/* it cleans up while we write */
 	err = write_profile(r, r->stop_reason ? r->stop_reason : "error");
+	if (r->cfg->control_ctl && !session__total(r->session, &total))
+		p_info("control: %lu commands, %" PRIu64 " samples cleared, %lu acks the ACK "
+		       "FIFO had no room for; BPF-side total %" PRIu64 " samples",
+			r->commands, r->cleared, control__acks_dropped(r->control), total);
 	if (r->unwinder) {
 		struct unwind_stats us;
 
@@ -492,6 +620,8 @@ static int cleanup(struct run *r)
 				r->cfg->kill_after);
 	}
 	collector__free(r->collector);
+	control__close(r->control);
+	profile__free(r->so_far);
 	tracker__free(r->tracker);
 	/* procs lets go of the files, the registry releases their unwind
 	 * tables: the unwinder and the BPF maps are still there */
@@ -515,6 +645,8 @@ static int run_profile(const struct config *cfg)
 	err = check_pids(&r);
 	if (!err)
 		err = output__open(cfg, &r.out);
+	if (!err && cfg->control_ctl)
+		err = control__open(cfg->control_ctl, cfg->control_ack, &r.control);
 	if (!err)
 		err = block_signals(&r);
 	if (!err && cfg->cmd) {

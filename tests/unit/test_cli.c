@@ -217,3 +217,29 @@ Test(cli, kill_after_quiet_no_progress, .init = cr_redirect_stderr)
 	cr_expect_eq(parse(ARGV("--kill-after", "-1"), &cfg), CLI_EXIT_USAGE);
 	cli_free(&cfg);
 }
+
+Test(cli, control_fifo_paths, .init = cr_redirect_stderr)
+{
+	struct config cfg;
+
+	cr_assert_eq(parse(ARGV("--control", "fifo:/t/ctl,/t/ack", "--start-disabled"), &cfg),
+		     CLI_RUN);
+	cr_expect_str_eq(cfg.control_ctl, "/t/ctl");
+	cr_expect_str_eq(cfg.control_ack, "/t/ack");
+	cr_expect(cfg.start_disabled);
+	cli_free(&cfg);
+	cr_assert_eq(parse(ARGV("--control", "fifo:ctl"), &cfg), CLI_RUN);
+	cr_expect_str_eq(cfg.control_ctl, "ctl");
+	cr_expect_null(cfg.control_ack);
+	cli_free(&cfg);
+	cr_expect_eq(parse(ARGV("--control", "ctl"), &cfg), CLI_EXIT_USAGE);
+	cli_free(&cfg);
+	cr_expect_eq(parse(ARGV("--control", "fifo:"), &cfg), CLI_EXIT_USAGE);
+	cli_free(&cfg);
+	cr_expect_eq(parse(ARGV("--control", "fifo:a,"), &cfg), CLI_EXIT_USAGE);
+	cli_free(&cfg);
+	cr_expect_eq(parse(ARGV("--control", "fifo:a,b,c"), &cfg), CLI_EXIT_USAGE);
+	cli_free(&cfg);
+	cr_expect_eq(parse(ARGV("--start-disabled"), &cfg), CLI_EXIT_USAGE);
+	cli_free(&cfg);
+}

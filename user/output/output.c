@@ -248,6 +248,34 @@ int output__profile(struct output *o, const struct profile *p, const char *why)
 	return err;
 }
 
+int output__snapshot(struct output *o, const struct profile *p)
+{
+	const char *path = o->cfg->output;
+	struct atomic_file af;
+	char summary[1280], *buf = NULL;
+	size_t len = 0;
+	int err;
+
+	if (!path) {
+		p_err("snapshot: nothing written: it needs -o FILE");
+		return -ENOENT;
+	}
+	summary__format(p, "snapshot", summary, sizeof(summary));
+	err = emit__render(p, o->cfg->format, summary, &buf, &len);
+	if (!err)
+		err = atomic_file__open(&af, path, 0644);
+	if (!err && fwrite(buf, 1, len, af.f) != len) {
+		atomic_file__discard(&af);
+		err = -EIO;
+	} else if (!err) {
+		err = atomic_file__commit(&af);
+	}
+	free(buf);
+	if (err)
+		p_err("snapshot to %s: %s", path, dirfiles__strerror(err));
+	return err;
+}
+
 void output__reopen(struct output *o)
 {
 	if (o->fleet)

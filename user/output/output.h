@@ -20,6 +20,11 @@ int output__open(const struct config *cfg, struct output **out);
  * returns 0: an interval that cannot be written is counted as lost. */
 int output__profile(struct output *o, const struct profile *p, const char *why);
 
+/* --control snapshot: p (the profile so far) written whole over -o's file
+ * now, atomically; the run goes on and writes it again at the end. Returns
+ * 0 or -errno with a message printed (-ENOENT: no -o file to write). */
+int output__snapshot(struct output *o, const struct profile *p);
+
 /* -o's temporary (the directory's fd and the name in it), for a signal
  * handler that aborts the run to remove; -1 and NULL when there is none. */
 void output__temporary(const struct output *o, int *dirfd, const char **name);

@@ -135,3 +135,27 @@ uint64_t profile__lost(const struct profile *p)
 		lost += p->stats.bpf[k];
 	return lost;
 }
+
+int profile__merge(struct profile *dst, const struct profile *src)
+{
+	const struct psample *s;
+	int k, err;
+
+	for (s = src->samples; s < src->samples + src->nsamples; s++) {
+		err = profile__add(dst, s->event, s->comm, s->tgid, s->pid, s->raw, s->frames,
+				   s->nframes);
+		if (err)
+			return err;
+	}
+	for (k = 0; k < STAT_MAX; k++)
+		dst->stats.bpf[k] += src->stats.bpf[k];
+	dst->stats.frames += src->stats.frames;
+	dst->stats.unresolved += src->stats.unresolved;
+	dst->stats.stacks_missing += src->stats.stacks_missing;
+	dst->stats.tracking_lost += src->stats.tracking_lost;
+	dst->stats.files_over_limit += src->stats.files_over_limit;
+	dst->stats.duration += src->stats.duration;
+	if (src->stats.stack_ids > dst->stats.stack_ids)
+		dst->stats.stack_ids = src->stats.stack_ids;
+	return 0;
+}

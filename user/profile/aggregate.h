@@ -73,6 +73,11 @@ void profile__free(struct profile *p);
 int profile__add(struct profile *p, uint32_t event, const char *comm, pid_t tgid, pid_t pid,
 		 uint64_t count, const struct pframe *frames, uint32_t nframes);
 
+/* Adds src's samples and stats to dst, a profile of the same events: the
+ * run's profile so far across drains (--control snapshot). dst keeps its
+ * start time; durations add up. Returns 0 or -ENOMEM. */
+int profile__merge(struct profile *dst, const struct profile *src);
+
 /* Sum of all sample counts (as counted by the BPF side, before scaling). */
 uint64_t profile__total(const struct profile *p);
 

@@ -146,6 +146,18 @@ int session__flip(struct session *s)
 	return (int)old;
 }
 
+int session__set_enabled(struct session *s, bool on)
+{
+	__u32 zero = 0;
+
+	__atomic_store_n(&s->skel->bss->disabled, on ? 0 : 1, __ATOMIC_SEQ_CST);
+	/* as in session__flip: when this returns, no program that read the
+	 * old value is still counting */
+	if (bpf_map_update_elem(s->sync_outer_fd, &zero, &s->sync_inner_fd, BPF_ANY))
+		return -errno;
+	return 0;
+}
+
 /* --cgroup: the cgroup v2 directory, checked and put in the map the BPF
  * side tests with bpf_current_task_under_cgroup() (the cgroup or below). */
 static int set_cgroup(struct session *s, const char *path)

@@ -60,6 +60,11 @@ void session__stop(struct session *s);
  * generation (0 or 1), or -errno. */
 int session__flip(struct session *s);
 
+/* --control enable/disable, --start-disabled: while disabled the BPF side
+ * counts nothing (no sample, no loss, no total). When it returns, no
+ * program still counts under the old setting. 0 or -errno. */
+int session__set_enabled(struct session *s, bool on);
+
 int session__counts_fd(const struct session *s, int gen);
 /* generation gen's stack maps, one per depth class (see struct stack_trace) */
 void session__stacks_fds(const struct session *s, int gen, int fds[STACK_CLASSES]);
