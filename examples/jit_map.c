@@ -21,22 +21,7 @@
 
 #include "workload.h"
 
-
-/* x86-64: mov ecx, 2000000; 1: dec ecx; jnz 1b; mov eax, ecx; ret */
-static const unsigned char code[] = {
-	0xb9, 0x80, 0x84, 0x1e, 0x00, 0xff, 0xc9, 0x75, 0xfc, 0x89, 0xc8, 0xc3,
-};
-
 volatile int sink;
-
-NOINLINE int run_jit(int (*fn)(void), uint64_t deadline)
-{
-	int x = 0;
-
-	while (now_ns() < deadline)
-		x += fn();
-	return x + 1;
-}
 
 int main(int argc, char **argv)
 {
@@ -51,8 +36,8 @@ int main(int argc, char **argv)
 	}
 	snprintf(path, sizeof(path), "%s/jitcode.bin", argv[1]);
 	fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0 || write(fd, code, sizeof(code)) != (ssize_t)sizeof(code) ||
-	    ftruncate(fd, 4096)) {
+	if (fd < 0 || write(fd, jit_spin_code, sizeof(jit_spin_code)) != (ssize_t)sizeof(jit_spin_code)
+	    || ftruncate(fd, 4096)) {
 		fprintf(stderr, "%s: %s: %s\n", argv[0], path, strerror(errno));
 		return 1;
 	}

@@ -21,23 +21,9 @@
 
 #include "workload.h"
 
-/* x86-64: mov ecx, 2000000; 1: dec ecx; jnz 1b; mov eax, ecx; ret */
-static const unsigned char code[] = {
-	0xb9, 0x80, 0x84, 0x1e, 0x00, 0xff, 0xc9, 0x75, 0xfc, 0x89, 0xc8, 0xc3,
-};
-
 #define FN_SLOT	64	/* bytes per generated function */
 
 volatile int sink;
-
-NOINLINE int run_jit(int (*fn)(void), uint64_t deadline)
-{
-	int x = 0;
-
-	while (now_ns() < deadline)
-		x += fn();
-	return x + 1;
-}
 
 static void die(const char *prog, const char *what)
 {
@@ -52,7 +38,7 @@ static int (*generate(const char *prog, unsigned char *mem, int i, FILE *map))(v
 
 	if (mprotect(mem, 4096, PROT_READ | PROT_WRITE))
 		die(prog, "mprotect");
-	memcpy(fn, code, sizeof(code));
+	memcpy(fn, jit_spin_code, sizeof(jit_spin_code));
 	if (mprotect(mem, 4096, PROT_READ | PROT_EXEC))
 		die(prog, "mprotect");
 	if (i == 0)

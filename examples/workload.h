@@ -34,6 +34,23 @@ static inline uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* What the JIT-like workloads (jit_map, jit_perfmap) run: x86-64 machine
+ * code that counts down from 2000000 (mov ecx, 2000000; 1: dec ecx; jnz 1b;
+ * mov eax, ecx; ret), called by run_jit until the deadline (a frame of its
+ * own: noinline, so static and "unused" where a workload has no JIT). */
+static const unsigned char jit_spin_code[] = {
+	0xb9, 0x80, 0x84, 0x1e, 0x00, 0xff, 0xc9, 0x75, 0xfc, 0x89, 0xc8, 0xc3,
+};
+
+static NOINLINE __attribute__((unused)) int run_jit(int (*fn)(void), uint64_t deadline)
+{
+	int x = 0;
+
+	while (now_ns() < deadline)
+		x += fn();
+	return x + 1;
+}
+
 /* argv[i] as seconds (fractions allowed), def if absent; exits 2 on junk. */
 static inline double arg_seconds(int argc, char **argv, int i, double def)
 {
