@@ -10,36 +10,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "parse_hex.h"
 #include "proc_maps.h"
 
 #define DELETED_SUFFIX	" (deleted)"
 
-static int hex_val(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* 1 to max_digits hex digits, then the separator sep. */
-static bool parse_hex(char **pp, int max_digits, char sep, uint64_t *val)
+static bool parse_hex_sep(char **pp, int max_digits, char sep, uint64_t *val)
 {
-	char *p = *pp;
-	uint64_t v = 0;
-	int d, n = 0;
+	const char *p = *pp;
+	uint64_t v;
 
-	for (; (d = hex_val(*p)) >= 0; p++) {
-		if (++n > max_digits)
-			return false;
-		v = v << 4 | (uint64_t)d;
-	}
-	if (!n || *p != sep)
+	if (!parse_hex(&p, NULL, max_digits, &v) || *p != sep)
 		return false;
-	*pp = p + 1;
+	*pp += p - *pp + 1;
 	*val = v;
 	return true;
 }
@@ -107,12 +91,12 @@ int maps_parse_line(char *line, struct maps_line *out)
 	if (len && line[len - 1] == '\n')
 		line[len - 1] = '\0';
 
-	if (!parse_hex(&p, 16, '-', &ml.start) ||
-	    !parse_hex(&p, 16, ' ', &ml.end) ||
+	if (!parse_hex_sep(&p, 16, '-', &ml.start) ||
+	    !parse_hex_sep(&p, 16, ' ', &ml.end) ||
 	    !parse_perms(&p, &ml.exec) ||
-	    !parse_hex(&p, 16, ' ', &ml.pgoff) ||
-	    !parse_hex(&p, 8, ':', &maj) ||
-	    !parse_hex(&p, 8, ' ', &min) ||
+	    !parse_hex_sep(&p, 16, ' ', &ml.pgoff) ||
+	    !parse_hex_sep(&p, 8, ':', &maj) ||
+	    !parse_hex_sep(&p, 8, ' ', &min) ||
 	    !parse_dec(&p, &ml.ino))
 		return -EINVAL;
 	if (ml.start > ml.end)

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "ksyms.h"
+#include "parse_hex.h"
 
 /* kallsyms gives no symbol sizes: past the last symbol, assume at most this. */
 #define LAST_SYM_MAX_SIZE	(1ULL << 20)
@@ -41,36 +42,6 @@ struct scan {
 	const char *prev_mod_str;	/* its copy in the arena (2nd pass) */
 };
 
-static int hex_val(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
-/* 1 to 16 hex digits, so that the value cannot overflow. */
-static bool parse_hex(const char **pp, const char *end, uint64_t *val)
-{
-	const char *p = *pp;
-	uint64_t v = 0;
-	int d, n = 0;
-
-	for (; p < end && (d = hex_val(*p)) >= 0; p++) {
-		if (++n > 16)
-			return false;
-		v = v << 4 | (uint64_t)d;
-	}
-	if (!n)
-		return false;
-	*pp = p;
-	*val = v;
-	return true;
-}
-
 static bool is_text_type(char t)
 {
 	return t == 't' || t == 'T' || t == 'w' || t == 'W';
@@ -82,7 +53,7 @@ static bool parse_line(const char *p, const char *eol, struct raw_sym *rs)
 {
 	const char *tab;
 
-	if (!parse_hex(&p, eol, &rs->addr) || !rs->addr)
+	if (!parse_hex(&p, eol, 16, &rs->addr) || !rs->addr)
 		return false;
 	if (eol - p < 3 || p[0] != ' ' || !is_text_type(p[1]) || p[2] != ' ')
 		return false;

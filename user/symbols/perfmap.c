@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
+#include "parse_hex.h"
 #include "perfmap.h"
 
 struct pm_sym {
@@ -58,25 +59,11 @@ size_t perfmap__malformed(const struct perfmap *pm)
 static bool parse_hex_field(const char **pp, uint64_t *out)
 {
 	const char *p = *pp;
-	uint64_t v = 0;
-	int digits = 0, d;
+	uint64_t v;
 
 	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
 		p += 2;
-	for (;; p++, digits++) {
-		if (*p >= '0' && *p <= '9')
-			d = *p - '0';
-		else if (*p >= 'a' && *p <= 'f')
-			d = *p - 'a' + 10;
-		else if (*p >= 'A' && *p <= 'F')
-			d = *p - 'A' + 10;
-		else
-			break;
-		if (digits >= 16)
-			return false;
-		v = v << 4 | (uint64_t)d;
-	}
-	if (!digits || (*p != ' ' && *p != '\t'))
+	if (!parse_hex(&p, NULL, 16, &v) || (*p != ' ' && *p != '\t'))
 		return false;
 	while (*p == ' ' || *p == '\t')
 		p++;
