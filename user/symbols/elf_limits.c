@@ -30,67 +30,69 @@ static uint64_t host(uint64_t v, int bytes, bool swap)
 	return bytes == 2 ? bswap_16((uint16_t)v) : bytes == 4 ? bswap_32((uint32_t)v) : bswap_64(v);
 }
 
-struct counts {
-	uint64_t shoff, shnum, shentsize;
-	uint64_t phoff, phnum, phentsize;
+/* The two tables libelf allocates by their header counts. */
+enum table { SECTIONS, SEGMENTS, TABLES };
+
+static const uint64_t table_max[TABLES] = { ELF_SECTIONS_MAX, ELF_SEGMENTS_MAX };
+
+struct table_count {
+	uint64_t off, n, entsize;
 };
 
-static void header_counts(const unsigned char *ident, const void *ehdr, bool swap, struct counts *c)
+/* Where the header says table t is, its count and its entry size. */
+static void header_count(const void *ehdr, bool is64, bool swap, enum table t,
+			 struct table_count *c)
 {
-	if (ident[EI_CLASS] == ELFCLASS64) {
+	if (is64) {
 		const Elf64_Ehdr *e = ehdr;
 
-		c->shoff = host(e->e_shoff, 8, swap);
-		c->shnum = host(e->e_shnum, 2, swap);
-		c->shentsize = host(e->e_shentsize, 2, swap);
-		c->phoff = host(e->e_phoff, 8, swap);
-		c->phnum = host(e->e_phnum, 2, swap);
-		c->phentsize = host(e->e_phentsize, 2, swap);
+		c->off = host(t == SECTIONS ? e->e_shoff : e->e_phoff, 8, swap);
+		c->n = host(t == SECTIONS ? e->e_shnum : e->e_phnum, 2, swap);
+		c->entsize = host(t == SECTIONS ? e->e_shentsize : e->e_phentsize, 2, swap);
 	} else {
 		const Elf32_Ehdr *e = ehdr;
 
-		c->shoff = host(e->e_shoff, 4, swap);
-		c->shnum = host(e->e_shnum, 2, swap);
-		c->shentsize = host(e->e_shentsize, 2, swap);
-		c->phoff = host(e->e_phoff, 4, swap);
-		c->phnum = host(e->e_phnum, 2, swap);
-		c->phentsize = host(e->e_phentsize, 2, swap);
+		c->off = host(t == SECTIONS ? e->e_shoff : e->e_phoff, 4, swap);
+		c->n = host(t == SECTIONS ? e->e_shnum : e->e_phnum, 2, swap);
+		c->entsize = host(t == SECTIONS ? e->e_shentsize : e->e_phentsize, 2, swap);
 	}
 }
 
 /* e_shnum 0 / e_phnum PN_XNUM: the real counts are section 0's sh_size
  * and sh_info. An unreadable section 0 is libelf's to refuse. */
 static void extended_counts(int fd, const void *image, size_t size, bool is64, bool swap,
-			    struct counts *c)
+			    struct table_count *c)
 {
+	struct table_count *sec = &c[SECTIONS], *seg = &c[SEGMENTS];
 	Elf64_Shdr s64;
 	Elf32_Shdr s32;
 
-	if (is64 && read_at(fd, image, size, c->shoff, &s64, sizeof(s64))) {
-		if (!c->shnum)
-			c->shnum = host(s64.sh_size, 8, swap);
-		if (c->phnum == PN_XNUM)
-			c->phnum = host(s64.sh_info, 4, swap);
-	} else if (!is64 && read_at(fd, image, size, c->shoff, &s32, sizeof(s32))) {
-		if (!c->shnum)
-			c->shnum = host(s32.sh_size, 4, swap);
-		if (c->phnum == PN_XNUM)
-			c->phnum = host(s32.sh_info, 4, swap);
+	if (is64 && read_at(fd, image, size, sec->off, &s64, sizeof(s64))) {
+		if (!sec->n)
+			sec->n = host(s64.sh_size, 8, swap);
+		if (seg->n == PN_XNUM)
+			seg->n = host(s64.sh_info, 4, swap);
+	} else if (!is64 && read_at(fd, image, size, sec->off, &s32, sizeof(s32))) {
+		if (!sec->n)
+			sec->n = host(s32.sh_size, 4, swap);
+		if (seg->n == PN_XNUM)
+			seg->n = host(s32.sh_info, 4, swap);
 	}
 }
 
 /* A table of n entries of entsize bytes at off is inside the file, but
  * beyond max entries. (One outside the file is libelf's to call invalid.) */
-static bool too_many(uint64_t off, uint64_t n, uint64_t entsize, uint64_t max, uint64_t size)
+static bool too_many(const struct table_count *c, uint64_t max, uint64_t size)
 {
-	return n > max && entsize && off <= size && n <= (size - off) / entsize;
+	return c->n > max && c->entsize && c->off <= size && c->n <= (size - c->off) / c->entsize;
 }
 
 int elf_limits__check(int fd, const void *image, size_t size)
 {
 	union { Elf64_Ehdr e64; Elf32_Ehdr e32; unsigned char ident[EI_NIDENT]; } h;
-	struct counts c;
+	struct table_count c[TABLES];
 	bool is64, swap;
+	int t;
 
 	if (!read_at(fd, image, size, 0, &h, sizeof(h.ident)) || memcmp(h.ident, ELFMAG, SELFMAG))
 		return 0;
@@ -100,11 +102,12 @@ int elf_limits__check(int fd, const void *image, size_t size)
 	if (!read_at(fd, image, size, 0, &h, is64 ? sizeof(h.e64) : sizeof(h.e32)))
 		return 0;
 	swap = h.ident[EI_DATA] != (BYTE_ORDER == LITTLE_ENDIAN ? ELFDATA2LSB : ELFDATA2MSB);
-	header_counts(h.ident, &h, swap, &c);
-	if (c.shoff && (!c.shnum || c.phnum == PN_XNUM))
-		extended_counts(fd, image, size, is64, swap, &c);
-	if (too_many(c.shoff, c.shnum, c.shentsize, ELF_SECTIONS_MAX, size) ||
-	    too_many(c.phoff, c.phnum, c.phentsize, ELF_SEGMENTS_MAX, size))
-		return -E2BIG;
+	for (t = 0; t < TABLES; t++)
+		header_count(&h, is64, swap, t, &c[t]);
+	if (c[SECTIONS].off && (!c[SECTIONS].n || c[SEGMENTS].n == PN_XNUM))
+		extended_counts(fd, image, size, is64, swap, c);
+	for (t = 0; t < TABLES; t++)
+		if (too_many(&c[t], table_max[t], size))
+			return -E2BIG;
 	return 0;
 }
