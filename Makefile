@@ -5,7 +5,7 @@
 #   make profile set up, build and profile the whole system for 10 s into profile.folded
 #   make bench   cost and fidelity against perf, measured side by side (tools/bench/)
 #   make soak    10 minutes of fleet mode under process churn
-#   make fuzz    each parser's libFuzzer target for FUZZ_SECONDS (tests/fuzz/)
+#   make fuzz    each parser's libFuzzer target for FUZZ_RUNS executions (tests/fuzz/)
 #   make install  PREFIX (/usr/local), DESTDIR; make deb: a Debian package of it (build/deb/)
 
 VERSION    := 0.1.0

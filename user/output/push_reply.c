@@ -16,7 +16,7 @@ size_t push_reply__write(char *data, size_t size, size_t nmemb, void *userdata)
 	struct push_reply *r = userdata;
 	size_t n = size * nmemb;	/* libcurl: size is 1, n at most CURL_MAX_WRITE_SIZE */
 
-	if (n > sizeof(r->buf) - r->len) {
+	if (r->cut || n > sizeof(r->buf) - r->len) {
 		r->cut = true;
 		return 0;
 	}

@@ -153,5 +153,8 @@ mmap2 = struct.pack('<IHH', 10, 2, 8 + len(mm) + 16) + mm + sid(500, 150)
 open(d + '/lost_threads_rename', 'wb').write(lost + thr_fork + mmap2 + rename + thr_exit)
 EOF
 
+# spool, push_reply: made by push_seeds.py (run from the top, it writes into
+# tests/fuzz/corpus/ itself: the bytes are the same every time).
+
 rm -rf "$work"
 echo "seeds in $out"
