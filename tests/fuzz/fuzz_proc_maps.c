@@ -3,8 +3,8 @@
  * Fuzz target: user/procs/proc_maps.c, one /proc/PID/maps line at a time. The
  * input is split into lines (each keeps its '\n', as getline() gives it);
  * each is parsed from an exactly sized heap copy, so ASan sees any read past
- * the NUL. A parsed line is printed back in the kernel's format and parsed
- * again: both parses must agree.
+ * the NUL. A parsed line is printed back in the kernel's format (a newline
+ * in the path as \012) and parsed again: both parses must agree.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -20,21 +20,39 @@ static void check_parsed(const char *line, size_t len, const struct maps_line *m
 {
 	CHECK(ml->start <= ml->end);
 	CHECK(ml->path >= line && ml->path <= line + len);
-	CHECK(!strchr(ml->path, '\n'));
+	CHECK(!strstr(ml->path, "\\012"));	/* decoded: maps' escaped newline */
 	CHECK(ml->path[0] != ' ');
+}
+
+/* The path as the kernel's mangle_path writes it in maps: '\n' as \012. */
+static char *escaped(const char *path)
+{
+	char *out = malloc(strlen(path) * 4 + 1), *w = out;
+
+	if (!out)
+		abort();
+	for (; *path; path++) {
+		if (*path == '\n')
+			w += sprintf(w, "\\012");
+		else
+			*w++ = *path;
+	}
+	*w = '\0';
+	return out;
 }
 
 static void round_trip(const struct maps_line *ml)
 {
 	struct maps_line again;
-	char *text = NULL;
+	char *text = NULL, *path = escaped(ml->path);
 	int n;
 
 	n = asprintf(&text, "%" PRIx64 "-%" PRIx64 " r-%cp %08" PRIx64 " %02x:%02x %" PRIu64
 		     "                   %s%s\n",
 		     ml->start, ml->end, ml->exec ? 'x' : '-', ml->pgoff,
-		     ml->dev_major, ml->dev_minor, ml->ino, ml->path,
+		     ml->dev_major, ml->dev_minor, ml->ino, path,
 		     ml->deleted ? " (deleted)" : "");
+	free(path);
 	if (n < 0)
 		abort();
 	CHECK(maps_parse_line(text, &again) == 0);

@@ -59,13 +59,14 @@ Test(folded, same_line_from_different_threads_merges_and_sorts)
 
 Test(folded, separators_inside_names_are_replaced)
 {
-	struct pframe f[] = { { .name = "ns;fn" }, { .name = "op\nnew" }, { .name = "std::vector<int> x" } };
+	struct pframe f[] = { { .name = "ns;fn" }, { .name = "op\nnew" }, { .name = "std::vector<int> x" },
+			      { .name = "/tmp/a\r\n;b (deleted)+0x10" } };
 	struct profile *p = profile__new();
 	char *out;
 
-	cr_assert_eq(profile__add(p, 0, "we;ird", 1, 1, 2, f, 3), 0);
+	cr_assert_eq(profile__add(p, 0, "we;ird", 1, 1, 2, f, 4), 0);
 	out = write_folded(p);
-	cr_expect_str_eq(out, "we:ird;ns:fn;op new;std::vector<int> x 2\n");
+	cr_expect_str_eq(out, "we:ird;ns:fn;op\\nnew;std::vector<int> x;/tmp/a\\r\\n:b (deleted)+0x10 2\n");
 	free(out);
 	profile__free(p);
 }

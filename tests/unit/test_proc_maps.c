@@ -11,6 +11,9 @@
 
 #include "leak_check.h"
 #include "proc_maps.h"
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
 
 TestSuite(proc_maps, .fini = check_leaks);
 
@@ -293,4 +296,43 @@ Test(proc_maps, no_such_process)
 	cr_expect_eq(maps_for_each_exec(INT_MAX, stop_cb, &calls), -ENOENT);
 	cr_expect_eq(maps_for_each_exec(-1, stop_cb, &calls), -ENOENT);
 	cr_expect_eq(calls, 0);
+}
+
+/* One decoding for a name from maps (escaped) and from the side-band (raw). */
+Test(proc_maps, names_decode_the_same_from_both_sources)
+{
+	char maps[] = "/tmp/a\\012b (deleted)", raw[] = "/tmp/a\nb (deleted)";
+
+	cr_expect(vma_name__decode(maps, true, -1, 0, 0, 0));
+	cr_expect(vma_name__decode(raw, false, -1, 0, 0, 0));
+	cr_expect_str_eq(maps, "/tmp/a\nb");
+	cr_expect_str_eq(raw, "/tmp/a\nb");
+}
+
+/* Files really called "x (deleted)" and "a\012b", looked at in our root. */
+Test(proc_maps, a_name_that_looks_escaped_or_deleted_but_is_real)
+{
+	char dir[] = "/tmp/bpfprof-test-names.XXXXXX", path[128], name[128];
+	const char *real[] = { "x (deleted)", "a\\012b" };
+	struct stat st;
+
+	cr_assert_not_null(mkdtemp(dir));
+	for (int i = 0; i < 2; i++) {
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s/%s", dir, real[i]);
+		f = fopen(path, "w");
+		cr_assert_not_null(f);
+		fclose(f);
+		cr_assert_eq(stat(path, &st), 0);
+		snprintf(name, sizeof(name), "%s", path);
+		cr_expect_not(vma_name__decode(name, true, getpid(), major(st.st_dev),
+					       minor(st.st_dev), st.st_ino));
+		cr_expect_str_eq(name, path);
+		/* another file (inode) at that name: the kernel's marks */
+		cr_expect(vma_name__decode(name, true, getpid(), major(st.st_dev),
+					   minor(st.st_dev), st.st_ino + 1) == (i == 0));
+		unlink(path);
+	}
+	rmdir(dir);
 }

@@ -46,20 +46,23 @@ static void put_bytes(struct text *t, const char *b, size_t n)
 	t->s[t->len] = '\0';
 }
 
-/* Appends name with the characters that would break the format replaced:
- * ';' separates frames, the last space separates the count (kept: names
- * like "operator new" are fine), line breaks end the record. */
+/* Appends name escaped so that it cannot break the format: ';' separates
+ * frames, so it becomes ':'; a line break ends the record, so '\n' and '\r'
+ * become two characters, a backslash and 'n' or 'r' (a file called
+ * "a<newline>b" shows as a\nb). The last space separates the count: others are kept
+ * ("operator new"). Everything else is the name's own bytes. */
 static void put_name(struct text *t, const char *name)
 {
-	size_t start = t->len, n = strlen(name), i;
+	const char *run = name, *c;
 
-	put_bytes(t, name, n);
-	for (i = start; !t->failed && i < t->len; i++) {
-		if (t->s[i] == ';')
-			t->s[i] = ':';
-		else if (t->s[i] == '\n' || t->s[i] == '\r')
-			t->s[i] = ' ';
+	for (c = name; *c; c++) {
+		if (*c != ';' && *c != '\n' && *c != '\r')
+			continue;
+		put_bytes(t, run, (size_t)(c - run));
+		put_bytes(t, *c == ';' ? ":" : *c == '\n' ? "\\n" : "\\r", *c == ';' ? 1 : 2);
+		run = c + 1;
 	}
+	put_bytes(t, run, (size_t)(c - run));
 }
 
 static void put_line(struct text *t, const struct psample *s, const char *root)

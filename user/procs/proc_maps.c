@@ -6,14 +6,18 @@
  * sscanf() would accept signs, blanks and overflowing numbers.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 
 #include "parse_hex.h"
 #include "proc_maps.h"
 
 #define DELETED_SUFFIX	" (deleted)"
+#define ESCAPED_NEWLINE	"\\012"	/* how maps shows '\n' (seq_file's mangle_path) */
 
 /* 1 to max_digits hex digits, then the separator sep. */
 static bool parse_hex_sep(char **pp, int max_digits, char sep, uint64_t *val)
@@ -63,22 +67,65 @@ static bool parse_perms(char **pp, bool *exec)
 	return true;
 }
 
-/* The kernel pads to a column before the path, anonymous mappings have no
- * path (but may keep one trailing blank). Spaces inside the path are kept. */
-static void parse_path(char *p, struct maps_line *ml)
+/* Does name, inside pid's root, name the mapped file (dev, ino)? Only
+ * looked at (lstat: nothing is opened), never when pid < 0. */
+static bool names_file(const char *name, pid_t pid, uint32_t dev_major, uint32_t dev_minor,
+		       uint64_t ino)
+{
+	char path[PATH_MAX + 32];
+	struct stat st;
+
+	if (pid < 0 || name[0] != '/' ||
+	    snprintf(path, sizeof(path), "/proc/%d/root%s", (int)pid, name) >= (int)sizeof(path))
+		return false;
+	return !lstat(path, &st) && st.st_ino == ino && major(st.st_dev) == dev_major &&
+	       minor(st.st_dev) == dev_minor;
+}
+
+static void unescape_newlines(char *s)
+{
+	size_t n = strlen(ESCAPED_NEWLINE);
+	char *w = s;
+
+	while (*s) {
+		if (!strncmp(s, ESCAPED_NEWLINE, n)) {
+			*w++ = '\n';
+			s += n;
+		} else {
+			*w++ = *s++;
+		}
+	}
+	*w = '\0';
+}
+
+bool vma_name__decode(char *name, bool escaped, pid_t pid, uint32_t dev_major,
+		      uint32_t dev_minor, uint64_t ino)
 {
 	size_t len, sfx = strlen(DELETED_SUFFIX);
 
+	/* maps does not escape '\\': a file really called "a\\012b" keeps it */
+	if (escaped && strstr(name, ESCAPED_NEWLINE) &&
+	    !names_file(name, pid, dev_major, dev_minor, ino))
+		unescape_newlines(name);
+	len = strlen(name);
+	if (len <= sfx || strcmp(name + len - sfx, DELETED_SUFFIX) ||
+	    names_file(name, pid, dev_major, dev_minor, ino))
+		return false;
+	name[len - sfx] = '\0';
+	return true;
+}
+
+/* The kernel pads to a column before the path, anonymous mappings have no
+ * path (but may keep one trailing blank). Spaces inside the path are kept. */
+static void parse_path(char *p, pid_t pid, struct maps_line *ml)
+{
 	while (*p == ' ')
 		p++;
-	len = strlen(p);
-	ml->deleted = len > sfx && !strcmp(p + len - sfx, DELETED_SUFFIX);
-	if (ml->deleted)
-		p[len - sfx] = '\0';
+	ml->deleted = vma_name__decode(p, true, pid, ml->dev_major, ml->dev_minor, ml->ino);
 	ml->path = p;
 }
 
-int maps_parse_line(char *line, struct maps_line *out)
+static int parse_line(char *line, pid_t pid, struct maps_line *out)
 {
 	struct maps_line ml = { 0 };
 	uint64_t maj, min;
@@ -103,9 +150,14 @@ int maps_parse_line(char *line, struct maps_line *out)
 		return -EINVAL;
 	ml.dev_major = (uint32_t)maj;
 	ml.dev_minor = (uint32_t)min;
-	parse_path(p, &ml);
+	parse_path(p, pid, &ml);
 	*out = ml;
 	return 0;
+}
+
+int maps_parse_line(char *line, struct maps_line *out)
+{
+	return parse_line(line, -1, out);
 }
 
 int maps_for_each_exec(pid_t pid, int (*fn)(const struct maps_line *ml, void *ctx),
@@ -128,7 +180,7 @@ int maps_for_each_exec(pid_t pid, int (*fn)(const struct maps_line *ml, void *ct
 	while (getline(&line, &cap, f) >= 0) {
 		/* Skip what we cannot parse: one odd line (a future format
 		 * change) must not hide every other mapping. */
-		if (maps_parse_line(line, &ml) || !ml.exec)
+		if (parse_line(line, pid, &ml) || !ml.exec)
 			continue;
 		err = fn(&ml, ctx);
 		if (err)

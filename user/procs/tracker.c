@@ -10,6 +10,7 @@
 #include <bpf/libbpf.h>
 
 #include "events.h"
+#include "proc_maps.h"
 #include "procs.h"
 #include "tracker.h"
 
@@ -97,6 +98,8 @@ static int take_mmap2(struct tracker *t, const struct perf_event_header *h, uint
 		.dev_major = r->maj, .dev_minor = r->min, .ino = r->ino, .time = time,
 		.path = strdup(r->filename),
 	};
+	if (ev.vma.path)	/* raw, but " (deleted)" may be the kernel's */
+		vma_name__decode(ev.vma.path, false, (pid_t)r->pid, r->maj, r->min, r->ino);
 	if (!ev.vma.path || push(t, &ev)) {
 		free(ev.vma.path);
 		return -ENOMEM;
