@@ -57,8 +57,8 @@ go tool pprof -raw "$T/inl.pb.gz" 2>/dev/null | sed -n '/^Locations/,$p' >"$T/in
 bid=$(eu-readelf -n "$EX/inline_hot" | awk '/Build ID:/ { print $3 }')
 check "pprof: the workload's mapping has its real range, file offset and build-id" \
 	grep -qE "^[0-9]+: 0x[0-9a-f]{6,}/0x[0-9a-f]+/0x[0-9a-f]+ .*/inline_hot $bid " "$T/inl.raw"
-check "pprof: no mapping spans the whole address space but the kernel's" bash -c \
-	"! grep -E '^[0-9]+: 0x0/0xffffffffffffffff/' '$T/inl.raw' | grep -v 'kernel.kallsyms'"
+check "pprof: no mapping spans the whole address space but the kernel's (and [unknown]'s)" bash -c \
+	"! grep -E '^[0-9]+: 0x0/0xffffffffffffffff/' '$T/inl.raw' | grep -vE 'kernel.kallsyms|\[unknown\]'"
 bad=$(python3 - "$T/inl.raw" <<'PY'
 import re, sys
 locs, maps = [], {}
@@ -126,3 +126,60 @@ ms=$((($(date +%s%N) - start) / 1000000))
 check "debuginfod stopped: exit 0, ends promptly (${ms} ms for a 1 s run)" \
 	all [ "$rc" -eq 0 ] -- [ "$ms" -lt 6000 ]
 check "debuginfod stopped: frames as app+0xOFF" grep -qE ';app\+0x[0-9a-f]+ [0-9]+$' "$T/dbgd2.folded"
+
+echo "== unnamed code grouped by function: a stripped -O2 binary, named by its CFI"
+S=nofp_chain_stripped
+"$BPFPROF" --call-graph dwarf -o "$T/strip.folded" -- "$EX/$S" 2 2>"$T/strip.err"
+check "stripped: exit 0" [ $? -eq 0 ]
+# the functions' starts: every FDE of the stripped file (binutils' reading),
+# and nofp_hot's from the unstripped one
+readelf --debug-dump=frames "$EX/$S" | sed -nE 's/.* FDE cie=.* pc=0*([0-9a-f]+)\.\..*/\1/p' |
+	sort -u >"$T/strip.fdes"
+hot=$(nm "$EX/nofp_chain" | awk '$3 == "nofp_hot" { sub(/^0+/, "", $1); print $1 }')
+grep -oE "(^|;)$S\+0x[0-9a-f]+" "$T/strip.folded" | sed -E "s/.*\+0x//" | sort -u >"$T/strip.offs"
+notfde=$(comm -23 "$T/strip.offs" "$T/strip.fdes" | wc -l)
+check "stripped: every unnamed frame is an FDE's start ($(wc -l <"$T/strip.offs") functions, $notfde not)" \
+	all [ -s "$T/strip.offs" ] -- [ "$notfde" -eq 0 ]
+s=$(awk -v f=";$S+0x$hot" '{ n = $NF; t += n; u = $0; sub(/;[^;]*_\[k\].*$/, "", u); sub(/ [0-9]+$/, "", u)
+	if (substr(u, length(u) - length(f) + 1) == f) h += n } END { print t ? int(h * 100 / t) : 0 }' "$T/strip.folded")
+lines=$(awk -v f=";$S+0x$hot" '{ u = $0; sub(/;[^;]*_\[k\].*$/, "", u); sub(/ [0-9]+$/, "", u)
+	if (substr(u, length(u) - length(f) + 1) == f) print u }' "$T/strip.folded" | sort -u | wc -l)
+note_share "$S" "nofp_hot's FDE" "$s"
+check "stripped: nofp_hot's samples are one frame, $S+0x$hot, in >= 80% ($s%), on $lines user stack(s)" \
+	all [ "$s" -ge 80 ] -- [ "$lines" -eq 1 ]
+check "stripped: the summary says why they are unnamed" grep -qE 'frames unresolved \(.*no symbol [0-9]+' "$T/strip.err"
+"$BPFPROF" --call-graph dwarf -o "$T/strip.pb.gz" -- "$EX/$S" 1 2>/dev/null
+# its Locations: file offsets inside nofp_hot, not all at its start
+go tool pprof -raw "$T/strip.pb.gz" 2>/dev/null | sed -n '/^Locations/,$p' >"$T/strip.raw"
+size=$(nm -S "$EX/nofp_chain" | awk '$4 == "nofp_hot" { print $2 }')
+offs=$(python3 - "$T/strip.raw" "$S+0x$hot" "$hot" "$size" <<'PY'
+import re, sys
+raw, name, hot, size = sys.argv[1], sys.argv[2], int(sys.argv[3], 16), int(sys.argv[4], 16)
+maps, locs = {}, []
+for line in open(raw):
+    m = re.match(r'(\d+): (0x[0-9a-f]+)/(0x[0-9a-f]+)/(0x[0-9a-f]+) ', line)
+    if m:
+        maps[int(m[1])] = (int(m[2], 16), int(m[4], 16))
+    m = re.match(r'\s*\d+: (0x[0-9a-f]+) M=(\d+) (\S+) ', line)
+    if m and m[3] == name:
+        locs.append((int(m[1], 16), int(m[2])))
+offs = [a - maps[i][0] + maps[i][1] for a, i in locs]
+inside = all(hot <= o < hot + size for o in offs)
+print(' '.join(hex(o) for o in offs) if offs and inside and any(o != hot for o in offs) else 'bad')
+PY
+)
+check "stripped: pprof keeps the exact addresses in the one function ($offs)" [ "$offs" != bad ]
+
+check "pprof: the comment says why frames are unnamed" bash -c \
+	"go tool pprof -raw '$T/strip.pb.gz' 2>/dev/null | grep -qE 'frames unresolved \(.*no symbol [0-9]+'"
+
+echo "== Debian's stripped gzip: as few lines as perf's"
+head -c 24M /dev/urandom | base64 >"$T/big.txt"
+"$BPFPROF" -F 499 -o "$T/gz.folded" -- gzip -c "$T/big.txt" >/dev/null 2>"$T/gz.err"
+perf record -q -F 499 -g -o "$T/gz.perf" -- gzip -c "$T/big.txt" >/dev/null 2>&1
+perf script -i "$T/gz.perf" 2>/dev/null | awk -f tools/bench/fold_perf.awk >"$T/gzp.folded"
+ours=$(wc -l <"$T/gz.folded")
+theirs=$(wc -l <"$T/gzp.folded")
+echo "   gzip: bpfprof $ours folded lines, perf $theirs"
+check "gzip: at most twice perf's folded lines, + 10 ($ours vs $theirs)" \
+	all [ "$theirs" -gt 0 ] -- [ "$ours" -le $((2 * theirs + 10)) ]

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "dwarf_lines.h"
+#include "fde_index.h"
 #include "files.h"
 #include "procs.h"
 
@@ -26,6 +27,7 @@ struct fentry {
 	unsigned long refs;
 	int fd;				/* the mapped file, kept open; -1: by path */
 	bool tried;			/* symbols read (or found unreadable) */
+	bool fdes_tried;		/* functions by CFI read (or found unreadable) */
 	size_t bytes;			/* what its symbols hold */
 	struct fentry *newer, *older;	/* the LRU list of entries with symbols */
 };
@@ -94,8 +96,11 @@ static void unload(struct files *fs, struct fentry *e)
 	elf_syms__free(e->pub.syms);
 	elf_syms__free(e->pub.debug);
 	dwarf_lines__free(e->pub.lines);
+	fde_index__free(e->pub.fdes);
 	e->pub.syms = e->pub.debug = NULL;
 	e->pub.lines = NULL;
+	e->pub.fdes = NULL;
+	e->fdes_tried = false;
 	e->bytes = 0;
 	e->tried = false;
 }
@@ -293,6 +298,8 @@ static void load(struct files *fs, struct fentry *e, int fd)
 	struct file_entry *f = &e->pub;
 
 	f->syms = open_syms(fs, fd);	/* NULL: not ELF, kept as such */
+	if (!f->syms)
+		f->why = errno == E2BIG ? UNNAMED_OVER_LIMIT : UNNAMED_NOT_ELF;
 	if (f->syms)
 		f->lines = dwarf_lines__open(fd, f->path, fs->opts.inlines);
 	if (f->lines)
@@ -316,6 +323,7 @@ const struct elf_syms *files__symbols(struct files *fs, struct file_entry *f, pi
 	}
 	e->tried = true;
 	fd = e->fd >= 0 ? e->fd : mapped_file__open(tgid, alive, v, &f->stamp);
+	f->why = UNNAMED_UNREADABLE;
 	if (fd >= 0)
 		load(fs, e, fd);
 	if (fd >= 0 && fd != e->fd)
@@ -326,6 +334,27 @@ const struct elf_syms *files__symbols(struct files *fs, struct file_entry *f, pi
 	fs->st.loaded++;
 	fs->st.reads++;
 	return f->syms;
+}
+
+const struct fde_index *files__functions(struct files *fs, struct file_entry *f, pid_t tgid,
+					 bool alive, const struct vma *v)
+{
+	struct fentry *e = (struct fentry *)f;
+	size_t bytes;
+	int fd;
+
+	if (!e->tried || e->fdes_tried)
+		return f->fdes;
+	e->fdes_tried = true;
+	fd = e->fd >= 0 ? e->fd : mapped_file__open(tgid, alive, v, &f->stamp);
+	if (fd >= 0)
+		f->fdes = fde_index__open_fd(fd);
+	if (fd >= 0 && fd != e->fd)
+		close(fd);
+	bytes = f->fdes ? fde_index__bytes(f->fdes) : 0;
+	e->bytes += bytes;
+	fs->st.bytes += bytes;
+	return f->fdes;
 }
 
 void files__trim(struct files *fs)

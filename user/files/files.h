@@ -27,8 +27,10 @@
 
 #include "elf_syms.h"
 #include "mapped_file.h"
+#include "unnamed.h"
 
 struct dwarf_lines;
+struct fde_index;
 struct files;
 struct procs;
 struct vma;
@@ -43,6 +45,9 @@ struct file_entry {
 	struct elf_syms *syms;		/* NULL: not read yet, or unreadable */
 	struct elf_syms *debug;		/* separate debug file's symbols, if any */
 	struct dwarf_lines *lines;	/* DWARF lines and inline frames; NULL: none */
+	enum unnamed why;		/* when syms is NULL: why (unreadable, not ELF...) */
+	/* its functions by CFI: after files__functions() until files__trim() */
+	struct fde_index *fdes;
 	char build_id[2 * BUILD_ID_MAX + 1];	/* hex; "" when unknown */
 	/* the unwinder's (its table, its rows): released with the entry by
 	 * the callback of files__on_release() */
@@ -78,6 +83,12 @@ void files__put(struct files *fs, struct file_entry *f);
  * bound, or gone). */
 const struct elf_syms *files__symbols(struct files *fs, struct file_entry *f, pid_t tgid,
 				      bool alive, const struct vma *v);
+
+/* The functions of f by its CFI (fde_index.h), read once at its first
+ * address no symbol names (again after a trim), through v as
+ * files__symbols(). NULL when it has no usable .eh_frame. */
+const struct fde_index *files__functions(struct files *fs, struct file_entry *f, pid_t tgid,
+					 bool alive, const struct vma *v);
 
 /* A safe point (no name from the symbols is held): drops the least
  * recently used files' symbols while they hold more than the budget, or

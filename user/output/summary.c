@@ -40,11 +40,38 @@ static void unwind_part(const struct profile *p, char *buf, size_t size)
 		 b[STAT_UNWIND_DEPTH], b[STAT_UNWIND_FP_FALLBACK]);
 }
 
+/* What stayed unnamed, by reason: " (no symbol 12, file unreadable 1)". */
+static void unnamed_part(const struct profile *p, char *buf, size_t size)
+{
+	static const char *const reasons[UNNAMED_MAX] = {
+		[UNNAMED_NO_MAPPING] = "no mapping",
+		[UNNAMED_NO_JIT_MAP] = "anonymous, no JIT map entry",
+		[UNNAMED_NO_FILE] = "no file",
+		[UNNAMED_UNREADABLE] = "file unreadable",
+		[UNNAMED_NOT_ELF] = "not ELF",
+		[UNNAMED_OVER_LIMIT] = "file over size limits",
+		[UNNAMED_NO_SYMBOL] = "no symbol",
+		[UNNAMED_NO_KSYMS] = "no kallsyms",
+		[UNNAMED_NO_KSYM] = "no kernel symbol",
+	};
+	size_t len = 0;
+
+	for (int r = UNNAMED_NONE + 1; r < UNNAMED_MAX && len < size; r++) {
+		if (!p->stats.unnamed[r])
+			continue;
+		len += (size_t)snprintf(buf + len, size - len, "%s%s %" PRIu64, len ? ", " : " (",
+					reasons[r], p->stats.unnamed[r]);
+	}
+	if (len && len < size)
+		snprintf(buf + len, size - len, ")");
+}
+
 void summary__format(const struct profile *p, const char *why, char *buf, size_t size)
 {
 	const uint64_t *b = p->stats.bpf;
-	char offcpu[256] = "", unwind[384] = "", files[96] = "";
+	char offcpu[256] = "", unwind[384] = "", files[96] = "", unnamed[320] = "";
 
+	unnamed_part(p, unnamed, sizeof(unnamed));
 	offcpu_part(p, offcpu, sizeof(offcpu));
 	unwind_part(p, unwind, sizeof(unwind));
 	if (p->stats.files_over_limit)
@@ -54,9 +81,9 @@ void summary__format(const struct profile *p, const char *why, char *buf, size_t
 		 "%" PRIu64 " samples, %zu stacks, %" PRIu64 " lost "
 		 "(stackmap-full %" PRIu64 ", stack-error %" PRIu64 ", counts-full %" PRIu64 "), %"
 		 PRIu64 "/%" PRIu64
-		 " frames unresolved%s, %" PRIu64 " tracking records lost%s%s, %.2f s (%s)",
+		 " frames unresolved%s%s, %" PRIu64 " tracking records lost%s%s, %.2f s (%s)",
 		 b[STAT_SAMPLES], p->nsamples, profile__lost(p),
 		 b[STAT_LOST_STACKMAP_FULL], b[STAT_LOST_STACK_ERROR], b[STAT_LOST_COUNTS_FULL],
-		 p->stats.unresolved, p->stats.frames, files, p->stats.tracking_lost, offcpu, unwind,
+		 p->stats.unresolved, p->stats.frames, unnamed, files, p->stats.tracking_lost, offcpu, unwind,
 		 p->stats.duration, why);
 }

@@ -11,6 +11,7 @@
 
 #include <linux/types.h>
 #include "profile.h"	/* bpf/: the BPF-shared layouts: TASK_COMM_LEN, enum stat_kind */
+#include "unnamed.h"
 
 struct pframe {
 	const char *name;	/* function, or "lib.so+0x1f" / "[unknown]"; interned */
@@ -40,6 +41,7 @@ struct profile_stats {
 	uint64_t bpf[STAT_MAX];		/* the BPF side's stats map, summed */
 	uint64_t frames;		/* frames symbolized */
 	uint64_t unresolved;		/* frames left [unknown] or dso+0xoff */
+	uint64_t unnamed[UNNAMED_MAX];	/* the same by reason */
 	uint64_t stacks_missing;	/* stack ids gone from the stack map */
 	uint64_t tracking_lost;		/* process tracking records dropped */
 	uint64_t files_over_limit;	/* ELF files skipped, beyond the sane sizes */

@@ -82,8 +82,12 @@ static void add_user(struct scratch *sc, const struct raw_stack *s, const struct
 			continue;
 		}
 		st->unresolved++;
+		st->unnamed[us.why]++;
 		if (us.dso) {
-			snprintf(sc->names[sc->n], NAME_MAX_LEN, "%s+0x%" PRIx64, us.dso, us.file_off);
+			/* one frame per function the CFI knows, at its start;
+			 * the exact address stays in the frame (pprof) */
+			snprintf(sc->names[sc->n], NAME_MAX_LEN, "%s+0x%" PRIx64, us.dso,
+				 us.in_function ? us.func_off : us.file_off);
 			put_user(sc, sc->names[sc->n], &us, addr, NULL, false);
 		} else {
 			put(sc, "[unknown]", false);
@@ -121,8 +125,10 @@ static void add_kernel(struct scratch *sc, const struct raw_stack *s, const stru
 
 		sym = ks ? ksyms__find(ks, addr) : NULL;
 		st->frames++;
-		if (!sym)
+		if (!sym) {
 			st->unresolved++;
+			st->unnamed[ks ? UNNAMED_NO_KSYM : UNNAMED_NO_KSYMS]++;
+		}
 		put(sc, sym ? sym->name : "[unknown]", true);
 		sc->frames[sc->n - 1].mapping = KERNEL_MAPPING;
 		sc->frames[sc->n - 1].addr = addr;

@@ -11,6 +11,7 @@
 #include "demangle.h"
 #include "dwarf_lines.h"
 #include "elf_syms.h"
+#include "fde_index.h"
 #include "files.h"
 #include "jit_procs.h"
 #include "proc_maps.h"
@@ -162,6 +163,33 @@ static void name_jit(struct symbolizer *sz, const struct user_ctx *ctx, bool ali
 	out->file_off = ip;
 }
 
+/* The function an unnamed address is in, as the file's CFI sees it (its
+ * FDE's start): all samples in one unnamed function are then one frame. */
+static void cfi_function(struct symbolizer *sz, struct file_entry *f, pid_t tgid, bool alive,
+			 const struct vma *v, struct user_sym *out)
+{
+	const struct fde_index *fi = files__functions(sz->files, f, tgid, alive, v);
+	uint64_t vaddr, start;
+
+	if (fi && !elf_syms__vaddr(f->syms, out->file_off, &vaddr) &&
+	    !fde_index__find(fi, vaddr, &start)) {
+		out->in_function = true;
+		out->func_off = out->file_off - (vaddr - start);
+	}
+}
+
+/* Why an address of mapping v (of file f) has no name (see unnamed.h). */
+static enum unnamed why_unnamed(const struct vma *v, const struct file_entry *f)
+{
+	if (!v)
+		return UNNAMED_NO_MAPPING;
+	if (!v->path[0] || !strncmp(v->path, "//anon", 6))
+		return UNNAMED_NO_JIT_MAP;
+	if (!f)
+		return UNNAMED_NO_FILE;
+	return f->syms ? UNNAMED_NO_SYMBOL : f->why;
+}
+
 void symbolizer__user(struct symbolizer *sz, const struct user_ctx *ctx, uint64_t ip,
 		      struct user_sym *out)
 {
@@ -178,12 +206,16 @@ void symbolizer__user(struct symbolizer *sz, const struct user_ctx *ctx, uint64_
 	}
 	if (anonymous(v))
 		name_jit(sz, ctx, alive, ip, out);
-	if (!v || out->name)
+	if (!v || out->name) {
+		out->why = out->name ? UNNAMED_NONE : why_unnamed(v, NULL);
 		return;
+	}
 	out->file_off = ip - v->start + v->pgoff;
 	f = file_of(sz, ctx->tgid, alive, v);
-	if (!f)
+	if (!f) {
+		out->why = why_unnamed(v, NULL);
 		return;
+	}
 	out->dso = f->name;
 	out->path = f->path;
 	out->build_id = f->build_id;
@@ -199,6 +231,9 @@ void symbolizer__user(struct symbolizer *sz, const struct user_ctx *ctx, uint64_
 	if (!out->name && out->src)
 		out->name = out->src->symbol;
 	out->name = symbolizer__demangle(sz, out->name);
+	out->why = out->name ? UNNAMED_NONE : why_unnamed(v, f);
+	if (out->why == UNNAMED_NO_SYMBOL && f != &sz->vdso)
+		cfi_function(sz, f, ctx->tgid, alive, v, out);
 }
 
 const char *symbolizer__demangle(struct symbolizer *sz, const char *name)

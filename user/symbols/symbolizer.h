@@ -7,6 +7,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "unnamed.h"
+
 struct files;
 struct name_sources;
 struct src_chain;
@@ -24,6 +26,9 @@ struct user_sym {
 	uint64_t file_off;	/* offset of the address in that file */
 	uint64_t map_start, map_end, map_pgoff;	/* the mapping holding it; 0 if none */
 	const struct src_chain *src;	/* source lines, inline frames (DWARF); NULL if none */
+	enum unnamed why;	/* when name is NULL: why */
+	bool in_function;	/* unnamed, but in a function the file's CFI knows: */
+	uint64_t func_off;	/* its start's file offset (its FDE's) */
 };
 
 /* names: which sources name frames (config.h); copied. procs must enter

@@ -92,6 +92,39 @@ int cfi__read_field(uint8_t enc, const uint8_t **p, const uint8_t *start, const 
 	return cfi__apply_enc(enc, raw, field, data, val);
 }
 
+int cfi__fde_encoding(const char *augmentation, const uint8_t *data, size_t size, uint8_t *enc,
+		      bool *sized)
+{
+	const uint8_t *p = data, *end = data ? data + size : NULL;
+	const char *a = augmentation;
+	uint64_t skip;
+
+	*enc = DW_EH_PE_absptr;
+	*sized = a[0] == 'z';
+	if (!*sized)
+		return a[0] == '\0' ? 0 : -1;
+	for (a++; *a; a++) {
+		if (*a == 'S')		/* a signal frame: no data */
+			continue;
+		if (!p || p >= end)
+			return -1;
+		if (*a == 'R') {
+			*enc = *p++;
+		} else if (*a == 'L') {
+			p++;
+		} else if (*a == 'P') {
+			uint8_t penc = *p++;
+
+			if (cfi__read_raw(penc, &p, end, &skip))
+				return -1;
+		} else {
+			return -1;
+		}
+	}
+	/* An aligned pointer would be read at another place than here. */
+	return (*enc & 0x70) == DW_EH_PE_aligned ? -1 : 0;
+}
+
 /* ---- what libdw will run ------------------------------------------------- */
 
 /* libdw sizes a frame by the highest register its CFI names (up to 2^27)

@@ -9,6 +9,7 @@
 #define BPFPROF_CFI_BYTES_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* An unsigned or signed LEB128 number at *p, which it advances. */
@@ -26,6 +27,13 @@ int cfi__apply_enc(uint8_t enc, uint64_t raw, uint64_t field, uint64_t data, uin
  * datarel values count from data. */
 int cfi__read_field(uint8_t enc, const uint8_t **p, const uint8_t *start, const uint8_t *end,
 		     uint64_t vaddr, uint64_t data, uint64_t *val);
+
+/* The FDE pointer encoding a CIE's augmentation names: 'R' of a "z"
+ * augmentation, absolute without one; *sized: FDEs carry augmentation data
+ * ("z"). Only what libdw reads the same way is accepted: "" or "z" with L,
+ * P, R, S. data: the augmentation data libdw bounded (size bytes). */
+int cfi__fde_encoding(const char *augmentation, const uint8_t *data, size_t size, uint8_t *enc,
+		      bool *sized);
 
 /* False when libdw running [p, end) could allocate without bound, or the
  * instructions are cut short. enc: the FDE pointer encoding (set_loc). */

@@ -137,40 +137,11 @@ static bool in_file(uint64_t off, uint64_t len, uint64_t fsize)
 
 /* ---- CIEs and FDEs ------------------------------------------------------- */
 
-/* The FDE pointer encoding named by a "z" augmentation's 'R', absolute
- * without one. Only what libdw reads the same way is accepted: "" or "z"
- * with L, P, R, S; the data was bounded by libdw. */
+/* The FDE pointer encoding of a CIE (cfi_bytes.h). */
 static int parse_augmentation(const Dwarf_CIE *cie, struct cie_info *ci)
 {
-	const uint8_t *p = cie->augmentation_data;
-	const uint8_t *end = p ? p + cie->augmentation_data_size : NULL;
-	const char *a = cie->augmentation;
-	uint64_t skip;
-
-	ci->enc = DW_EH_PE_absptr;
-	ci->sized = a[0] == 'z';
-	if (!ci->sized)
-		return a[0] == '\0' ? 0 : -1;
-	for (a++; *a; a++) {
-		if (*a == 'S')		/* a signal frame: no data */
-			continue;
-		if (!p || p >= end)
-			return -1;
-		if (*a == 'R') {
-			ci->enc = *p++;
-		} else if (*a == 'L') {
-			p++;
-		} else if (*a == 'P') {
-			uint8_t penc = *p++;
-
-			if (cfi__read_raw(penc, &p, end, &skip))
-				return -1;
-		} else {
-			return -1;
-		}
-	}
-	/* An aligned pointer would be read at another place than here. */
-	return (ci->enc & 0x70) == DW_EH_PE_aligned ? -1 : 0;
+	return cfi__fde_encoding(cie->augmentation, cie->augmentation_data,
+				 cie->augmentation_data_size, &ci->enc, &ci->sized);
 }
 
 /* A version 4 CIE (.debug_frame) states the address size: the FDEs are
