@@ -1,6 +1,6 @@
 # bash completion for bpfprof: options (from --help), event names (from
 # --list, as this machine can open them), pids for -p, files for -o, the
-# subcommands (the views) first, FIFOs after --control fifo:.
+# subcommands (top and the views) first, FIFOs after --control fifo:.
 _bpfprof()
 {
 	local cur prev words cword
@@ -49,7 +49,7 @@ _bpfprof()
 		fi
 	done
 	if [[ $cword -eq 1 && $cur != -* ]]; then
-		COMPREPLY=($(compgen -W "report flamegraph diff" -- "$cur"))
+		COMPREPLY=($(compgen -W "top report flamegraph diff" -- "$cur"))
 	elif [[ $cur == -* ]]; then
 		COMPREPLY=($(compgen -W '$(_parse_help "$1")' -- "$cur"))
 	fi

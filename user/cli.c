@@ -495,12 +495,32 @@ static void add_default_events(struct config *cfg)
 	}
 }
 
+/* bpfprof top shows what it drains, every --interval (default 1 s). */
+static const char *check_top(struct config *cfg)
+{
+	if (cfg->output || cfg->output_dir || cfg->push_url || cfg->report || cfg->format)
+		return "top shows a live table and writes no profile: no -o, --output-dir, "
+		       "--push, --format or --report";
+	if (cfg->cmd)
+		return "top watches what runs: -p PID or --comm NAME, not -- COMMAND";
+	if (cfg->offcpu)
+		return "--off-cpu is one-shot only for now (not with top)";
+	if (cfg->control_ctl)
+		return "--control is for profiling runs; in top, 'p' pauses the view";
+	cfg->refresh = cfg->interval ? cfg->interval : 1.0;
+	cfg->interval = 0;
+	cfg->quiet = true;	/* the screen is top's */
+	return NULL;
+}
+
 /* One-shot and fleet options that only make sense together. */
 static enum cli_result check_modes(struct config *cfg)
 {
 	const char *err = NULL;
 
-	if (cfg->start_disabled && !cfg->control_ctl)
+	if (cfg->top)
+		err = check_top(cfg);
+	else if (cfg->start_disabled && !cfg->control_ctl)
 		err = "--start-disabled needs --control (nothing else can enable sampling)";
 	else if (cfg->interval) {
 		if (!cfg->output_dir && !cfg->push_url)
@@ -533,6 +553,11 @@ enum cli_result cli_parse(int argc, char **argv, struct config *cfg)
 	int opt, res;
 
 	memset(cfg, 0, sizeof(*cfg));
+	if (argc > 1 && !strcmp(argv[1], "top")) {	/* bpfprof top [options] */
+		cfg->top = true;
+		argc--;
+		argv++;
+	}
 	cfg->freq = 99;
 	cfg->max_stacks = DEFAULT_MAX_STACKS;
 	cfg->max_files = 1000;

@@ -76,6 +76,10 @@ struct config {
 	char *control_ack;		/* NULL: no acks */
 	bool start_disabled;		/* --start-disabled: count nothing until enable */
 
+	/* bpfprof top: a live table instead of a profile written */
+	bool top;
+	double refresh;			/* top's --interval: seconds between screens */
+
 	/* fleet mode: a profile every interval, to files and/or a server */
 	double interval;		/* seconds; 0: one-shot */
 	const char *output_dir;		/* --output-dir */

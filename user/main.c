@@ -33,6 +33,8 @@
 #include "progress.h"
 #include "session.h"
 #include "target.h"
+#include "term.h"
+#include "top_live.h"
 #include "tracker.h"
 #include "unwind.h"
 #include "views.h"
@@ -67,6 +69,7 @@ struct run {
 	struct profile *so_far;		/* drained before the end, after a snapshot */
 	uint64_t cleared;		/* samples dropped by clear */
 	unsigned long commands;		/* carried out (--control, SIGUSR1) */
+	struct top_live *top;		/* bpfprof top */
 };
 
 /* Once profiling has stopped, a signal aborts the write: the second
@@ -96,6 +99,7 @@ static void abort_run(int sig)
 		return;
 	if (command_pid > 0)
 		kill(command_pid, SIGKILL);
+	term__restore();	/* bpfprof top's terminal */
 	if (abort_tmp_name)
 		unlinkat(abort_tmp_dirfd, abort_tmp_name, 0);
 	if (write(STDERR_FILENO, msg, sizeof(msg) - 1) < 0)
@@ -135,6 +139,7 @@ static int block_signals(struct run *r)
 	sigaddset(&mask, SIGCHLD);
 	sigaddset(&mask, SIGHUP);
 	sigaddset(&mask, SIGUSR1);	/* a snapshot */
+	sigaddset(&mask, SIGWINCH);	/* top: draw at the new size */
 	if (sigprocmask(SIG_BLOCK, &mask, &r->old_mask))
 		return -errno;
 	r->sig_fd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
@@ -377,6 +382,8 @@ static const char *check_signals(struct run *r)
 			why = "hangup";
 		else if (si.ssi_signo == SIGUSR1 && run_command(r, CONTROL_SNAPSHOT) == -ENOMEM)
 			why = "out of memory";
+		else if (si.ssi_signo == SIGWINCH && r->top)
+			top_live__redraw(r->top);
 	}
 	if (!why && r->have_cmd && command__exited(&r->cmd))
 		why = "command exited";
@@ -521,19 +528,36 @@ static int control_input(struct run *r)
 	return 0;
 }
 
+/* bpfprof top: one interval drained as fleet mode drains it, shown. */
+static int top_interval(struct run *r)
+{
+	struct profile *p;
+	uint64_t total = 0;
+	int err = collect(r, &p);
+
+	if (err)
+		return err;
+	err = session__total(r->session, &total);
+	if (!err)
+		err = top_live__interval(r->top, p, total);
+	profile__free(p);
+	return err;
+}
+
 /* Sleeps in poll() until the next deadline, a signal or tracking records;
  * writes a profile at each interval's end (fleet mode). */
 static int wait_loop(struct run *r)
 {
 	uint64_t end = r->cfg->duration > 0 ?
 		r->start_ns + (uint64_t)(r->cfg->duration * 1e9) : UINT64_MAX;
-	uint64_t step = (uint64_t)(r->cfg->interval * 1e9);
+	uint64_t step = (uint64_t)((r->top ? r->cfg->refresh : r->cfg->interval) * 1e9);
 	/* dwarf: a new process's tables should be in before it runs long */
 	int poll_ms = r->unwinder ? POLL_MS / 4 : POLL_MS;
-	struct pollfd fds[3] = {
+	struct pollfd fds[4] = {
 		{ .fd = r->sig_fd, .events = POLLIN },
 		{ .fd = tracker__fd(r->tracker), .events = POLLIN },
 		{ .fd = r->control ? control__fd(r->control) : -1, .events = POLLIN },
+		{ .fd = r->top ? top_live__fd(r->top) : -1, .events = POLLIN },
 	};
 	int err;
 
@@ -548,15 +572,19 @@ static int wait_loop(struct run *r)
 			return 0;
 		}
 		if (now >= next) {
-			err = write_profile(r, "interval");
+			err = r->top ? top_interval(r) : write_profile(r, "interval");
 			if (err)
 				return err;
 			continue;
 		}
 		timeout = next - now < (uint64_t)poll_ms * 1000000 ?
 			(int)((next - now) / 1000000) + 1 : poll_ms;
-		if (poll(fds, 3, timeout) < 0 && errno != EINTR)
+		if (poll(fds, 4, timeout) < 0 && errno != EINTR)
 			return -errno;
+		if (r->top && top_live__keys(r->top)) {
+			r->stop_reason = "quit";
+			return 0;
+		}
 		err = consume_tracking(r);
 		if (!err)
 			err = control_input(r);
@@ -584,6 +612,12 @@ static int finish(struct run *r)
 	session__stop(r->session);
 	if (r->have_cmd)
 		command__terminate(&r->cmd);	/* it cleans up while we write */
+	if (r->top) {	/* the rest is counted too: counted + lost = total */
+		err = top_interval(r);
+		if (!session__total(r->session, &total))
+			top_live__end(r->top, total, r->stop_reason ? r->stop_reason : "error");
+		return err;
+	}
 	err = write_profile(r, r->stop_reason ? r->stop_reason : "error");
 	if (r->cfg->control_ctl && !session__total(r->session, &total))
 		p_info("control: %lu commands, %" PRIu64 " samples cleared, %lu acks the ACK "
@@ -622,6 +656,7 @@ static int cleanup(struct run *r)
 	collector__free(r->collector);
 	control__close(r->control);
 	profile__free(r->so_far);
+	top_live__free(r->top);
 	tracker__free(r->tracker);
 	/* procs lets go of the files, the registry releases their unwind
 	 * tables: the unwinder and the BPF maps are still there */
@@ -643,7 +678,9 @@ static int run_profile(const struct config *cfg)
 	int err, ferr;
 
 	err = check_pids(&r);
-	if (!err)
+	if (!err && cfg->top)
+		err = top_live__new(cfg, &r.top);
+	else if (!err)
 		err = output__open(cfg, &r.out);
 	if (!err && cfg->control_ctl)
 		err = control__open(cfg->control_ctl, cfg->control_ack, &r.control);
@@ -661,6 +698,8 @@ static int run_profile(const struct config *cfg)
 		err = start_tracking(&r);
 	if (!err)
 		err = start(&r);
+	if (!err && r.top)
+		err = top_live__begin(r.top);
 	if (!err)
 		err = wait_loop(&r);
 	if (r.start_ns) {

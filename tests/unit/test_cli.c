@@ -243,3 +243,28 @@ Test(cli, control_fifo_paths, .init = cr_redirect_stderr)
 	cr_expect_eq(parse(ARGV("--start-disabled"), &cfg), CLI_EXIT_USAGE);
 	cli_free(&cfg);
 }
+
+Test(cli, top_subcommand, .init = cr_redirect_stderr)
+{
+	struct config cfg;
+
+	cr_assert_eq(parse(ARGV("top"), &cfg), CLI_RUN);
+	cr_expect(cfg.top);
+	cr_expect_float_eq(cfg.refresh, 1.0, 1e-9);
+	cr_expect_eq(cfg.interval, 0, "top is not fleet mode");
+	cr_expect(cfg.quiet);
+	cli_free(&cfg);
+	cr_assert_eq(parse(ARGV("top", "--interval", "2.5", "-p", "7", "-K"), &cfg), CLI_RUN);
+	cr_expect_float_eq(cfg.refresh, 2.5, 1e-9);
+	cr_expect_eq(cfg.npids, 1);
+	cr_expect_eq(cfg.sides, SIDES_KERNEL_ONLY);
+	cli_free(&cfg);
+	cr_expect_eq(parse(ARGV("top", "-o", "x.folded"), &cfg), CLI_EXIT_USAGE);
+	cli_free(&cfg);
+	cr_expect_eq(parse(ARGV("top", "--output-dir", "/tmp"), &cfg), CLI_EXIT_USAGE);
+	cli_free(&cfg);
+	cr_expect_eq(parse(ARGV("top", "--", "ls"), &cfg), CLI_EXIT_USAGE);
+	cli_free(&cfg);
+	cr_expect_eq(parse(ARGV("top", "--control", "fifo:c"), &cfg), CLI_EXIT_USAGE);
+	cli_free(&cfg);
+}
