@@ -3,6 +3,8 @@
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -352,6 +354,47 @@ Test(ksyms, load_missing_file)
 	errno = 0;
 	cr_expect_null(ksyms__load("/nonexistent/kallsyms"));
 	cr_expect_eq(errno, ENOENT);
+}
+
+Test(ksyms, loader_thread_missing_file)
+{
+	struct ksyms_loader *l = ksyms__load_start("/nonexistent/kallsyms");
+
+	cr_assert_not_null(l, "ksyms__load_start: %s", strerror(errno));
+	errno = 0;
+	cr_expect_null(ksyms__load_wait(l));
+	cr_expect_eq(errno, ENOENT);
+}
+
+/* The thread's answer is ksyms__load's; signals stay with the caller. */
+Test(ksyms, loader_thread_as_load)
+{
+	static const char text[] = "ffffffff81000000 T _stext\n"
+				   "ffffffff81000100 t helper\n"
+				   "ffffffffc0000000 t mod_fn\t[ext4]\n";
+	char path[] = "/tmp/test_ksyms.XXXXXX";
+	int fd = mkstemp(path);
+	struct ksyms_loader *l;
+	struct ksyms *ks;
+	sigset_t mask;
+
+	cr_assert(fd >= 0);
+	cr_assert_eq(write(fd, text, sizeof(text) - 1), (ssize_t)sizeof(text) - 1);
+	cr_assert_eq(close(fd), 0);
+	sigemptyset(&mask);
+	cr_assert_eq(pthread_sigmask(SIG_SETMASK, &mask, NULL), 0);
+	l = ksyms__load_start(path);
+	cr_assert_not_null(l);
+	ks = ksyms__load_wait(l);
+	cr_assert_not_null(ks, "ksyms__load_wait: %s", strerror(errno));
+	cr_expect_eq(ksyms__count(ks), 3);
+	cr_expect_str_eq(ksyms__find(ks, 0xffffffff81000104)->name, "helper");
+	cr_expect_str_eq(ksyms__find(ks, 0xffffffffc0000001)->module, "ext4");
+	/* the caller's mask is its own again */
+	cr_assert_eq(pthread_sigmask(SIG_SETMASK, NULL, &mask), 0);
+	cr_expect_eq(sigismember(&mask, SIGINT), 0);
+	ksyms__free(ks);
+	cr_assert_eq(unlink(path), 0);
 }
 
 /* An oracle independent of ksyms.c: the address of the text symbol name in

@@ -605,8 +605,8 @@ part3() {
 		# bpfprof, with its end-of-run phases timed by uprobes
 		start_bpfprof p3b -a -F "$P3_HZ" --max-stacks "$P3_MAX_STACKS" -o "$W/p3.$cache.folded"
 		local bp=$LAST_PID bt=$LAST_TPID
-		"$BB/fn_timer" -p "$bp" -b "$BPFPROF" drain__collect ksyms__load resolve__drained \
-			folded__write >"$W/fn_timer.out" 2>"$W/fn_timer.err" &
+		"$BB/fn_timer" -p "$bp" -b "$BPFPROF" drain__collect ksyms__load ksyms__load_wait \
+			resolve__drained folded__write >"$W/fn_timer.out" 2>"$W/fn_timer.err" &
 		local ft=$!
 		STARTED+=("$ft")
 		for _ in $(seq 1 500); do grep -q ready "$W/fn_timer.out" 2>/dev/null && break; sleep 0.01; done
@@ -620,13 +620,21 @@ part3() {
 		p3_add lost_b "$(calc "100 * $(b_lost "$W/p3b.err") / $(b_samples "$W/p3b.err")")"
 		p3_add unres_b "$(calc "100 * $(b_unresolved "$W/p3b.err") / $(b_frames "$W/p3b.err")")"
 		p3_add stacks_b "$(wc -l <"$W/p3.$cache.folded")"
-		local phase ns sym=0 have=1
-		for phase in drain__collect ksyms__load resolve__drained folded__write; do
+		# kernel symbols at the end: the wait for the thread that read them
+		# while sampling (ksyms__load_wait), or, in a bpfprof without it,
+		# ksyms__load itself; the thread's own time is a row of its own
+		local phase ns sym=0 have=1 kphase=ksyms__load
+		grep -q '^ksyms__load_wait calls=' "$W/fn_timer.out" && kphase=ksyms__load_wait
+		for phase in drain__collect $kphase resolve__drained folded__write; do
 			ns=$(sed -nE "s/^$phase calls=[0-9]+ ns=([0-9]+)/\\1/p" "$W/fn_timer.out")
 			if [ -z "$ns" ]; then have=0; continue; fi
-			p3_add "ph_${phase}_$cache" "$(calc "$ns / 1e9")"
-			case $phase in ksyms__load|resolve__drained) sym=$((sym + ns)) ;; esac
+			p3_add "ph_${phase%_wait}_$cache" "$(calc "$ns / 1e9")"
+			case $phase in ksyms__load*|resolve__drained) sym=$((sym + ns)) ;; esac
 		done
+		if [ "$kphase" = ksyms__load_wait ]; then
+			ns=$(sed -nE "s/^ksyms__load calls=[1-9][0-9]* ns=([0-9]+)/\\1/p" "$W/fn_timer.out")
+			[ -n "$ns" ] && p3_add "ksyms_thread_$cache" "$(calc "$ns / 1e9")"
+		fi
 		if [ "$have" = 1 ] && [ "$sym" -gt 0 ]; then
 			p3_add "fps_$cache" "$(calc "$(b_frames "$W/p3b.err") / ($sym / 1e9)")"
 		fi
@@ -674,7 +682,10 @@ part3() {
 		local cache2
 		for cache2 in $P3_CACHES; do
 			row 3 "bpfprof phases ($cache2): read maps" s "$(p3v "ph_drain__collect_$cache2")" "" ""
-			row 3 "bpfprof phases ($cache2): load kernel symbols" s "$(p3v "ph_ksyms__load_$cache2")" "" ""
+			row 3 "bpfprof phases ($cache2): kernel symbols, at the end" s "$(p3v "ph_ksyms__load_$cache2")" "" ""
+			[ -n "$(p3v "ksyms_thread_$cache2")" ] &&
+				row 3 "bpfprof ($cache2): kernel symbols read on a thread while sampling" s \
+					"$(p3v "ksyms_thread_$cache2")" "" ""
 			row 3 "bpfprof phases ($cache2): symbolize + aggregate" s "$(p3v "ph_resolve__drained_$cache2")" "" ""
 			row 3 "bpfprof phases ($cache2): write folded" s "$(p3v "ph_folded__write_$cache2")" "" ""
 		done

@@ -21,18 +21,25 @@ struct collector {
 	struct procs *procs;
 	struct symbolizer *sz;
 	struct ksyms *ks;
+	struct ksyms_loader *ks_loader;	/* reading kallsyms while we sample */
 	bool need_ksyms, warned;
 	struct pevent events[MAX_EVENTS];
 	int nevents;
 	uint64_t over_limit;		/* files over the limits reported so far */
 };
 
+#define KALLSYMS "/proc/kallsyms"
+
 /* kallsyms is read once: kernel text does not move while we run. */
 static void load_ksyms(struct collector *c)
 {
 	if (c->ks || !c->need_ksyms || c->warned)
 		return;
-	c->ks = ksyms__load("/proc/kallsyms");
+	if (c->ks_loader)
+		c->ks = ksyms__load_wait(c->ks_loader);
+	else
+		c->ks = ksyms__load(KALLSYMS);
+	c->ks_loader = NULL;
 	if (!c->ks) {
 		p_warn("no kernel symbols (/proc/kallsyms: %s)",
 			strerror(errno));
@@ -59,6 +66,8 @@ struct collector *collector__new(struct session *s, struct procs *procs, struct 
 		free(c);
 		return NULL;
 	}
+	if (need_ksyms)		/* NULL: load_ksyms reads it itself */
+		c->ks_loader = ksyms__load_start(KALLSYMS);
 	return c;
 }
 
@@ -67,6 +76,8 @@ void collector__free(struct collector *c)
 	if (!c)
 		return;
 	symbolizer__free(c->sz);
+	if (c->ks_loader)
+		ksyms__free(ksyms__load_wait(c->ks_loader));
 	ksyms__free(c->ks);
 	free(c);
 }

@@ -8,6 +8,8 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -240,6 +242,66 @@ struct ksyms *ksyms__load(const char *path)
 		free(buf);
 	}
 	/* close() and free() must not clobber the reason of the failure. */
+	errno = err;
+	return ks;
+}
+
+struct ksyms_loader {
+	pthread_t thread;
+	char *path;
+	struct ksyms *ks;
+	int err;		/* ksyms__load's errno when ks is NULL */
+};
+
+static void *load_thread(void *arg)
+{
+	struct ksyms_loader *l = arg;
+
+	l->ks = ksyms__load(l->path);
+	l->err = l->ks ? 0 : errno;
+	return NULL;
+}
+
+struct ksyms_loader *ksyms__load_start(const char *path)
+{
+	struct ksyms_loader *l = calloc(1, sizeof(*l));
+	sigset_t all, old;
+	int err;
+
+	if (!l)
+		return NULL;
+	l->path = strdup(path);
+	if (!l->path) {
+		free(l);
+		return NULL;
+	}
+	/* The thread inherits a full mask: signals stay the main thread's. */
+	sigfillset(&all);
+	err = pthread_sigmask(SIG_SETMASK, &all, &old);
+	if (!err) {
+		err = pthread_create(&l->thread, NULL, load_thread, l);
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+	}
+	if (err) {
+		free(l->path);
+		free(l);
+		errno = err;
+		return NULL;
+	}
+	return l;
+}
+
+struct ksyms *ksyms__load_wait(struct ksyms_loader *l)
+{
+	struct ksyms *ks;
+	int err;
+
+	err = pthread_join(l->thread, NULL);
+	ks = l->ks;
+	if (!err && !ks)
+		err = l->err;
+	free(l->path);
+	free(l);
 	errno = err;
 	return ks;
 }

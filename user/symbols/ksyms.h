@@ -13,6 +13,7 @@ struct ksym {
 };
 
 struct ksyms;
+struct ksyms_loader;
 
 /* Parses kallsyms text (the bytes of /proc/kallsyms). Only text symbols
  * (t, T, w, W) with a non-zero address are kept. Malformed lines are
@@ -22,6 +23,15 @@ struct ksyms *ksyms__parse(const char *buf, size_t len);
 
 /* Reads and parses a kallsyms file (normally "/proc/kallsyms"). */
 struct ksyms *ksyms__load(const char *path);
+
+/* ksyms__load on a thread of its own, started now: reading kallsyms (tens
+ * of ms of CPU, mostly the kernel formatting ~100k lines) overlaps sampling
+ * instead of delaying the end of the run. The thread takes no signals.
+ * NULL with errno if it cannot start (then call ksyms__load). */
+struct ksyms_loader *ksyms__load_start(const char *path);
+
+/* Waits for the loader and frees it: ksyms__load's result and errno. */
+struct ksyms *ksyms__load_wait(struct ksyms_loader *l);
 
 /* The symbol covering addr: the last one at or below it. NULL below the
  * first symbol or above the last one's end (unknown end: the last symbol
