@@ -30,6 +30,7 @@ const volatile char comm_filter[TASK_COMM_LEN] = {};
 const volatile bool follow_forks = false;	/* -- COMMAND: its children too */
 const volatile bool kernel_stacks = true;
 const volatile bool user_stacks = true;
+const volatile bool python = false;		/* Python frames (--no-python: off) */
 const volatile __u32 offcpu_event = 0;		/* event index of off-CPU time */
 const volatile __u64 min_block_ns = 1000;
 const volatile __u64 tick_ns = 10000000;	/* the unit of /proc's start times (1 s / USER_HZ) */
@@ -327,6 +328,8 @@ static __always_inline int sample_event(void *ctx, __u32 event)
 	return 0;
 }
 
+#include "python.bpf.h"
+
 /*
  * The DWARF unwinder: from the user registers at kernel entry, find the
  * rule for the address in its file's table, compute the CFA, read the
@@ -338,8 +341,8 @@ struct unwind_ctx {
 	__u64 ip, sp, bp;
 	__u64 hash;
 	__u32 tgid;
-	__u32 nr;
 	__u32 stop;	/* STAT_UNWIND_* */
+	__u32 g;	/* the generation this sample goes to */
 };
 
 static __always_inline const struct unwind_map *find_map(const struct unwind_proc *pr, __u64 pc)
@@ -398,20 +401,36 @@ static long unwind_step(__u32 i, struct unwind_ctx *c)
 	const struct unwind_proc *pr = bpf_map_lookup_elem(&unwind_procs, &c->tgid);
 	const struct unwind_map *m;
 	const struct unwind_row *row;
+	struct py_walk *w = py_walk_get();
 	struct stack_trace *st;
 	__u32 slot = SLOT_USER;
-	__u64 pc, cfa, ra;
+	__u64 pc, cfa, ra, n;
 
 	st = bpf_map_lookup_elem(&scratch, &slot);
-	if (!st || !pr || c->nr >= MAX_STACK_DEPTH) {
+	/* frames so far: st->nr, in map memory, whose value the verifier does
+	 * not track step by step as it would a counter in c (every count a
+	 * state of its own: the loop would not converge) */
+	if (!st || !pr || !w || st->nr >= MAX_STACK_DEPTH) {
 		c->stop = STAT_UNWIND_DEPTH;
 		return 1;
 	}
-	st->ips[c->nr] = c->ip;
-	c->nr++;
-	c->hash = hash_step(c->hash, c->ip);
 	/* a return address points after its call: the call is the byte before */
-	pc = i ? c->ip - 1 : c->ip;
+	pc = w->native ? c->ip - 1 : c->ip;
+	/* the interpreter's frames go before (inside) the eval call running
+	 * them, one per loop step: a loop of its own would be too much for
+	 * the verifier */
+	if (!w->done && py_in_eval(w, pc) && py_step(w, st, &c->hash, c->g))
+		return 0;
+	w->done = 0;
+	w->native = 1;
+	n = st->nr;
+	if (n >= MAX_STACK_DEPTH) {	/* checked above; again for the verifier */
+		c->stop = STAT_UNWIND_DEPTH;
+		return 1;
+	}
+	st->ips[n] = c->ip;
+	st->nr = n + 1;
+	c->hash = hash_step(c->hash, c->ip);
 	m = find_map(pr, pc);
 	row = m ? find_row(m->first_row, m->nrows, pc - m->bias) : NULL;
 	if (row && row->cfa_reg == CFA_END) {
@@ -443,7 +462,8 @@ static long unwind_step(__u32 i, struct unwind_ctx *c)
 static __always_inline __u32 take_dwarf_ustack(void *ctx, struct stack_key *key, __u32 g)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
-	struct unwind_ctx c = { .tgid = key->tgid, .hash = FNV_OFFSET, .stop = STAT_UNWIND_DEPTH };
+	struct unwind_ctx c = { .tgid = key->tgid, .hash = FNV_OFFSET, .stop = STAT_UNWIND_DEPTH,
+				.g = g };
 	struct stack_trace *st;
 	__u32 slot = SLOT_USER;
 	struct pt_regs *regs;
@@ -455,16 +475,20 @@ static __always_inline __u32 take_dwarf_ustack(void *ctx, struct stack_key *key,
 		slot_inc(&stats, g * STAT_MAX + STAT_UNWIND_FP_FALLBACK);
 		return take_stack(ctx, g, SLOT_USER, BPF_F_USER_STACK, &key->ustack);
 	}
+	st = bpf_map_lookup_elem(&scratch, &slot);
+	if (!st)
+		return STAT_LOST_STACK_ERROR;
+	st->nr = 0;
 	regs = (struct pt_regs *)bpf_task_pt_regs(task);
 	c.ip = BPF_CORE_READ(regs, ip);
 	c.sp = BPF_CORE_READ(regs, sp);
 	c.bp = BPF_CORE_READ(regs, bp);
-	bpf_loop(MAX_STACK_DEPTH, unwind_step, &c, 0);
+	py_begin(key->tgid, key->start_time, python);
+	/* a step records one frame, native or Python: one more for the end */
+	bpf_loop(MAX_STACK_DEPTH + 1, unwind_step, &c, 0);
 	slot_inc(&stats, g * STAT_MAX + c.stop);
-	st = bpf_map_lookup_elem(&scratch, &slot);
-	if (!st || !c.nr)
+	if (!st->nr)
 		return 0;
-	st->nr = c.nr;
 	return store_stack(g, st, c.hash, &key->ustack);
 }
 

@@ -88,7 +88,7 @@ enum {
 	OPT_MAX_BYTES, OPT_PUSH, OPT_APP, OPT_SPOOL_DIR, OPT_SPOOL_MAX,
 	OPT_COMM, OPT_CGROUP, OPT_OFFCPU, OPT_MIN_BLOCK, OPT_LIST,
 	OPT_CALL_GRAPH, OPT_UNWIND_ROWS, OPT_NO_DEMANGLE, OPT_KILL_AFTER, OPT_NO_PROGRESS,
-	OPT_NO_INLINE,
+	OPT_NO_INLINE, OPT_NO_PYTHON,
 	OPT_REPORT, OPT_CONTROL, OPT_START_DISABLED,
 };
 
@@ -108,6 +108,7 @@ static const struct option long_opts[] = {
 	{ "unwind-rows", required_argument, NULL, OPT_UNWIND_ROWS },
 	{ "no-demangle", no_argument,       NULL, OPT_NO_DEMANGLE },
 	{ "no-inline",   no_argument,       NULL, OPT_NO_INLINE },
+	{ "no-python",   no_argument,       NULL, OPT_NO_PYTHON },
 	{ "all-cpus",    no_argument,       NULL, 'a' },
 	{ "user-only",   no_argument,       NULL, 'U' },
 	{ "kernel-only", no_argument,       NULL, 'K' },
@@ -360,6 +361,9 @@ static int apply_option(int opt, const char *arg, struct config *cfg)
 	case OPT_NO_INLINE:
 		cfg->names.inlines = false;
 		return -1;
+	case OPT_NO_PYTHON:
+		cfg->names.python = false;
+		return -1;
 	case OPT_UNWIND_ROWS:
 		if (parse_ulong(arg, 1ul << 28, &n) || n == 0) {
 			usage_error("invalid --unwind-rows '%s': expected 1..268435456", arg);
@@ -569,6 +573,7 @@ enum cli_result cli_parse(int argc, char **argv, struct config *cfg)
 	cfg->names.demangle = true;
 	cfg->kill_after = DEFAULT_KILL_AFTER;
 	cfg->names.inlines = true;
+	cfg->names.python = true;
 	/* 0, not 1: getopt also resets its hidden state (the rest of a cluster
 	 * like "-hv" left over by an earlier call), glibc and musl alike */
 	optind = 0;

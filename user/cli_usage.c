@@ -50,6 +50,7 @@ static const char help_text[] =
 "      --report          after the run, print the report table (see bpfprof report)\n"
 "      --no-demangle     print C++ and Rust names as the symbol table has them\n"
 "      --no-inline       no frames for inlined functions (source lines stay)\n"
+"      --no-python       no Python frames in CPython processes (native frames only)\n"
 "  -q, --quiet           no start line and no progress line on stderr\n"
 "      --no-progress     no progress line (shown on a terminal for runs over 2 s)\n"
 "  -v, --verbose         print libbpf's messages\n"

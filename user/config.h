@@ -38,6 +38,7 @@ enum out_format {
 struct name_sources {
 	bool demangle;			/* C++ and Rust names readable (--no-demangle) */
 	bool inlines;			/* inlined functions as frames (--no-inline) */
+	bool python;			/* CPython's frames in user stacks (--no-python) */
 };
 
 struct config {

@@ -37,6 +37,7 @@
 #include "top_live.h"
 #include "tracker.h"
 #include "unwind.h"
+#include "python.h"
 #include "views.h"
 
 #define POLL_MS		200	/* how often tracking records are read at least */
@@ -55,6 +56,7 @@ struct run {
 	struct tracker *tracker;
 	struct collector *collector;
 	struct unwinder *unwinder;	/* --call-graph dwarf */
+	struct pyprof *py;		/* Python frames (dwarf, unless --no-python) */
 	uint64_t *pid_starts;		/* -p pids' start times (id_start_ticks()) */
 	uint64_t *tid_starts;		/* -t tids' */
 	pid_t *roots;			/* whose tables to load: -p pids, the command */
@@ -186,7 +188,7 @@ static int load(struct run *r)
 		.npids = cfg->npids, .tids = cfg->tids, .tid_starts = r->tid_starts,
 		.ntids = cfg->ntids, .comm = cfg->comm, .cgroup = cfg->cgroup,
 		.min_block_us = cfg->min_block_us, .dwarf = cfg->dwarf,
-		.unwind_rows = cfg->unwind_rows,
+		.unwind_rows = cfg->unwind_rows, .python = cfg->names.python,
 	};
 	uint64_t cmd_start;
 	int i, err;
@@ -218,6 +220,23 @@ static int preload_common(struct dl_phdr_info *info, size_t size, void *u)
 	return 0;
 }
 
+static void sync_python(void *py, struct procs *procs, pid_t tgid)
+{
+	pyprof__sync_proc(py, procs, tgid);
+}
+
+/* CPython processes are found as the unwinder syncs their mappings. */
+static int start_python(struct run *r)
+{
+	if (!r->cfg->names.python)
+		return 0;
+	r->py = pyprof__new(session__py_procs_fd(r->session), session__py_codes_fd(r->session));
+	if (!r->py)
+		return -ENOMEM;
+	unwinder__on_sync(r->unwinder, sync_python, r->py);
+	return 0;
+}
+
 /* The processes already running are read from /proc now: one that exits
  * before the end is then still known. Later ones come from the tracker. */
 static int start_tracking(struct run *r)
@@ -234,6 +253,9 @@ static int start_tracking(struct run *r)
 		err = unwinder__new(session__unwind_rows_fd(r->session),
 				    session__unwind_procs_fd(r->session), r->cfg->unwind_rows,
 				    &r->unwinder);
+		if (err)
+			return err;
+		err = start_python(r);
 		if (err)
 			return err;
 	}
@@ -265,6 +287,9 @@ static int consume_tracking(struct run *r)
 
 	if (!err && r->unwinder)
 		unwinder__sync(r->unwinder, r->procs, r->roots, r->nroots);
+	/* code objects are read while their processes live */
+	if (!err && r->py)
+		pyprof__poll(r->py);
 	return err;
 }
 
@@ -332,6 +357,7 @@ static int start(struct run *r)
 				      events, r->cfg->nevents, &r->cfg->names);
 	if (!r->collector)
 		return -ENOMEM;
+	collector__set_python(r->collector, r->py);
 	if (r->unwinder && r->have_cmd)
 		preload_command(r);
 	err = session__start(r->session);
@@ -657,6 +683,7 @@ static int cleanup(struct run *r)
 	control__close(r->control);
 	profile__free(r->so_far);
 	top_live__free(r->top);
+	pyprof__free(r->py);
 	tracker__free(r->tracker);
 	/* procs lets go of the files, the registry releases their unwind
 	 * tables: the unwinder and the BPF maps are still there */

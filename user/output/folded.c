@@ -84,6 +84,8 @@ static void put_line(struct text *t, const struct psample *s, const char *root)
 			put_bytes(t, "_[k]", 4);
 		else if (s->frames[i].inlined)
 			put_bytes(t, "_[i]", 4);	/* as stackcollapse-perf.pl --inline marks them */
+		else if (s->frames[i].python)
+			put_bytes(t, "_[py]", 5);
 	}
 }
 

@@ -53,6 +53,7 @@ static void unnamed_part(const struct profile *p, char *buf, size_t size)
 		[UNNAMED_NO_SYMBOL] = "no symbol",
 		[UNNAMED_NO_KSYMS] = "no kallsyms",
 		[UNNAMED_NO_KSYM] = "no kernel symbol",
+		[UNNAMED_PY_CODE] = "Python code object not read",
 	};
 	size_t len = 0;
 
@@ -66,14 +67,31 @@ static void unnamed_part(const struct profile *p, char *buf, size_t size)
 		snprintf(buf + len, size - len, ")");
 }
 
+/* Python frames: processes, frames read and the reasons some were not. */
+static void python_part(const struct profile *p, char *buf, size_t size)
+{
+	const struct profile_stats *s = &p->stats;
+	const uint64_t *b = s->bpf;
+
+	if (!s->py_procs && !s->py_unsupported && !b[STAT_PY_FRAMES])
+		return;
+	snprintf(buf, size, ", python: %" PRIu64 " processes (%" PRIu64 " unsupported version), %"
+		 PRIu64 " frames read (%" PRIu64 " named, %" PRIu64 " unnamed), not read: %" PRIu64
+		 " no thread state, %" PRIu64 " read faults, %" PRIu64 " past max depth; code objects: %"
+		 PRIu64 " process gone, %" PRIu64 " unreadable", s->py_procs, s->py_unsupported,
+		 b[STAT_PY_FRAMES], s->py_frames, s->py_unnamed, b[STAT_PY_NO_THREAD],
+		 b[STAT_PY_READ_FAULT], b[STAT_PY_TRUNCATED], s->py_codes_gone, s->py_codes_bad);
+}
+
 void summary__format(const struct profile *p, const char *why, char *buf, size_t size)
 {
 	const uint64_t *b = p->stats.bpf;
-	char offcpu[256] = "", unwind[384] = "", files[96] = "", unnamed[320] = "";
+	char offcpu[256] = "", unwind[384] = "", files[96] = "", unnamed[320] = "", python[384] = "";
 
 	unnamed_part(p, unnamed, sizeof(unnamed));
 	offcpu_part(p, offcpu, sizeof(offcpu));
 	unwind_part(p, unwind, sizeof(unwind));
+	python_part(p, python, sizeof(python));
 	if (p->stats.files_over_limit)
 		snprintf(files, sizeof(files), ", %" PRIu64 " files skipped (over size limits)",
 			 p->stats.files_over_limit);
@@ -81,9 +99,10 @@ void summary__format(const struct profile *p, const char *why, char *buf, size_t
 		 "%" PRIu64 " samples, %zu stacks, %" PRIu64 " lost "
 		 "(stackmap-full %" PRIu64 ", stack-error %" PRIu64 ", counts-full %" PRIu64 "), %"
 		 PRIu64 "/%" PRIu64
-		 " frames unresolved%s%s, %" PRIu64 " tracking records lost%s%s, %.2f s (%s)",
+		 " frames unresolved%s%s, %" PRIu64 " tracking records lost%s%s%s, %.2f s (%s)",
 		 b[STAT_SAMPLES], p->nsamples, profile__lost(p),
 		 b[STAT_LOST_STACKMAP_FULL], b[STAT_LOST_STACK_ERROR], b[STAT_LOST_COUNTS_FULL],
 		 p->stats.unresolved, p->stats.frames, unnamed, files, p->stats.tracking_lost, offcpu, unwind,
+		 python,
 		 p->stats.duration, why);
 }

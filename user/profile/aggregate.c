@@ -80,6 +80,7 @@ int profile__add(struct profile *p, uint32_t event, const char *comm, pid_t tgid
 
 		f->kernel = frames[i].kernel;
 		f->inlined = frames[i].inlined;
+		f->python = frames[i].python;
 		f->line = frames[i].line;
 		f->addr = frames[i].addr;
 		f->map_start = frames[i].map_start;

@@ -25,6 +25,7 @@ struct pframe {
 	uint64_t map_off;	/* file offset of map_start */
 	bool kernel;
 	bool inlined;		/* inlined into the frame before it, at the same addr */
+	bool python;		/* a CPython frame: name "function (file.py:line)" */
 };
 
 struct psample {
@@ -49,6 +50,12 @@ struct profile_stats {
 	uint64_t start_wall_ns;		/* when sampling began, CLOCK_REALTIME */
 	unsigned int freq;		/* sampling frequency, Hz */
 	size_t stack_ids;		/* stack map occupancy when drained */
+	uint64_t py_frames;		/* Python frames named */
+	uint64_t py_unnamed;		/* Python frames whose code object was not read */
+	uint64_t py_procs;		/* since the start: processes with a supported CPython */
+	uint64_t py_unsupported;	/* ... with a CPython of another version */
+	uint64_t py_codes_gone;		/* ... code objects not read: the process had exited */
+	uint64_t py_codes_bad;		/* ... not a code object, or unreadable */
 };
 
 /* What one event's counts are. */

@@ -13,6 +13,7 @@
 #include "ksyms.h"
 #include "procs.h"
 #include "resolve.h"
+#include "python.h"
 #include "session.h"
 #include "symbolizer.h"
 
@@ -22,6 +23,7 @@ struct collector {
 	struct symbolizer *sz;
 	struct ksyms *ks;
 	struct ksyms_loader *ks_loader;	/* reading kallsyms while we sample */
+	struct pyprof *py;		/* NULL: no Python frames */
 	bool need_ksyms, warned;
 	struct pevent events[MAX_EVENTS];
 	int nevents;
@@ -82,6 +84,26 @@ void collector__free(struct collector *c)
 	free(c);
 }
 
+void collector__set_python(struct collector *c, struct pyprof *py)
+{
+	c->py = py;
+}
+
+/* The code objects sampled last are read before their names are needed. */
+static void python_stats(struct collector *c, struct profile_stats *ps)
+{
+	struct py_stats st;
+
+	if (!c->py)
+		return;
+	pyprof__poll(c->py);
+	pyprof__stats(c->py, &st);
+	ps->py_procs = st.procs;
+	ps->py_unsupported = st.unsupported;
+	ps->py_codes_gone = st.codes_gone;
+	ps->py_codes_bad = st.codes_bad;
+}
+
 int collector__collect(struct collector *c, struct profile **out)
 {
 	struct profile *p = profile__new();
@@ -107,7 +129,8 @@ int collector__collect(struct collector *c, struct profile **out)
 		return err;
 	}
 	load_ksyms(c);
-	err = resolve__drained(&d, c->ks, c->sz, session__tracks_exec(c->session), p);
+	python_stats(c, &p->stats);
+	err = resolve__drained(&d, c->ks, c->sz, c->py, session__tracks_exec(c->session), p);
 	p->stats.stack_ids = d.stack_ids;
 	p->stats.files_over_limit = symbolizer__over_limit(c->sz) - c->over_limit;
 	c->over_limit = symbolizer__over_limit(c->sz);

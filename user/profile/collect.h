@@ -11,6 +11,7 @@ struct files;
 struct name_sources;
 struct profile;
 struct procs;
+struct pyprof;
 struct session;
 
 struct pevent;
@@ -23,6 +24,9 @@ struct collector *collector__new(struct session *s, struct procs *procs, struct 
 				 const struct pevent *events, int nevents,
 				 const struct name_sources *names);
 void collector__free(struct collector *c);
+
+/* Python frames are named through py (not owned) from now on. */
+void collector__set_python(struct collector *c, struct pyprof *py);
 
 /* Takes everything sampled since the last turn into a new profile (its
  * stats.bpf, frames, unresolved and stack_ids filled in), then forgets

@@ -14,6 +14,7 @@ enum unnamed {
 	UNNAMED_NO_SYMBOL,	/* its file was read; no symbol covers the address */
 	UNNAMED_NO_KSYMS,	/* a kernel address, and /proc/kallsyms was unreadable */
 	UNNAMED_NO_KSYM,	/* a kernel address no kernel symbol covers */
+	UNNAMED_PY_CODE,	/* a Python frame whose code object was not read */
 	UNNAMED_MAX
 };
 

@@ -98,6 +98,9 @@ static int size_maps(struct profile_bpf *skel, const struct session_opts *opts)
 		{ skel->maps.unwind_rows, opts->dwarf ? opts->unwind_rows : 1 },
 		{ skel->maps.unwind_procs, opts->dwarf ? MAX_UNWIND_PROCS : 1 },
 		{ skel->maps.blocked, offcpu ? MAX_OFFCPU_THREADS : 1 },
+		{ skel->maps.py_procs, opts->python ? MAX_PY_PROCS : 1 },
+		{ skel->maps.py_codes, opts->python ? MAX_PY_CODES : 1 },
+		{ skel->maps.py_threads, opts->python ? MAX_PY_THREADS : 1 },
 		/* room for every id listed (children of a command join later) */
 		{ skel->maps.tgids, opts->npids > MAX_FILTER_PIDS ? (unsigned int)opts->npids
 								 : MAX_FILTER_PIDS },
@@ -208,6 +211,7 @@ static void configure(struct profile_bpf__rodata *ro, const struct session_opts 
 	ro->follow_forks = opts->follow_forks;
 	ro->kernel_stacks = opts->sides != SIDES_USER_ONLY;
 	ro->user_stacks = opts->sides != SIDES_KERNEL_ONLY;
+	ro->python = opts->python && opts->dwarf;
 	ro->min_block_ns = (__u64)opts->min_block_us * 1000;
 	ro->tick_ns = 1000000000ull / (__u64)sysconf(_SC_CLK_TCK);
 	if (opts->comm) {
@@ -458,4 +462,14 @@ void session__destroy(struct session *s)
 		close(s->sync_inner_fd);
 	profile_bpf__destroy(s->skel);
 	free(s);
+}
+
+int session__py_procs_fd(const struct session *s)
+{
+	return bpf_map__fd(s->skel->maps.py_procs);
+}
+
+int session__py_codes_fd(const struct session *s)
+{
+	return bpf_map__fd(s->skel->maps.py_codes);
 }

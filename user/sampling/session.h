@@ -31,6 +31,7 @@ struct session_opts {
 	unsigned long min_block_us;	/* off-CPU blocks shorter are not recorded */
 	bool dwarf;		/* --call-graph dwarf: unwind user stacks with CFI tables */
 	unsigned int unwind_rows;	/* room for this many table rows (dwarf) */
+	bool python;		/* Python frames in user stacks (dwarf) */
 	const char *btf_path;	/* NULL: the running kernel's */
 	unsigned int max_stacks;	/* entries of the stack and counts maps */
 };
@@ -72,6 +73,10 @@ void session__stacks_fds(const struct session *s, int gen, int fds[STACK_CLASSES
 /* --call-graph dwarf: the maps the unwinder's tables go into. */
 int session__unwind_rows_fd(const struct session *s);
 int session__unwind_procs_fd(const struct session *s);
+
+/* Python frames: the maps of CPython processes and of sampled code objects. */
+int session__py_procs_fd(const struct session *s);
+int session__py_codes_fd(const struct session *s);
 
 /* Sums generation gen's per-CPU stats into stats[STAT_MAX] and zeroes them
  * (call only for a generation obtained from session__flip()). */

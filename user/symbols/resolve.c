@@ -11,11 +11,13 @@
 #include "dwarf_lines.h"
 #include "ksyms.h"
 #include "procs.h"
+#include "python.h"
 #include "resolve.h"
 #include "symbolizer.h"
 
 #define NAME_MAX_LEN	160
 #define KERNEL_MAPPING	"[kernel.kallsyms]"	/* perf's name for the kernel image */
+#define PYTHON_MAPPING	"[python]"		/* Python frames' mapping in pprof */
 /* kernel + user frames, and room for inline frames (dropped past it) */
 #define MAX_FRAMES	(4 * MAX_STACK_DEPTH)
 
@@ -65,15 +67,45 @@ static void put_inlined(struct scratch *sc, const struct user_sym *us, uint64_t 
 	}
 }
 
+/* A Python frame (bpf/python.bpf.h): its code object, read while the
+ * process lived, names it. */
+static void put_python(struct scratch *sc, uint64_t ip, const struct user_ctx *ctx,
+		       const struct pyprof *py, struct profile_stats *st)
+{
+	const char *file = NULL;
+	uint32_t line = 0;
+
+	st->frames++;
+	if (pyprof__name(py, ctx->tgid, ctx->start_time, ip, sc->names[sc->n], NAME_MAX_LEN,
+			 &file, &line)) {
+		st->py_frames++;
+	} else {
+		st->unresolved++;
+		st->py_unnamed++;
+		st->unnamed[UNNAMED_PY_CODE]++;
+		snprintf(sc->names[sc->n], NAME_MAX_LEN, "[python code 0x%" PRIx64 "]", (uint64_t)PY_CODE(ip));
+	}
+	sc->frames[sc->n] = (struct pframe){
+		.name = sc->names[sc->n], .mapping = PYTHON_MAPPING, .file = file, .line = line,
+		.python = true,
+	};
+	sc->n++;
+}
+
 static void add_user(struct scratch *sc, const struct raw_stack *s, const struct user_ctx *ctx,
-		     struct symbolizer *sz, struct profile_stats *st)
+		     struct symbolizer *sz, const struct pyprof *py, struct profile_stats *st)
 {
 	struct user_sym us;
 	uint32_t i;
 
 	for (i = s->nr; i-- > 0;) {
-		uint64_t addr = lookup_addr(s, i);
+		uint64_t addr;
 
+		if (PY_IS_FRAME(s->ips[i])) {
+			put_python(sc, s->ips[i], ctx, py, st);
+			continue;
+		}
+		addr = lookup_addr(s, i);
 		symbolizer__user(sz, ctx, addr, &us);
 		st->frames++;
 		if (us.name) {
@@ -137,7 +169,7 @@ static void add_kernel(struct scratch *sc, const struct raw_stack *s, const stru
 }
 
 int resolve__drained(const struct drained *d, const struct ksyms *ks, struct symbolizer *sz,
-		     bool exec_known, struct profile *p)
+		     const struct pyprof *py, bool exec_known, struct profile *p)
 {
 	struct scratch *sc = malloc(sizeof(*sc));
 	const struct raw_count *r;
@@ -155,7 +187,7 @@ int resolve__drained(const struct drained *d, const struct ksyms *ks, struct sym
 				.exec_time = exec_known ? r->key.exec_time : EXEC_LATEST,
 			};
 
-			add_user(sc, r->ustack, &ctx, sz, &p->stats);
+			add_user(sc, r->ustack, &ctx, sz, py, &p->stats);
 		}
 		if (r->kstack)
 			add_kernel(sc, r->kstack, ks, &p->stats);

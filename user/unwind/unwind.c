@@ -32,6 +32,8 @@ struct unwinder {
 	unsigned int max_rows, next_row;
 	void *files;			/* tsearch tree of struct ufile */
 	struct unwind_stats st;
+	void (*on_sync)(void *arg, struct procs *procs, pid_t tgid);
+	void *on_sync_arg;
 };
 
 int unwinder__new(int rows_fd, int procs_fd, unsigned int max_rows, struct unwinder **out)
@@ -224,9 +226,19 @@ void unwinder__sync(struct unwinder *u, struct procs *procs, const pid_t *roots,
 	size_t n = procs__take_changed(procs, &tgids), i;
 
 	for (i = 0; i < n; i++)
-		if (!nroots || procs__descends(procs, tgids[i], roots, nroots))
+		if (!nroots || procs__descends(procs, tgids[i], roots, nroots)) {
 			sync_proc(u, procs, tgids[i]);
+			if (u->on_sync)
+				u->on_sync(u->on_sync_arg, procs, tgids[i]);
+		}
 	free(tgids);
+}
+
+void unwinder__on_sync(struct unwinder *u, void (*fn)(void *arg, struct procs *procs, pid_t tgid),
+		       void *arg)
+{
+	u->on_sync = fn;
+	u->on_sync_arg = arg;
 }
 
 void unwinder__stats(const struct unwinder *u, struct unwind_stats *st)

@@ -33,6 +33,11 @@ int unwinder__preload(struct unwinder *u, const char *path);
  * roots and their descendants (what -p or -- COMMAND profiles). */
 void unwinder__sync(struct unwinder *u, struct procs *procs, const pid_t *roots, int nroots);
 
+/* fn(arg, procs, tgid) runs for every process synced, after its tables:
+ * others that follow a process's mappings (Python) ride on the same changes. */
+void unwinder__on_sync(struct unwinder *u, void (*fn)(void *arg, struct procs *procs, pid_t tgid),
+		       void *arg);
+
 void unwinder__stats(const struct unwinder *u, struct unwind_stats *st);
 void unwinder__free(struct unwinder *u);
 

@@ -267,7 +267,8 @@ static int add_psample(struct vprof *v, const struct profile *p, const struct ps
 	for (i = 0; i < ps->nframes; i++) {
 		const struct pframe *f = &ps->frames[i];
 
-		id = vprof__frame(v, f->name, f->mapping, f->kernel ? VK_KERNEL : VK_USER);
+		id = vprof__frame(v, f->name, f->mapping, f->kernel ? VK_KERNEL :
+				  f->python ? VK_PYTHON : VK_USER);
 		if (id < 0)
 			return -ENOMEM;
 		ids[n++] = (uint32_t)id;

@@ -1,0 +1,224 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Python frames, called from the native user-stack unwinder: each native
+ * frame inside CPython's _PyEval_EvalFrameDefault is preceded (innermost
+ * first, so in the folded stack: followed) by the Python frames that eval
+ * call runs. The thread's frames come from its thread state, found in the
+ * interpreter's list by pthread_self() (the fs base on x86-64), which needs
+ * neither libc's TLS layout nor CPython's TSS key. Each Python frame is one
+ * stack slot: its code object and instruction offset (PY_FRAME); user space
+ * reads the code objects named in py_codes while the process lives.
+ *
+ * Included by profile.bpf.c after hash_step() and the stats map.
+ */
+#ifndef BPFPROF_PYTHON_BPF_H
+#define BPFPROF_PYTHON_BPF_H
+
+#define PY_MAX_THREADS		64	/* thread states searched for the sampled thread */
+
+/* tgid -> what its interpreter looks like; written by user/python (LRU:
+ * the entries of processes gone make room). */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, MAX_PY_PROCS);
+	__type(key, __u32);
+	__type(value, struct py_proc);
+} py_procs SEC(".maps");
+
+/* Code objects sampled and not yet read by user space, which deletes them
+ * once read; a lookup first, so a known one costs no update. */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, MAX_PY_CODES);
+	__type(key, struct py_code_key);
+	__type(value, __u8);
+} py_codes SEC(".maps");
+
+/* tid -> its thread state, checked against the thread id at every use. */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, MAX_PY_THREADS);
+	__type(key, __u32);
+	__type(value, __u64);
+} py_threads SEC(".maps");
+
+/* One sample's walk, carried by the native unwinder from frame to frame in
+ * a per-CPU map rather than its loop context: the verifier would track
+ * these flags' constants in the context step by step, a state for each
+ * combination, and never see the loop converge. */
+struct py_walk {
+	__u32 native;			/* the unwinder's: a native frame is recorded */
+	__u64 eval_start, eval_end;	/* 0, 0: not a Python process */
+	__u64 frame;			/* the next Python frame to record; 0: none */
+	__u64 start_time;
+	__u32 tgid;
+	__u32 looked;			/* the thread state was looked up */
+	__u32 done;			/* the current native frame's Python frames are in */
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct py_walk);
+} py_walks SEC(".maps");
+
+static __always_inline struct py_walk *py_walk_get(void)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&py_walks, &zero);
+}
+
+static __always_inline int py_read(void *dst, __u32 size, __u64 addr)
+{
+	return bpf_probe_read_user(dst, size, (const void *)addr);
+}
+
+/* Starts a sample's walk: only a process user space found a CPython in
+ * has an eval range, and only with Python frames on. */
+static __always_inline void py_begin(__u32 tgid, __u64 start_time, bool on)
+{
+	struct py_walk *w = py_walk_get();
+	const struct py_proc *pp = on ? bpf_map_lookup_elem(&py_procs, &tgid) : NULL;
+
+	if (!w)
+		return;
+	__builtin_memset(w, 0, sizeof(*w));
+	w->tgid = tgid;
+	w->start_time = start_time;
+	if (pp) {
+		w->eval_start = pp->eval_start;
+		w->eval_end = pp->eval_end;
+	}
+}
+
+static __always_inline bool py_in_eval(const struct py_walk *w, __u64 pc)
+{
+	return pc >= w->eval_start && pc < w->eval_end;
+}
+
+/* The sampled thread's PyThreadState, or 0. */
+static __always_inline __u64 py_tstate(const struct py_proc *pp, __u32 tid, __u64 self)
+{
+	__u64 *cached = bpf_map_lookup_elem(&py_threads, &tid), ts = 0, id = 0, interp = 0;
+
+	if (cached && !py_read(&id, sizeof(id), *cached + pp->tstate_thread_id) && id == self)
+		return *cached;
+	if (py_read(&interp, sizeof(interp), pp->interp_head) || !interp ||
+	    py_read(&ts, sizeof(ts), interp + pp->interp_threads))
+		return 0;
+	for (int i = 0; i < PY_MAX_THREADS && ts; i++) {
+		if (py_read(&id, sizeof(id), ts + pp->tstate_thread_id))
+			return 0;
+		if (id == self) {
+			bpf_map_update_elem(&py_threads, &tid, &ts, BPF_ANY);
+			return ts;
+		}
+		if (py_read(&ts, sizeof(ts), ts + pp->tstate_next))
+			return 0;
+	}
+	return 0;
+}
+
+/* The thread's innermost Python frame, or 0 with the reason counted. */
+static __always_inline __u64 py_first_frame(const struct py_proc *pp, __u32 g)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	__u64 self = BPF_CORE_READ(task, thread.fsbase), ts, frame = 0;
+
+	ts = py_tstate(pp, (__u32)bpf_get_current_pid_tgid(), self);
+	if (!ts) {
+		slot_inc(&stats, g * STAT_MAX + STAT_PY_NO_THREAD);
+		return 0;
+	}
+	if (py_read(&frame, sizeof(frame), ts + pp->tstate_frame) ||
+	    (frame && pp->cframe_frame != PY_NONE &&
+	     py_read(&frame, sizeof(frame), frame + pp->cframe_frame))) {
+		slot_inc(&stats, g * STAT_MAX + STAT_PY_READ_FAULT);
+		return 0;
+	}
+	return frame;
+}
+
+/* Where frame f is in its code, in code units, capped at PY_OFFSET_MAX. */
+static __always_inline __u64 py_offset(const struct py_proc *pp, __u64 f, __u64 code)
+{
+	__u64 instr = 0, first = code + pp->code_adaptive;
+	int lasti = 0;
+
+	if (pp->kind == PY_FRAME_OBJECT) {
+		if (py_read(&lasti, sizeof(lasti), f + pp->frame_instr) || lasti < 0)
+			return 0;
+		return (__u64)lasti < PY_OFFSET_MAX ? (__u64)lasti : PY_OFFSET_MAX;
+	}
+	/* before the first instruction: a frame that has not started yet */
+	if (py_read(&instr, sizeof(instr), f + pp->frame_instr) || instr < first)
+		return 0;
+	instr = (instr - first) / 2;
+	return instr < PY_OFFSET_MAX ? instr : PY_OFFSET_MAX;
+}
+
+static __always_inline void py_note_code(const struct py_walk *w, __u64 code)
+{
+	struct py_code_key k = { .tgid = w->tgid, .start_time = w->start_time, .code = code };
+	__u8 one = 1;
+
+	if (!bpf_map_lookup_elem(&py_codes, &k))
+		bpf_map_update_elem(&py_codes, &k, &one, BPF_NOEXIST);
+}
+
+/*
+ * One Python frame of the native eval frame being unwound into
+ * st->ips[st->nr], innermost first; the unwinder calls again (its next loop
+ * step) while this returns true, then records the native frame. An eval
+ * call runs one frame before 3.11; in 3.11 frames up to the one marked
+ * is_entry; in 3.12+ up to a frame the C stack owns (the call's entry
+ * frame, skipped). Leaves room for the native frame itself.
+ */
+static __always_inline bool py_step(struct py_walk *w, struct stack_trace *st, __u64 *hash,
+				    __u32 g)
+{
+	const struct py_proc *pp = bpf_map_lookup_elem(&py_procs, &w->tgid);
+	__u64 f, code = 0, prev = 0, ip;
+	__u8 owner = 0, entry = 0;
+	__u64 n;
+
+	if (!pp)
+		return false;
+	if (!w->looked) {
+		w->looked = 1;
+		w->frame = py_first_frame(pp, g);
+	}
+	f = w->frame;
+	if (!f)
+		return false;
+	if (py_read(&prev, sizeof(prev), f + pp->frame_previous) ||
+	    py_read(&code, sizeof(code), f + pp->frame_code) ||
+	    (pp->frame_owner != PY_NONE && py_read(&owner, 1, f + pp->frame_owner)) ||
+	    (pp->frame_is_entry != PY_NONE && py_read(&entry, 1, f + pp->frame_is_entry))) {
+		slot_inc(&stats, g * STAT_MAX + STAT_PY_READ_FAULT);
+		w->frame = 0;
+		return false;
+	}
+	w->frame = prev;
+	if (pp->frame_owner != PY_NONE && owner == pp->owned_by_cstack)
+		return false;
+	n = st->nr;
+	if (n >= MAX_STACK_DEPTH - 1) {
+		slot_inc(&stats, g * STAT_MAX + STAT_PY_TRUNCATED);
+		w->frame = 0;
+		return false;
+	}
+	ip = PY_FRAME(PY_CODE(code), py_offset(pp, f, code));
+	st->ips[n] = ip;
+	st->nr = n + 1;
+	*hash = hash_step(*hash, ip);
+	py_note_code(w, PY_CODE(code));
+	slot_inc(&stats, g * STAT_MAX + STAT_PY_FRAMES);
+	/* this eval call's last frame: the native frame comes next */
+	w->done = pp->kind == PY_FRAME_OBJECT || entry;
+	return true;
+}
+
+#endif

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Python frames, user space: finds each process's CPython (an executable
+ * or libpython with _PyRuntime and _PyEval_EvalFrameDefault), tells the BPF
+ * side where to look (py_procs), reads the code objects samples named
+ * (py_codes) from the process's memory while it lives, and names Python
+ * frames "function (file.py:line)" from them, after the process exits too.
+ */
+#ifndef BPFPROF_PYTHON_H
+#define BPFPROF_PYTHON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct procs;
+struct pyprof;
+
+struct py_stats {
+	uint64_t procs;		/* processes with a supported CPython found */
+	uint64_t unsupported;	/* processes with a CPython of a version not in the table */
+	uint64_t codes;		/* code objects read */
+	uint64_t codes_gone;	/* the process exited before its code object was read */
+	uint64_t codes_bad;	/* not a code object, or its fields unreadable */
+};
+
+/* procs_fd, codes_fd: the BPF maps py_procs and py_codes. */
+struct pyprof *pyprof__new(int procs_fd, int codes_fd);
+void pyprof__free(struct pyprof *py);
+
+/* tgid's mappings changed: looks for a CPython in them. */
+void pyprof__sync_proc(struct pyprof *py, struct procs *procs, pid_t tgid);
+
+/* Reads the code objects sampled since the last call, while their
+ * processes live. */
+void pyprof__poll(struct pyprof *py);
+
+/* Names the Python frame ip (PY_IS_FRAME) of the process (tgid, start_time):
+ * "function (file.py:line)" into name, the source file and line (0: not
+ * known). False when its code object was never read. */
+bool pyprof__name(const struct pyprof *py, pid_t tgid, uint64_t start_time, uint64_t ip,
+		  char *name, size_t size, const char **file, uint32_t *line);
+
+void pyprof__stats(const struct pyprof *py, struct py_stats *st);
+
+#endif
