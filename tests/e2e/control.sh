@@ -95,3 +95,25 @@ expect_error "--control without fifo:" 2 'expected fifo:CTL\[,ACK\]' "$BPFPROF" 
 expect_error "--start-disabled alone" 2 'needs --control' "$BPFPROF" --start-disabled -d 0.2
 timeout 20 "$BPFPROF" -d 5 --control "fifo:$T/ctl,$T/ack" -o "$T/x.folded" -- "$EX/cpu_chain" 0.5 2>/dev/null
 check "FIFOs no one holds open: no wait on open (exit $?)" [ $? -eq 0 ]
+
+echo "== --control with --off-cpu: a block that ends while disabled counts nothing"
+# sleeper naps 1 s at a time: nap 1 from ~0 s (disabled: never recorded),
+# nap 2 from ~1 s, begun enabled (0.5 .. 1.3 s) and ended disabled at ~2 s
+rm -f "$T/ctl" "$T/ack" "$T/off.folded"
+mkfifo "$T/ctl" "$T/ack"
+exec 7<>"$T/ctl" 8<>"$T/ack"
+"$BPFPROF" --off-cpu --start-disabled --control "fifo:$T/ctl,$T/ack" -o "$T/off.folded" \
+	-- "$EX/sleeper" 4 1000 2>"$T/off.err" &
+OPID=$!
+for _ in $(seq 100); do grep -q '^bpfprof: profiling' "$T/off.err" && break; sleep 0.01; done
+t_start=$(date +%s%N)
+sleep 0.5
+send enable; t_on=$(date +%s%N)
+sleep $(awk -v s="$t_start" -v n="$(date +%s%N)" 'BEGIN { d = 1.3 - (n - s) / 1e9; print (d > 0 ? d : 0) }')
+t_off=$(date +%s%N); send disable
+sleep 1.5
+send snapshot
+us=$(fsum "$T/off.folded"); window=$(((t_off - t_on) / 1000))
+check "off-CPU: $us us counted <= the $window us it was enabled (one thread)" [ "$us" -le "$window" ]
+wait $OPID
+exec 7>&- 8>&-

@@ -149,6 +149,31 @@ int session__flip(struct session *s)
 	return (int)old;
 }
 
+/* Off-CPU blocks that began before a disable would count the time spent
+ * disabled when they end: they are forgotten (none begins while disabled). */
+static int forget_blocked(struct session *s)
+{
+	int fd = bpf_map__fd(s->skel->maps.blocked);
+	__u32 key, next, *keys = NULL;
+	size_t n = 0, i;
+	int err = 0;
+
+	for (void *prev = NULL; !bpf_map_get_next_key(fd, prev, &next); prev = &key) {
+		__u32 *grown = realloc(keys, (n + 1) * sizeof(*keys));
+
+		if (!grown) {
+			err = -ENOMEM;
+			break;
+		}
+		keys = grown;
+		keys[n++] = key = next;
+	}
+	for (i = 0; i < n; i++)
+		bpf_map_delete_elem(fd, &keys[i]);	/* gone since: fine */
+	free(keys);
+	return err;
+}
+
 int session__set_enabled(struct session *s, bool on)
 {
 	__u32 zero = 0;
@@ -158,7 +183,7 @@ int session__set_enabled(struct session *s, bool on)
 	 * old value is still counting */
 	if (bpf_map_update_elem(s->sync_outer_fd, &zero, &s->sync_inner_fd, BPF_ANY))
 		return -errno;
-	return 0;
+	return on ? 0 : forget_blocked(s);
 }
 
 /* --cgroup: the cgroup v2 directory, checked and put in the map the BPF
