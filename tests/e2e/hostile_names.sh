@@ -49,3 +49,18 @@ cp "$D/stripped" "$D/gone"
 kill "$wp" 2>/dev/null; wait "$wp" 2>/dev/null
 check "defect 11: a deleted file is named 'gone', not 'gone (deleted)' ($(frames_of "$D/gone.folded" gone) samples)" \
 	all [ "$(frames_of "$D/gone.folded" gone)" -ge 20 ] -- [ "$(frames_of "$D/gone.folded" 'gone (deleted)')" -eq 0 ]
+
+echo "== siblings: a FIFO planted where a debug file is looked for"
+# a binary in a directory others may write (/tmp-like), with a .gnu_debuglink: its debug
+# file is looked for beside it and in .debug/, where anyone may plant a FIFO
+L=$D/link; mkdir -p "$L/.debug"; chmod 1777 "$L"
+cp "$EX/cpu_chain" "$L/app"
+objcopy --only-keep-debug "$L/app" "$L/app.debug"
+strip -g "$L/app"; objcopy --add-gnu-debuglink="$L/app.debug" "$L/app"
+rm "$L/app.debug"
+setpriv --reuid=nobody --regid=nogroup --clear-groups mkfifo "$L/app.debug" "$L/.debug/app.debug"
+s=$(date +%s)	# before: open() of the FIFO blocked for good, SIGTERM too (killed at 20 s)
+timeout -k 2 20 "$BPFPROF" -F 199 -o "$D/fifo.folded" -- "$L/app" 1 2>"$D/fifo.err"; rc=$?
+e=$(($(date +%s) - s))
+check "siblings: a FIFO as the debug link's target is passed by: exit $rc in $e s, frames named" \
+	all [ "$rc" -eq 0 ] -- [ "$e" -lt 10 ] -- grep -q ';hot_leaf [0-9]*$' "$D/fifo.folded"

@@ -2,6 +2,10 @@
 /* Unit tests of procs.c and symbolizer.c: process lifetimes, mappings,
  * and user symbols of a live and of an exited process. */
 #include <criterion/criterion.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/stat.h>
 #include <signal.h>
 #include <stdint.h>
 #include <string.h>
@@ -11,6 +15,7 @@
 #include "config.h"
 #include "files.h"
 #include "leak_check.h"
+#include "mapped_file.h"
 #include "proc_maps.h"
 #include "procs.h"
 #include "symbolizer.h"
@@ -240,4 +245,30 @@ Test(procs, reap_drops_only_processes_gone_before)
 	cr_expect_eq(procs__reap(p, 60), 1);	/* FAKE + 2 */
 	cr_expect_eq(procs__count(p), 1);	/* the running FAKE + 1 */
 	procs__free(p);
+}
+
+/* A FIFO, a directory, a regular file at a path: only the last is opened,
+ * and the FIFO is refused at once (no writer: a blocking open would hang). */
+Test(procs, file_open_regular_refuses_what_is_not_a_regular_file)
+{
+	char dir[] = "/tmp/bpfprof-test-open.XXXXXX", path[64];
+	int fd;
+
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/fifo", dir);
+	cr_assert_eq(mkfifo(path, 0600), 0);
+	cr_expect_eq(file_open_regular(path), -EINVAL);
+	unlink(path);
+	cr_expect_eq(file_open_regular(dir), -EINVAL);
+	snprintf(path, sizeof(path), "%s/file", dir);
+	fd = open(path, O_WRONLY | O_CREAT, 0600);
+	cr_assert_geq(fd, 0);
+	close(fd);
+	fd = file_open_regular(path);
+	cr_assert_geq(fd, 0);
+	cr_expect_eq(fcntl(fd, F_GETFL) & O_NONBLOCK, 0);
+	close(fd);
+	unlink(path);
+	cr_expect_eq(file_open_regular(path), -ENOENT);
+	rmdir(dir);
 }

@@ -166,7 +166,7 @@ static void first_sight(struct files *fs, struct fentry *e, pid_t tgid, const st
 	if (mapped < 0)
 		return;
 	exact = file_stamp__of(mapped);
-	by_path = open(v->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	by_path = file_open_regular(v->path);
 	if (by_path >= 0) {
 		there = file_stamp__of(by_path);
 		close(by_path);
@@ -272,7 +272,7 @@ static struct elf_syms *open_debug_file(struct files *fs, const struct elf_syms 
 	for (i = 1; i < len; i++)
 		p += sprintf(p, "%02x", id[i]);
 	strcpy(p, ".debug");
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	fd = file_open_regular(path);
 	if (fd < 0)
 		return NULL;
 	dbg = open_syms(fs, fd);

@@ -99,13 +99,32 @@ int mapped_file__open(pid_t tgid, bool alive, const struct vma *v, const struct 
 		if (fd >= 0)
 			close(fd);
 	}
-	/* O_NONBLOCK: a FIFO planted at the path must not hang the open */
-	fd = open(v->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	fd = file_open_regular(v->path);
 	if (fd >= 0 && same_file(fd, v, stamp))
 		return fd;
 	if (fd >= 0)
 		close(fd);
 	return -ESTALE;
+}
+
+int file_open_regular(const char *path)
+{
+	/* O_NONBLOCK: opening a FIFO would wait for a writer, for good */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY), flags;
+	struct stat st;
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return -EINVAL;
+	}
+	flags = fcntl(fd, F_GETFL);
+	if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK)) {
+		close(fd);
+		return -EIO;
+	}
+	return fd;
 }
 
 int file_id__cmp(const void *a, const void *b)

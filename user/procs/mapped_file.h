@@ -49,4 +49,10 @@ int mapped_file__open_mapped(pid_t tgid, const struct vma *v);
  * size and mtime. */
 int mapped_file__open(pid_t tgid, bool alive, const struct vma *v, const struct file_stamp *stamp);
 
+/* Opens path read-only if it is a regular file: never blocks on a FIFO
+ * someone planted there (opened O_NONBLOCK, checked, then made blocking
+ * again). Every open of a file by a path bpfprof did not choose goes
+ * through it. Returns the fd or -errno (-EINVAL: not a regular file). */
+int file_open_regular(const char *path);
+
 #endif

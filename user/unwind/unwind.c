@@ -205,10 +205,10 @@ int unwinder__preload(struct unwinder *u, const char *path)
 {
 	struct stat st;
 	struct vma v;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = file_open_regular(path);
 
 	if (fd < 0)
-		return -errno;
+		return fd;
 	if (fstat(fd, &st)) {
 		close(fd);
 		return -errno;
