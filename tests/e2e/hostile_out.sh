@@ -130,7 +130,9 @@ S=$T/h4hang; serve "$S"; echo hang >"$S/mode"
 "$EX/cpu_chain" 30 & cp=$!
 # before: each interval waited for the push (10 s timeout): 1 s intervals took 10 s,
 # and SIGTERM took 10-20 s
-timeout 60 "$BPFPROF" -F 49 --interval 1 -d 60 --push "$URL" --spool-dir "$T/h4hang.spool" \
+# -p: one process, so that an interval's own work (system-wide symbolization, slow under
+# ASan on a loaded machine) does not stretch the gaps this measures
+timeout 60 "$BPFPROF" -F 49 -p "$cp" --interval 1 -d 60 --push "$URL" --spool-dir "$T/h4hang.spool" \
 	--output-dir "$T/h4hang.out" 2>"$T/h4hang.err" & bp=$!
 wait_for 15 intervals_at_least 6 "$T/h4hang.out/bpfprof-intervals.log"
 n=$(cat "$T/h4hang.out/bpfprof-intervals.log" 2>/dev/null | grep -c .)
