@@ -43,6 +43,10 @@ f="$D/chain (deleted)"
 "$BPFPROF" -F 199 -o "$D/del.pb.gz" -- "$f" 1 2>/dev/null
 check "defect 11: pprof: the mapping is '$f'" \
 	bash -c "go tool pprof -raw '$D/del.pb.gz' 2>/dev/null | grep -qF '$f'"
+f="$D/cpu${nl}chain"
+"$BPFPROF" -F 199 -o "$D/nl.pb.gz" -- "$f" 1 2>/dev/null
+check "defect 11: pprof: the mapping of 'cpu<newline>chain' has the raw name, newline and all" \
+	bash -c "go tool pprof -raw '$D/nl.pb.gz' 2>/dev/null | tr '\n' '\001' | grep -qF \"hnames/cpu\$(printf '\001')chain\""
 cp "$D/stripped" "$D/gone"
 "$D/gone" 3 & wp=$!; sleep 0.3; rm "$D/gone"
 "$BPFPROF" -F 199 -p "$wp" -d 1 -o "$D/gone.folded" 2>/dev/null
