@@ -117,3 +117,29 @@ us=$(fsum "$T/off.folded"); window=$(((t_off - t_on) / 1000))
 check "off-CPU: $us us counted <= the $window us it was enabled (one thread)" [ "$us" -le "$window" ]
 wait $OPID
 exec 7>&- 8>&-
+
+echo "== --control in fleet mode: snapshot ends the interval now, clear drops it"
+rm -rf "$T/ctlfleet" "$T/ctl" "$T/ack"
+mkdir -m 700 "$T/ctlfleet"
+mkfifo "$T/ctl" "$T/ack"
+exec 7<>"$T/ctl" 8<>"$T/ack"
+"$BPFPROF" -F 199 --interval 60 --output-dir "$T/ctlfleet" --control "fifo:$T/ctl,$T/ack" \
+	-- "$EX/cpu_chain" 60 2>"$T/ctlfleet.err" &
+FPID=$!
+for _ in $(seq 100); do grep -q '^bpfprof: profiling' "$T/ctlfleet.err" && break; sleep 0.1; done
+sleep 1
+send snapshot
+n=$(find "$T/ctlfleet" -name '*.folded' | wc -l)
+check "snapshot: an interval's file written now, not after --interval 60 ($n file)" [ "$n" -eq 1 ]
+sleep 1
+send clear
+sleep 1
+kill -INT $FPID
+wait $FPID
+exec 7>&- 8>&-
+written=$(cat "$T"/ctlfleet/*.folded | awk '{ s += $NF } END { print s + 0 }')
+lost=$(sed -nE 's/^bpfprof: [0-9]+ samples, [0-9]+ stacks, ([0-9]+) lost .*/\1/p' "$T/ctlfleet.err" | awk '{ s += $1 } END { print s + 0 }')
+cleared=$(sed -nE 's/.*control: [0-9]+ commands, ([0-9]+) samples cleared.*/\1/p' "$T/ctlfleet.err")
+total=$(sed -nE 's/.*fleet: .*BPF-side total ([0-9]+) samples.*/\1/p' "$T/ctlfleet.err")
+check "fleet: $(find "$T/ctlfleet" -name '*.folded' | wc -l) files: $written written + $lost lost + ${cleared:-?} cleared = BPF-side total ${total:-?}" \
+	all [ "${cleared:-0}" -gt 0 ] -- [ "$((written + lost + ${cleared:-0}))" -eq "${total:--1}" ]
