@@ -142,6 +142,8 @@ static int block_signals(struct run *r)
 	sigaddset(&mask, SIGHUP);
 	sigaddset(&mask, SIGUSR1);	/* a snapshot */
 	sigaddset(&mask, SIGWINCH);	/* top: draw at the new size */
+	if (r->top)
+		sigaddset(&mask, SIGTSTP);	/* top: the terminal back, then stop */
 	if (sigprocmask(SIG_BLOCK, &mask, &r->old_mask))
 		return -errno;
 	r->sig_fd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
@@ -410,6 +412,8 @@ static const char *check_signals(struct run *r)
 			why = "out of memory";
 		else if (si.ssi_signo == SIGWINCH && r->top)
 			top_live__redraw(r->top);
+		else if (si.ssi_signo == SIGTSTP && r->top)
+			top_live__suspend(r->top);
 	}
 	if (!why && r->have_cmd && command__exited(&r->cmd))
 		why = "command exited";

@@ -2,6 +2,7 @@
 /* bpfprof top: counts each drained interval, keeps the last one as the
  * views see a profile, and redraws the screen from it. */
 #include <errno.h>
+#include <signal.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,6 +91,15 @@ void top_live__redraw(struct top_live *t)
 	if (fclose(f) == 0 && !err)
 		term__write(buf, len);	/* one write: no half-drawn screen */
 	free(buf);
+}
+
+void top_live__suspend(struct top_live *t)
+{
+	term__restore();
+	raise(SIGSTOP);	/* SIGTSTP's own action, which the signalfd took */
+	if (t->begun && term__start())
+		t->begun = false;	/* said; the run goes on without a screen */
+	top_live__redraw(t);
 }
 
 int top_live__begin(struct top_live *t)

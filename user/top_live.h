@@ -26,6 +26,10 @@ int top_live__fd(const struct top_live *t);
 /* Reads the keys typed; true when one of them quits. */
 bool top_live__keys(struct top_live *t);
 
+/* ^Z: the terminal put back, the process stopped; when continued, the
+ * screen is taken and drawn again. */
+void top_live__suspend(struct top_live *t);
+
 /* Draws again (after a resize: at the new size). */
 void top_live__redraw(struct top_live *t);
 

@@ -100,6 +100,17 @@ check "q: none of the run's $(echo "$prog_ids" | wc -w) BPF programs is left (le
 echo "== bpfprof top: SIGTERM and Ctrl-C end it cleanly"
 top_start --comm cpu_chain --interval 0.5
 wait_screen ' \[\.\] hot_leaf$' 5
+tty=$("${TM[@]}" display -p -t top '#{pane_tty}')
+kill -TSTP "$TOP_PID"
+sleep 0.5
+screen_ >"$T/top.z"
+check "^Z (SIGTSTP): stopped ($(ps -o stat= -p "$TOP_PID")), the terminal's mode and screen put back" \
+	all bash -c "ps -o stat= -p $TOP_PID | grep -q '^T'" -- bash -c "stty -a -F $tty | grep -qw icanon" -- \
+	    bash -c "! grep -q 'bpfprof top:' '$T/top.z'"
+kill -CONT "$TOP_PID"
+wait_screen 'bpfprof top:' 2
+check "continued (SIGCONT): the screen drawn again, keys without echo again" \
+	all [ $? -eq 0 ] -- bash -c "stty -a -F $tty | grep -qw -- -icanon"
 kill -TERM "$TOP_PID"
 top_end
 check "SIGTERM: exit 0 ($(cat "$T/top.rc" 2>/dev/null)), terminal restored, accounted" \

@@ -18,6 +18,7 @@
 
 static struct termios saved;
 static volatile sig_atomic_t active;	/* saved holds what to put back */
+static bool at_exit_set;
 
 bool term__is_tty(void)
 {
@@ -72,7 +73,8 @@ int term__start(void)
 		return err;
 	}
 	active = 1;
-	atexit(term__restore);
+	if (!at_exit_set)
+		at_exit_set = atexit(term__restore) == 0;
 	return term__write(ENTER_SCREEN, sizeof(ENTER_SCREEN) - 1);
 }
 
