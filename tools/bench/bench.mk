@@ -51,7 +51,8 @@ $(BENCH_BUILD)/libstackbench%.so: tools/bench/libstackbench.c tools/bench/stackb
 # examples/bench_stacks.c includes tools/bench/stackbench.h
 $(BUILD)/examples/bench_stacks: tools/bench/stackbench.h
 
-bench-build: $(BENCH_TOOLS) $(BENCH_LIBS) $(BUILD)/examples/bench_fixed $(BUILD)/examples/bench_stacks
+bench-build: $(BENCH_TOOLS) $(BENCH_LIBS) $(BUILD)/examples/bench_fixed $(BUILD)/examples/bench_stacks \
+             $(BUILD)/examples/nofp_chain $(BUILD)/examples/nofp_depth
 
 bench: deps bench-deps
 	$(MAKE) all

@@ -792,6 +792,47 @@ p7_run() {
 	P7_LINE=$(grep 'unwind tables:' "$W/p7-$mode-$name.err" || true)
 }
 
+# p7_target NAME BPFPROF-OPTS... -- WORKLOAD...: bpfprof -p on the workload
+# alone at P7_HZ in dwarf mode: sets P7_NS, the BPF programs' run time over
+# the samples the run recorded (the filtered-out runs on other CPUs cost a
+# few percent of that, included), and P7_DEPTH, the frames of its most
+# counted stack.
+p7_target() {
+	local name=$1 opts=() bp bt stats wpid n; shift
+	while [ "$1" != -- ]; do opts+=("$1"); shift; done
+	shift
+	"$@" >/dev/null 2>&1 &
+	wpid=$!; STARTED+=("$wpid")
+	sleep 0.3	# past the interpreter's start
+	start_bpfprof "p7-$name" --call-graph dwarf "${opts[@]}" -p "$wpid" -F "$P7_HZ" \
+		-o "$W/p7-$name.folded"
+	bp=$LAST_PID bt=$LAST_TPID
+	sleep "$P7_SECS"
+	stats=$(bpf_prog_stats "$bp")
+	stop_timed "$bp" "$bt" INT
+	kill -TERM "$wpid" 2>/dev/null || true; wait "$wpid" 2>/dev/null || true
+	n=$(sed -nE 's/^bpfprof: ([0-9]+) samples, .*/\1/p' "$W/p7-$name.err" | tail -1)
+	P7_NS=$(awk -v s="$stats" -v n="${n:-0}" 'BEGIN { split(s, a, " "); if (n) printf "%.0f", a[1] / n; else print "" }')
+	P7_DEPTH=$(sort -t' ' -k2 -nr "$W/p7-$name.folded" | awk 'NR == 1 { sub(/ [0-9]+$/, ""); print split($0, f, ";") - 1 }')
+}
+
+# Python frames: a Python chain against the same process without them and
+# against a C process whose stacks are as deep.
+p7_python() {
+	local py_ns off_ns c_ns depth secs
+	secs=$(calc "$P7_SECS + 5")
+	log "part 7: python3 py_chain.py with Python frames, without, and C of the same depth"
+	p7_target py -- /usr/bin/python3 "$ROOT/examples/py_chain.py" "$secs"; py_ns=$P7_NS depth=$P7_DEPTH
+	p7_target py-off --no-python -- /usr/bin/python3 "$ROOT/examples/py_chain.py" "$secs"; off_ns=$P7_NS
+	# nofp_depth's stack: _start, two libc frames, main, DEPTH descents, the spin
+	p7_target c-depth -- "$EX/nofp_depth" "$secs" "$(( ${depth:-20} > 5 ? ${depth:-20} - 5 : 1 ))"
+	c_ns=$P7_NS
+	row 7 "BPF program per sample, python3 chain (Python frames) vs C as deep" ns "$py_ns" \
+		"C" "$c_ns" "(${depth:-?} frames, $P7_DEPTH in C)"
+	row 7 "BPF program per sample, python3 chain: Python frames vs --no-python" ns "$py_ns" \
+		"no-python" "$off_ns"
+}
+
 part7() {
 	header "7. --call-graph dwarf vs fp: user stacks of code without frame pointers, $P7_HZ Hz, -a, $P7_SECS s"
 	enable_bpf_stats
@@ -812,6 +853,7 @@ while time.time() - t < $(calc "$P7_SECS + 5"): sum(i * i for i in range(1000))"
 		row 7 "unwind tables build time, $w" s \
 			"$(sed -nE 's/.*, ([0-9.]+) s building.*/\1/p' <<<"$P7_LINE")" "" ""
 	done
+	p7_python
 	restore_bpf_stats
 	local f line
 	for f in /lib/x86_64-linux-gnu/libc.so.6 /usr/bin/python3.11; do
