@@ -181,9 +181,13 @@ struct py_proc {
 	__u16 frame_owner;		/* or PY_NONE */
 	__u16 frame_is_entry;		/* 3.11, or PY_NONE */
 	__u16 code_adaptive;		/* co_code_adaptive (INTERP) */
+	__u16 frame_bytes;		/* a frame's fields all lie in its first frame_bytes */
 	__u8 kind;			/* enum py_frame_kind */
 	__u8 owned_by_cstack;		/* owner of an eval call's entry frame (3.12+), or 0xff */
 };
+
+/* The most a frame's fields span (3.10's f_lasti ends at 100). */
+#define PY_FRAME_WINDOW		128
 
 /* A code object seen in a sample, for user space to read while the process
  * lives; deleted once read. */

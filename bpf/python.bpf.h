@@ -54,6 +54,8 @@ struct py_walk {
 	__u32 tgid;
 	__u32 looked;			/* the thread state was looked up */
 	__u32 done;			/* the current native frame's Python frames are in */
+	struct py_proc pp;		/* the process's, copied once per sample */
+	__u8 win[PY_FRAME_WINDOW];	/* the frame being read, its first pp.frame_bytes */
 };
 
 struct {
@@ -90,6 +92,7 @@ static __always_inline void py_begin(__u32 tgid, __u64 start_time, bool on)
 	if (pp) {
 		w->eval_start = pp->eval_start;
 		w->eval_end = pp->eval_end;
+		w->pp = *pp;
 	}
 }
 
@@ -141,19 +144,40 @@ static __always_inline __u64 py_first_frame(const struct py_proc *pp, __u32 g)
 	return frame;
 }
 
-/* Where frame f is in its code, in code units, capped at PY_OFFSET_MAX. */
-static __always_inline __u64 py_offset(const struct py_proc *pp, __u64 f, __u64 code)
+/* A field of the frame read into w->win: 0 when outside it (the table's
+ * frame_bytes covers every field; the bound is for the verifier). */
+static __always_inline __u64 py_field(const struct py_walk *w, __u32 off, __u32 size)
 {
-	__u64 instr = 0, first = code + pp->code_adaptive;
-	int lasti = 0;
+	__u64 v = 0;
+
+	if (off > PY_FRAME_WINDOW - 8)
+		return 0;
+	if (size == 8)
+		__builtin_memcpy(&v, &w->win[off], 8);
+	else if (size == 4)
+		__builtin_memcpy(&v, &w->win[off], 4);
+	else
+		v = w->win[off];
+	return v;
+}
+
+/* Where the frame in w->win is in its code, in code units, capped at
+ * PY_OFFSET_MAX. */
+static __always_inline __u64 py_offset(const struct py_walk *w, __u64 code)
+{
+	const struct py_proc *pp = &w->pp;
+	__u64 instr, first = code + pp->code_adaptive;
+	int lasti;
 
 	if (pp->kind == PY_FRAME_OBJECT) {
-		if (py_read(&lasti, sizeof(lasti), f + pp->frame_instr) || lasti < 0)
+		lasti = (int)py_field(w, pp->frame_instr, 4);
+		if (lasti < 0)
 			return 0;
 		return (__u64)lasti < PY_OFFSET_MAX ? (__u64)lasti : PY_OFFSET_MAX;
 	}
 	/* before the first instruction: a frame that has not started yet */
-	if (py_read(&instr, sizeof(instr), f + pp->frame_instr) || instr < first)
+	instr = py_field(w, pp->frame_instr, 8);
+	if (instr < first)
 		return 0;
 	instr = (instr - first) / 2;
 	return instr < PY_OFFSET_MAX ? instr : PY_OFFSET_MAX;
@@ -179,13 +203,11 @@ static __always_inline void py_note_code(const struct py_walk *w, __u64 code)
 static __always_inline bool py_step(struct py_walk *w, struct stack_trace *st, __u64 *hash,
 				    __u32 g)
 {
-	const struct py_proc *pp = bpf_map_lookup_elem(&py_procs, &w->tgid);
-	__u64 f, code = 0, prev = 0, ip;
-	__u8 owner = 0, entry = 0;
-	__u64 n;
+	const struct py_proc *pp = &w->pp;
+	__u32 len = pp->frame_bytes;
+	__u64 f, code, ip, n;
+	bool entry;
 
-	if (!pp)
-		return false;
 	if (!w->looked) {
 		w->looked = 1;
 		w->frame = py_first_frame(pp, g);
@@ -193,16 +215,18 @@ static __always_inline bool py_step(struct py_walk *w, struct stack_trace *st, _
 	f = w->frame;
 	if (!f)
 		return false;
-	if (py_read(&prev, sizeof(prev), f + pp->frame_previous) ||
-	    py_read(&code, sizeof(code), f + pp->frame_code) ||
-	    (pp->frame_owner != PY_NONE && py_read(&owner, 1, f + pp->frame_owner)) ||
-	    (pp->frame_is_entry != PY_NONE && py_read(&entry, 1, f + pp->frame_is_entry))) {
+	/* the frame's fields in one read */
+	if (len > PY_FRAME_WINDOW)
+		len = PY_FRAME_WINDOW;
+	if (!len || py_read(w->win, len, f)) {
 		slot_inc(&stats, g * STAT_MAX + STAT_PY_READ_FAULT);
 		w->frame = 0;
 		return false;
 	}
-	w->frame = prev;
-	if (pp->frame_owner != PY_NONE && owner == pp->owned_by_cstack)
+	w->frame = py_field(w, pp->frame_previous, 8);
+	code = py_field(w, pp->frame_code, 8);
+	entry = pp->frame_is_entry != PY_NONE && py_field(w, pp->frame_is_entry, 1);
+	if (pp->frame_owner != PY_NONE && py_field(w, pp->frame_owner, 1) == pp->owned_by_cstack)
 		return false;
 	n = st->nr;
 	if (n >= MAX_STACK_DEPTH - 1) {
@@ -210,7 +234,7 @@ static __always_inline bool py_step(struct py_walk *w, struct stack_trace *st, _
 		w->frame = 0;
 		return false;
 	}
-	ip = PY_FRAME(PY_CODE(code), py_offset(pp, f, code));
+	ip = PY_FRAME(PY_CODE(code), py_offset(w, code));
 	st->ips[n] = ip;
 	st->nr = n + 1;
 	*hash = hash_step(*hash, ip);

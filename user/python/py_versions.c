@@ -67,6 +67,24 @@ static const struct py_version versions[] = {
 	  .bytes_size = 16, .bytes_data = 32, .type_name = 24, .lines = PY_LINES_311 },
 };
 
+/* Where a frame's last field used ends: the BPF side reads that much of a
+ * frame at once. */
+static uint16_t frame_bytes(const struct py_version *v)
+{
+	const uint16_t ends[] = {
+		v->frame_previous + 8, v->frame_code + 8,
+		v->frame_instr + (v->kind == PY_FRAME_OBJECT ? 4 : 8),
+		v->frame_owner == PY_NONE ? 0 : v->frame_owner + 1,
+		v->frame_is_entry == PY_NONE ? 0 : v->frame_is_entry + 1,
+	};
+	uint16_t end = 0;
+
+	for (size_t i = 0; i < sizeof(ends) / sizeof(ends[0]); i++)
+		if (ends[i] > end)
+			end = ends[i];
+	return end;
+}
+
 const struct py_version *py_version__find(int minor)
 {
 	for (size_t i = 0; i < sizeof(versions) / sizeof(versions[0]); i++)
@@ -90,4 +108,5 @@ void py_version__to_bpf(const struct py_version *v, struct py_proc *out)
 	out->code_adaptive = v->code_adaptive;
 	out->kind = v->kind;
 	out->owned_by_cstack = v->owned_by_cstack;
+	out->frame_bytes = frame_bytes(v);
 }
