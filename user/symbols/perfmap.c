@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
+#include "mapped_file.h"
 #include "parse_hex.h"
 #include "perfmap.h"
 
@@ -227,21 +228,6 @@ static pid_t ns_pid(pid_t tgid)
 	return pid;
 }
 
-/* A regular file only: a FIFO or a device planted there must not block us. */
-static int open_regular(const char *path)
-{
-	struct stat st;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return -EINVAL;
-	}
-	return fd;
-}
-
 int perfmap__open(pid_t tgid, bool alive)
 {
 	char path[96];
@@ -250,10 +236,10 @@ int perfmap__open(pid_t tgid, bool alive)
 	if (alive) {
 		snprintf(path, sizeof(path), "/proc/%d/root/tmp/perf-%d.map", (int)tgid,
 			 (int)ns_pid(tgid));
-		fd = open_regular(path);
+		fd = file_open_regular(path);
 		if (fd >= 0)
 			return fd;
 	}
 	snprintf(path, sizeof(path), "/tmp/perf-%d.map", (int)tgid);
-	return open_regular(path);
+	return file_open_regular(path);
 }
