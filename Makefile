@@ -20,7 +20,7 @@ USER_DIRS  := user $(patsubst %/,%,$(sort $(dir $(wildcard user/*/*.c))))
 CPPFLAGS   := -D_GNU_SOURCE -DBPFPROF_VERSION='"$(VERSION)"' -I$(BUILD) -Ibpf $(addprefix -I,$(USER_DIRS))
 CFLAGS     ?= -O2 -g
 CFLAGS     += -std=c17 $(WARNINGS)
-LDLIBS     := -lbpf -ldw -lelf -lz -lprotobuf-c -lcurl -liberty
+LDLIBS     := -lbpf -ldw -ldebuginfod -lelf -lz -lprotobuf-c -lcurl -liberty -lm
 SANITIZE   := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 BPF_SRCS   := $(wildcard bpf/*.bpf.c)
@@ -42,7 +42,7 @@ EXAMPLES   := $(patsubst examples/%.c,$(BUILD)/examples/%,$(filter-out examples/
 DEB_PKGS   := clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libcriterion-dev \
               pkg-config linux-perf elfutils libdw-dev make gcc binutils util-linux procps \
               libc6-dbg protobuf-c-compiler libprotobuf-c-dev libcurl4-openssl-dev \
-              golang-go python3 valgrind time jq libiberty-dev g++ debuginfod curl man-db bash-completion chromium tmux \
+              golang-go python3 valgrind time jq libiberty-dev libdebuginfod-dev g++ debuginfod curl man-db bash-completion chromium tmux \
               dpkg-dev lintian
 
 .PHONY: install uninstall deb all deps test unit e2e valgrind soak soak-smoke examples profile vmlinux clean

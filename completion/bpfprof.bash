@@ -38,7 +38,8 @@ _bpfprof()
 		COMPREPLY=($(compgen -W "fp dwarf" -- "$cur"))
 		return ;;
 	-F | --freq | -d | --duration | -c | --count | --interval | --kill-after | --max-stacks | \
-	--max-files | --max-bytes | --min-block | --unwind-rows | --spool-max | --push | --app | --comm)
+	--max-files | --max-bytes | --min-block | --unwind-rows | --spool-max | --push | --app | --comm | \
+	--debuginfod-timeout)
 		return ;;
 	esac
 	local i

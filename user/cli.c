@@ -88,7 +88,7 @@ enum {
 	OPT_MAX_BYTES, OPT_PUSH, OPT_APP, OPT_SPOOL_DIR, OPT_SPOOL_MAX,
 	OPT_COMM, OPT_CGROUP, OPT_OFFCPU, OPT_MIN_BLOCK, OPT_LIST,
 	OPT_CALL_GRAPH, OPT_UNWIND_ROWS, OPT_NO_DEMANGLE, OPT_KILL_AFTER, OPT_NO_PROGRESS,
-	OPT_NO_INLINE, OPT_NO_PYTHON,
+	OPT_NO_INLINE, OPT_NO_PYTHON, OPT_DEBUGINFOD_TIMEOUT,
 	OPT_REPORT, OPT_CONTROL, OPT_START_DISABLED,
 };
 
@@ -109,6 +109,7 @@ static const struct option long_opts[] = {
 	{ "no-demangle", no_argument,       NULL, OPT_NO_DEMANGLE },
 	{ "no-inline",   no_argument,       NULL, OPT_NO_INLINE },
 	{ "no-python",   no_argument,       NULL, OPT_NO_PYTHON },
+	{ "debuginfod-timeout", required_argument, NULL, OPT_DEBUGINFOD_TIMEOUT },
 	{ "all-cpus",    no_argument,       NULL, 'a' },
 	{ "user-only",   no_argument,       NULL, 'U' },
 	{ "kernel-only", no_argument,       NULL, 'K' },
@@ -378,6 +379,12 @@ static int apply_option(int opt, const char *arg, struct config *cfg)
 		}
 		cfg->max_stacks = (unsigned int)n;
 		return -1;
+	case OPT_DEBUGINFOD_TIMEOUT:
+		if (parse_seconds(arg, true, &cfg->names.debuginfod_timeout)) {
+			usage_error("invalid --debuginfod-timeout '%s': expected seconds >= 0", arg);
+			return CLI_EXIT_USAGE;
+		}
+		return -1;
 	case OPT_KILL_AFTER:
 		if (parse_seconds(arg, true, &cfg->kill_after)) {
 			usage_error("invalid --kill-after '%s': expected seconds >= 0", arg);
@@ -574,6 +581,7 @@ enum cli_result cli_parse(int argc, char **argv, struct config *cfg)
 	cfg->kill_after = DEFAULT_KILL_AFTER;
 	cfg->names.inlines = true;
 	cfg->names.python = true;
+	cfg->names.debuginfod_timeout = DEFAULT_DEBUGINFOD_TIMEOUT;
 	/* 0, not 1: getopt also resets its hidden state (the rest of a cluster
 	 * like "-hv" left over by an earlier call), glibc and musl alike */
 	optind = 0;

@@ -31,6 +31,7 @@ enum out_format {
 };
 
 #define DEFAULT_KILL_AFTER	2.0	/* seconds between the command's SIGTERM and SIGKILL */
+#define DEFAULT_DEBUGINFOD_TIMEOUT 2.0	/* seconds a run may wait on debuginfod servers */
 #define FLEET_DEFAULT_FREQ	19	/* Hz: cheap enough to leave on all day */
 
 /* Where user frames get their names beyond the symbol table; each source
@@ -39,6 +40,7 @@ struct name_sources {
 	bool demangle;			/* C++ and Rust names readable (--no-demangle) */
 	bool inlines;			/* inlined functions as frames (--no-inline) */
 	bool python;			/* CPython's frames in user stacks (--no-python) */
+	double debuginfod_timeout;	/* s a run may wait on debuginfod in all; 0: never ask */
 };
 
 struct config {

@@ -25,6 +25,7 @@
 #include "cli.h"
 #include "collect.h"
 #include "control.h"
+#include "debuginfod.h"
 #include "errors.h"
 #include "events.h"
 #include "files.h"
@@ -708,6 +709,8 @@ static int run_profile(const struct config *cfg)
 	struct run r = { .cfg = cfg, .sig_fd = -1 };
 	int err, ferr;
 
+	/* before any thread runs: it sets the environment libdebuginfod reads */
+	debuginfod__configure(cfg->names.debuginfod_timeout);
 	err = check_pids(&r);
 	if (!err && cfg->top)
 		err = top_live__new(cfg, &r.top);

@@ -116,6 +116,8 @@ check "debuginfod: exit 0" [ $? -eq 0 ]
 s=$(full_share "$T/dbgd.folded")
 note_share "debuginfod" "mix_rounds" "$s"
 check "debuginfod: full names in >= 80% ($s%)" [ "$s" -ge 80 ]
+check "debuginfod: the summary counts the debug file fetched" \
+	grep -qE 'debuginfod: [1-9][0-9]* debug files fetched, 0 failed' "$T/dbgd.err"
 kill "$srv"; wait "$srv" 2>/dev/null
 rm -rf "$D/cache"
 start=$(date +%s%N)
@@ -126,6 +128,51 @@ ms=$((($(date +%s%N) - start) / 1000000))
 check "debuginfod stopped: exit 0, ends promptly (${ms} ms for a 1 s run)" \
 	all [ "$rc" -eq 0 ] -- [ "$ms" -lt 6000 ]
 check "debuginfod stopped: frames as app+0xOFF" grep -qE ';app\+0x[0-9a-f]+ [0-9]+$' "$T/dbgd2.folded"
+check "debuginfod stopped: the summary counts the failed lookups" \
+	grep -qE 'debuginfod: 0 debug files fetched, [1-9][0-9]* failed' "$T/dbgd2.err"
+
+echo "== a debuginfod server that accepts and never answers: the run's wait is bounded"
+# a listener on 127.0.0.1 that accepts connections and never answers; it
+# writes a line per connection
+python3 -u -c '
+import socket, sys
+s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("127.0.0.1", 0)); s.listen(128)
+print(s.getsockname()[1])
+held = []
+while True:
+    held.append(s.accept()[0]); print("accepted")
+' >"$T/hung.out" 2>/dev/null & hung=$!
+for _ in $(seq 50); do [ -s "$T/hung.out" ] && break; sleep 0.1; done
+hport=$(head -n 1 "$T/hung.out")
+# timed: a run given ARGS, in ms; its stderr in $T/hung.err
+hung_run() {
+	local start
+	rm -rf "$D/hcache"
+	start=$(date +%s%N)
+	DEBUGINFOD_URLS="http://127.0.0.1:$hport" DEBUGINFOD_CACHE_PATH="$D/hcache" \
+		"$BPFPROF" "$@" 2>"$T/hung.err"
+	echo $((($(date +%s%N) - start) / 1000000))
+}
+ms=$(hung_run -o "$T/hung.folded" -- "$D/app" 1)
+check "hung server: the default 2 s budget, cut short: ${ms} ms for a 1 s run (< 1000 + 2000 + 2000)" \
+	all [ "$ms" -lt 5000 ] -- grep -q 'debuginfod: 0 debug files fetched, [1-9][0-9]* failed (--debuginfod-timeout spent' "$T/hung.err"
+check "hung server: frames as app+0xOFF" grep -qE ';app\+0x[0-9a-f]+ [0-9]+$' "$T/hung.folded"
+# the whole machine: every file without a local debug file is a lookup
+asked=$(grep -c accepted "$T/hung.out")
+zero=$(hung_run --debuginfod-timeout 0 -a -d 1 -o "$T/hung0.folded")
+after=$(grep -c accepted "$T/hung.out")
+check "hung server, --debuginfod-timeout 0: nothing in the summary" \
+	bash -c "! grep -q debuginfod: '$T/hung.err'"
+all=$(hung_run -a -d 1 -o "$T/hunga.folded")
+n=$(sed -nE 's/.*debuginfod: 0 debug files fetched, ([0-9]+) failed.*/\1/p' "$T/hung.err")
+check "hung server, -a: ${n:-no} lookups of the whole machine cost $((all - zero)) ms more than none (< 2000 + 2000)" \
+	all [ "${n:-0}" -ge 1 ] -- [ $((all - zero)) -lt 4000 ]
+check "hung server, --debuginfod-timeout 0 made no connection ($asked before it, $after after)" \
+	all [ "$asked" -gt 0 ] -- [ "$asked" -eq "$after" ]
+long=$(hung_run --debuginfod-timeout 5 -o "$T/hung5.folded" -- "$D/app" 1)
+check "hung server, --debuginfod-timeout 5: the run waits as told (${long} ms, >= 1000 + 4000)" [ "$long" -ge 5000 ]
+kill "$hung"; wait "$hung" 2>/dev/null
 
 echo "== unnamed code grouped by function: a stripped -O2 binary, named by its CFI"
 S=nofp_chain_stripped

@@ -83,12 +83,25 @@ static void python_part(const struct profile *p, char *buf, size_t size)
 		 b[STAT_PY_READ_FAULT], b[STAT_PY_TRUNCATED], s->py_codes_gone, s->py_codes_bad);
 }
 
+/* Debug files from debuginfod servers (when DEBUGINFOD_URLS is set). */
+static void debuginfod_part(const struct profile *p, char *buf, size_t size)
+{
+	const struct profile_stats *st = &p->stats;
+
+	if (st->debuginfod)
+		snprintf(buf, size, ", debuginfod: %" PRIu64 " debug files fetched, %" PRIu64
+			 " failed%s", st->debuginfod_fetched, st->debuginfod_failed,
+			 st->debuginfod_spent ? " (--debuginfod-timeout spent: lookups cut short)" : "");
+}
+
 void summary__format(const struct profile *p, const char *why, char *buf, size_t size)
 {
 	const uint64_t *b = p->stats.bpf;
 	char offcpu[256] = "", unwind[384] = "", files[96] = "", unnamed[320] = "", python[384] = "";
+	char dbgd[160] = "";
 
 	unnamed_part(p, unnamed, sizeof(unnamed));
+	debuginfod_part(p, dbgd, sizeof(dbgd));
 	offcpu_part(p, offcpu, sizeof(offcpu));
 	unwind_part(p, unwind, sizeof(unwind));
 	python_part(p, python, sizeof(python));
@@ -99,10 +112,10 @@ void summary__format(const struct profile *p, const char *why, char *buf, size_t
 		 "%" PRIu64 " samples, %zu stacks, %" PRIu64 " lost "
 		 "(stackmap-full %" PRIu64 ", stack-error %" PRIu64 ", counts-full %" PRIu64 "), %"
 		 PRIu64 "/%" PRIu64
-		 " frames unresolved%s%s, %" PRIu64 " tracking records lost%s%s%s, %.2f s (%s)",
+		 " frames unresolved%s%s%s, %" PRIu64 " tracking records lost%s%s%s, %.2f s (%s)",
 		 b[STAT_SAMPLES], p->nsamples, profile__lost(p),
 		 b[STAT_LOST_STACKMAP_FULL], b[STAT_LOST_STACK_ERROR], b[STAT_LOST_COUNTS_FULL],
-		 p->stats.unresolved, p->stats.frames, unnamed, files, p->stats.tracking_lost, offcpu, unwind,
-		 python,
+		 p->stats.unresolved, p->stats.frames, unnamed, files, dbgd, p->stats.tracking_lost,
+		 offcpu, unwind, python,
 		 p->stats.duration, why);
 }

@@ -46,6 +46,10 @@ struct profile_stats {
 	uint64_t stacks_missing;	/* stack ids gone from the stack map */
 	uint64_t tracking_lost;		/* process tracking records dropped */
 	uint64_t files_over_limit;	/* ELF files skipped, beyond the sane sizes */
+	bool debuginfod;		/* DEBUGINFOD_URLS set, servers asked */
+	bool debuginfod_spent;		/* the run's wait budget ran out */
+	uint64_t debuginfod_fetched;	/* debug files the servers gave */
+	uint64_t debuginfod_failed;	/* lookups that got none */
 	double duration;		/* seconds of sampling */
 	uint64_t start_wall_ns;		/* when sampling began, CLOCK_REALTIME */
 	unsigned int freq;		/* sampling frequency, Hz */

@@ -8,6 +8,7 @@
 
 #include "aggregate.h"
 #include "collect.h"
+#include "debuginfod.h"
 #include "drain.h"
 #include "errors.h"
 #include "ksyms.h"
@@ -28,9 +29,23 @@ struct collector {
 	struct pevent events[MAX_EVENTS];
 	int nevents;
 	uint64_t over_limit;		/* files over the limits reported so far */
+	struct debuginfod_stats dbgd;	/* debuginfod's counts reported so far */
 };
 
 #define KALLSYMS "/proc/kallsyms"
+
+/* What debuginfod gave during this turn. */
+static void debuginfod_part(struct collector *c, struct profile_stats *st)
+{
+	struct debuginfod_stats now;
+
+	debuginfod__stats(&now);
+	st->debuginfod = now.enabled;
+	st->debuginfod_spent = now.spent;
+	st->debuginfod_fetched = now.fetched - c->dbgd.fetched;
+	st->debuginfod_failed = now.failed - c->dbgd.failed;
+	c->dbgd = now;
+}
 
 /* kallsyms is read once: kernel text does not move while we run. */
 static void load_ksyms(struct collector *c)
@@ -134,6 +149,7 @@ int collector__collect(struct collector *c, struct profile **out)
 	p->stats.stack_ids = d.stack_ids;
 	p->stats.files_over_limit = symbolizer__over_limit(c->sz) - c->over_limit;
 	c->over_limit = symbolizer__over_limit(c->sz);
+	debuginfod_part(c, &p->stats);
 	drain__free(&d);
 	/* every sample of a process that exited before the flip is in this
 	 * generation or an earlier one: it can go */

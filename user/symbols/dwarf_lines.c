@@ -14,6 +14,7 @@
 
 #include <zlib.h>
 
+#include "debuginfod.h"
 #include "dwarf_lines.h"
 #include "mapped_file.h"
 
@@ -90,8 +91,9 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname
 {
 	int fd = find_beside(file_name, link, crc, found);
 
-	return fd >= 0 ? fd : dwfl_standard_find_debuginfo(mod, userdata, modname, base,
-							    file_name, link, crc, found);
+	/* else libdwfl's standard search, then debuginfod, counted */
+	return fd >= 0 ? fd : debuginfod__find_debuginfo(mod, userdata, modname, base,
+							  file_name, link, crc, found);
 }
 
 static const Dwfl_Callbacks offline_callbacks = {
@@ -104,6 +106,7 @@ static const Dwfl_Callbacks offline_callbacks = {
 struct dwarf_lines *dwarf_lines__open(int fd, const char *path, bool with_inline)
 {
 	struct dwarf_lines *dl = calloc(1, sizeof(*dl));
+	void **slot;
 	int dupfd;
 
 	if (!dl)
@@ -117,6 +120,10 @@ struct dwarf_lines *dwarf_lines__open(int fd, const char *path, bool with_inline
 		if (!dl->mod)
 			close(dupfd);
 	}
+	/* the module's user data: its Dwfl, whose debuginfod client the
+	 * lookups hold to their budget */
+	if (dl->mod && dwfl_module_info(dl->mod, &slot, NULL, NULL, NULL, NULL, NULL, NULL))
+		*slot = dl->dwfl;
 	/* offline, libdwfl places the module at its own choice of base */
 	if (!dl->mod || dwfl_report_end(dl->dwfl, NULL, NULL) ||
 	    !dwfl_module_getelf(dl->mod, &dl->base)) {

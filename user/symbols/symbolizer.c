@@ -28,12 +28,6 @@ struct symbolizer {
 	bool vdso_loaded;
 };
 
-/* libdwfl asks a debuginfod server for missing debug files when
- * DEBUGINFOD_URLS is set (and only then); its own default timeout is 90 s
- * per file, too long to hold a profile back: a few seconds unless the user
- * chose otherwise. */
-#define DEBUGINFOD_DEFAULT_TIMEOUT	"2"
-
 /* Demangled names kept between turns; past that the cache starts over. */
 #define MAX_DEMANGLED	65536
 
@@ -47,8 +41,6 @@ struct symbolizer *symbolizer__new(struct procs *procs, struct files *files,
 	sz->procs = procs;
 	sz->files = files;
 	sz->names = *names;
-	if (getenv("DEBUGINFOD_URLS"))
-		setenv("DEBUGINFOD_TIMEOUT", DEBUGINFOD_DEFAULT_TIMEOUT, 0);
 	sz->jit = jit_procs__new();
 	if (names->demangle)
 		sz->dm = demangler__new();

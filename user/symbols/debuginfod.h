@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * debuginfod, as libdwfl uses it, held to a budget: when DEBUGINFOD_URLS is
+ * set, libdwfl asks its servers for a debug file it cannot find on disk.
+ * Every lookup goes through debuginfod__find_debuginfo(), which counts what
+ * the servers gave, and the client's progress callback cancels a transfer
+ * once the whole run has waited its budget (--debuginfod-timeout), so a slow
+ * or hung server never holds a profile back longer than that (plus the
+ * client's one-second poll).
+ */
+#ifndef BPFPROF_DEBUGINFOD_H
+#define BPFPROF_DEBUGINFOD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <elfutils/libdwfl.h>
+
+/* Seconds the run may wait on servers, in all; 0: never ask one (the
+ * variable is removed from bpfprof's environment). Call once, at start,
+ * before any other thread runs. */
+void debuginfod__configure(double budget);
+
+/* A Dwfl_Callbacks.find_debuginfo: libdwfl's standard search (build-id
+ * directory, .gnu_debuglink, then debuginfod), counted. The module's user
+ * data must be its Dwfl (dwfl_module_info). */
+int debuginfod__find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
+			       Dwarf_Addr base, const char *file_name, const char *debuglink_file,
+			       GElf_Word debuglink_crc, char **debuginfo_file_name);
+
+struct debuginfod_stats {
+	bool enabled;		/* DEBUGINFOD_URLS set and a budget */
+	uint64_t fetched;	/* debug files a server (or its cache) gave */
+	uint64_t failed;	/* lookups that got none */
+	double waited;		/* seconds spent on them */
+	bool spent;		/* the budget ran out: lookups are cut short */
+};
+
+/* Since the start. */
+void debuginfod__stats(struct debuginfod_stats *st);
+
+#endif
