@@ -87,6 +87,15 @@ check "python threads: >= 80% of samples show a whole thread chain ($total%)" [ 
 check "python threads: no stack mixes two threads' chains ($(py_mixed "$T/py_thr.folded") samples do)" \
 	[ "$(py_mixed "$T/py_thr.folded")" -eq 0 ]
 
+echo "== fleet mode: three scripts one after another, each named in every interval"
+rm -rf "$T/py_fleet" && mkdir "$T/py_fleet"
+"$BPFPROF" "${PY_CG[@]}" --interval 1 --output-dir "$T/py_fleet" -- \
+	bash -c "for i in 1 2 3; do /usr/bin/python3 $PY_SCRIPT 1.5; done" 2>"$T/py_fleet.err"
+check "python fleet: exit 0" [ $? -eq 0 ]
+grep -h '^python3;' "$T"/py_fleet/*.folded >"$T/py_fleet.folded" 2>/dev/null
+s=$(py_chain_share "$T/py_fleet.folded" outer middle hot)
+check "python fleet: >= 80% of python3's samples show the chain across intervals ($s%)" [ "$s" -ge 80 ]
+
 echo "== pprof: Python functions with their file and line"
 "$BPFPROF" "${PY_CG[@]}" -o "$T/py.pb.gz" -- /usr/bin/python3 "$PY_SCRIPT" 2 2>/dev/null
 "$BPFPROF" report "$T/py.pb.gz" >"$T/py_report.txt" 2>&1

@@ -153,6 +153,7 @@ int collector__collect(struct collector *c, struct profile **out)
 	drain__free(&d);
 	/* every sample of a process that exited before the flip is in this
 	 * generation or an earlier one: it can go */
+	pyprof__trim(c->py, c->procs);	/* before the reap: it asks procs who exited */
 	procs__reap(c->procs, flipped);
 	symbolizer__trim(c->sz);
 	if (err) {

@@ -43,6 +43,7 @@ struct pycode {
 	uint64_t start_time, addr;
 	bool ok;
 	uint8_t lines_format;
+	uint32_t doomed;	/* the trim that saw its process exited; 0: alive */
 	struct py_code_info info;
 	const char *base;	/* basename of info.filename */
 };
@@ -51,6 +52,7 @@ struct pyprof {
 	int procs_fd, codes_fd;
 	void *files, *procs, *codes;	/* tsearch trees */
 	size_t ncodes;
+	uint32_t trims;		/* pyprof__trim() calls */
 	struct py_stats st;
 };
 
@@ -295,6 +297,53 @@ bool pyprof__name(const struct pyprof *py, pid_t tgid, uint64_t start_time, uint
 	*file = c->info.filename;
 	*line = l > 0 ? (uint32_t)l : 0;
 	return true;
+}
+
+struct trim_ctx {
+	struct pyprof *py;
+	struct procs *procs;
+	struct pycode **drop;
+	size_t ndrop, cap;
+};
+
+static void trim_visit(const void *node, VISIT which, void *arg)
+{
+	struct trim_ctx *t = arg;
+	struct pycode *c = *(struct pycode *const *)node, **grown;
+
+	if (which != postorder && which != leaf)
+		return;
+	if (!c->doomed) {
+		if (!procs__alive(t->procs, c->tgid, c->start_time))
+			c->doomed = t->py->trims;
+		return;
+	}
+	if (c->doomed == t->py->trims)
+		return;
+	if (t->ndrop == t->cap) {
+		t->cap = t->cap ? 2 * t->cap : 64;
+		grown = realloc(t->drop, t->cap * sizeof(*grown));
+		if (!grown)
+			return;	/* kept until the next trim */
+		t->drop = grown;
+	}
+	t->drop[t->ndrop++] = c;
+}
+
+void pyprof__trim(struct pyprof *py, struct procs *procs)
+{
+	struct trim_ctx t = { .py = py, .procs = procs };
+
+	if (!py)
+		return;
+	py->trims++;
+	twalk_r(py->codes, trim_visit, &t);
+	for (size_t i = 0; i < t.ndrop; i++) {
+		tdelete(t.drop[i], &py->codes, cmp_code);
+		free_code(t.drop[i]);
+		py->ncodes--;
+	}
+	free(t.drop);
 }
 
 void pyprof__stats(const struct pyprof *py, struct py_stats *st)
