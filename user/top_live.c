@@ -27,25 +27,28 @@ struct top_live {
 	bool begun;
 };
 
-/* "cpu-clock at 99 Hz, pid 1234" */
+/* "cpu-clock at 99 Hz, pid 1234", "cpu-clock,page-faults every 100 events" */
 static void describe(const struct config *cfg, char *buf, size_t size)
 {
-	int n;
+	size_t n = 0;
+	int i;
 
-	if (cfg->period)
-		n = snprintf(buf, size, "%s every %llu events", cfg->events[0].name, cfg->period);
-	else
-		n = snprintf(buf, size, "%s at %u Hz", cfg->events[0].name, cfg->freq);
-	if (n < 0 || (size_t)n >= size)
+	for (i = 0; i < cfg->nevents && n < size; i++)
+		n += (size_t)snprintf(buf + n, size - n, "%s%s", i ? "," : "", cfg->events[i].name);
+	if (n < size && cfg->period)
+		n += (size_t)snprintf(buf + n, size - n, " every %llu events", cfg->period);
+	else if (n < size)
+		n += (size_t)snprintf(buf + n, size - n, " at %u Hz", cfg->freq);
+	if (n >= size)
 		return;
 	if (cfg->npids == 1)
-		snprintf(buf + n, size - (size_t)n, ", pid %d", (int)cfg->pids[0]);
+		snprintf(buf + n, size - n, ", pid %d", (int)cfg->pids[0]);
 	else if (cfg->npids)
-		snprintf(buf + n, size - (size_t)n, ", %d processes", cfg->npids);
+		snprintf(buf + n, size - n, ", %d processes", cfg->npids);
 	else if (cfg->comm)
-		snprintf(buf + n, size - (size_t)n, ", command %s", cfg->comm);
+		snprintf(buf + n, size - n, ", command %s", cfg->comm);
 	else
-		snprintf(buf + n, size - (size_t)n, ", system-wide");
+		snprintf(buf + n, size - n, ", system-wide");
 }
 
 int top_live__new(const struct config *cfg, struct top_live **out)
