@@ -28,8 +28,6 @@ struct src_frame {
 /* What one address resolves to: the function that holds the code (outer)
  * and the functions inlined into it there, outermost first. */
 struct src_chain {
-	const char *symbol;	/* the function's name from the symbol tables
-				 * libdwfl found (debug file's too), or NULL */
 	struct src_frame outer;
 	uint32_t ninlined;
 	struct src_frame inlined[];
@@ -45,6 +43,11 @@ void dwarf_lines__free(struct dwarf_lines *dl);
 /* The chain at vaddr (as the ELF's own headers number addresses), cached:
  * valid until dwarf_lines__free(). NULL when nothing is known there. */
 const struct src_chain *dwarf_lines__at(struct dwarf_lines *dl, uint64_t vaddr);
+
+/* The name of the function at vaddr from the symbol tables libdwfl found
+ * (a debug file's too: .gnu_debuglink, .gnu_debugdata, debuginfod), or
+ * NULL; cached as the chain is. */
+const char *dwarf_lines__symbol(struct dwarf_lines *dl, uint64_t vaddr);
 
 /* Distinct addresses resolved so far. */
 size_t dwarf_lines__count(const struct dwarf_lines *dl);

@@ -216,12 +216,13 @@ void symbolizer__user(struct symbolizer *sz, const struct user_ctx *ctx, uint64_
 		out->name = elf_syms__lookup_vaddr(f->debug, vaddr, &sym_off);
 	if (!out->name && f->syms)
 		out->name = elf_syms__lookup(f->syms, out->file_off, &sym_off);
-	if (f->lines && elf_syms__vaddr(f->syms, out->file_off, &vaddr) == 0)
+	if (f->lines && elf_syms__vaddr(f->syms, out->file_off, &vaddr) == 0) {
 		out->src = dwarf_lines__at(f->lines, vaddr);
-	/* libdwfl's symbols: a debug file found by .gnu_debuglink, in
-	 * .gnu_debugdata or on a debuginfod server */
-	if (!out->name && out->src)
-		out->name = out->src->symbol;
+		/* libdwfl's symbols: a debug file found by .gnu_debuglink,
+		 * in .gnu_debugdata or on a debuginfod server */
+		if (!out->name)
+			out->name = dwarf_lines__symbol(f->lines, vaddr);
+	}
 	out->name = symbolizer__demangle(sz, out->name);
 	out->why = out->name ? UNNAMED_NONE : why_unnamed(v, f);
 	if (out->why == UNNAMED_NO_SYMBOL && f != &sz->vdso)
