@@ -143,10 +143,12 @@ struct unwind_proc {
 };
 
 /*
- * Python frames (bpf/python.bpf.h, user/python/). A Python frame takes one
- * slot of a user stack: PY_FRAME_TAG, the instruction offset in code units
- * (capped) and the code object's address, which user addresses leave room
- * for (below 2^47; the kernel hands out higher ones only when asked to).
+ * Python frames (bpf/python.bpf.h, user/python/). A Python frame takes two
+ * slots of a user stack, innermost first: PY_FRAME_TAG, the instruction
+ * offset in code units (capped) and the code object's address, which user
+ * addresses leave room for (below 2^47; the kernel hands out higher ones
+ * only when asked to); then the object's fingerprint, its co_linetable
+ * pointer, which tells it from a code object that later took its address.
  */
 #define MAX_PY_PROCS		4096	/* CPython processes known at once */
 #define MAX_PY_CODES		16384	/* code objects seen, not yet read by user space */
@@ -181,6 +183,7 @@ struct py_proc {
 	__u16 frame_owner;		/* or PY_NONE */
 	__u16 frame_is_entry;		/* 3.11, or PY_NONE */
 	__u16 code_adaptive;		/* co_code_adaptive (INTERP) */
+	__u16 code_linetable;		/* co_linetable: its address tells code objects apart */
 	__u16 frame_bytes;		/* a frame's fields all lie in its first frame_bytes */
 	__u8 kind;			/* enum py_frame_kind */
 	__u8 owned_by_cstack;		/* owner of an eval call's entry frame (3.12+), or 0xff */
@@ -196,6 +199,7 @@ struct py_code_key {
 	__u32 pad;
 	__u64 start_time;		/* the process's, as in struct stack_key */
 	__u64 code;
+	__u64 fp;			/* its fingerprint: co_linetable when sampled */
 };
 
 #endif /* BPFPROF_PROFILE_H */

@@ -183,9 +183,11 @@ static __always_inline __u64 py_offset(const struct py_walk *w, __u64 code)
 	return instr < PY_OFFSET_MAX ? instr : PY_OFFSET_MAX;
 }
 
-static __always_inline void py_note_code(const struct py_walk *w, __u64 code)
+/* Once per code object and user-space poll (it deletes what it read). */
+static __always_inline void py_note_code(const struct py_walk *w, __u64 code, __u64 fp)
 {
-	struct py_code_key k = { .tgid = w->tgid, .start_time = w->start_time, .code = code };
+	struct py_code_key k = { .tgid = w->tgid, .start_time = w->start_time, .code = code,
+				 .fp = fp };
 	__u8 one = 1;
 
 	if (!bpf_map_lookup_elem(&py_codes, &k))
@@ -194,7 +196,8 @@ static __always_inline void py_note_code(const struct py_walk *w, __u64 code)
 
 /*
  * One Python frame of the native eval frame being unwound into
- * st->ips[st->nr], innermost first; the unwinder calls again (its next loop
+ * st->ips[st->nr] and the next slot (PY_FRAME, then its fingerprint),
+ * innermost first; the unwinder calls again (its next loop
  * step) while this returns true, then records the native frame. An eval
  * call runs one frame before 3.11; in 3.11 frames up to the one marked
  * is_entry; in 3.12+ up to a frame the C stack owns (the call's entry
@@ -205,7 +208,7 @@ static __always_inline bool py_step(struct py_walk *w, struct stack_trace *st, _
 {
 	const struct py_proc *pp = &w->pp;
 	__u32 len = pp->frame_bytes;
-	__u64 f, code, ip, n;
+	__u64 f, code, ip, n, fp;
 	bool entry;
 
 	if (!w->looked) {
@@ -229,16 +232,20 @@ static __always_inline bool py_step(struct py_walk *w, struct stack_trace *st, _
 	if (pp->frame_owner != PY_NONE && py_field(w, pp->frame_owner, 1) == pp->owned_by_cstack)
 		return false;
 	n = st->nr;
-	if (n >= MAX_STACK_DEPTH - 1) {
+	if (n >= MAX_STACK_DEPTH - 2) {
 		slot_inc(&stats, g * STAT_MAX + STAT_PY_TRUNCATED);
 		w->frame = 0;
 		return false;
 	}
-	ip = PY_FRAME(PY_CODE(code), py_offset(w, code));
+	code = PY_CODE(code);
+	fp = 0;
+	py_read(&fp, sizeof(fp), code + pp->code_linetable);
+	ip = PY_FRAME(code, py_offset(w, code));
 	st->ips[n] = ip;
-	st->nr = n + 1;
-	*hash = hash_step(*hash, ip);
-	py_note_code(w, PY_CODE(code));
+	st->ips[n + 1] = fp;
+	st->nr = n + 2;
+	*hash = hash_step(hash_step(*hash, ip), fp);
+	py_note_code(w, code, fp);
 	slot_inc(&stats, g * STAT_MAX + STAT_PY_FRAMES);
 	/* this eval call's last frame: the native frame comes next */
 	w->done = pp->kind == PY_FRAME_OBJECT || entry;

@@ -282,6 +282,7 @@ Test(python, code_object_read)
 	cr_expect_eq(ci.nlines, sizeof(lt_311));
 	cr_expect_eq(py_lines__311(ci.lines, ci.nlines, ci.firstlineno, 41), 11);
 	cr_expect_eq(code_type, 0x10400, "the checked type is remembered");
+	cr_expect_eq(ci.lines_addr, 0x10700, "co_linetable's address: the fingerprint");
 	py_code__free(&ci);
 }
 

@@ -78,9 +78,10 @@ static void python_part(const struct profile *p, char *buf, size_t size)
 	snprintf(buf, size, ", python: %" PRIu64 " processes (%" PRIu64 " unsupported version), %"
 		 PRIu64 " frames read (%" PRIu64 " named, %" PRIu64 " unnamed), not read: %" PRIu64
 		 " no thread state, %" PRIu64 " read faults, %" PRIu64 " past max depth; code objects: %"
-		 PRIu64 " process gone, %" PRIu64 " freed or unreadable", s->py_procs, s->py_unsupported,
-		 b[STAT_PY_FRAMES], s->py_frames, s->py_unnamed, b[STAT_PY_NO_THREAD],
-		 b[STAT_PY_READ_FAULT], b[STAT_PY_TRUNCATED], s->py_codes_gone, s->py_codes_bad);
+		 PRIu64 " process gone, %" PRIu64 " freed or unreadable",
+		 s->py_procs, s->py_unsupported, b[STAT_PY_FRAMES], s->py_frames, s->py_unnamed,
+		 b[STAT_PY_NO_THREAD], b[STAT_PY_READ_FAULT], b[STAT_PY_TRUNCATED], s->py_codes_gone,
+		 s->py_codes_bad);
 }
 
 /* Debug files from debuginfod servers (when DEBUGINFOD_URLS is set). */
@@ -97,7 +98,7 @@ static void debuginfod_part(const struct profile *p, char *buf, size_t size)
 void summary__format(const struct profile *p, const char *why, char *buf, size_t size)
 {
 	const uint64_t *b = p->stats.bpf;
-	char offcpu[256] = "", unwind[384] = "", files[96] = "", unnamed[320] = "", python[384] = "";
+	char offcpu[256] = "", unwind[384] = "", files[96] = "", unnamed[320] = "", python[512] = "";
 	char dbgd[160] = "";
 
 	unnamed_part(p, unnamed, sizeof(unnamed));

@@ -158,6 +158,7 @@ int py_code__read(const struct py_version *v, py_read_fn rd, void *arg, uint64_t
 		return err;
 	memcpy(&first, head + v->code_firstlineno, sizeof(first));
 	out->firstlineno = first;
+	out->lines_addr = u64_at(head, v->code_linetable);
 	err = py_code__str(v, rd, arg, u64_at(head, v->code_qualname), &out->qualname);
 	if (!err)
 		err = py_code__str(v, rd, arg, u64_at(head, v->code_filename), &out->filename);

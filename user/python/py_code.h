@@ -20,6 +20,7 @@ struct py_code_info {
 	int firstlineno;
 	uint8_t *lines;		/* co_linetable's bytes */
 	size_t nlines;
+	uint64_t lines_addr;	/* co_linetable itself: the object's fingerprint */
 };
 
 /* Reads the code object at addr; its type must be named "code" (*code_type

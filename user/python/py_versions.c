@@ -106,6 +106,7 @@ void py_version__to_bpf(const struct py_version *v, struct py_proc *out)
 	out->frame_owner = v->frame_owner;
 	out->frame_is_entry = v->frame_is_entry;
 	out->code_adaptive = v->code_adaptive;
+	out->code_linetable = v->code_linetable;
 	out->kind = v->kind;
 	out->owned_by_cstack = v->owned_by_cstack;
 	out->frame_bytes = frame_bytes(v);

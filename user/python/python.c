@@ -41,6 +41,7 @@ struct pyproc {
 struct pycode {
 	pid_t tgid;
 	uint64_t start_time, addr;
+	uint64_t fp;		/* its fingerprint (co_linetable) when sampled */
 	bool ok;
 	uint8_t lines_format;
 	uint32_t doomed;	/* the trim that saw its process exited; 0: alive */
@@ -71,7 +72,9 @@ static int cmp_code(const void *pa, const void *pb)
 		return a->tgid < b->tgid ? -1 : 1;
 	if (a->start_time != b->start_time)
 		return a->start_time < b->start_time ? -1 : 1;
-	return (a->addr > b->addr) - (a->addr < b->addr);
+	if (a->addr != b->addr)
+		return a->addr < b->addr ? -1 : 1;
+	return (a->fp > b->fp) - (a->fp < b->fp);
 }
 
 struct pyprof *pyprof__new(int procs_fd, int codes_fd)
@@ -221,10 +224,13 @@ static void base_name(struct pycode *c)
 	c->base = slash ? slash + 1 : c->info.filename ? c->info.filename : "";
 }
 
-/* Reads one sampled code object into the cache, once. */
+/* Reads one sampled code object into the cache, once. A code object at
+ * an address is the one sampled only if its fingerprint is the same: a
+ * freed one's address may hold another by now. */
 static void read_code(struct pyprof *py, const struct py_code_key *k)
 {
-	struct pycode key = { .tgid = (pid_t)k->tgid, .start_time = k->start_time, .addr = k->code };
+	struct pycode key = { .tgid = (pid_t)k->tgid, .start_time = k->start_time, .addr = k->code,
+			      .fp = k->fp };
 	struct pyproc **p;
 	struct pycode *c, **node;
 	int err;
@@ -240,6 +246,10 @@ static void read_code(struct pyprof *py, const struct py_code_key *k)
 	*c = key;
 	err = py_code__read((*p)->v, read_remote, &key.tgid, k->code, &(*p)->code_type, &c->info);
 	c->ok = !err;
+	if (c->ok && c->info.lines_addr != k->fp) {
+		c->ok = false;
+		err = -EINVAL;
+	}
 	c->lines_format = (*p)->v->lines;
 	base_name(c);
 	node = tsearch(c, &py->codes, cmp_code);
@@ -275,9 +285,9 @@ void pyprof__poll(struct pyprof *py)
 }
 
 bool pyprof__name(const struct pyprof *py, pid_t tgid, uint64_t start_time, uint64_t ip,
-		  char *name, size_t size, const char **file, uint32_t *line)
+		  uint64_t fp, char *name, size_t size, const char **file, uint32_t *line)
 {
-	struct pycode key = { .tgid = tgid, .start_time = start_time, .addr = PY_CODE(ip) };
+	struct pycode key = { .tgid = tgid, .start_time = start_time, .addr = PY_CODE(ip), .fp = fp };
 	struct pycode **node = py ? tfind(&key, &py->codes, cmp_code) : NULL;
 	const struct pycode *c;
 	uint64_t off = PY_OFFSET(ip);

@@ -22,8 +22,8 @@ struct py_stats {
 	uint64_t unsupported;	/* processes with a CPython of a version not in the table */
 	uint64_t codes;		/* code objects read */
 	uint64_t codes_gone;	/* the process exited before its code object was read */
-	uint64_t codes_bad;	/* not a code object (any more: a module's body is freed once
-				 * run, often before the next poll), or unreadable */
+	uint64_t codes_bad;	/* not the code object sampled any more (a module's body is
+				 * freed once run, often before the next poll), or unreadable */
 };
 
 /* procs_fd, codes_fd: the BPF maps py_procs and py_codes. */
@@ -37,11 +37,12 @@ void pyprof__sync_proc(struct pyprof *py, struct procs *procs, pid_t tgid);
  * processes live. */
 void pyprof__poll(struct pyprof *py);
 
-/* Names the Python frame ip (PY_IS_FRAME) of the process (tgid, start_time):
+/* Names the Python frame ip (PY_IS_FRAME), fingerprint fp (the slot after
+ * it), of the process (tgid, start_time):
  * "function (file.py:line)" into name, the source file and line (0: not
  * known). False when its code object was never read. */
 bool pyprof__name(const struct pyprof *py, pid_t tgid, uint64_t start_time, uint64_t ip,
-		  char *name, size_t size, const char **file, uint32_t *line);
+		  uint64_t fp, char *name, size_t size, const char **file, uint32_t *line);
 
 /* After a turn's frames are named, before procs__reap(): the code objects
  * of a process seen exited at the last call are dropped (its samples are

@@ -69,14 +69,14 @@ static void put_inlined(struct scratch *sc, const struct user_sym *us, uint64_t 
 
 /* A Python frame (bpf/python.bpf.h): its code object, read while the
  * process lived, names it. */
-static void put_python(struct scratch *sc, uint64_t ip, const struct user_ctx *ctx,
+static void put_python(struct scratch *sc, uint64_t ip, uint64_t fp, const struct user_ctx *ctx,
 		       const struct pyprof *py, struct profile_stats *st)
 {
 	const char *file = NULL;
 	uint32_t line = 0;
 
 	st->frames++;
-	if (pyprof__name(py, ctx->tgid, ctx->start_time, ip, sc->names[sc->n], NAME_MAX_LEN,
+	if (pyprof__name(py, ctx->tgid, ctx->start_time, ip, fp, sc->names[sc->n], NAME_MAX_LEN,
 			 &file, &line)) {
 		st->py_frames++;
 	} else {
@@ -101,8 +101,12 @@ static void add_user(struct scratch *sc, const struct raw_stack *s, const struct
 	for (i = s->nr; i-- > 0;) {
 		uint64_t addr;
 
+		/* a Python frame is two slots, PY_FRAME then its fingerprint:
+		 * walked root first, the fingerprint comes first */
+		if (i > 0 && PY_IS_FRAME(s->ips[i - 1]))
+			continue;
 		if (PY_IS_FRAME(s->ips[i])) {
-			put_python(sc, s->ips[i], ctx, py, st);
+			put_python(sc, s->ips[i], i + 1 < s->nr ? s->ips[i + 1] : 0, ctx, py, st);
 			continue;
 		}
 		addr = lookup_addr(s, i);
