@@ -76,7 +76,7 @@ static void python_part(const struct profile *p, char *buf, size_t size)
 	if (!s->py_procs && !s->py_unsupported && !b[STAT_PY_FRAMES])
 		return;
 	snprintf(buf, size, ", python: %" PRIu64 " processes (%" PRIu64 " unsupported version), %"
-		 PRIu64 " frames read (%" PRIu64 " named, %" PRIu64 " unnamed), not read: %" PRIu64
+		 PRIu64 " frames read in samples (in the stacks: %" PRIu64 " named, %" PRIu64 " unnamed), not read: %" PRIu64
 		 " no thread state, %" PRIu64 " read faults, %" PRIu64 " past max depth; code objects: %"
 		 PRIu64 " process gone, %" PRIu64 " freed or unreadable",
 		 s->py_procs, s->py_unsupported, b[STAT_PY_FRAMES], s->py_frames, s->py_unnamed,
