@@ -18,8 +18,9 @@
 #define MAX_EVENTS		8	/* events recorded at once (-e a,b,... and --off-cpu) */
 #define MAX_OFFCPU_THREADS	32768	/* threads blocked at once that off-CPU follows */
 #define MAX_UNWIND_MAPS		48	/* executable mappings per process the unwinder knows */
-#define MAX_UNWIND_PROCS	8192	/* processes with unwind info loaded (LRU) */
-#define DEFAULT_UNWIND_ROWS	(1 << 21)	/* rows of all files' tables together */
+#define MAX_UNWIND_PROCS	8192	/* processes with unwind info loaded */
+#define MAX_UNWIND_FILES	4096	/* files whose rows are loaded at once */
+#define DEFAULT_UNWIND_ROWS	(1 << 21)	/* budget: rows of all loaded files together */
 
 /* A stack hash that holds no frames: the sample had no such side (a user
  * stack in a kernel thread, a kernel stack in user mode), or it was not
@@ -82,14 +83,18 @@ enum stat_kind {
 	STAT_OFFCPU_BLOCKS,		/* off-CPU: blocks recorded (their time is in counts) */
 	STAT_OFFCPU_SHORT,		/* off-CPU: blocks under --min-block, not recorded */
 	STAT_OFFCPU_LOST,		/* off-CPU: switch-outs whose stack or slot failed */
-	/* --call-graph dwarf: how user stacks ended (not losses: the frames
-	 * before the stop are kept) */
+	/* --call-graph auto and dwarf: how user stacks ended (not losses:
+	 * the frames before the stop are kept); exactly one per user stack */
 	STAT_UNWIND_FP_FALLBACK,	/* process without tables yet: frame pointers used */
 	STAT_UNWIND_END,		/* reached the outermost frame (return address 0) */
 	STAT_UNWIND_NO_MAPPING,		/* an address outside every file with a table */
 	STAT_UNWIND_NO_RULE,		/* no rule for the address (PLT, expression, gap) */
 	STAT_UNWIND_READ_FAULT,		/* reading the stack failed */
 	STAT_UNWIND_DEPTH,		/* MAX_STACK_DEPTH frames */
+	/* not a stop: stacks that crossed a file whose rows did not fit the
+	 * budget (--unwind-rows, MAX_UNWIND_FILES) and were walked there by
+	 * frame pointers */
+	STAT_UNWIND_NOT_LOADED,
 	/* Python frames (bpf/python.bpf.h): read, and native frames of the
 	 * interpreter's eval loop whose Python frames could not be */
 	STAT_PY_FRAMES,			/* Python frames recorded */
@@ -99,11 +104,26 @@ enum stat_kind {
 	STAT_MAX,
 };
 
+/* Never-drained per-CPU totals, the independent count the drained
+ * generations must add up to. */
+enum total_kind {
+	TOTAL_SAMPLES = 0,	/* samples that passed the filters */
+	TOTAL_OFFCPU_US,	/* off-CPU microseconds added to counts */
+	TOTAL_MAX,
+};
+
 /* The stats map holds NR_GENS * STAT_MAX counters per CPU: gen * STAT_MAX + kind. */
 #define STAT_SLOTS		(NR_GENS * STAT_MAX)
 
+/* --call-graph: how user stacks are taken (the loader's constant). */
+enum unwind_mode {
+	UNWIND_FP = 0,		/* the kernel walks frame pointers (bpf_get_stack) */
+	UNWIND_DWARF = 1,	/* every frame from its file's CFI rows */
+	UNWIND_AUTO = 2,	/* per frame: FP in files that keep them, else CFI rows */
+};
+
 /*
- * --call-graph dwarf: one row of a file's unwind table, built in user space
+ * --call-graph auto and dwarf: one row of a file's unwind table, built in user space
  * from its CFI (.eh_frame / .debug_frame) and walked by the BPF side. Rows
  * are sorted by pc; a row holds from its pc up to the next row's.
  * On x86-64 the return address is always at CFA - 8.
@@ -126,20 +146,26 @@ struct unwind_row {
 	__u8 pad;
 };
 
+/* unwind_map.file when the mapping's frames are walked by frame pointers:
+ * the file keeps them everywhere (auto), or has no usable CFI (auto) */
+#define UNWIND_FILE_FP		0xffffffffu
+/* ... or its rows did not fit the budget: frame pointers, counted */
+#define UNWIND_FILE_NOT_LOADED	0xfffffffeu
+
 /* One executable mapping of a process, for the unwinder: addresses in
  * [start, end) are file virtual address + bias, and the file's rows are
- * unwind_rows[first_row, first_row + nrows). */
+ * the inner map in slot `file` of unwind_files, nrows of them. */
 struct unwind_map {
 	__u64 start, end;
 	__u64 bias;
-	__u32 first_row;
+	__u32 file;		/* slot in unwind_files, or UNWIND_FILE_* */
 	__u32 nrows;
 };
 
 struct unwind_proc {
 	__u32 nmaps;
-	__u32 pad;
-	struct unwind_map maps[MAX_UNWIND_MAPS];	/* sorted by start */
+	__u32 walk_flags;	/* 0 from user space; the BPF side's per-CPU copy's flags */
+	struct unwind_map maps[MAX_UNWIND_MAPS];	/* sorted by start, none overlapping */
 };
 
 /*

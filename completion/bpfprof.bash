@@ -35,7 +35,7 @@ _bpfprof()
 		COMPREPLY=($(compgen -P "$pre" -f -- "$rest"))
 		return ;;
 	--call-graph)
-		COMPREPLY=($(compgen -W "fp dwarf" -- "$cur"))
+		COMPREPLY=($(compgen -W "auto fp dwarf" -- "$cur"))
 		return ;;
 	-F | --freq | -d | --duration | -c | --count | --interval | --kill-after | --max-stacks | \
 	--max-files | --max-bytes | --min-block | --unwind-rows | --spool-max | --push | --app | --comm | \

@@ -350,11 +350,16 @@ static int apply_option(int opt, const char *arg, struct config *cfg)
 		cfg->btf_path = arg;
 		return -1;
 	case OPT_CALL_GRAPH:
-		if (strcmp(arg, "fp") && strcmp(arg, "dwarf")) {
-			usage_error("invalid --call-graph '%s': expected fp or dwarf", arg);
+		if (!strcmp(arg, "auto")) {
+			cfg->call_graph = UNWIND_AUTO;
+		} else if (!strcmp(arg, "fp")) {
+			cfg->call_graph = UNWIND_FP;
+		} else if (!strcmp(arg, "dwarf")) {
+			cfg->call_graph = UNWIND_DWARF;
+		} else {
+			usage_error("invalid --call-graph '%s': expected auto, fp or dwarf", arg);
 			return CLI_EXIT_USAGE;
 		}
-		cfg->dwarf = !strcmp(arg, "dwarf");
 		return -1;
 	case OPT_NO_DEMANGLE:
 		cfg->names.demangle = false;
@@ -577,6 +582,7 @@ enum cli_result cli_parse(int argc, char **argv, struct config *cfg)
 	cfg->spool_max = 100;
 	cfg->min_block_us = 1;
 	cfg->unwind_rows = DEFAULT_UNWIND_ROWS;
+	cfg->call_graph = UNWIND_AUTO;
 	cfg->names.demangle = true;
 	cfg->kill_after = DEFAULT_KILL_AFTER;
 	cfg->names.inlines = true;

@@ -59,8 +59,8 @@ struct config {
 	bool offcpu;			/* --off-cpu */
 	unsigned long min_block_us;	/* --min-block */
 	bool list;			/* --list */
-	bool dwarf;			/* --call-graph dwarf */
-	unsigned int unwind_rows;	/* --unwind-rows */
+	enum unwind_mode call_graph;	/* --call-graph: auto (default), fp, dwarf */
+	unsigned int unwind_rows;	/* --unwind-rows: the rows' budget */
 	enum stack_sides sides;
 	const char *output;		/* NULL: stdout */
 	const char *btf_path;		/* --btf: kernel BTF to use instead of the running kernel's */

@@ -56,8 +56,8 @@ struct run {
 	struct files *files;		/* the registry of mapped files */
 	struct tracker *tracker;
 	struct collector *collector;
-	struct unwinder *unwinder;	/* --call-graph dwarf */
-	struct pyprof *py;		/* Python frames (dwarf, unless --no-python) */
+	struct unwinder *unwinder;	/* --call-graph auto, dwarf */
+	struct pyprof *py;		/* Python frames (auto, dwarf, unless --no-python) */
 	uint64_t *pid_starts;		/* -p pids' start times (id_start_ticks()) */
 	uint64_t *tid_starts;		/* -t tids' */
 	pid_t *roots;			/* whose tables to load: -p pids, the command */
@@ -190,8 +190,8 @@ static int load(struct run *r)
 		.filter_tgids = cfg->npids > 0 || cfg->cmd, .follow_forks = cfg->cmd != NULL,
 		.npids = cfg->npids, .tids = cfg->tids, .tid_starts = r->tid_starts,
 		.ntids = cfg->ntids, .comm = cfg->comm, .cgroup = cfg->cgroup,
-		.min_block_us = cfg->min_block_us, .dwarf = cfg->dwarf,
-		.unwind_rows = cfg->unwind_rows, .python = cfg->names.python,
+		.min_block_us = cfg->min_block_us, .unwind_mode = cfg->call_graph,
+		.python = cfg->names.python,
 	};
 	uint64_t cmd_start;
 	int i, err;
@@ -251,11 +251,11 @@ static int start_tracking(struct run *r)
 	if (!r->procs || !r->files)
 		return -ENOMEM;
 	files__attach(r->files, r->procs);
-	if (r->cfg->dwarf) {
+	if (r->cfg->call_graph != UNWIND_FP) {
 		procs__track_changes(r->procs);
-		err = unwinder__new(session__unwind_rows_fd(r->session),
-				    session__unwind_procs_fd(r->session), r->cfg->unwind_rows,
-				    &r->unwinder);
+		err = unwinder__new(session__unwind_files_fd(r->session),
+				    session__unwind_procs_fd(r->session), r->cfg->call_graph,
+				    r->cfg->unwind_rows, &r->unwinder);
 		if (err)
 			return err;
 		err = start_python(r);
@@ -350,6 +350,21 @@ static void preload_command(struct run *r)
 	}
 }
 
+/* The tables preloaded for a command are built before it starts (at most
+ * PRELOAD_WAIT_MS; a signal ends the wait, and the loop then reads it), so
+ * its first samples unwind. -p's processes run already: not waited for. */
+#define PRELOAD_WAIT_MS	2000
+
+static void wait_tables(struct run *r)
+{
+	struct pollfd pfd = { .fd = r->sig_fd, .events = POLLIN };
+
+	for (int ms = 0; ms < PRELOAD_WAIT_MS && unwinder__busy(r->unwinder); ms += 20)
+		if (poll(&pfd, 1, 20) > 0)
+			break;
+	unwinder__sync(r->unwinder, r->procs, r->roots, r->nroots);
+}
+
 static int start(struct run *r)
 {
 	struct pevent events[MAX_EVENTS];
@@ -363,6 +378,8 @@ static int start(struct run *r)
 	collector__set_python(r->collector, r->py);
 	if (r->unwinder && r->have_cmd)
 		preload_command(r);
+	if (r->unwinder && r->have_cmd)
+		wait_tables(r);
 	err = session__start(r->session);
 	if (!err && r->have_cmd) {
 		err = command__release(&r->cmd);
@@ -532,7 +549,7 @@ static int run_command(struct run *r, enum control_cmd cmd)
 		return err;
 	}
 	r->commands++;
-	if (!err && !r->cfg->quiet && !session__total(r->session, &total))
+	if (!err && !r->cfg->quiet && !session__total(r->session, TOTAL_SAMPLES, &total))
 		p_info("control: %s done; BPF-side total %" PRIu64 " samples",
 			control__name(cmd), total);
 	return 0;
@@ -568,7 +585,7 @@ static int top_interval(struct run *r)
 
 	if (err)
 		return err;
-	err = session__total(r->session, &total);
+	err = session__total(r->session, TOTAL_SAMPLES, &total);
 	if (!err)
 		err = top_live__interval(r->top, p, total);
 	profile__free(p);
@@ -628,6 +645,21 @@ static int wait_loop(struct run *r)
 	}
 }
 
+/* What the unwinder loaded, walked by frame pointers, refused, freed. */
+static void print_unwind_stats(const struct run *r)
+{
+	struct unwind_stats us;
+
+	unwinder__stats(r->unwinder, &us);
+	p_info("unwind tables: %zu files loaded (%zu rows of %u, peak %zu, "
+		"%.1f MiB), %zu walked by frame pointers, %zu without usable CFI (%zu over the build's "
+		"budget), %zu did not fit, "
+		"%zu dropped after their processes exited, %zu process entries, %.2f s building",
+		us.files, us.rows, r->cfg->unwind_rows, us.rows_peak,
+		us.rows * sizeof(struct unwind_row) / 1048576.0, us.files_fp, us.files_without,
+		us.files_over_budget, us.files_refused, us.files_dropped, us.procs, us.build_seconds);
+}
+
 /* Stops sampling and writes what is left: runs after errors too, so
  * whatever was sampled is written out. */
 static int finish(struct run *r)
@@ -645,25 +677,18 @@ static int finish(struct run *r)
 		command__terminate(&r->cmd);	/* it cleans up while we write */
 	if (r->top) {	/* the rest is counted too: counted + lost = total */
 		err = top_interval(r);
-		if (!session__total(r->session, &total))
+		if (!session__total(r->session, TOTAL_SAMPLES, &total))
 			top_live__end(r->top, total, r->stop_reason ? r->stop_reason : "error");
 		return err;
 	}
 	err = write_profile(r, r->stop_reason ? r->stop_reason : "error");
-	if (r->cfg->control_ctl && !session__total(r->session, &total))
+	if (r->cfg->control_ctl && !session__total(r->session, TOTAL_SAMPLES, &total))
 		p_info("control: %lu commands, %" PRIu64 " samples cleared, %lu acks the ACK "
 		       "FIFO had no room for; BPF-side total %" PRIu64 " samples",
 			r->commands, r->cleared, control__acks_dropped(r->control), total);
-	if (r->unwinder) {
-		struct unwind_stats us;
-
-		unwinder__stats(r->unwinder, &us);
-		p_info("unwind tables: %zu files (%zu without usable CFI, %zu did not fit), "
-			"%zu rows of %u, %zu process entries, %.2f s building", us.files,
-			us.files_without, us.rows_refused, us.rows, r->cfg->unwind_rows, us.procs,
-			us.build_seconds);
-	}
-	if (!r->cfg->interval || session__total(r->session, &total))
+	if (r->unwinder)
+		print_unwind_stats(r);
+	if (!r->cfg->interval || session__total(r->session, TOTAL_SAMPLES, &total))
 		return err;
 	output__totals(r->out, &tot);
 	p_info("fleet: %" PRIu64 " intervals, %" PRIu64 " samples in them; "

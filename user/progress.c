@@ -145,7 +145,7 @@ void progress__tick(struct progress *p, const struct session *s, uint64_t now)
 	if (!p->enabled || now < p->next_ns)
 		return;
 	p->next_ns = now + PROGRESS_EVERY_NS;
-	if (session__total(s, &samples) || session__peek_lost(s, &lost))
+	if (session__total(s, TOTAL_SAMPLES, &samples) || session__peek_lost(s, &lost))
 		return;
 	fprintf(stderr, "\rbpfprof: %.0f s, %" PRIu64 " samples, %" PRIu64 " lost\033[K",
 		(now - p->start_ns) / 1e9, samples, lost);

@@ -41,7 +41,9 @@ echo "== uprobes count exactly"
 check "uprobes: exit 0" [ $? -eq 0 ]
 n=$(awk -v e="u:$EX/calls:counted_fn" -F';' '$1 == e { sub(/.* /, "", $NF); t += $NF } END { print t + 0 }' "$T/u.folded")
 check "u:calls:counted_fn: 1000 calls ($n)" [ "$n" -eq 1000 ]
-n=$(grep -E '^uprobe:[^;]*malloc;calls;.*main;malloc [0-9]+$' "$T/u.folded" | awk '{ t += $NF } END { print t + 0 }')
+# call_malloc is there once its tables are in (auto); a frame-pointer walk
+# from malloc's first instruction skips it
+n=$(grep -E '^uprobe:[^;]*malloc;calls;.*main;(call_malloc;)?malloc [0-9]+$' "$T/u.folded" | awk '{ t += $NF } END { print t + 0 }')
 check "uprobe:libc:malloc from main's loop: 1000 calls ($n)" [ "$n" -eq 1000 ]
 
 echo "== what the kernel cannot do: one line, before sampling"

@@ -71,9 +71,9 @@ summary_lost()    { sed -nE 's/^bpfprof: [0-9]+ samples, [0-9]+ stacks, ([0-9]+)
 expect_error() {
 	local name=$1 want=$2 pat=$3; shift 3
 	"$@" >"$T/bad.out" 2>"$T/bad.err"; local rc=$?
-	local lines; lines=$(grep -cvE '^bpfprof: ([0-9]+ samples, |profiling )' "$T/bad.err")
+	local lines; lines=$(grep -cvE '^bpfprof: ([0-9]+ samples, |profiling |unwind tables: )' "$T/bad.err")
 	if [ "$rc" -eq "$want" ] && [ "$lines" -eq 1 ] && grep -qE "$pat" "$T/bad.err"; then
-		ok "$name: exit $rc: $(grep -vE '^bpfprof: ([0-9]+ samples, |profiling )' "$T/bad.err")"
+		ok "$name: exit $rc: $(grep -vE '^bpfprof: ([0-9]+ samples, |profiling |unwind tables: )' "$T/bad.err")"
 	else
 		fail "$name" "exit $rc (want $want), $lines stderr lines: $(head -3 "$T/bad.err")"
 	fi

@@ -23,21 +23,22 @@ static int offcpu_part(const struct profile *p, char *buf, size_t size)
 	return 0;
 }
 
-/* --call-graph dwarf: how the user stacks ended. */
+/* --call-graph auto/dwarf: how the user stacks ended. */
 static void unwind_part(const struct profile *p, char *buf, size_t size)
 {
 	const uint64_t *b = p->stats.bpf;
 	uint64_t any = 0;
 
-	for (int k = STAT_UNWIND_FP_FALLBACK; k <= STAT_UNWIND_DEPTH; k++)
+	for (int k = STAT_UNWIND_FP_FALLBACK; k <= STAT_UNWIND_NOT_LOADED; k++)
 		any += b[k];
 	if (!any)
 		return;
-	snprintf(buf, size, ", dwarf unwind: %" PRIu64 " complete, %" PRIu64 " stopped without a rule, %"
+	snprintf(buf, size, ", unwind: %" PRIu64 " complete, %" PRIu64 " stopped without a rule, %"
 		 PRIu64 " outside known files, %" PRIu64 " read faults, %" PRIu64 " at max depth, %"
-		 PRIu64 " by frame pointers (no tables yet)", b[STAT_UNWIND_END],
-		 b[STAT_UNWIND_NO_RULE], b[STAT_UNWIND_NO_MAPPING], b[STAT_UNWIND_READ_FAULT],
-		 b[STAT_UNWIND_DEPTH], b[STAT_UNWIND_FP_FALLBACK]);
+		 PRIu64 " by frame pointers (no tables yet), %" PRIu64 " through files whose "
+		 "tables did not fit", b[STAT_UNWIND_END], b[STAT_UNWIND_NO_RULE],
+		 b[STAT_UNWIND_NO_MAPPING], b[STAT_UNWIND_READ_FAULT], b[STAT_UNWIND_DEPTH],
+		 b[STAT_UNWIND_FP_FALLBACK], b[STAT_UNWIND_NOT_LOADED]);
 }
 
 /* What stayed unnamed, by reason: " (no symbol 12, file unreadable 1)". */

@@ -300,6 +300,7 @@ int procs__exit(struct procs *p, pid_t tgid, uint64_t time)
 	if (pr && !pr->exited) {
 		pr->exited = true;
 		pr->exit_time = time;
+		mark_changed(p, pr);	/* the unwinder lets its files go */
 	}
 	return 0;
 }

@@ -83,8 +83,8 @@ size_t procs__reap(struct procs *p, uint64_t before);
 /* From now on, remember which processes change (see below). */
 void procs__track_changes(struct procs *p);
 
-/* The tgids whose current image changed (born, exec'd, mapped something)
- * since the last call: a new array in *tgids (free() it). */
+/* The tgids whose current image changed (born, exec'd, mapped something,
+ * exited) since the last call: a new array in *tgids (free() it). */
 size_t procs__take_changed(struct procs *p, pid_t **tgids);
 
 /* Calls fn for each mapping of tgid's current process and image, in the

@@ -26,7 +26,6 @@ struct session {
 	unsigned int freq;
 	unsigned long long period;
 	bool follow_forks;
-	bool dwarf;
 	bool tracks_exec;		/* the exec tracepoint program runs */
 	struct attachments *attached;
 };
@@ -84,19 +83,20 @@ static bool has_kind(const struct session_opts *opts, enum event_kind a, enum ev
 	return false;
 }
 
-/* The unwinder's maps shrink to one entry when it is not used: the rows
- * alone would pin tens of megabytes; so does off-CPU's map of blocked
- * threads. */
+/* The unwinder's maps shrink to one entry when it is not used (its rows
+ * are maps of their own, made as files are loaded); so does off-CPU's map
+ * of blocked threads. */
 static int size_maps(struct profile_bpf *skel, const struct session_opts *opts)
 {
 	bool offcpu = has_kind(opts, EVENT_OFFCPU, EVENT_OFFCPU);
+	bool tables = opts->unwind_mode != UNWIND_FP;
 	struct { struct bpf_map *map; unsigned int n; } maps[] = {
 		{ skel->maps.stacks0_s, opts->max_stacks }, { skel->maps.stacks1_s, opts->max_stacks },
 		{ skel->maps.stacks0_m, opts->max_stacks }, { skel->maps.stacks1_m, opts->max_stacks },
 		{ skel->maps.stacks0_l, opts->max_stacks }, { skel->maps.stacks1_l, opts->max_stacks },
 		{ skel->maps.counts0, opts->max_stacks }, { skel->maps.counts1, opts->max_stacks },
-		{ skel->maps.unwind_rows, opts->dwarf ? opts->unwind_rows : 1 },
-		{ skel->maps.unwind_procs, opts->dwarf ? MAX_UNWIND_PROCS : 1 },
+		{ skel->maps.unwind_files, tables ? MAX_UNWIND_FILES : 1 },
+		{ skel->maps.unwind_procs, tables ? MAX_UNWIND_PROCS : 1 },
 		{ skel->maps.blocked, offcpu ? MAX_OFFCPU_THREADS : 1 },
 		{ skel->maps.py_procs, opts->python ? MAX_PY_PROCS : 1 },
 		{ skel->maps.py_codes, opts->python ? MAX_PY_CODES : 1 },
@@ -236,7 +236,8 @@ static void configure(struct profile_bpf__rodata *ro, const struct session_opts 
 	ro->follow_forks = opts->follow_forks;
 	ro->kernel_stacks = opts->sides != SIDES_USER_ONLY;
 	ro->user_stacks = opts->sides != SIDES_KERNEL_ONLY;
-	ro->python = opts->python && opts->dwarf;
+	ro->python = opts->python && opts->unwind_mode != UNWIND_FP;
+	ro->unwind_mode = opts->unwind_mode;
 	ro->min_block_ns = (__u64)opts->min_block_us * 1000;
 	ro->tick_ns = 1000000000ull / (__u64)sysconf(_SC_CLK_TCK);
 	if (opts->comm) {
@@ -254,11 +255,9 @@ static int choose_programs(struct profile_bpf *skel, const struct session_opts *
 			   bool with_exec)
 {
 	struct { struct bpf_program *prog; bool on; } progs[] = {
-		{ skel->progs.sample, !opts->dwarf && has_kind(opts, EVENT_SOFTWARE, EVENT_HARDWARE) },
-		{ skel->progs.sample_dwarf, opts->dwarf && has_kind(opts, EVENT_SOFTWARE, EVENT_HARDWARE) },
+		{ skel->progs.sample, has_kind(opts, EVENT_SOFTWARE, EVENT_HARDWARE) },
 		{ skel->progs.sample_tp, has_kind(opts, EVENT_TRACEPOINT, EVENT_TRACEPOINT) },
-		{ skel->progs.sample_uprobe, !opts->dwarf && has_kind(opts, EVENT_UPROBE, EVENT_UPROBE) },
-		{ skel->progs.sample_uprobe_dwarf, opts->dwarf && has_kind(opts, EVENT_UPROBE, EVENT_UPROBE) },
+		{ skel->progs.sample_uprobe, has_kind(opts, EVENT_UPROBE, EVENT_UPROBE) },
 		{ skel->progs.offcpu, has_kind(opts, EVENT_OFFCPU, EVENT_OFFCPU) },
 		{ skel->progs.follow, opts->follow_forks },
 		{ skel->progs.exec, with_exec },
@@ -310,7 +309,6 @@ int session__load(const struct session_opts *opts, struct session **out)
 	s->events = opts->events;
 	s->nevents = opts->nevents;
 	s->follow_forks = opts->follow_forks;
-	s->dwarf = opts->dwarf;
 	/* A kernel without BTF-typed tracepoints (or that refuses them) still
 	 * profiles; only samples across an exec lose their image's name. */
 	s->tracks_exec = true;
@@ -376,9 +374,9 @@ static int attach_helpers(struct session *s)
 int session__start(struct session *s)
 {
 	struct attach_progs progs = {
-		.perf = s->dwarf ? s->skel->progs.sample_dwarf : s->skel->progs.sample,
+		.perf = s->skel->progs.sample,
 		.tp = s->skel->progs.sample_tp,
-		.uprobe = s->dwarf ? s->skel->progs.sample_uprobe_dwarf : s->skel->progs.sample_uprobe,
+		.uprobe = s->skel->progs.sample_uprobe,
 		.offcpu = s->skel->progs.offcpu,
 	};
 	int err;
@@ -411,9 +409,9 @@ void session__stacks_fds(const struct session *s, int gen, int fds[STACK_CLASSES
 	fds[2] = bpf_map__fd(gen ? k->maps.stacks1_l : k->maps.stacks0_l);
 }
 
-int session__unwind_rows_fd(const struct session *s)
+int session__unwind_files_fd(const struct session *s)
 {
-	return bpf_map__fd(s->skel->maps.unwind_rows);
+	return bpf_map__fd(s->skel->maps.unwind_files);
 }
 
 int session__unwind_procs_fd(const struct session *s)
@@ -455,9 +453,9 @@ int session__take_stats(const struct session *s, int gen, uint64_t stats[STAT_MA
 	return err;
 }
 
-int session__total(const struct session *s, uint64_t *total)
+int session__total(const struct session *s, enum total_kind kind, uint64_t *total)
 {
-	return sum_slot(bpf_map__fd(s->skel->maps.total), 0, false, total);
+	return sum_slot(bpf_map__fd(s->skel->maps.total), kind, false, total);
 }
 
 int session__peek_lost(const struct session *s, uint64_t *lost)

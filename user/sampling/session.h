@@ -29,9 +29,8 @@ struct session_opts {
 	const char *comm;	/* only tasks of this name */
 	const char *cgroup;	/* only tasks in this cgroup v2 directory or below */
 	unsigned long min_block_us;	/* off-CPU blocks shorter are not recorded */
-	bool dwarf;		/* --call-graph dwarf: unwind user stacks with CFI tables */
-	unsigned int unwind_rows;	/* room for this many table rows (dwarf) */
-	bool python;		/* Python frames in user stacks (dwarf) */
+	enum unwind_mode unwind_mode;	/* --call-graph: fp, dwarf, auto */
+	bool python;		/* Python frames in user stacks (auto, dwarf) */
 	const char *btf_path;	/* NULL: the running kernel's */
 	unsigned int max_stacks;	/* entries of the stack and counts maps */
 };
@@ -70,8 +69,8 @@ int session__counts_fd(const struct session *s, int gen);
 /* generation gen's stack maps, one per depth class (see struct stack_trace) */
 void session__stacks_fds(const struct session *s, int gen, int fds[STACK_CLASSES]);
 
-/* --call-graph dwarf: the maps the unwinder's tables go into. */
-int session__unwind_rows_fd(const struct session *s);
+/* --call-graph auto/dwarf: the maps the unwinder's tables go into. */
+int session__unwind_files_fd(const struct session *s);
 int session__unwind_procs_fd(const struct session *s);
 
 /* Python frames: the maps of CPython processes and of sampled code objects. */
@@ -82,8 +81,9 @@ int session__py_codes_fd(const struct session *s);
  * (call only for a generation obtained from session__flip()). */
 int session__take_stats(const struct session *s, int gen, uint64_t stats[STAT_MAX]);
 
-/* Every sample since the start, from the never-drained BPF-side counter. */
-int session__total(const struct session *s, uint64_t *total);
+/* Since the start, from the never-drained BPF-side counters: every sample
+ * (TOTAL_SAMPLES), or every off-CPU microsecond counted (TOTAL_OFFCPU_US). */
+int session__total(const struct session *s, enum total_kind kind, uint64_t *total);
 
 /* Samples lost so far in the generation being written, read without
  * draining: in a one-shot run, every loss since the start. */

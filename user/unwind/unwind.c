@@ -1,10 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* Unwind tables into the BPF maps, per file and per process. */
+/*
+ * Unwind tables into the BPF maps, per file and per process.
+ *
+ * A file's table is built once and its rows loaded once (rowstore.c) for
+ * every process that maps it; each process entry holds a reference on its
+ * files, and the rows are dropped with the last one, when the process
+ * exits or maps something else. In auto mode a file that keeps frame
+ * pointers everywhere (or has no usable CFI) loads no rows at all: its
+ * frames take frame-pointer steps.
+ */
 #include <errno.h>
 #include <search.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <fcntl.h>
 #include <unistd.h>
 #include <sys/stat.h>
@@ -12,41 +20,93 @@
 
 #include <bpf/bpf.h>
 
+#include "builder.h"
 #include "elf_syms.h"
 #include "mapped_file.h"
 #include "procs.h"
+#include "rowstore.h"
 #include "unwind.h"
 #include "unwind_table.h"
 
-#define UPLOAD_CHUNK	65536	/* rows per batch update */
-
-/* A file, by identity, and where its rows went. */
+/* A file, by identity: how its frames are walked, and who uses it. */
 struct ufile {
 	struct file_id id;		/* first: the tree's key */
 	struct elf_syms *es;		/* for file offset -> virtual address */
-	uint32_t first_row, nrows;	/* nrows 0: no table */
+	__u32 slot;			/* unwind_map.file: a rowstore handle or UNWIND_FILE_* */
+	__u32 nrows;
+	bool ready;			/* its table was built (or could not be) */
+	bool usable;			/* its mappings go into process entries */
+	size_t refs;			/* process entries using it, + 1 when preloaded */
+};
+
+/* A process with an entry: the files it holds references on. */
+struct uproc {
+	pid_t tgid;			/* first: the tree's key */
+	struct ufile **files;
+	size_t nfiles;
+	bool waiting;			/* for a table being built: synced again when done */
 };
 
 struct unwinder {
-	int rows_fd, procs_fd;
-	unsigned int max_rows, next_row;
+	int procs_fd;
+	enum unwind_mode mode;
+	struct rowstore *rows;
+	struct builder *builder;
 	void *files;			/* tsearch tree of struct ufile */
+	void *procs;			/* tsearch tree of struct uproc */
 	struct unwind_stats st;
 	void (*on_sync)(void *arg, struct procs *procs, pid_t tgid);
 	void *on_sync_arg;
 };
 
-int unwinder__new(int rows_fd, int procs_fd, unsigned int max_rows, struct unwinder **out)
+int unwinder__new(int files_fd, int procs_fd, enum unwind_mode mode, unsigned int max_rows,
+		  struct unwinder **out)
 {
 	struct unwinder *u = calloc(1, sizeof(*u));
+	int err;
 
 	if (!u)
 		return -ENOMEM;
-	u->rows_fd = rows_fd;
+	err = rowstore__new(files_fd, MAX_UNWIND_FILES, max_rows, &u->rows);
+	if (!err)
+		err = builder__new(&u->builder);
+	if (err) {
+		rowstore__free(u->rows);
+		free(u);
+		return err;
+	}
 	u->procs_fd = procs_fd;
-	u->max_rows = max_rows;
+	u->mode = mode;
 	*out = u;
 	return 0;
+}
+
+/* ---- files: built once, referenced by process entries --------------------
+ * (the part a shared file registry replaces) */
+
+/* How the file's frames are walked, from its table. */
+static void place_table(struct unwinder *u, struct ufile *f, const struct unwind_table *t)
+{
+	int handle;
+
+	if (u->mode == UNWIND_AUTO && unwind_table__keeps_fp(t)) {
+		f->slot = UNWIND_FILE_FP;
+		u->st.files_fp++;
+		return;
+	}
+	handle = rowstore__load(u->rows, t->rows, t->nrows);
+	if (handle < 0) {
+		/* over the budget (or the kernel refused): frame pointers,
+		 * counted here and per stack */
+		f->slot = UNWIND_FILE_NOT_LOADED;
+		u->st.files_refused++;
+		return;
+	}
+	f->slot = (__u32)handle;
+	f->nrows = (__u32)t->nrows;
+	u->st.files_loaded++;
+	if (rowstore__rows(u->rows) > u->st.rows_peak)
+		u->st.rows_peak = rowstore__rows(u->rows);
 }
 
 static void free_file(void *node)
@@ -57,99 +117,85 @@ static void free_file(void *node)
 	free(f);
 }
 
-void unwinder__free(struct unwinder *u)
+/* Frees the file's rows and forgets it. */
+static void release_file(struct unwinder *u, struct ufile *f)
 {
-	if (!u)
-		return;
-	tdestroy(u->files, free_file);
-	free(u);
-}
-
-/* Rows into unwind_rows[first, first + n), in batches. */
-static int upload(struct unwinder *u, const struct unwind_table *t, uint32_t first)
-{
-	uint32_t *keys = malloc(UPLOAD_CHUNK * sizeof(*keys));
-	size_t done = 0, i;
-	int err = 0;
-
-	if (!keys)
-		return -ENOMEM;
-	while (!err && done < t->nrows) {
-		__u32 count = t->nrows - done < UPLOAD_CHUNK ? t->nrows - done : UPLOAD_CHUNK;
-
-		for (i = 0; i < count; i++)
-			keys[i] = first + (uint32_t)(done + i);
-		if (bpf_map_update_batch(u->rows_fd, keys, &t->rows[done], &count, NULL))
-			err = -errno;
-		done += count;
+	if (f->slot != UNWIND_FILE_FP && f->slot != UNWIND_FILE_NOT_LOADED) {
+		rowstore__drop(u->rows, (int)f->slot);
+		u->st.files_dropped++;
 	}
-	free(keys);
-	return err;
+	tdelete(f, &u->files, file_id__cmp);
+	free_file(f);
 }
 
-static double seconds(void)
+/* A table the builder finished. A file without usable CFI is walked by
+ * frame pointers in auto mode (what else could walk it), and not at all in
+ * dwarf mode; one over the build's budget is counted apart. */
+static void built(struct built *r, void *arg)
 {
-	struct timespec ts;
+	struct unwinder *u = arg;
+	struct ufile *f = r->tag;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-/* Reads the file's CFI into a table and loads it, once per file. */
-static void load_table(struct unwinder *u, struct ufile *f, int fd)
-{
-	struct unwind_table t = { 0 };
-	double t0 = seconds();
-
-	f->es = elf_syms__open_fd(fd);
-	if (!f->es || unwind_table__build(fd, &t) || !t.nrows) {
+	f->es = r->es;
+	f->slot = UNWIND_FILE_FP;
+	if (r->err || !r->table.nrows) {
 		u->st.files_without++;
-		goto out;
+		if (r->err == -E2BIG || r->err == -ETIME)
+			u->st.files_over_budget++;
+		f->usable = f->es && u->mode == UNWIND_AUTO;
+	} else {
+		place_table(u, f, &r->table);
+		f->usable = true;
 	}
-	if (t.nrows > u->max_rows - u->next_row) {
-		u->st.rows_refused++;	/* --unwind-rows too small for all files */
-		goto out;
-	}
-	if (upload(u, &t, u->next_row)) {
-		u->st.files_without++;
-		goto out;
-	}
-	f->first_row = u->next_row;
-	f->nrows = (uint32_t)t.nrows;
-	u->next_row += (uint32_t)t.nrows;
-	u->st.rows = u->next_row;
-	u->st.files++;
-out:
-	unwind_table__free(&t);
-	u->st.build_seconds += seconds() - t0;
+	unwind_table__free(&r->table);
+	u->st.build_seconds += r->seconds;
+	f->ready = true;
+	if (!f->refs)	/* every process that wanted it went meanwhile */
+		release_file(u, f);
 }
 
-static struct ufile *get_file(struct unwinder *u, pid_t tgid, bool alive, const struct vma *v)
+/* The file behind v, with one more reference; NULL without memory. A new
+ * file's table is built on the builder's thread: until it is ready, the
+ * processes that map it wait. */
+static struct ufile *file_get(struct unwinder *u, pid_t tgid, bool alive, const struct vma *v)
 {
 	struct ufile key = { .id = file_id__of(v) };
 	struct ufile *f;
 	void *node = tfind(&key, &u->files, file_id__cmp);
 	int fd;
 
-	if (node)
-		return *(struct ufile **)node;
+	if (node) {
+		f = *(struct ufile **)node;
+		f->refs++;
+		return f;
+	}
 	f = malloc(sizeof(*f));
 	if (!f)
 		return NULL;
 	*f = key;
+	f->refs = 1;
 	if (!tsearch(f, &u->files, file_id__cmp)) {
 		free(f);
 		return NULL;
 	}
 	fd = mapped_file__open(tgid, alive, v, NULL);
-	if (fd >= 0) {
-		load_table(u, f, fd);
-		close(fd);
-	} else {
+	if (fd < 0 || builder__submit(u->builder, fd, f)) {
 		u->st.files_without++;
+		f->slot = UNWIND_FILE_FP;
+		f->ready = true;
 	}
 	return f;
 }
+
+/* One reference less; the last frees the file's rows and forgets it (once
+ * its build is over). */
+static void file_put(struct unwinder *u, struct ufile *f)
+{
+	if (!--f->refs && f->ready)
+		release_file(u, f);
+}
+
+/* ---- processes ----------------------------------------------------------- */
 
 struct proc_ctx {
 	struct unwinder *u;
@@ -157,7 +203,25 @@ struct proc_ctx {
 	struct unwind_proc entry;
 	struct unwind_map all[MAX_UNWIND_MAPS];	/* oldest first; the newest MAX kept */
 	size_t n;
+	struct ufile **files;			/* one reference per mapping */
+	size_t nfiles, cap;
+	bool pending;				/* a file's table is being built */
 };
+
+static int hold(struct proc_ctx *c, struct ufile *f)
+{
+	struct ufile **grown;
+
+	if (c->nfiles == c->cap) {
+		c->cap = c->cap ? c->cap * 2 : 16;
+		grown = reallocarray(c->files, c->cap, sizeof(*grown));
+		if (!grown)
+			return -ENOMEM;
+		c->files = grown;
+	}
+	c->files[c->nfiles++] = f;
+	return 0;
+}
 
 static int add_mapping(const struct vma *v, bool alive, void *arg)
 {
@@ -167,37 +231,141 @@ static int add_mapping(const struct vma *v, bool alive, void *arg)
 
 	if (v->path[0] != '/')
 		return 0;
-	f = get_file(c->u, c->tgid, alive, v);
-	if (!f || !f->nrows || elf_syms__vaddr(f->es, v->pgoff, &vaddr))
+	f = file_get(c->u, c->tgid, alive, v);
+	if (!f)
+		return -ENOMEM;
+	if (hold(c, f)) {
+		file_put(c->u, f);
+		return -ENOMEM;
+	}
+	c->pending |= !f->ready;
+	if (!f->ready || !f->usable || elf_syms__vaddr(f->es, v->pgoff, &vaddr))
 		return 0;
 	c->all[c->n % MAX_UNWIND_MAPS] = (struct unwind_map){
 		.start = v->start, .end = v->end, .bias = v->start - vaddr,
-		.first_row = f->first_row, .nrows = f->nrows,
+		.file = f->slot, .nrows = f->nrows,
 	};
 	c->n++;
 	return 0;
 }
 
-/* The newest mappings first: the BPF side takes the first that covers an
- * address, and a later mmap over a range replaces the older one. */
+static int cmp_tgid(const void *a, const void *b)
+{
+	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void put_all(struct unwinder *u, struct ufile **files, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		file_put(u, files[i]);
+	free(files);
+}
+
+static struct uproc *new_proc(struct unwinder *u, pid_t tgid)
+{
+	struct uproc *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return NULL;
+	p->tgid = tgid;
+	if (!tsearch(p, &u->procs, cmp_tgid)) {
+		free(p);
+		return NULL;
+	}
+	return p;
+}
+
+/* The process's files are now these (NULL: none, it exited); the old
+ * ones are let go after the new ones are held, so a file both use stays.
+ * Returns the process, or NULL when it has no files now. */
+static struct uproc *replace_files(struct unwinder *u, pid_t tgid, struct ufile **files, size_t n)
+{
+	struct uproc key = { .tgid = tgid }, *p;
+	void *node = tfind(&key, &u->procs, cmp_tgid);
+
+	p = node ? *(struct uproc **)node : NULL;
+	if (p)
+		put_all(u, p->files, p->nfiles);
+	if (!files && p) {
+		tdelete(p, &u->procs, cmp_tgid);
+		free(p);
+		return NULL;
+	}
+	if (!p && files)
+		p = new_proc(u, tgid);
+	if (!p) {
+		put_all(u, files, n);	/* nowhere to keep them */
+		return NULL;
+	}
+	p->files = files;
+	p->nfiles = n;
+	return p;
+}
+
+static int cmp_start(const void *a, const void *b)
+{
+	const struct unwind_map *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+static bool overlaps_any(const struct unwind_map *m, const struct unwind_map *kept, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (m->start < kept[i].end && kept[i].start < m->end)
+			return true;
+	return false;
+}
+
+/* The newest mappings win where they overlap older ones (a later mmap over
+ * a range replaces it); the BPF side binary-searches them by start. */
+static void write_entry(struct unwinder *u, struct proc_ctx *c)
+{
+	__u32 key = (__u32)c->tgid;
+	size_t i, n = 0, kept = c->n < MAX_UNWIND_MAPS ? c->n : MAX_UNWIND_MAPS;
+
+	for (i = 0; i < kept; i++) {
+		const struct unwind_map *m = &c->all[(c->n - 1 - i) % MAX_UNWIND_MAPS];
+
+		if (!overlaps_any(m, c->entry.maps, n))
+			c->entry.maps[n++] = *m;
+	}
+	qsort(c->entry.maps, n, sizeof(c->entry.maps[0]), cmp_start);
+	c->entry.nmaps = (__u32)n;
+	if (bpf_map_update_elem(u->procs_fd, &key, &c->entry, BPF_ANY) == 0)
+		u->st.procs++;
+}
+
+/* The process's entry from its mappings now: written when every file's
+ * table is ready (until then the old entry, if any, stays, and a new
+ * process is walked by frame pointers, counted), deleted when it exited. */
 static void sync_proc(struct unwinder *u, struct procs *procs, pid_t tgid)
 {
-	struct proc_ctx *c = calloc(1, sizeof(*c));
+	struct proc_ctx *c;
+	struct uproc *p;
 	__u32 key = (__u32)tgid;
-	size_t i, kept;
 
+	if (!procs__alive(procs, tgid, 0)) {
+		bpf_map_delete_elem(u->procs_fd, &key);
+		replace_files(u, tgid, NULL, 0);
+		return;
+	}
+	c = calloc(1, sizeof(*c));
 	if (!c)
 		return;
 	c->u = u;
 	c->tgid = tgid;
-	if (procs__for_each_vma(procs, tgid, add_mapping, c) == 0 && c->n) {
-		kept = c->n < MAX_UNWIND_MAPS ? c->n : MAX_UNWIND_MAPS;
-		for (i = 0; i < kept; i++)
-			c->entry.maps[i] = c->all[(c->n - 1 - i) % MAX_UNWIND_MAPS];
-		c->entry.nmaps = (__u32)kept;
-		if (bpf_map_update_elem(u->procs_fd, &key, &c->entry, BPF_ANY) == 0)
-			u->st.procs++;
-	}
+	if (procs__for_each_vma(procs, tgid, add_mapping, c) == 0 && c->pending)
+		; /* synced again when the builds are done */
+	else if (c->n)
+		write_entry(u, c);
+	else
+		bpf_map_delete_elem(u->procs_fd, &key);	/* frame pointers, counted */
+	p = replace_files(u, tgid, c->files, c->nfiles);
+	if (p)
+		p->waiting = c->pending;
 	free(c);
 }
 
@@ -216,14 +384,62 @@ int unwinder__preload(struct unwinder *u, const char *path)
 	close(fd);
 	v = (struct vma){ .dev_major = major(st.st_dev), .dev_minor = minor(st.st_dev),
 			  .ino = st.st_ino, .path = (char *)path };
-	/* as if a running process (ours) mapped it: opened by path, checked */
-	return get_file(u, getpid(), false, &v) ? 0 : -ENOMEM;
+	/* as if a running process (ours) mapped it: opened by path, checked;
+	 * the reference is never put, so it stays for the whole run */
+	return file_get(u, getpid(), false, &v) ? 0 : -ENOMEM;
+}
+
+struct waiting_ctx {
+	pid_t *tgids;
+	size_t n, cap;
+};
+
+static void note_waiting(const void *node, VISIT which, void *arg)
+{
+	struct uproc *p = *(struct uproc *const *)node;
+	struct waiting_ctx *w = arg;
+	pid_t *grown;
+
+	if ((which != postorder && which != leaf) || !p->waiting)
+		return;
+	if (w->n == w->cap) {
+		w->cap = w->cap ? w->cap * 2 : 16;
+		grown = reallocarray(w->tgids, w->cap, sizeof(*grown));
+		if (!grown)
+			return;	/* synced with the next build */
+		w->tgids = grown;
+	}
+	p->waiting = false;
+	w->tgids[w->n++] = p->tgid;
+}
+
+/* The builds done since the last call in place, and the processes that
+ * waited for them synced again. */
+static void take_built(struct unwinder *u, struct procs *procs)
+{
+	struct waiting_ctx w = { 0 };
+	size_t i;
+
+	if (!builder__collect(u->builder, built, u))
+		return;
+	twalk_r(u->procs, note_waiting, &w);
+	for (i = 0; i < w.n; i++)
+		sync_proc(u, procs, w.tgids[i]);
+	free(w.tgids);
+}
+
+bool unwinder__busy(const struct unwinder *u)
+{
+	return builder__busy(u->builder);
 }
 
 void unwinder__sync(struct unwinder *u, struct procs *procs, const pid_t *roots, int nroots)
 {
 	pid_t *tgids;
-	size_t n = procs__take_changed(procs, &tgids), i;
+	size_t n, i;
+
+	take_built(u, procs);
+	n = procs__take_changed(procs, &tgids);
 
 	for (i = 0; i < n; i++)
 		if (!nroots || procs__descends(procs, tgids[i], roots, nroots)) {
@@ -244,4 +460,25 @@ void unwinder__on_sync(struct unwinder *u, void (*fn)(void *arg, struct procs *p
 void unwinder__stats(const struct unwinder *u, struct unwind_stats *st)
 {
 	*st = u->st;
+	st->rows = rowstore__rows(u->rows);
+	st->files = rowstore__files(u->rows);
+}
+
+static void free_proc(void *node)
+{
+	struct uproc *p = node;
+
+	free(p->files);	/* the files go with the tree below */
+	free(p);
+}
+
+void unwinder__free(struct unwinder *u)
+{
+	if (!u)
+		return;
+	builder__free(u->builder);	/* first: it may still point at files */
+	tdestroy(u->procs, free_proc);
+	tdestroy(u->files, free_file);
+	rowstore__free(u->rows);
+	free(u);
 }

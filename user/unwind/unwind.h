@@ -1,42 +1,59 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * --call-graph dwarf, user space: builds each mapped file's unwind table
- * once (cached by file identity, shared by every process that maps it),
- * loads the rows into the BPF side's row array, and keeps one entry per
- * process saying which of its mappings use which rows.
+ * --call-graph auto and dwarf, user space: builds each mapped file's unwind
+ * table once (by file identity, shared by every process that maps it),
+ * loads its rows into the BPF side (rowstore.h) unless auto mode walks the
+ * file by frame pointers, and keeps one entry per process saying how each
+ * of its mappings is walked. A file's rows are dropped with the last
+ * process that maps it.
  */
 #ifndef BPFPROF_UNWIND_H
 #define BPFPROF_UNWIND_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
+#include <linux/types.h>
+#include "profile.h"
 
 struct procs;
 struct unwinder;
 
 struct unwind_stats {
-	size_t files;			/* files with a table loaded */
+	size_t files;			/* files with rows loaded now */
+	size_t files_loaded;		/* files whose rows were loaded, ever */
+	size_t files_fp;		/* auto: files that keep frame pointers (no rows) */
 	size_t files_without;		/* files without usable CFI, or unreadable */
-	size_t rows;			/* rows loaded, of max_rows */
-	size_t rows_refused;		/* tables that did not fit */
+	size_t files_over_budget;	/* of those: tables over the build's caps or time */
+	size_t files_refused;		/* tables that did not fit (walked by frame pointers) */
+	size_t files_dropped;		/* rows freed when the last process using them went */
+	size_t rows;			/* rows loaded now */
+	size_t rows_peak;		/* the most loaded at once */
 	size_t procs;			/* process entries written */
 	double build_seconds;		/* spent building tables */
 };
 
-int unwinder__new(int rows_fd, int procs_fd, unsigned int max_rows, struct unwinder **out);
+/* files_fd: the unwind_files array-of-maps; procs_fd: unwind_procs;
+ * max_rows: the budget of rows loaded at once. */
+int unwinder__new(int files_fd, int procs_fd, enum unwind_mode mode, unsigned int max_rows,
+		  struct unwinder **out);
 
-/* Builds and loads the table of one file ahead of need. */
+/* Builds and loads the table of one file ahead of need; it stays loaded. */
 int unwinder__preload(struct unwinder *u, const char *path);
 
-/* Loads tables for every process whose mappings changed since the last
- * call (procs__track_changes() must be on); with nroots > 0, only for the
- * roots and their descendants (what -p or -- COMMAND profiles). */
+/* Brings the entries of every process whose mappings changed or that
+ * exited since the last call up to date (procs__track_changes() must be
+ * on); with nroots > 0, only for the roots and their descendants (what -p
+ * or -- COMMAND profiles). */
 void unwinder__sync(struct unwinder *u, struct procs *procs, const pid_t *roots, int nroots);
 
 /* fn(arg, procs, tgid) runs for every process synced, after its tables:
  * others that follow a process's mappings (Python) ride on the same changes. */
 void unwinder__on_sync(struct unwinder *u, void (*fn)(void *arg, struct procs *procs, pid_t tgid),
 		       void *arg);
+
+/* True while tables are being built (the builder's thread is at work). */
+bool unwinder__busy(const struct unwinder *u);
 
 void unwinder__stats(const struct unwinder *u, struct unwind_stats *st);
 void unwinder__free(struct unwinder *u);

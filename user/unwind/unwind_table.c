@@ -15,9 +15,11 @@
  * augmentation). Within an FDE, dwarf_frame_info() gives the range over
  * which one frame's rules hold, which is where the next row starts.
  *
- * The files are untrusted: every read is bounded, the row count is capped,
- * and the CFI libdw interprets is bounded by a budget proportional to the
- * section size, since each row re-runs its FDE's program from the start.
+ * The files are untrusted: every read is bounded, the row count and each
+ * FDE's size are capped, and the build has a time budget and can be
+ * cancelled from another thread, since each row re-runs its FDE's program
+ * from the start (an FDE of n rows costs ~n^2). Nothing is bounded by the
+ * file's size: a sparse 2 GiB file is free to make.
  * libdw itself trusts what it runs: a crafted register number makes it
  * allocate gigabytes, and it follows .eh_frame_hdr's table wherever it
  * points. So before it runs anything, every FDE and its CIE are read here
@@ -32,7 +34,9 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stddef.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "cfi_bytes.h"
 #include "unwind_table.h"
@@ -41,14 +45,17 @@
  * times the largest real file's (libLLVM-15.so: 980k; libc.so.6: 28k). */
 #define UNWIND_MAX_ROWS		(4u << 20)
 
-/* CFI bytes libdw may execute per byte of the section, plus a floor for
- * small files: each row replays its FDE's program from the start, so an
- * FDE of n rows costs ~n^2 and a crafted one could take hours. Counted as
- * the whole FDE per row, real files stay under 400 per byte (all of Debian
- * 12's: 351 at most, valgrind's massif, with huge functions; libc.so.6
- * 10); libdw runs ~400 MB/s, so the bound is ~2.5 s per MiB of CFI. */
-#define WORK_PER_BYTE		1024
-#define WORK_FLOOR		(16u << 20)
+/* The bytes of one FDE, at most: the largest of Debian 12's files is 20 KB
+ * (lto-dump's), libc's 1.3 KB. A row replays its FDE, so this bounds the
+ * cost of a row (~0.6 ms at libdw's ~400 MB/s). */
+#define MAX_FDE_BYTES		(256u << 10)
+
+/* Wall time a build may take: the largest real table (libLLVM-14, 950k
+ * rows) builds in under 2 s; a crafted one stops here. */
+#define UNWIND_MAX_SECONDS	10.0
+
+/* How often (rows or FDEs) the clock is read. */
+#define CLOCK_EVERY		64
 
 /* DWARF register numbers of the x86-64 psABI. */
 #define DWARF_RBP		6
@@ -86,7 +93,6 @@ struct cie_info {
 struct fde_info {
 	uint64_t off;		/* in the section */
 	uint64_t start, end;	/* the range it covers, if placed */
-	size_t cost;		/* its bytes: what one lookup may run */
 	bool placed;		/* false: an address encoding we cannot place */
 };
 
@@ -99,13 +105,37 @@ struct builder {
 	Elf_Data *data;		/* the raw section the FDEs are read from */
 	uint64_t vaddr;		/* its address: base of pc-relative pointers */
 	const unsigned char *ident;
-	uint64_t work, budget;	/* CFI bytes given to libdw, and the bound */
+	const struct unwind_limits *lim;
+	double deadline;	/* CLOCK_MONOTONIC seconds */
+	unsigned int ticks;	/* steps since the clock was read */
 	struct raw_row *raw;
 	size_t nraw, cap;
 	struct cie_info cie;
 	struct fde_info *fdes;	/* in section order */
 	size_t nfdes, fdes_cap;
+	struct { uint64_t start, end; } plt[4];	/* .plt* sections: stubs */
+	size_t nplt;
 };
+
+static double now_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* 0 while the build may go on, else why not: cancelled by another thread,
+ * or out of time. */
+static int over_budget(struct builder *b)
+{
+	if (b->lim->cancel && atomic_load_explicit(b->lim->cancel, memory_order_relaxed))
+		return -ECANCELED;
+	if (++b->ticks < CLOCK_EVERY)
+		return 0;
+	b->ticks = 0;
+	return now_seconds() > b->deadline ? -ETIME : 0;
+}
 
 static int push_raw(struct builder *b, const struct unwind_row *row, bool fde_end)
 {
@@ -184,6 +214,8 @@ static int read_fde(struct builder *b, const Dwarf_FDE *fde, Dwarf_Off off, stru
 
 	if (err)
 		return err;
+	if (end - p > (ptrdiff_t)MAX_FDE_BYTES)
+		return -E2BIG;
 	/* The range is a length: the same format, never relative. */
 	if (cfi__read_raw(b->cie.enc, &p, end, &raw) || cfi__read_raw(b->cie.enc, &p, end, &len))
 		return -EINVAL;
@@ -191,7 +223,7 @@ static int read_fde(struct builder *b, const Dwarf_FDE *fde, Dwarf_Off off, stru
 		return -EINVAL;
 	if (!cfi__insns_ok(p + skip, end, b->cie.enc))
 		return -EINVAL;
-	*f = (struct fde_info){ .off = off, .cost = (size_t)(end - fde->start) + 1 };
+	*f = (struct fde_info){ .off = off };
 	/* datarel: from 0, as libdw reads .eh_frame FDEs. */
 	f->placed = !cfi__apply_enc(b->cie.enc, raw, field, 0, &f->start) && f->start + len >= f->start;
 	f->end = f->placed ? f->start + len : 0;
@@ -231,6 +263,11 @@ static int read_fdes(struct builder *b)
 			return 0;
 		if (ret < 0 || next <= off)
 			return -EINVAL;
+		ret = over_budget(b);
+		if (!ret && b->nfdes >= UNWIND_MAX_ROWS)
+			ret = -E2BIG;
+		if (ret)
+			return ret;
 		if (!dwarf_cfi_cie_p(&e)) {
 			ret = read_fde(b, &e.fde, off, &f);
 			if (!ret)
@@ -485,22 +522,69 @@ static void frame_row(struct builder *b, uint64_t addr, uint64_t end,
 		b->t->unsupported++;
 }
 
-static int walk_fde(struct builder *b, uint64_t start, uint64_t end, size_t cost)
+/* What a function compiled with frame pointers looks like in CFI: rsp + 8
+ * at entry, rsp + 16 once rbp is pushed (saved at CFA - 16), then
+ * rbp + 16 for the body, rsp + 8 again after the epilogue's pop. Also
+ * kept: the outermost frame (_start), the lazy PLT's rules, code in .plt*
+ * sections with rsp-based rules only (PLT0, a .plt.got jump), and
+ * frameless functions of at most 16 bytes that never move rsp (GCC gives
+ * a function that is only `ret`, or `lea; ret`, no frame even with
+ * -fno-omit-frame-pointer): a sample in one of those few bytes loses its
+ * caller, as with any frame-pointer walk. A larger frameless function
+ * (-momit-leaf-frame-pointer's leaves) makes the file one without. */
+#define FP_TINY_BYTES	16
+
+static bool fde_keeps_fp(const struct raw_row *rows, size_t n, bool in_plt, uint64_t size)
+{
+	bool framed = false, odd_rsp = false, moves = false;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (rows[i].row.cfa_reg == CFA_END || rows[i].row.cfa_reg == CFA_PLT)
+			return true;
+	for (i = 0; i < n; i++) {
+		const struct unwind_row *r = &rows[i].row;
+
+		if (r->cfa_reg == CFA_RBP && r->cfa_offset == 16 && r->rbp_offset == -16)
+			framed = true;
+		else if (r->cfa_reg != CFA_RSP)
+			return false;
+		else if (r->cfa_offset > 16 || (r->cfa_offset == 16 && r->rbp_offset != -16))
+			odd_rsp = true;
+		moves |= r->cfa_reg != CFA_RSP || r->cfa_offset != 8;
+	}
+	if (!framed)	/* rsp-based rules only */
+		return in_plt || (!moves && size <= FP_TINY_BYTES);
+	return !odd_rsp;
+}
+
+static bool in_plt(const struct builder *b, uint64_t addr)
+{
+	for (size_t i = 0; i < b->nplt; i++)
+		if (addr >= b->plt[i].start && addr < b->plt[i].end)
+			return true;
+	return false;
+}
+
+static int walk_fde(struct builder *b, uint64_t start, uint64_t end)
 {
 	struct unwind_row row, stop = { .pc = end, .cfa_reg = CFA_NONE };
 	uint64_t addr = start, next;
+	size_t first = b->nraw;
 	int err;
 
 	while (addr < end) {
-		if (b->work > b->budget)
-			return -EINVAL;
-		b->work += cost;
+		err = over_budget(b);
+		if (err)
+			return err;
 		frame_row(b, addr, end, &row, &next);
 		err = push_raw(b, &row, false);
 		if (err)
 			return err;
 		addr = next;
 	}
+	if (!fde_keeps_fp(b->raw + first, b->nraw - first, in_plt(b, start), end - start))
+		b->t->fdes_without_fp++;
 	/* No rule past the end unless the next FDE starts right there. */
 	return push_raw(b, &stop, true);
 }
@@ -520,7 +604,7 @@ static int walk_fdes(struct builder *b)
 		}
 		if (f->start == f->end)
 			continue;
-		err = walk_fde(b, f->start, f->end, f->cost);
+		err = walk_fde(b, f->start, f->end);
 		if (err)
 			return err;
 	}
@@ -581,6 +665,28 @@ static int merge_rows(struct builder *b)
 }
 
 /* ---- opening ------------------------------------------------------------- */
+
+/* Where the .plt, .plt.got, .plt.sec sections are (the first few). */
+static void find_plts(struct builder *b)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	GElf_Shdr sh;
+	const char *s;
+
+	if (elf_getshdrstrndx(b->elf, &shstrndx))
+		return;
+	while ((scn = elf_nextscn(b->elf, scn)) && b->nplt < sizeof(b->plt) / sizeof(b->plt[0])) {
+		if (!gelf_getshdr(scn, &sh))
+			return;
+		s = elf_strptr(b->elf, shstrndx, sh.sh_name);
+		if (s && !strncmp(s, ".plt", 4) && sh.sh_addr + sh.sh_size >= sh.sh_addr) {
+			b->plt[b->nplt].start = sh.sh_addr;
+			b->plt[b->nplt].end = sh.sh_addr + sh.sh_size;
+			b->nplt++;
+		}
+	}
+}
 
 /* The section called name, with its bytes in the file: 0, -ENOENT when
  * there is none (or it holds nothing), -EINVAL when the headers lie. */
@@ -719,7 +825,8 @@ static int build(struct builder *b, int fd)
 	/* libelf sizes the file with fstat: only a regular file has a size. */
 	if (!S_ISREG(st.st_mode) || elf_version(EV_CURRENT) == EV_NONE)
 		return -ENOEXEC;
-	b->elf = elf_begin(fd, ELF_C_READ, NULL);
+	/* mapped, not read: a sparse section costs only what is touched */
+	b->elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (!b->elf)
 		return -EINVAL;
 	err = check_elf(b->elf, (uint64_t)st.st_size);
@@ -730,7 +837,7 @@ static int build(struct builder *b, int fd)
 	b->ident = (const unsigned char *)elf_getident(b->elf, NULL);
 	if (!b->ident)
 		return -EINVAL;
-	b->budget = (uint64_t)b->data->d_size * WORK_PER_BYTE + WORK_FLOOR;
+	find_plts(b);
 	err = read_fdes(b);
 	if (!err && b->eh)
 		err = check_eh_frame_hdrs(b, (uint64_t)st.st_size);
@@ -743,8 +850,17 @@ static int build(struct builder *b, int fd)
 
 int unwind_table__build(int fd, struct unwind_table *t)
 {
-	struct builder b = { .t = t };
+	const struct unwind_limits none = { 0 };
+
+	return unwind_table__build_limited(fd, t, &none);
+}
+
+int unwind_table__build_limited(int fd, struct unwind_table *t, const struct unwind_limits *lim)
+{
+	struct builder b = { .t = t, .lim = lim };
 	int err;
+
+	b.deadline = now_seconds() + (lim->max_seconds > 0 ? lim->max_seconds : UNWIND_MAX_SECONDS);
 
 	memset(t, 0, sizeof(*t));
 	err = build(&b, fd);
@@ -768,6 +884,11 @@ const struct unwind_row *unwind_table__find(const struct unwind_table *t, uint64
 			hi = mid;
 	}
 	return lo ? &t->rows[lo - 1] : NULL;
+}
+
+bool unwind_table__keeps_fp(const struct unwind_table *t)
+{
+	return t->nrows && !t->fdes_without_fp;
 }
 
 void unwind_table__free(struct unwind_table *t)

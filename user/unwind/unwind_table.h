@@ -7,6 +7,8 @@
 #ifndef BPFPROF_UNWIND_TABLE_H
 #define BPFPROF_UNWIND_TABLE_H
 
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <linux/types.h>
@@ -18,15 +20,32 @@ struct unwind_table {
 	/* what the CFI held that the rows cannot express */
 	size_t unsupported;		/* ranges marked CFA_NONE (expressions, odd registers) */
 	size_t fdes;			/* FDEs read */
+	size_t fdes_without_fp;		/* functions that do not keep a frame pointer */
+};
+
+/* What a build may spend: it is checked between rows and FDEs. */
+struct unwind_limits {
+	const atomic_bool *cancel;	/* set by another thread: stop (NULL: never) */
+	double max_seconds;		/* wall time (0: the default, 10 s) */
 };
 
 /* Builds the table of the ELF file open at fd (read only during the call).
  * Returns 0, -ENOENT when the file has no CFI, -ENOEXEC/-EINVAL for a file
- * that is not a valid ELF, -ENOMEM. */
+ * that is not a valid ELF, -E2BIG for an FDE or table over the caps, -ETIME
+ * out of time, -ECANCELED when cancelled, -ENOMEM. */
+int unwind_table__build_limited(int fd, struct unwind_table *t, const struct unwind_limits *lim);
+
+/* The same with the default limits. */
 int unwind_table__build(int fd, struct unwind_table *t);
 
 /* The row that holds for a file virtual address, or NULL. */
 const struct unwind_row *unwind_table__find(const struct unwind_table *t, uint64_t pc);
+
+/* The file keeps frame pointers everywhere: every function's CFI sets
+ * CFA = rbp + 16 with the caller's rbp at CFA - 16 once past its prologue
+ * (see fde_keeps_fp() for what else is allowed), so a frame-pointer step
+ * from any of its frames but the prologue's instructions is right. */
+bool unwind_table__keeps_fp(const struct unwind_table *t);
 
 void unwind_table__free(struct unwind_table *t);
 

@@ -1,0 +1,260 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * The BPF side's configuration and maps, and the small helpers every path
+ * uses to count and to store a stack. Included once, by profile.bpf.c,
+ * before stack.bpf.h.
+ *
+ * Maps come in two generations so user space can drain while sampling goes
+ * on: a sample reads `gen` once and touches only that generation's maps.
+ */
+#ifndef BPFPROF_MAPS_BPF_H
+#define BPFPROF_MAPS_BPF_H
+
+#define EFAULT	14
+#define EEXIST	17
+
+/* Set by the loader before load; constant for the verifier. */
+const volatile bool filter_tgids = false;	/* -p, -- COMMAND */
+const volatile bool filter_tids = false;	/* -t */
+const volatile bool filter_cgroup = false;	/* --cgroup */
+const volatile bool filter_comm = false;	/* --comm */
+const volatile char comm_filter[TASK_COMM_LEN] = {};
+const volatile bool follow_forks = false;	/* -- COMMAND: its children too */
+const volatile bool kernel_stacks = true;
+const volatile bool user_stacks = true;
+const volatile __u32 unwind_mode = UNWIND_FP;	/* enum unwind_mode: --call-graph */
+const volatile bool python = false;		/* Python frames (--no-python: off) */
+const volatile __u32 offcpu_event = 0;		/* event index of off-CPU time */
+const volatile __u64 min_block_ns = 1000;
+const volatile __u64 tick_ns = 10000000;	/* the unit of /proc's start times (1 s / USER_HZ) */
+
+/* The generation samples go to; written by user space only. */
+volatile __u32 gen = 0;
+
+/* --control disable, --start-disabled: while set, no sample is counted
+ * anywhere (not even in `total`); written by user space only. */
+volatile __u32 disabled = 0;
+
+/* -p/-t targets: id -> its start time (CLOCK_BOOTTIME, in ticks, as
+ * /proc/PID/stat shows it), so a later process reusing the id is not one.
+ * Sized by user space to the list. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, MAX_FILTER_PIDS);
+	__type(key, __u32);
+	__type(value, __u64);
+} tgids SEC(".maps"), tids SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_CGROUP_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u32);
+} cgroup SEC(".maps");
+
+/* tgid -> when it last exec'd (bpf_ktime_get_ns, CLOCK_MONOTONIC). */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, MAX_EXEC_TIMES);
+	__type(key, __u32);
+	__type(value, __u64);
+} exec_times SEC(".maps");
+
+/* key (hash and class) -> the frames, one map per depth class (see
+ * struct stack_trace). The counts and stack maps are not preallocated:
+ * kernel memory grows with what is stored (max_entries is a ceiling), and
+ * the drained generation holds nothing. */
+#define STACK_MAP(name, cls)						\
+	struct {							\
+		__uint(type, BPF_MAP_TYPE_HASH);			\
+		__uint(map_flags, BPF_F_NO_PREALLOC);			\
+		__uint(max_entries, DEFAULT_MAX_STACKS);		\
+		__type(key, __u64);					\
+		__uint(value_size, STACK_VALUE_SIZE(cls));		\
+	} name SEC(".maps")
+
+STACK_MAP(stacks0_s, 0);
+STACK_MAP(stacks0_m, 1);
+STACK_MAP(stacks0_l, 2);
+STACK_MAP(stacks1_s, 0);
+STACK_MAP(stacks1_m, 1);
+STACK_MAP(stacks1_l, 2);
+
+/* stack -> weight: samples, or microseconds for off-CPU time */
+struct counts_map {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, DEFAULT_MAX_COUNTS);
+	__type(key, struct stack_key);
+	__type(value, __u64);
+} counts0 SEC(".maps"), counts1 SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, STAT_SLOTS);
+	__type(key, __u32);
+	__type(value, __u64);
+} stats SEC(".maps");
+
+/* enum total_kind: never drained */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, TOTAL_MAX);
+	__type(key, __u32);
+	__type(value, __u64);
+} total SEC(".maps");
+
+/* Both halves of a stack as taken, before they are stored: their frames
+ * and hashes. */
+struct stacks {
+	__u64 khash, uhash;
+	struct stack_trace kst, ust;
+};
+
+/* A thread that went off CPU: when, who, and its stacks' frames. The
+ * frames are kept here, not in a generation's stack map, so a block that
+ * spans a drain is stored, whole, into the generation it ends in. */
+struct blocked {
+	__u64 since;
+	struct stack_key key;
+	struct stacks s;
+};
+
+/* Where every stack is taken: one per CPU, the size of a blocked entry so
+ * that off-CPU builds its entry here before storing it. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct blocked);
+} scratch SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, MAX_OFFCPU_THREADS);
+	__type(key, __u32);
+	__type(value, struct blocked);
+} blocked SEC(".maps");
+
+/* --call-graph auto/dwarf: each loaded file's rows in an array of their
+ * own (sized to them by user space, BPF_F_INNER_MAP), one slot per file,
+ * freed by emptying the slot; per process, its executable mappings and
+ * which file slot each uses. */
+struct unwind_rows_map {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_INNER_MAP);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	/* a size, not a type: clang emits the row's BTF only as a forward
+	 * declaration here, which libbpf cannot size */
+	__uint(value_size, sizeof(struct unwind_row));
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
+	__uint(max_entries, MAX_UNWIND_FILES);
+	__type(key, __u32);
+	__array(values, struct unwind_rows_map);
+} unwind_files SEC(".maps");
+
+/* Not an LRU (always preallocated: 12 MiB): entries are deleted when their
+ * process exits; when full, a new process is walked by frame pointers. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, MAX_UNWIND_PROCS);
+	__type(key, __u32);
+	__type(value, struct unwind_proc);
+} unwind_procs SEC(".maps");
+
+/* The sampled process's entry, copied per stack (stack.bpf.h) */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct unwind_proc);
+} proc_scratch SEC(".maps");
+
+static __always_inline void slot_inc(void *map, __u32 slot)
+{
+	__u64 *v = bpf_map_lookup_elem(map, &slot);
+
+	if (v)
+		(*v)++;	/* per-CPU: no other writer */
+}
+
+static __always_inline void add_total(__u32 kind, __u64 n)
+{
+	__u64 *v = bpf_map_lookup_elem(&total, &kind);
+
+	if (v)
+		*v += n;
+}
+
+static __always_inline void stat_inc(__u32 g, __u32 kind)
+{
+	slot_inc(&stats, g * STAT_MAX + kind);
+}
+
+#define FNV_OFFSET	0xcbf29ce484222325ull
+#define FNV_PRIME	0x100000001b3ull
+
+static __always_inline __u64 hash_step(__u64 h, __u64 ip)
+{
+	return (h ^ ip) * FNV_PRIME;
+}
+
+static __always_inline void *stack_map(__u32 g, __u32 cls)
+{
+	if (g)
+		return cls == 0 ? (void *)&stacks1_s : cls == 1 ? (void *)&stacks1_m : (void *)&stacks1_l;
+	return cls == 0 ? (void *)&stacks0_s : cls == 1 ? (void *)&stacks0_m : (void *)&stacks0_l;
+}
+
+/* Stores the frames under their key in generation g's map of their depth
+ * class; *key = the key (STACK_NONE for no frames). A stack already there
+ * is found by a lookup, which takes no lock. Returns 0 or the reason the
+ * sample is lost. */
+static __always_inline __u32 store_stack(__u32 g, const struct stack_trace *st, __u64 h, __u64 *key)
+{
+	__u32 cls = STACK_CLASS(st->nr);
+	void *stacks = stack_map(g, cls);
+	long err;
+
+	*key = STACK_NONE;
+	if (!st->nr)
+		return 0;
+	*key = STACK_KEY(h, cls);
+	if (bpf_map_lookup_elem(stacks, key))
+		return 0;
+	err = bpf_map_update_elem(stacks, key, st, BPF_NOEXIST);
+	/* -EEXIST: another CPU stored the same frames in between */
+	return err && err != -EEXIST ? STAT_LOST_STACKMAP_FULL : 0;
+}
+
+static __always_inline __u32 add_weight(void *counts, struct stack_key *key, __u64 weight)
+{
+	__u64 *v;
+	long err;
+
+	v = bpf_map_lookup_elem(counts, key);
+	if (v) {
+		__sync_fetch_and_add(v, weight);
+		return 0;
+	}
+	err = bpf_map_update_elem(counts, key, &weight, BPF_NOEXIST);
+	if (!err)
+		return 0;
+	if (err == -EEXIST) {
+		/* another CPU inserted the same key in between */
+		v = bpf_map_lookup_elem(counts, key);
+		if (v) {
+			__sync_fetch_and_add(v, weight);
+			return 0;
+		}
+	}
+	return STAT_LOST_COUNTS_FULL;
+}
+
+#endif

@@ -1,0 +1,354 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Taking stacks: the kernel's by bpf_get_stack(), the user's through ONE
+ * path for every program (perf events, tracepoints, uprobes, off-CPU), the
+ * loader's constant unwind_mode choosing how:
+ *
+ *   fp     the kernel walks frame pointers (bpf_get_stack);
+ *   dwarf  every frame from its file's CFI rows: find the rule for the
+ *          address, compute the CFA, read the return address at CFA - 8
+ *          and the caller's rbp where the rule says, step, repeat;
+ *   auto   the same walk, but a frame in a file that keeps frame pointers
+ *          everywhere (or has no CFI, or whose rows did not fit) takes a
+ *          frame-pointer step instead: the choice is per frame, so a stack
+ *          from an FP-built program through libc and back is whole.
+ *
+ * The walk starts from the task's user registers at kernel entry
+ * (bpf_task_pt_regs), for a sample as for a thread going off CPU. A
+ * process whose tables are not loaded yet is walked by frame pointers,
+ * counted. Every user stack walked ends with exactly one STAT_UNWIND_*.
+ * CPython's frames are interleaved with the native ones (python.bpf.h, one
+ * call in the step).
+ */
+#ifndef BPFPROF_STACK_BPF_H
+#define BPFPROF_STACK_BPF_H
+
+#define ROW_SEARCH_STEPS	24	/* binary search over up to 16M rows */
+
+/* One half by bpf_get_stack() (flags: 0 for the kernel's, BPF_F_USER_STACK
+ * for the kernel's frame-pointer walk of the user's), hashed. Returns 0
+ * (nr 0: no such side here) or the reason the sample is lost. */
+static __always_inline __u32 get_stack(void *ctx, struct stack_trace *st, __u64 *hash, __u64 flags)
+{
+	long bytes = bpf_get_stack(ctx, st->ips, sizeof(st->ips), flags);
+	__u64 h = FNV_OFFSET;
+
+	st->nr = 0;
+	*hash = h;
+	if (bytes == -EFAULT || bytes == 0)
+		return 0;
+	if (bytes < 0)
+		return STAT_LOST_STACK_ERROR;
+	st->nr = (__u64)bytes / sizeof(__u64);
+	for (__u32 i = 0; i < MAX_STACK_DEPTH && i < st->nr; i++)
+		h = hash_step(h, st->ips[i]);
+	*hash = h;
+	return 0;
+}
+
+/* The walk's registers and hash. The frame count lives in the scratch
+ * stack (st->nr) and Python's flags in their per-CPU map: as values in
+ * this context every count would be a verifier state of its own. */
+struct unwind_ctx {
+	__u64 ip, sp, bp;
+	__u64 hash;
+	__u32 stop;		/* STAT_UNWIND_*, written only when the walk ends */
+	__u32 g;		/* the generation this sample goes to (Python's counters) */
+};
+
+/* The sampled process's entry, copied once per stack to a per-CPU slot:
+ * every frame's lookups are then inlined array lookups, not hash ones. */
+static __always_inline struct unwind_proc *proc_slot(void)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&proc_scratch, &zero);
+}
+
+/* The mapping covering pc: one mapping per bpf_loop() step, so the
+ * verifier checks one step, not 48 unrolled ones. */
+struct map_search {
+	__u64 pc;
+	struct unwind_map m;
+	bool found;
+};
+
+/* A frame-pointer step in a file whose rows did not fit: noted in map
+ * memory, which the verifier does not track value by value. */
+static __always_inline void mark_not_loaded(void)
+{
+	struct unwind_proc *pr = proc_slot();
+
+	if (pr)
+		pr->walk_flags = 1;
+}
+
+static long map_search_step(__u32 i, struct map_search *ms)
+{
+	const struct unwind_proc *pr = proc_slot();
+
+	if (!pr || i >= pr->nmaps)
+		return 1;
+	/* a bound the verifier sees on i itself (clang would merge the two) */
+	__asm__ volatile("" : "+r"(i));
+	if (i >= MAX_UNWIND_MAPS)
+		return 1;
+	if (ms->pc >= pr->maps[i].start && ms->pc < pr->maps[i].end) {
+		ms->m = pr->maps[i];
+		ms->found = true;
+		return 1;
+	}
+	return 0;
+}
+
+/* A binary search over one file's rows, a step per bpf_loop() call: the
+ * verifier checks one step, not every path through 24 of them. */
+struct row_search {
+	__u64 vaddr;
+	__u32 file;
+	__u32 lo, hi;
+	bool failed;
+};
+
+static long row_search_step(__u32 i, struct row_search *rs)
+{
+	const struct unwind_row *row;
+	void *rows;
+	__u32 mid;
+
+	if (rs->lo >= rs->hi)
+		return 1;
+	rows = bpf_map_lookup_elem(&unwind_files, &rs->file);
+	mid = rs->lo + (rs->hi - rs->lo) / 2;
+	row = rows ? bpf_map_lookup_elem(rows, &mid) : NULL;
+	if (!row) {
+		rs->failed = true;
+		return 1;
+	}
+	if (row->pc <= rs->vaddr)
+		rs->lo = mid + 1;
+	else
+		rs->hi = mid;
+	return 0;
+}
+
+/* The last row of the file's n rows with pc <= vaddr. */
+static __always_inline const struct unwind_row *find_row(__u32 file, __u32 n, __u64 vaddr)
+{
+	struct row_search rs = { .vaddr = vaddr, .file = file, .hi = n };
+	void *rows;
+
+	bpf_loop(ROW_SEARCH_STEPS, row_search_step, &rs, 0);
+	if (rs.failed || rs.lo == 0)
+		return NULL;
+	rs.lo--;
+	rows = bpf_map_lookup_elem(&unwind_files, &file);
+	return rows ? bpf_map_lookup_elem(rows, &rs.lo) : NULL;
+}
+
+static __always_inline bool compute_cfa(const struct unwind_row *row, struct unwind_ctx *c,
+					__u64 *cfa)
+{
+	switch (row->cfa_reg) {
+	case CFA_RSP:
+		*cfa = c->sp + row->cfa_offset;
+		return true;
+	case CFA_RBP:
+		*cfa = c->bp + row->cfa_offset;
+		return true;
+	case CFA_PLT:	/* the stub's second half has pushed one more word */
+		*cfa = c->sp + 8 + ((c->ip & 15) >= 11 ? 8 : 0);
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* One step by the frame's CFI row. Returns 0 to go on, else the stop. */
+static __always_inline __u32 row_step(struct unwind_ctx *c, const struct unwind_row *row)
+{
+	__u64 cfa, ra;
+
+	if (row->cfa_reg == CFA_END)
+		return STAT_UNWIND_END;
+	if (!compute_cfa(row, c, &cfa))
+		return STAT_UNWIND_NO_RULE;
+	if (bpf_probe_read_user(&ra, sizeof(ra), (void *)(cfa - 8)) ||
+	    (row->rbp_offset != RBP_SAME &&
+	     bpf_probe_read_user(&c->bp, sizeof(c->bp), (void *)(cfa + row->rbp_offset))))
+		return STAT_UNWIND_READ_FAULT;
+	if (!ra)
+		return STAT_UNWIND_END;
+	c->sp = cfa;
+	c->ip = ra;
+	return 0;
+}
+
+/* One step by the frame pointer: the caller's rbp at rbp, the return
+ * address above it, the caller's stack pointer above that. A frame
+ * pointer of 0 is the outermost frame (_start and new threads clear it);
+ * one below the stack pointer or misaligned is not a frame. */
+static __always_inline __u32 fp_step(struct unwind_ctx *c)
+{
+	__u64 frame[2];		/* the caller's rbp, the return address */
+
+	if (!c->bp)
+		return STAT_UNWIND_END;
+	if (c->bp < c->sp || (c->bp & 7) ||
+	    bpf_probe_read_user(frame, sizeof(frame), (void *)c->bp))
+		return STAT_UNWIND_READ_FAULT;
+	if (!frame[1])
+		return STAT_UNWIND_END;
+	c->sp = c->bp + 16;
+	c->bp = frame[0];
+	c->ip = frame[1];
+	return 0;
+}
+
+static long unwind_step(__u32 i, struct unwind_ctx *c)
+{
+	struct py_walk *w = py_walk_get();
+	struct map_search ms = { 0 };
+	const struct unwind_row *row;
+	struct unwind_map *m = &ms.m;
+	struct stack_trace *st;
+	struct blocked *sc;
+	__u32 zero = 0, stop;
+	__u64 pc, n;
+
+	sc = bpf_map_lookup_elem(&scratch, &zero);
+	if (!sc || !w || sc->s.ust.nr >= MAX_STACK_DEPTH) {
+		c->stop = STAT_UNWIND_DEPTH;
+		return 1;
+	}
+	st = &sc->s.ust;
+	/* a return address points after its call: the call is the byte before */
+	pc = w->native ? c->ip - 1 : c->ip;
+	/* the interpreter's frames go before (inside) the eval call running
+	 * them, one per loop step: a loop of its own would be too much for
+	 * the verifier (bpf/python.bpf.h) */
+	if (!w->done && py_in_eval(w, pc) && py_step(w, st, &c->hash, c->g))
+		return 0;
+	w->done = 0;
+	w->native = 1;
+	n = st->nr;
+	if (n >= MAX_STACK_DEPTH) {	/* checked above; again for the verifier */
+		c->stop = STAT_UNWIND_DEPTH;
+		return 1;
+	}
+	st->ips[n] = c->ip;
+	st->nr = n + 1;
+	c->hash = hash_step(c->hash, c->ip);
+	ms.pc = pc;
+	bpf_loop(MAX_UNWIND_MAPS, map_search_step, &ms, 0);
+	if (!ms.found) {
+		c->stop = STAT_UNWIND_NO_MAPPING;
+		return 1;
+	}
+	if (m->file == UNWIND_FILE_FP || m->file == UNWIND_FILE_NOT_LOADED) {
+		if (m->file == UNWIND_FILE_NOT_LOADED)
+			mark_not_loaded();
+		stop = fp_step(c);
+	} else {
+		row = find_row(m->file, m->nrows, pc - m->bias);
+		stop = row ? row_step(c, row) : STAT_UNWIND_NO_RULE;
+	}
+	if (!stop)
+		return 0;
+	c->stop = stop;
+	return 1;
+}
+
+/* The process's entry into the per-CPU slot: its nmaps mappings only. */
+static __always_inline bool copy_proc(__u32 tgid)
+{
+	const struct unwind_proc *pr = bpf_map_lookup_elem(&unwind_procs, &tgid);
+	struct unwind_proc *slot = proc_slot();
+	__u32 n;
+
+	if (!pr || !slot)
+		return false;
+	n = pr->nmaps;
+	if (n > MAX_UNWIND_MAPS)
+		n = MAX_UNWIND_MAPS;
+	slot->nmaps = n;
+	slot->walk_flags = 0;
+	return !bpf_probe_read_kernel(slot->maps, n * sizeof(slot->maps[0]), pr->maps);
+}
+
+/* The user half from the task's saved user registers, by the tables (and
+ * frame pointers where auto says), into s->ust. Returns how it ended. */
+static __always_inline __u32 unwind_ustack(struct task_struct *task, const struct stack_key *key,
+					   __u32 g, struct stacks *s, bool *not_loaded)
+{
+	struct unwind_ctx c = { .hash = FNV_OFFSET, .stop = STAT_UNWIND_DEPTH, .g = g };
+	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(task);
+
+	c.ip = BPF_CORE_READ(regs, ip);
+	c.sp = BPF_CORE_READ(regs, sp);
+	c.bp = BPF_CORE_READ(regs, bp);
+	s->ust.nr = 0;
+	py_begin(key->tgid, key->start_time, python);
+	/* a step records one frame, native or Python: one more for the end */
+	bpf_loop(MAX_STACK_DEPTH + 1, unwind_step, &c, 0);
+	s->uhash = c.hash;
+	*not_loaded = proc_slot() && proc_slot()->walk_flags;
+	return c.stop;
+}
+
+/* The user half of the current task's stack into s (nr 0: none, as in a
+ * kernel thread). A process without an entry yet, or whose entry does not
+ * cover even the sampled address (written between an exec and ld.so's
+ * mmaps), is walked by frame pointers, counted. Returns 0 or the reason
+ * the sample is lost. */
+static __always_inline __u32 take_ustack(void *ctx, const struct stack_key *key, __u32 g,
+					 struct stacks *s)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	bool not_loaded = false;
+	__u32 stop;
+
+	s->ust.nr = 0;
+	s->uhash = FNV_OFFSET;
+	if (!task->mm)	/* a kernel thread: no user stack */
+		return 0;
+	if (unwind_mode == UNWIND_FP)
+		return get_stack(ctx, &s->ust, &s->uhash, BPF_F_USER_STACK);
+	stop = STAT_UNWIND_FP_FALLBACK;
+	if (copy_proc(key->tgid))
+		stop = unwind_ustack(task, key, g, s, &not_loaded);
+	if (stop == STAT_UNWIND_NO_MAPPING && s->ust.nr == 1)
+		stop = STAT_UNWIND_FP_FALLBACK;
+	stat_inc(g, stop);
+	if (not_loaded)
+		stat_inc(g, STAT_UNWIND_NOT_LOADED);
+	if (stop == STAT_UNWIND_FP_FALLBACK)
+		return get_stack(ctx, &s->ust, &s->uhash, BPF_F_USER_STACK);
+	return 0;
+}
+
+/* Both halves, as asked (-U, -K), into the scratch slot's stacks.
+ * Returns 0 or the reason the sample is lost. */
+static __always_inline __u32 take_stacks(void *ctx, const struct stack_key *key, __u32 g,
+					 struct stacks *s)
+{
+	__u32 lost = 0;
+
+	s->kst.nr = 0;
+	s->ust.nr = 0;
+	if (kernel_stacks)
+		lost = get_stack(ctx, &s->kst, &s->khash, 0);
+	if (!lost && user_stacks)
+		lost = take_ustack(ctx, key, g, s);
+	return lost;
+}
+
+/* Both halves into generation g's stack maps; their keys into key. */
+static __always_inline __u32 store_stacks(__u32 g, const struct stacks *s, struct stack_key *key)
+{
+	__u32 lost = store_stack(g, &s->kst, s->khash, &key->kstack);
+
+	return lost ? lost : store_stack(g, &s->ust, s->uhash, &key->ustack);
+}
+
+#endif

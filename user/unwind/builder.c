@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* The table builder's thread: a queue in, a list out, one lock. */
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "builder.h"
+#include "elf_syms.h"
+
+struct job {
+	struct job *next;
+	int fd;
+	struct built r;
+};
+
+struct builder {
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t wake;
+	struct job *queue, **queue_tail;	/* FIFO */
+	struct job *done;			/* any order */
+	size_t running;				/* 0 or 1: a job out of the queue, not done */
+	bool stop;
+	atomic_bool cancel;			/* the build under way stops */
+};
+
+static double seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void build(struct builder *b, struct job *j)
+{
+	const struct unwind_limits lim = { .cancel = &b->cancel };
+	double t0 = seconds();
+
+	j->r.es = elf_syms__open_fd(j->fd);
+	j->r.err = j->r.es ? unwind_table__build_limited(j->fd, &j->r.table, &lim) : -ENOEXEC;
+	j->r.seconds = seconds() - t0;
+	close(j->fd);
+	j->fd = -1;
+}
+
+static void *run(void *arg)
+{
+	struct builder *b = arg;
+	struct job *j;
+
+	pthread_mutex_lock(&b->lock);
+	for (;;) {
+		while (!b->stop && !b->queue)
+			pthread_cond_wait(&b->wake, &b->lock);
+		if (b->stop)
+			break;
+		j = b->queue;
+		b->queue = j->next;
+		if (!b->queue)
+			b->queue_tail = &b->queue;
+		b->running = 1;
+		pthread_mutex_unlock(&b->lock);
+		build(b, j);
+		pthread_mutex_lock(&b->lock);
+		b->running = 0;
+		j->next = b->done;
+		b->done = j;
+	}
+	pthread_mutex_unlock(&b->lock);
+	return NULL;
+}
+
+int builder__new(struct builder **out)
+{
+	struct builder *b = calloc(1, sizeof(*b));
+	int err;
+
+	if (!b)
+		return -ENOMEM;
+	b->queue_tail = &b->queue;
+	atomic_init(&b->cancel, false);
+	pthread_mutex_init(&b->lock, NULL);
+	pthread_cond_init(&b->wake, NULL);
+	err = pthread_create(&b->thread, NULL, run, b);
+	if (err) {
+		pthread_cond_destroy(&b->wake);
+		pthread_mutex_destroy(&b->lock);
+		free(b);
+		return -err;
+	}
+	*out = b;
+	return 0;
+}
+
+int builder__submit(struct builder *b, int fd, void *tag)
+{
+	struct job *j = calloc(1, sizeof(*j));
+
+	if (!j) {
+		close(fd);
+		return -ENOMEM;
+	}
+	j->fd = fd;
+	j->r.tag = tag;
+	pthread_mutex_lock(&b->lock);
+	*b->queue_tail = j;
+	b->queue_tail = &j->next;
+	pthread_cond_signal(&b->wake);
+	pthread_mutex_unlock(&b->lock);
+	return 0;
+}
+
+size_t builder__collect(struct builder *b, void (*done)(struct built *r, void *arg), void *arg)
+{
+	struct job *list, *next;
+	size_t n = 0;
+
+	pthread_mutex_lock(&b->lock);
+	list = b->done;
+	b->done = NULL;
+	pthread_mutex_unlock(&b->lock);
+	for (; list; list = next, n++) {
+		next = list->next;
+		done(&list->r, arg);
+		free(list);
+	}
+	return n;
+}
+
+bool builder__busy(struct builder *b)
+{
+	bool busy;
+
+	pthread_mutex_lock(&b->lock);
+	busy = b->queue || b->running;
+	pthread_mutex_unlock(&b->lock);
+	return busy;
+}
+
+static void free_jobs(struct job *list)
+{
+	struct job *next;
+
+	for (; list; list = next) {
+		next = list->next;
+		if (list->fd >= 0)
+			close(list->fd);
+		unwind_table__free(&list->r.table);
+		elf_syms__free(list->r.es);
+		free(list);
+	}
+}
+
+void builder__free(struct builder *b)
+{
+	if (!b)
+		return;
+	atomic_store(&b->cancel, true);
+	pthread_mutex_lock(&b->lock);
+	b->stop = true;
+	pthread_cond_signal(&b->wake);
+	pthread_mutex_unlock(&b->lock);
+	pthread_join(b->thread, NULL);
+	free_jobs(b->queue);
+	free_jobs(b->done);
+	pthread_cond_destroy(&b->wake);
+	pthread_mutex_destroy(&b->lock);
+	free(b);
+}

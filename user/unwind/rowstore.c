@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* Per-file unwind rows in BPF inner maps: load, drop, a budget. */
+#include <errno.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+
+#include "rowstore.h"
+
+#define UPLOAD_CHUNK	65536	/* rows per batch update */
+
+struct rowstore {
+	int files_fd;
+	size_t budget, rows, files;
+	size_t *slot_rows;		/* per slot: its rows, 0 when free */
+	/* Free slots, oldest freed first: a program that read a process
+	 * entry just before its file was dropped finds an empty slot, not
+	 * another file's rows, unless every other slot was reused since. */
+	unsigned int *free_q, nslots, q_head, q_len;
+};
+
+int rowstore__new(int files_fd, unsigned int nslots, size_t budget_rows, struct rowstore **out)
+{
+	struct rowstore *rs = calloc(1, sizeof(*rs));
+	unsigned int i;
+
+	if (!rs)
+		return -ENOMEM;
+	rs->slot_rows = calloc(nslots, sizeof(*rs->slot_rows));
+	rs->free_q = calloc(nslots, sizeof(*rs->free_q));
+	if (!rs->slot_rows || !rs->free_q) {
+		rowstore__free(rs);
+		return -ENOMEM;
+	}
+	rs->files_fd = files_fd;
+	rs->nslots = rs->q_len = nslots;
+	rs->budget = budget_rows;
+	for (i = 0; i < nslots; i++)
+		rs->free_q[i] = i;
+	*out = rs;
+	return 0;
+}
+
+void rowstore__free(struct rowstore *rs)
+{
+	unsigned int i;
+
+	if (!rs)
+		return;
+	for (i = 0; rs->slot_rows && i < rs->nslots; i++)
+		if (rs->slot_rows[i])
+			rowstore__drop(rs, (int)i);
+	free(rs->slot_rows);
+	free(rs->free_q);
+	free(rs);
+}
+
+/* Rows into the array at fd, in batches. */
+static int upload(int fd, const struct unwind_row *rows, size_t n)
+{
+	__u32 *keys = malloc(UPLOAD_CHUNK * sizeof(*keys));
+	size_t done = 0, i;
+	int err = 0;
+
+	if (!keys)
+		return -ENOMEM;
+	while (!err && done < n) {
+		__u32 count = n - done < UPLOAD_CHUNK ? (__u32)(n - done) : UPLOAD_CHUNK;
+
+		for (i = 0; i < count; i++)
+			keys[i] = (__u32)(done + i);
+		if (bpf_map_update_batch(fd, keys, &rows[done], &count, NULL))
+			err = -errno;
+		done += count;
+	}
+	free(keys);
+	return err;
+}
+
+/* A map of exactly n rows, filled: its fd, or -errno. */
+static int rows_map(const struct unwind_row *rows, size_t n)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = BPF_F_INNER_MAP);
+	int fd, err;
+
+	fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "bpfprof_rows", sizeof(__u32),
+			    sizeof(struct unwind_row), (__u32)n, &opts);
+	if (fd < 0)
+		return -errno;
+	err = upload(fd, rows, n);
+	if (err) {
+		close(fd);
+		return err;
+	}
+	return fd;
+}
+
+int rowstore__load(struct rowstore *rs, const struct unwind_row *rows, size_t n)
+{
+	unsigned int slot;
+	int fd, err = 0;
+
+	if (!n || n > UINT32_MAX)
+		return -EINVAL;
+	if (n > rs->budget - rs->rows || !rs->q_len)
+		return -ENOSPC;
+	fd = rows_map(rows, n);
+	if (fd < 0)
+		return fd;
+	slot = rs->free_q[rs->q_head];
+	if (bpf_map_update_elem(rs->files_fd, &slot, &fd, BPF_ANY))
+		err = -errno;
+	close(fd);	/* the outer map holds it now */
+	if (err)
+		return err;
+	rs->q_head = (rs->q_head + 1) % rs->nslots;
+	rs->q_len--;
+	rs->slot_rows[slot] = n;
+	rs->rows += n;
+	rs->files++;
+	return (int)slot;
+}
+
+void rowstore__drop(struct rowstore *rs, int handle)
+{
+	unsigned int slot = (unsigned int)handle;
+
+	if (handle < 0 || slot >= rs->nslots || !rs->slot_rows[slot])
+		return;
+	/* the kernel frees the rows after a grace period */
+	bpf_map_delete_elem(rs->files_fd, &slot);
+	rs->rows -= rs->slot_rows[slot];
+	rs->files--;
+	rs->slot_rows[slot] = 0;
+	rs->free_q[(rs->q_head + rs->q_len) % rs->nslots] = slot;
+	rs->q_len++;
+}
+
+size_t rowstore__rows(const struct rowstore *rs)
+{
+	return rs->rows;
+}
+
+size_t rowstore__files(const struct rowstore *rs)
+{
+	return rs->files;
+}
