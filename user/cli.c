@@ -550,8 +550,6 @@ static enum cli_result check_modes(struct config *cfg)
 	}
 	if (!err && cfg->format == FORMAT_BOTH && !cfg->output_dir)
 		err = "--format both needs --output-dir";
-	if (!err && cfg->offcpu && cfg->interval)
-		err = "--off-cpu is one-shot only for now (not with --interval)";
 	if (!err)
 		add_default_events(cfg);
 	if (err) {

@@ -660,11 +660,27 @@ static void print_unwind_stats(const struct run *r)
 		us.files_over_budget, us.files_refused, us.files_dropped, us.procs, us.build_seconds);
 }
 
+/* Fleet mode's exit line: what the intervals hold against the BPF side's
+ * own totals (samples; off-CPU microseconds with --off-cpu). */
+static void print_fleet_totals(const struct run *r, uint64_t total)
+{
+	struct fleet_totals tot;
+	uint64_t offcpu_us;
+	char offcpu[64] = "";
+
+	output__totals(r->out, &tot);
+	if (r->cfg->offcpu && !session__total(r->session, TOTAL_OFFCPU_US, &offcpu_us))
+		snprintf(offcpu, sizeof(offcpu), "; BPF-side off-CPU total %" PRIu64 " us", offcpu_us);
+	p_info("fleet: %" PRIu64 " intervals, %" PRIu64 " samples in them; "
+		"%" PRIu64 " intervals (%" PRIu64 " samples) not written; BPF-side total %" PRIu64
+		" samples%s", tot.intervals, tot.samples, tot.lost_intervals, tot.lost_samples, total,
+		offcpu);
+}
+
 /* Stops sampling and writes what is left: runs after errors too, so
  * whatever was sampled is written out. */
 static int finish(struct run *r)
 {
-	struct fleet_totals tot;
 	uint64_t total;
 	bool by_signal = r->stop_reason && (!strcmp(r->stop_reason, "interrupted") ||
 					    !strcmp(r->stop_reason, "terminated"));
@@ -690,10 +706,7 @@ static int finish(struct run *r)
 		print_unwind_stats(r);
 	if (!r->cfg->interval || session__total(r->session, TOTAL_SAMPLES, &total))
 		return err;
-	output__totals(r->out, &tot);
-	p_info("fleet: %" PRIu64 " intervals, %" PRIu64 " samples in them; "
-		"%" PRIu64 " intervals (%" PRIu64 " samples) not written; BPF-side total %" PRIu64
-		" samples", tot.intervals, tot.samples, tot.lost_intervals, tot.lost_samples, total);
+	print_fleet_totals(r, total);
 	return err;
 }
 

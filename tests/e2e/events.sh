@@ -55,7 +55,6 @@ expect_error "missing tracepoint" 1 "event 'sched:no_such_tp': no such tracepoin
 expect_error "uprobe on a missing symbol" 1 "event 'u:/bin/true:no_such_function': cannot attach" \
 	"$BPFPROF" -e u:/bin/true:no_such_function -d 1
 expect_error "uprobe on a missing file" 1 "event 'u:/no/such/file:f': /no/such/file" "$BPFPROF" -e u:/no/such/file:f -d 1
-expect_error "--off-cpu with --interval" 2 "one-shot only" "$BPFPROF" --off-cpu --interval 1 --output-dir "$T/x"
 
 echo "== filters: -t, --comm, --cgroup, and a command's children"
 "$EX/threads" 3 2 & tp=$!

@@ -28,6 +28,24 @@ check "drain: no interval is empty ($empty empty)" [ "$empty" -eq 0 ]
 maxids=$(sed -nE 's/.*stack map held ([0-9]+) ids/\1/p' "$D/bpfprof-intervals.log" | sort -n | tail -1)
 check "drain: the stack map is emptied every interval (at most $maxids ids held)" [ "$maxids" -le 200 ]
 
+echo "== off-CPU in fleet mode: 30 intervals of microseconds vs the BPF-side total"
+# a block is stored, stacks and all, into the interval it ends in: the files
+# add up to the BPF side's never-drained off-CPU total exactly
+D=$T/offcpu_drain; mkdir -p "$D"
+"$EX/sleeper" 2000 20 & sp=$!
+sleep 0.3
+"$BPFPROF" -p "$sp" --off-cpu --interval 0.5 --output-dir "$D" -d 15 2>"$T/offcpu_drain.err"
+check "off-CPU fleet run: exit 0" [ $? -eq 0 ]
+kill "$sp" 2>/dev/null; wait "$sp" 2>/dev/null
+total=$(sed -nE 's/.*BPF-side off-CPU total ([0-9]+) us.*/\1/p' "$T/offcpu_drain.err")
+files=$(ls "$D"/*.folded | wc -l)
+folded=$(folded_sum "$D"/*.folded)
+naps=$(cat "$D"/*.folded | awk '/;nap;clock_nanosleep/ { t += $NF } END { print t + 0 }')
+check "off-CPU fleet: 30 intervals written ($files)" [ "$files" -ge 30 ]
+check "off-CPU fleet: interval files sum ($folded us) == BPF-side off-CPU total ($total us) exactly" \
+	all [ -n "$total" ] -- [ "$total" -gt 0 ] -- [ "$folded" -eq "$total" ]
+check "off-CPU fleet: the naps are there, under nap ($naps us)" [ "$naps" -gt $((total / 2)) ]
+
 echo "== interval files: atomic, well formed, rotated"
 D=$T/rot; mkdir -p "$D"
 "$EX/cpu_chain" 9 & cp=$!

@@ -8,12 +8,12 @@ as a sparse file of SIZE bytes can hold, costing its owner nothing:
   symtab  the symbol table spans the file
   shnum   e_shnum 0, and the extended section count (section 0's sh_size)
           as many sections as fit
-  ehframe .eh_frame is one CIE and one FDE whose instructions are PAIRS
-          (default 5000) advance_loc/def_cfa_offset pairs, then DW_CFA_nop
-          (the sparse file's zeros) to the end of the file: each of its
-          rows makes a CFI interpreter replay the whole FDE (.eh_frame_hdr
-          is renamed away, so nothing else names the old FDEs); SIZE 0:
-          the pairs alone
+  ehframe .eh_frame is one CIE and one FDE to the end of the file whose
+          instructions are PAIRS (default 5000) advance_loc/def_cfa_offset
+          pairs spread evenly through DW_CFA_nop (the sparse file's zeros):
+          each row makes a CFI interpreter replay the FDE up to it, through
+          the nops (.eh_frame_hdr is renamed away, so nothing else names
+          the old FDEs); SIZE 0: the pairs alone, back to back
 The crafted sizes are checked to lie inside the file, so that only a
 reader without bounds of its own is fooled.
 """
@@ -59,19 +59,26 @@ def craft_eh_frame(f, data, hdrs, shentsize, shoff, size, pairs):
     body += b'\0' * (-(len(body) + 4) % 8)
     cie = struct.pack('<I', len(body)) + body
     fde_at = off + len(cie)
-    insns = b''.join(b'\x41\x0e' + uleb(16 + 8 * (i % 2)) for i in range(pairs))
+    insns = b'\x41\x0e\x10' * pairs           # its size: each pair is 3 bytes
     fde_len = size - fde_at - 4                 # to the end of the file: nops after the pairs
     if not size:                                # SIZE 0: the pairs alone, no nops
         size = fde_at + 4 + 13 + len(insns)
-        size += -size % 8
         f.truncate(size)
         fde_len = size - fde_at - 4
     if fde_len >= 0xffffffff:
         sys.exit('craft_elf: ehframe: SIZE must stay under 4 GiB')
     pc_field = addr + (fde_at - off) + 8
-    fde = struct.pack('<IIiI', fde_len, fde_at + 4 - off, hdrs[text][3] - pc_field, pairs) + b'\0' + insns
+    head = struct.pack('<IIiI', fde_len, fde_at + 4 - off, hdrs[text][3] - pc_field, pairs) + b'\0'
     f.seek(off)
-    f.write(cie + fde)
+    f.write(cie + head)
+    # the pairs spread evenly through the FDE, nops (holes) between: every
+    # row's replay runs through the nops before it
+    at, gap = f.tell(), (size - f.tell()) // pairs - 3
+    if gap < 0:
+        gap = 0
+    for i in range(pairs):
+        f.seek(at + i * (3 + gap))
+        f.write(b'\x41\x0e' + uleb(16 + 8 * (i % 2)))
     hdrs[eh][4] = off                           # sh_offset
     hdrs[eh][5] = size - off                    # sh_size: to the end
     f.seek(shoff + eh * shentsize)

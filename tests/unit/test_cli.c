@@ -119,13 +119,41 @@ Test(cli, default_event_is_cpu_clock)
 	cli_free(&cfg);
 }
 
+/* Off-CPU works in fleet mode (its blocks land in the interval they end in). */
+Test(cli, offcpu_in_fleet_mode)
+{
+	struct config cfg;
+
+	cr_assert_eq(parse(ARGV("--off-cpu", "--interval", "1", "--output-dir", "d"), &cfg), CLI_RUN);
+	cr_expect(cfg.offcpu);
+	cli_free(&cfg);
+}
+
+/* --call-graph: auto by default, fp and dwarf asked for, nothing else. */
+Test(cli, call_graph_modes, .init = cr_redirect_stderr)
+{
+	struct config cfg;
+
+	cr_assert_eq(parse((char *[]){ "bpfprof", NULL }, &cfg), CLI_RUN);
+	cr_expect_eq(cfg.call_graph, UNWIND_AUTO);
+	cli_free(&cfg);
+	cr_assert_eq(parse(ARGV("--call-graph", "fp"), &cfg), CLI_RUN);
+	cr_expect_eq(cfg.call_graph, UNWIND_FP);
+	cli_free(&cfg);
+	cr_assert_eq(parse(ARGV("--call-graph", "dwarf"), &cfg), CLI_RUN);
+	cr_expect_eq(cfg.call_graph, UNWIND_DWARF);
+	cli_free(&cfg);
+	cr_expect_eq(parse(ARGV("--call-graph", "lbr"), &cfg), CLI_EXIT_USAGE);
+	cli_free(&cfg);
+}
+
 Test(cli, bad_events, .init = cr_redirect_stderr)
 {
 	char **bad[] = {
 		ARGV("-e", "nosuch"), ARGV("-e", "page-faults:x"), ARGV("-e", "a:b:c"),
 		ARGV("-e", "u:/bin/ls"), ARGV("-e", "u::main"), ARGV("-e", ","),
 		ARGV("-e", "cs,cs,cs,cs,cs,cs,cs,cs"), ARGV("--comm", "0123456789abcdef"),
-		ARGV("-c", "0"), ARGV("--off-cpu", "--interval", "1", "--output-dir", "d"),
+		ARGV("-c", "0"),
 	};
 	struct config cfg;
 	size_t i;

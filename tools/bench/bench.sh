@@ -4,7 +4,7 @@
 #
 #   1 workload slowdown      3 time to a flame graph   5 fidelity (top-10 shares)
 #   2 the profiler's cost    4 memory                  6 fleet cost (--interval)
-#   7 dwarf vs fp            8 the flame graph page: 100k stacks, first paint
+#   7 auto/fp/dwarf           8 the flame graph page: 100k stacks, first paint
 #
 # Prints a table on stdout (progress goes to stderr) and writes the same
 # figures as JSON. A benchmark, not a test: nothing here fails on a number.
@@ -774,11 +774,13 @@ part6() {
 	done
 }
 
-# ============================================= 7. --call-graph dwarf vs fp
+# ================================== 7. --call-graph auto vs fp vs dwarf
 # One mode's run of WORKLOAD ARGS at P7_HZ system-wide: sets P7_NS (BPF
-# program ns per sample), P7_MIB (maps), P7_LINE (the unwind tables line).
+# program ns per sample), P7_MIB (kernel memory: the memlock of bpfprof's
+# map fds plus its unwind rows, which live in inner maps no fd of it holds),
+# P7_LINE (the unwind tables line).
 p7_run() {
-	local mode=$1 name=$2 bp bt stats wpid; shift 2
+	local mode=$1 name=$2 bp bt stats wpid rows_mib; shift 2
 	"$@" >/dev/null 2>&1 &
 	wpid=$!; STARTED+=("$wpid")
 	start_bpfprof "p7-$mode-$name" --call-graph "$mode" -a -F "$P7_HZ" -o "$W/p7-$mode-$name.folded"
@@ -790,6 +792,9 @@ p7_run() {
 	kill -TERM "$wpid" 2>/dev/null || true; wait "$wpid" 2>/dev/null || true
 	P7_NS=$(awk -v s="$stats" 'BEGIN { split(s, a, " "); if (a[2]) printf "%.0f", a[1] / a[2]; else print "" }')
 	P7_LINE=$(grep 'unwind tables:' "$W/p7-$mode-$name.err" || true)
+	# the rows loaded at the end (16 bytes each): "(R rows of B, peak P, M MiB)"
+	rows_mib=$(sed -nE 's/.*peak [0-9]+, ([0-9.]+) MiB\).*/\1/p' <<<"$P7_LINE")
+	[ -n "$P7_MIB" ] && P7_MIB=$(calc "$P7_MIB + ${rows_mib:-0}")
 }
 
 # p7_target NAME BPFPROF-OPTS... -- WORKLOAD...: bpfprof -p on the workload
@@ -834,24 +839,31 @@ p7_python() {
 }
 
 part7() {
-	header "7. --call-graph dwarf vs fp: user stacks of code without frame pointers, $P7_HZ Hz, -a, $P7_SECS s"
+	header "7. --call-graph auto (default) vs fp vs dwarf: user stacks of code without frame pointers, $P7_HZ Hz, -a, $P7_SECS s"
 	enable_bpf_stats
-	local w fp_ns dw_ns fp_mib dw_mib
+	local w m ns=() mib=() ulines=()
 	for w in nofp_chain python3; do
 		local cmd=("$EX/nofp_chain" "$(calc "$P7_SECS + 5")")
 		[ "$w" = python3 ] && cmd=(/usr/bin/python3.11 -c "import time
 t = time.time()
 while time.time() - t < $(calc "$P7_SECS + 5"): sum(i * i for i in range(1000))")
-		log "part 7: $w, frame pointers, then dwarf"
-		p7_run fp "$w" "${cmd[@]}"; fp_ns=$P7_NS; fp_mib=$P7_MIB
-		p7_run dwarf "$w" "${cmd[@]}"; dw_ns=$P7_NS; dw_mib=$P7_MIB
-		row 7 "BPF program per sample, $w: dwarf vs fp" ns "$dw_ns" fp "$fp_ns"
-		row 7 "BPF maps (memlock), $w: dwarf vs fp" MiB "$dw_mib" fp "$fp_mib"
-		row 7 "unwind tables built (all processes' files), $w" rows \
-			"$(sed -nE 's/.* ([0-9]+) rows of.*/\1/p' <<<"$P7_LINE")" "" "" \
-			"($(sed -nE 's/.*: ([0-9]+) files .*/\1/p' <<<"$P7_LINE") files)"
-		row 7 "unwind tables build time, $w" s \
-			"$(sed -nE 's/.*, ([0-9.]+) s building.*/\1/p' <<<"$P7_LINE")" "" ""
+		for m in 0 1 2; do
+			local mode; mode=$(cut -d' ' -f$((m + 1)) <<<"fp auto dwarf")
+			log "part 7: $w, --call-graph $mode"
+			p7_run "$mode" "$w" "${cmd[@]}"; ns[m]=$P7_NS; mib[m]=$P7_MIB; ulines[m]=$P7_LINE
+		done
+		row 7 "BPF program per sample, $w: auto vs fp" ns "${ns[1]}" fp "${ns[0]}"
+		row 7 "BPF program per sample, $w: dwarf vs fp" ns "${ns[2]}" fp "${ns[0]}"
+		row 7 "kernel memory (maps + unwind rows), $w: auto vs fp" MiB "${mib[1]}" fp "${mib[0]}"
+		row 7 "kernel memory (maps + unwind rows), $w: dwarf vs fp" MiB "${mib[2]}" fp "${mib[0]}"
+		for m in 1 2; do
+			local mode; mode=$(cut -d' ' -f$((m + 1)) <<<"fp auto dwarf")
+			row 7 "unwind rows loaded at the peak (all processes' files), $w, $mode" rows \
+				"$(sed -nE 's/.*, peak ([0-9]+),.*/\1/p' <<<"${ulines[m]}")" "" "" \
+				"($(sed -nE 's/.*: ([0-9]+) files loaded.*/\1/p' <<<"${ulines[m]}") files loaded, $(sed -nE 's/.*, ([0-9]+) walked by frame pointers.*/\1/p' <<<"${ulines[m]}") walked by frame pointers)"
+			row 7 "unwind tables build time, $w, $mode" s \
+				"$(sed -nE 's/.*, ([0-9.]+) s building.*/\1/p' <<<"${ulines[m]}")" "" ""
+		done
 	done
 	p7_python
 	restore_bpf_stats
