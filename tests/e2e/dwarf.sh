@@ -149,4 +149,14 @@ btop=$(top_self "$T/py.folded" python3.11)
 check "python3: the same top function as perf --call-graph dwarf ($btop vs $ptop)" \
 	all [ -n "$ptop" ] -- [ "$btop" = "$ptop" ]
 check "python3: the summary accounts for how stacks ended" grep -q ', unwind: ' "$T/py.err"
+
+echo "== tables come and go: a file's rows are freed with the last process that maps it"
+"$BPFPROF" -o "$T/churn.folded" -- sh -c "for i in 1 2 3 4 5; do $EX/nofp_chain 0.3; done; sleep 3" \
+	2>"$T/churn.err"
+line=$(grep 'unwind tables:' "$T/churn.err")
+now=$(sed -nE 's/.*\(([0-9]+) rows of.*/\1/p' <<<"$line")
+peak=$(sed -nE 's/.*, peak ([0-9]+),.*/\1/p' <<<"$line")
+dropped=$(sed -nE 's/.*, ([0-9]+) dropped after.*/\1/p' <<<"$line")
+check "five nofp_chain in a row: their tables dropped once unused for 2 s ($dropped), rows now $now < peak $peak" \
+	all [ "${dropped:-0}" -ge 1 ] -- [ "${now:-0}" -lt "${peak:-0}" ]
 printf '  %s\n' "${DWARF_SHARES[@]}"

@@ -37,6 +37,7 @@ struct ufile {
 	bool ready;			/* its table was built (or could not be) */
 	bool usable;			/* its mappings go into process entries */
 	size_t refs;			/* process entries using it, + 1 when preloaded */
+	uint64_t idle_since;		/* CLOCK_MONOTONIC ns its last user went; 0: in use */
 };
 
 /* A process with an entry: the files it holds references on. */
@@ -55,6 +56,7 @@ struct unwinder {
 	void *files;			/* tsearch tree of struct ufile */
 	void *procs;			/* tsearch tree of struct uproc */
 	struct unwind_stats st;
+	uint64_t last_sweep;		/* CLOCK_MONOTONIC ns */
 	void (*on_sync)(void *arg, struct procs *procs, pid_t tgid);
 	void *on_sync_arg;
 };
@@ -151,7 +153,7 @@ static void built(struct built *r, void *arg)
 	u->st.build_seconds += r->seconds;
 	f->ready = true;
 	if (!f->refs)	/* every process that wanted it went meanwhile */
-		release_file(u, f);
+		f->idle_since = procs__now();
 }
 
 /* The file behind v, with one more reference; NULL without memory. A new
@@ -167,6 +169,7 @@ static struct ufile *file_get(struct unwinder *u, pid_t tgid, bool alive, const 
 	if (node) {
 		f = *(struct ufile **)node;
 		f->refs++;
+		f->idle_since = 0;
 		return f;
 	}
 	f = malloc(sizeof(*f));
@@ -187,12 +190,56 @@ static struct ufile *file_get(struct unwinder *u, pid_t tgid, bool alive, const 
 	return f;
 }
 
-/* One reference less; the last frees the file's rows and forgets it (once
- * its build is over). */
+/* One reference less; after the last the file lingers (see sweep_idle()). */
 static void file_put(struct unwinder *u, struct ufile *f)
 {
-	if (!--f->refs && f->ready)
-		release_file(u, f);
+	(void)u;
+	if (!--f->refs)
+		f->idle_since = procs__now();
+}
+
+/* Files nobody has used for IDLE_LINGER_NS: their rows freed, forgotten.
+ * The wait spares a rebuild when the same program runs again at once (a
+ * script run in a loop, a compiler under make). */
+#define IDLE_LINGER_NS	2000000000ull
+#define SWEEP_EVERY_NS	500000000ull
+
+struct sweep_ctx {
+	uint64_t now;
+	struct ufile **idle;
+	size_t n, cap;
+};
+
+static void note_idle(const void *node, VISIT which, void *arg)
+{
+	struct ufile *f = *(struct ufile *const *)node;
+	struct sweep_ctx *c = arg;
+	struct ufile **grown;
+
+	if ((which != postorder && which != leaf) || f->refs || !f->ready ||
+	    f->idle_since + IDLE_LINGER_NS > c->now)
+		return;
+	if (c->n == c->cap) {
+		c->cap = c->cap ? c->cap * 2 : 16;
+		grown = reallocarray(c->idle, c->cap, sizeof(*grown));
+		if (!grown)
+			return;	/* the next sweep */
+		c->idle = grown;
+	}
+	c->idle[c->n++] = f;
+}
+
+static void sweep_idle(struct unwinder *u)
+{
+	struct sweep_ctx c = { .now = procs__now() };
+
+	if (c.now < u->last_sweep + SWEEP_EVERY_NS)
+		return;
+	u->last_sweep = c.now;
+	twalk_r(u->files, note_idle, &c);
+	for (size_t i = 0; i < c.n; i++)
+		release_file(u, c.idle[i]);
+	free(c.idle);
 }
 
 /* ---- processes ----------------------------------------------------------- */
@@ -448,6 +495,7 @@ void unwinder__sync(struct unwinder *u, struct procs *procs, const pid_t *roots,
 				u->on_sync(u->on_sync_arg, procs, tgids[i]);
 		}
 	free(tgids);
+	sweep_idle(u);
 }
 
 void unwinder__on_sync(struct unwinder *u, void (*fn)(void *arg, struct procs *procs, pid_t tgid),
