@@ -4,15 +4,18 @@
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <stdio.h>
-#include <sys/stat.h>
+#include <inttypes.h>
 #include <signal.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include "config.h"
+#include "dwarf_lines.h"
 #include "files.h"
 #include "leak_check.h"
 #include "mapped_file.h"
@@ -122,15 +125,22 @@ struct world {
 	struct symbolizer *sz;
 };
 
-static struct world world_new(void)
+static struct world world_budget(size_t max_bytes)
 {
-	struct world w = { .p = procs__new(), .fs = files__new(&(struct files_opts){ 0 }) };
+	struct world w = { .p = procs__new(),
+			   .fs = files__new(&(struct files_opts){ .inlines = true,
+								   .max_bytes = max_bytes }) };
 
 	cr_assert(w.p && w.fs);
 	files__attach(w.fs, w.p);
 	w.sz = symbolizer__new(w.p, w.fs, &NAMES);
 	cr_assert_not_null(w.sz);
 	return w;
+}
+
+static struct world world_new(void)
+{
+	return world_budget(0);
 }
 
 static void world_free(struct world *w)
@@ -271,4 +281,85 @@ Test(procs, file_open_regular_refuses_what_is_not_a_regular_file)
 	unlink(path);
 	cr_expect_eq(file_open_regular(path), -ENOENT);
 	rmdir(dir);
+}
+
+/* What one address resolved to, kept as text. */
+struct named {
+	char text[512];
+};
+
+static void describe(const struct user_sym *us, struct named *out)
+{
+	const struct src_chain *c = us->src;
+	int n = snprintf(out->text, sizeof(out->text), "%s|%s|%s:%u", us->name ?: "-",
+			 us->dso ?: "-", c && c->outer.file ? c->outer.file : "-",
+			 c ? c->outer.line : 0);
+
+	for (uint32_t i = 0; c && i < c->ninlined && n > 0 && (size_t)n < sizeof(out->text); i++)
+		n += snprintf(out->text + n, sizeof(out->text) - n, "|%s:%u",
+			      c->inlined[i].name ?: "-", c->inlined[i].line);
+}
+
+struct sweep {
+	uint64_t addrs[4096];
+	size_t n;
+};
+
+/* Every 16th byte of the first 16 KiB of each executable mapping. */
+static int add_text(const struct maps_line *ml, void *ctx)
+{
+	struct sweep *sw = ctx;
+
+	for (uint64_t a = ml->start; a < ml->end && a - ml->start < 0x4000 && sw->n < 4096; a += 16)
+		sw->addrs[sw->n++] = a;
+	return 0;
+}
+
+/* Lazy symbolization (a budget of one byte: after every stack each file's
+ * symbols and answers are dropped, read again on demand; sessions come
+ * and go) names every address of an e2e workload (inline_hot: an inlined
+ * hot function) and of its libraries as eager symbolization does. */
+Test(procs, lazy_names_what_eager_did)
+{
+	struct world eager = world_budget(1u << 30), lazy = world_budget(1);
+	struct sweep *sw = calloc(1, sizeof(*sw));
+	struct named *want = calloc(4096, sizeof(*want)), got;
+	struct user_sym us;
+	size_t differ = 0, named = 0;
+	pid_t child = fork();
+	int status;
+
+	cr_assert(sw && want);
+	cr_assert_geq(child, 0);
+	if (child == 0) {
+		execl("build/examples/inline_hot", "inline_hot", "30", (char *)NULL);
+		_exit(127);
+	}
+	usleep(200000);	/* exec'd, libraries mapped */
+	cr_assert_eq(maps_for_each_exec(child, add_text, sw), 0);
+	cr_assert_gt(sw->n, 100);
+	cr_assert_eq(procs__synthesize(eager.p, child), 0);
+	cr_assert_eq(procs__synthesize(lazy.p, child), 0);
+	for (size_t i = 0; i < sw->n; i++) {
+		symbolizer__user(eager.sz, &(struct user_ctx){ .tgid = child, .exec_time = EXEC_LATEST },
+				 sw->addrs[i], &us);
+		describe(&us, &want[i]);
+		named += us.name != NULL;
+	}
+	for (size_t i = 0; i < sw->n; i++) {
+		symbolizer__user(lazy.sz, &(struct user_ctx){ .tgid = child, .exec_time = EXEC_LATEST },
+				 sw->addrs[i], &us);
+		describe(&us, &got);
+		if (strcmp(got.text, want[i].text) && differ++ < 5)
+			cr_log_error("0x%" PRIx64 ": eager %s, lazy %s", sw->addrs[i], want[i].text, got.text);
+		symbolizer__between_stacks(lazy.sz);
+	}
+	kill(child, SIGKILL);
+	waitpid(child, &status, 0);
+	cr_expect_gt(named, sw->n / 2, "only %zu of %zu addresses named", named, sw->n);
+	cr_expect_eq(differ, 0, "%zu of %zu addresses named otherwise", differ, sw->n);
+	free(sw);
+	free(want);
+	world_free(&eager);
+	world_free(&lazy);
 }

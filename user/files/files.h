@@ -13,9 +13,10 @@
  * drain, and when the last process mapping a file is gone, the entry and
  * its unwind table are released.
  *
- * Symbols are read on demand (files__symbols) and the bytes they hold are
- * bounded: past the budget, the least recently used files' symbols are
- * dropped at the next safe point (files__trim) and re-read if needed.
+ * Symbols are read on demand (files__symbols, files__src): only files
+ * the samples need, and the bytes they hold are bounded: past the budget,
+ * the least recently used files' symbols are dropped at the next safe
+ * point (files__trim, between stacks) and read again if needed.
  */
 #ifndef BPFPROF_FILES_H
 #define BPFPROF_FILES_H
@@ -32,6 +33,7 @@
 struct dwarf_lines;
 struct fde_index;
 struct files;
+struct src_chain;
 struct procs;
 struct vma;
 
@@ -44,7 +46,7 @@ struct file_entry {
 	/* symbols: valid after files__symbols() until files__trim() */
 	struct elf_syms *syms;		/* NULL: not read yet, or unreadable */
 	struct elf_syms *debug;		/* separate debug file's symbols, if any */
-	struct dwarf_lines *lines;	/* DWARF lines and inline frames; NULL: none */
+	struct dwarf_lines *lines;	/* its answers: see files__src() */
 	enum unnamed why;		/* when syms is NULL: why (unreadable, not ELF...) */
 	/* its functions by CFI: after files__functions() until files__trim() */
 	struct fde_index *fdes;
@@ -90,9 +92,22 @@ const struct elf_syms *files__symbols(struct files *fs, struct file_entry *f, pi
 const struct fde_index *files__functions(struct files *fs, struct file_entry *f, pid_t tgid,
 					 bool alive, const struct vma *v);
 
-/* A safe point (no name from the symbols is held): drops the least
- * recently used files' symbols while they hold more than the budget, or
- * too many libdwfl handles are open. */
+/* The source lines and inline frames at vaddr (as f's ELF headers number
+ * addresses) through libdwfl, each address resolved once; NULL when none.
+ * Valid until files__trim() drops f's symbols. */
+const struct src_chain *files__src(struct files *fs, struct file_entry *f, pid_t tgid,
+				   bool alive, const struct vma *v, uint64_t vaddr);
+
+/* The name at vaddr from the symbol tables libdwfl found (a debug file's
+ * too: .gnu_debuglink, .gnu_debugdata, debuginfod), or NULL: asked only
+ * for what f's own symbols did not name. Valid as files__src()'s. */
+const char *files__dwfl_symbol(struct files *fs, struct file_entry *f, pid_t tgid, bool alive,
+			       const struct vma *v, uint64_t vaddr);
+
+/* A safe point (no name from the symbols or lines is held): drops the
+ * least recently used files' symbols and answers while they hold more
+ * than the budget, and closes the least recently used libdwfl sessions
+ * past a few. */
 void files__trim(struct files *fs);
 
 /* Called with each entry's unwind slot when the entry is released. */
@@ -104,6 +119,7 @@ struct files_stats {
 	size_t bytes;			/* the symbols' bytes */
 	size_t kept_open;		/* files held open (not nameable by path) */
 	uint64_t reads;			/* symbol reads since the start */
+	uint64_t line_opens;		/* libdwfl sessions opened since the start */
 	uint64_t over_limit;		/* files beyond a bound of elf_limits.h */
 	uint64_t released;		/* entries released since the start */
 };

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* flip -> drain -> symbolize -> profile, once per interval (or once). */
 #include <errno.h>
+#include <malloc.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -156,6 +157,9 @@ int collector__collect(struct collector *c, struct profile **out)
 	pyprof__trim(c->py, c->procs);	/* before the reap: it asks procs who exited */
 	procs__reap(c->procs, flipped);
 	symbolizer__trim(c->sz);
+	/* what the symbols and the drain freed goes back to the system: a
+	 * fleet agent's RSS follows the bounded caches, not the peak */
+	malloc_trim(0);
 	if (err) {
 		profile__free(p);
 		return err;

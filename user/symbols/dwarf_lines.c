@@ -24,17 +24,18 @@
 struct cached {
 	uint64_t vaddr;		/* first: the tree's key */
 	struct src_chain *chain;	/* NULL: nothing known there */
-	const char *symbol;	/* libdwfl's symbol there, once asked */
+	char *symbol;		/* libdwfl's symbol there, once asked */
 	bool symbol_asked;
 };
 
 struct dwarf_lines {
-	Dwfl *dwfl;
+	Dwfl *dwfl;		/* the libdwfl session; NULL: closed */
 	Dwfl_Module *mod;
 	Dwarf_Addr base;	/* where the module was reported: vaddr + base */
 	bool with_inline;
 	void *cache;		/* tsearch tree of struct cached */
 	size_t n;
+	size_t bytes;		/* what the cache holds */
 };
 
 /* libdwfl's own search goes only where root alone may write (the build-id
@@ -105,15 +106,21 @@ static const Dwfl_Callbacks offline_callbacks = {
 	.debuginfo_path = &debuginfo_path,
 };
 
-struct dwarf_lines *dwarf_lines__open(int fd, const char *path, bool with_inline)
+/* The session's end; the answers (copies) stay. */
+void dwarf_lines__close(struct dwarf_lines *dl)
 {
-	struct dwarf_lines *dl = calloc(1, sizeof(*dl));
+	if (dl->dwfl)
+		dwfl_end(dl->dwfl);
+	dl->dwfl = NULL;
+	dl->mod = NULL;
+}
+
+int dwarf_lines__reopen(struct dwarf_lines *dl, int fd, const char *path)
+{
 	void **slot;
 	int dupfd;
 
-	if (!dl)
-		return NULL;
-	dl->with_inline = with_inline;
+	dwarf_lines__close(dl);
 	dl->dwfl = dwfl_begin(&offline_callbacks);
 	dupfd = dl->dwfl ? dup(fd) : -1;
 	if (dupfd >= 0) {
@@ -129,6 +136,20 @@ struct dwarf_lines *dwarf_lines__open(int fd, const char *path, bool with_inline
 	/* offline, libdwfl places the module at its own choice of base */
 	if (!dl->mod || dwfl_report_end(dl->dwfl, NULL, NULL) ||
 	    !dwfl_module_getelf(dl->mod, &dl->base)) {
+		dwarf_lines__close(dl);
+		return -ENOEXEC;
+	}
+	return 0;
+}
+
+struct dwarf_lines *dwarf_lines__open(int fd, const char *path, bool with_inline)
+{
+	struct dwarf_lines *dl = calloc(1, sizeof(*dl));
+
+	if (!dl)
+		return NULL;
+	dl->with_inline = with_inline;
+	if (dwarf_lines__reopen(dl, fd, path)) {
 		dwarf_lines__free(dl);
 		return NULL;
 	}
@@ -140,6 +161,7 @@ static void free_cached(void *node)
 	struct cached *c = node;
 
 	free(c->chain);
+	free(c->symbol);
 	free(c);
 }
 
@@ -148,8 +170,7 @@ void dwarf_lines__free(struct dwarf_lines *dl)
 	if (!dl)
 		return;
 	tdestroy(dl->cache, free_cached);
-	if (dl->dwfl)
-		dwfl_end(dl->dwfl);
+	dwarf_lines__close(dl);
 	free(dl);
 }
 
@@ -287,13 +308,59 @@ static uint32_t walk_scopes(Dwarf_Die *cu, Dwarf_Addr addr, struct src_frame her
 	return k;
 }
 
-static struct src_chain *resolve(struct dwarf_lines *dl, uint64_t vaddr)
+static size_t str_bytes(const char *s)
+{
+	return s ? strlen(s) + 1 : 0;
+}
+
+/* s into the chain's own bytes at *at: the answer outlives the session. */
+static const char *put_str(char **at, const char *s)
+{
+	const char *copy = *at;
+	size_t n = str_bytes(s);
+
+	if (!s)
+		return NULL;
+	memcpy(*at, s, n);
+	*at += n;
+	return copy;
+}
+
+static void put_frame(char **at, struct src_frame *to, const struct src_frame *from)
+{
+	*to = *from;
+	to->name = put_str(at, from->name);
+	to->file = put_str(at, from->file);
+}
+
+/* frames[k] innermost first, as one allocation with its strings; its size
+ * added to *bytes. */
+static struct src_chain *copy_chain(const struct src_frame *frames, uint32_t k, size_t *bytes)
+{
+	size_t size = sizeof(struct src_chain) + (k - 1) * sizeof(struct src_frame), strs = 0;
+	struct src_chain *chain;
+	char *at;
+
+	for (uint32_t i = 0; i < k; i++)
+		strs += str_bytes(frames[i].name) + str_bytes(frames[i].file);
+	chain = malloc(size + strs);
+	if (!chain)
+		return NULL;
+	at = (char *)chain + size;
+	put_frame(&at, &chain->outer, &frames[k - 1]);
+	chain->ninlined = k - 1;
+	for (uint32_t i = 0; i + 1 < k; i++)	/* outermost inlined first */
+		put_frame(&at, &chain->inlined[i], &frames[k - 2 - i]);
+	*bytes += size + strs;
+	return chain;
+}
+
+static struct src_chain *resolve(struct dwarf_lines *dl, uint64_t vaddr, size_t *bytes)
 {
 	Dwarf_Addr addr = vaddr + dl->base, bias = 0;
 	struct src_frame frames[MAX_INLINE_DEPTH] = { 0 }, here = { 0 };
 	Dwarf_Die *cu = dwfl_module_addrdie(dl->mod, addr, &bias);
 	Dwfl_Line *line = dwfl_module_getsrc(dl->mod, addr);
-	struct src_chain *chain;
 	uint32_t k = 0;
 	int lineno = 0;
 
@@ -307,33 +374,52 @@ static struct src_chain *resolve(struct dwarf_lines *dl, uint64_t vaddr)
 		frames[k++] = here;
 	if (!k)
 		return NULL;
-	chain = calloc(1, sizeof(*chain) + (k - 1) * sizeof(chain->inlined[0]));
-	if (!chain)
-		return NULL;
-	chain->outer = frames[k - 1];
-	chain->ninlined = k - 1;
-	for (uint32_t i = 0; i + 1 < k; i++)	/* outermost inlined first */
-		chain->inlined[i] = frames[k - 2 - i];
-	return chain;
+	return copy_chain(frames, k, bytes);
 }
 
-/* The address's entry, its chain resolved on first sight. */
-static struct cached *entry(struct dwarf_lines *dl, uint64_t vaddr)
+static struct cached *find(const struct dwarf_lines *dl, uint64_t vaddr)
 {
-	struct cached key = { .vaddr = vaddr }, *c;
+	struct cached key = { .vaddr = vaddr };
 	void *node = tfind(&key, &dl->cache, cmp_cached);
 
-	if (node)
-		return *(struct cached **)node;
+	return node ? *(struct cached **)node : NULL;
+}
+
+bool dwarf_lines__needs_session(const struct dwarf_lines *dl, uint64_t vaddr, bool symbol)
+{
+	const struct cached *c = find(dl, vaddr);
+
+	return !c || (symbol && !c->symbol_asked);
+}
+
+bool dwarf_lines__is_open(const struct dwarf_lines *dl)
+{
+	return dl->dwfl != NULL;
+}
+
+size_t dwarf_lines__bytes(const struct dwarf_lines *dl)
+{
+	return dl->bytes;
+}
+
+/* The address's entry, its chain resolved on first sight (the session
+ * open); NULL when it was never asked and the session is closed. */
+static struct cached *entry(struct dwarf_lines *dl, uint64_t vaddr)
+{
+	struct cached *c = find(dl, vaddr);
+
+	if (c || !dl->dwfl)
+		return c;
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		return NULL;
 	c->vaddr = vaddr;
-	c->chain = resolve(dl, vaddr);
+	c->chain = resolve(dl, vaddr, &dl->bytes);
 	if (!tsearch(c, &dl->cache, cmp_cached)) {
 		free_cached(c);
 		return NULL;
 	}
+	dl->bytes += sizeof(*c) + 4 * sizeof(void *);	/* the tree node */
 	dl->n++;
 	return c;
 }
@@ -346,14 +432,18 @@ const struct src_chain *dwarf_lines__at(struct dwarf_lines *dl, uint64_t vaddr)
 }
 
 /* libdwfl scans a module's whole symbol table for each address: asked
- * only for what the ELF symbol tables did not name. */
+ * only for what the ELF symbol tables did not name (a copy: the answer
+ * outlives the session). */
 const char *dwarf_lines__symbol(struct dwarf_lines *dl, uint64_t vaddr)
 {
 	struct cached *c = entry(dl, vaddr);
+	const char *name;
 
-	if (c && !c->symbol_asked) {
-		c->symbol = dwfl_module_addrname(dl->mod, vaddr + dl->base);
+	if (c && !c->symbol_asked && dl->dwfl) {
+		name = dwfl_module_addrname(dl->mod, vaddr + dl->base);
+		c->symbol = name ? strdup(name) : NULL;
 		c->symbol_asked = true;
+		dl->bytes += str_bytes(c->symbol);
 	}
 	return c ? c->symbol : NULL;
 }

@@ -40,14 +40,30 @@ struct src_chain {
 struct dwarf_lines *dwarf_lines__open(int fd, const char *path, bool with_inline);
 void dwarf_lines__free(struct dwarf_lines *dl);
 
-/* The chain at vaddr (as the ELF's own headers number addresses), cached:
- * valid until dwarf_lines__free(). NULL when nothing is known there. */
+/* The chain at vaddr (as the ELF's own headers number addresses), cached
+ * with its own copy of every string: valid until dwarf_lines__free(). NULL
+ * when nothing is known there, or the session is closed and it was never
+ * asked. */
 const struct src_chain *dwarf_lines__at(struct dwarf_lines *dl, uint64_t vaddr);
 
 /* The name of the function at vaddr from the symbol tables libdwfl found
  * (a debug file's too: .gnu_debuglink, .gnu_debugdata, debuginfod), or
  * NULL; cached as the chain is. */
 const char *dwarf_lines__symbol(struct dwarf_lines *dl, uint64_t vaddr);
+
+/* True when answering for vaddr (its symbol too when symbol) needs the
+ * libdwfl session: it was never asked. */
+bool dwarf_lines__needs_session(const struct dwarf_lines *dl, uint64_t vaddr, bool symbol);
+
+/* libdwfl's session (the mapped file and debug file, the DWARF it read) is
+ * the heavy part: closed, the answers stay; reopened from the file at fd
+ * (dup'ed) to answer new addresses. Returns 0 or -ENOEXEC. */
+void dwarf_lines__close(struct dwarf_lines *dl);
+int dwarf_lines__reopen(struct dwarf_lines *dl, int fd, const char *path);
+bool dwarf_lines__is_open(const struct dwarf_lines *dl);
+
+/* The bytes the cached answers hold. */
+size_t dwarf_lines__bytes(const struct dwarf_lines *dl);
 
 /* Distinct addresses resolved so far. */
 size_t dwarf_lines__count(const struct dwarf_lines *dl);

@@ -172,18 +172,47 @@ static void add_kernel(struct scratch *sc, const struct raw_stack *s, const stru
 	}
 }
 
+static int by_process(const void *a, const void *b)
+{
+	const struct raw_count *x = *(const struct raw_count *const *)a;
+	const struct raw_count *y = *(const struct raw_count *const *)b;
+
+	if (x->key.tgid != y->key.tgid)
+		return x->key.tgid < y->key.tgid ? -1 : 1;
+	return (x->key.start_time > y->key.start_time) - (x->key.start_time < y->key.start_time);
+}
+
+/* The records of one process one after the other: the files they need
+ * are read (or their libdwfl sessions opened) once, not once per turn of
+ * the symbol cache's budget. */
+static const struct raw_count **by_process_order(const struct drained *d)
+{
+	const struct raw_count **order = malloc((d->n ? d->n : 1) * sizeof(*order));
+
+	if (!order)
+		return NULL;
+	for (size_t i = 0; i < d->n; i++)
+		order[i] = &d->recs[i];
+	qsort(order, d->n, sizeof(*order), by_process);
+	return order;
+}
+
 int resolve__drained(const struct drained *d, const struct ksyms *ks, struct symbolizer *sz,
 		     const struct pyprof *py, bool exec_known, struct profile *p)
 {
 	struct scratch *sc = malloc(sizeof(*sc));
+	const struct raw_count **order = by_process_order(d);
 	const struct raw_count *r;
 	size_t i;
 	int err = 0;
 
-	if (!sc)
+	if (!sc || !order) {
+		free(sc);
+		free(order);
 		return -ENOMEM;
+	}
 	for (i = 0; !err && i < d->n; i++) {
-		r = &d->recs[i];
+		r = order[i];
 		sc->n = 0;
 		if (r->ustack) {
 			struct user_ctx ctx = {
@@ -197,8 +226,10 @@ int resolve__drained(const struct drained *d, const struct ksyms *ks, struct sym
 			add_kernel(sc, r->kstack, ks, &p->stats);
 		err = profile__add(p, r->key.event, r->key.comm, (pid_t)r->key.tgid, (pid_t)r->key.pid,
 				   r->count, sc->frames, sc->n);
+		symbolizer__between_stacks(sz);	/* the profile has copied the names */
 	}
 	p->stats.stacks_missing += d->stacks_missing;
+	free(order);
 	free(sc);
 	return err;
 }

@@ -56,6 +56,11 @@ static bool proc_alive(void *procs, pid_t tgid, uint64_t start_time)
 	return procs__alive(procs, tgid, start_time);
 }
 
+void symbolizer__between_stacks(struct symbolizer *sz)
+{
+	files__trim(sz->files);
+}
+
 void symbolizer__trim(struct symbolizer *sz)
 {
 	jit_procs__next_turn(sz->jit, proc_alive, sz->procs);
@@ -216,12 +221,12 @@ void symbolizer__user(struct symbolizer *sz, const struct user_ctx *ctx, uint64_
 		out->name = elf_syms__lookup_vaddr(f->debug, vaddr, &sym_off);
 	if (!out->name && f->syms)
 		out->name = elf_syms__lookup(f->syms, out->file_off, &sym_off);
-	if (f->lines && elf_syms__vaddr(f->syms, out->file_off, &vaddr) == 0) {
-		out->src = dwarf_lines__at(f->lines, vaddr);
+	if (f != &sz->vdso && elf_syms__vaddr(f->syms, out->file_off, &vaddr) == 0) {
+		out->src = files__src(sz->files, f, ctx->tgid, alive, v, vaddr);
 		/* libdwfl's symbols: a debug file found by .gnu_debuglink,
 		 * in .gnu_debugdata or on a debuginfod server */
 		if (!out->name)
-			out->name = dwarf_lines__symbol(f->lines, vaddr);
+			out->name = files__dwfl_symbol(sz->files, f, ctx->tgid, alive, v, vaddr);
 	}
 	out->name = symbolizer__demangle(sz, out->name);
 	out->why = out->name ? UNNAMED_NONE : why_unnamed(v, f);

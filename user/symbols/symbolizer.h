@@ -45,12 +45,17 @@ struct user_ctx {
 };
 
 /* Resolves one user address. The strings stay valid until
- * symbolizer__trim(), symbolizer__free() or the process's reap. */
+ * symbolizer__between_stacks(), symbolizer__trim(), symbolizer__free() or
+ * the process's reap. */
 void symbolizer__user(struct symbolizer *sz, const struct user_ctx *ctx, uint64_t ip,
 		      struct user_sym *out);
 
 /* name demangled when demangling is on (see demangle.h), else name. */
 const char *symbolizer__demangle(struct symbolizer *sz, const char *name);
+
+/* Between two stacks (no name it gave is held): files' symbols past the
+ * registry's byte budget are dropped, read again on demand. */
+void symbolizer__between_stacks(struct symbolizer *sz);
 
 /* A safe point (no name it gave is held), at least once a turn (an
  * interval): JIT maps may be re-read once more, those of processes gone
