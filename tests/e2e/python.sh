@@ -4,8 +4,9 @@
 # <module> -> main -> outer -> middle -> hot (or t<K>_outer -> ... per thread).
 # Sourced by run.sh.
 
-# Python frames need the CFI unwinder (python3 has no frame pointers)
-PY_CG=(--call-graph dwarf)
+# Python frames with no flag: --call-graph auto (the default) unwinds
+# python3 by its CFI (it has no frame pointers)
+PY_CG=()
 PY_SCRIPT=examples/py_chain.py
 
 # Percent of all samples in folded file $1 whose stack starts at the native
@@ -53,6 +54,13 @@ check "python: the summary counts Python processes and frames" \
 	grep -qE 'python: 1 processes \(0 unsupported version\), [1-9][0-9]* frames read in samples \(in the stacks: [1-9][0-9]* named' "$T/py_debian.err"
 check "python: every chain frame is named (no unread code object in the chain)" \
 	[ "$(py_count "$T/py_debian.folded" 'python code 0x[0-9a-f]+\]_\[py\];middle')" -eq 0 ]
+
+echo "== --call-graph dwarf too; fp: native frames only"
+PY_CG=(--call-graph dwarf)
+run_chain debian-dwarf /usr/bin/python3
+PY_CG=()
+"$BPFPROF" --call-graph fp -o "$T/py_fp.folded" -- /usr/bin/python3 "$PY_SCRIPT" 1 2>/dev/null
+check "python --call-graph fp: no Python frames" [ "$(py_count "$T/py_fp.folded" '_\[py\]')" -eq 0 ]
 
 echo "== attached with -p while it runs"
 /usr/bin/python3 "$PY_SCRIPT" 8 & pypid=$!
