@@ -26,7 +26,9 @@ echo "== the process exits and its library is gone: known file, no symbols"
 D=$T/gone; mkdir -p "$D"
 cp "$EX/lib_caller" "$EX/libhot.so" "$D/"
 "$BPFPROF" -a -d 2 -o "$T/gone.folded" 2>"$T/gone.err" & bp=$!
-sleep 0.5
+# the workload starts at the start line (sampling has begun): the default
+# mode's unwinder loads more slowly than a frame-pointer run did
+for _ in $(seq 300); do grep -q '^bpfprof: profiling' "$T/gone.err" && break; sleep 0.1; done
 "$D/lib_caller" 0.5 & lp=$!
 sleep 0.2
 rm "$D/libhot.so"
