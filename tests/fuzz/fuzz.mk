@@ -17,7 +17,7 @@
 #   build/fuzz/fuzz_TARGET build/fuzz/artifacts-TARGET/crash-...
 
 FUZZ_TARGETS       := elf_syms proc_maps ksyms cli events tracker unwind_table perfmap spool \
-                      push_reply
+                      push_reply fde_index debug_file
 FUZZ_RUNS          ?= 1000000
 FUZZ_SECONDS       ?= 600
 FUZZ_SMOKE_SECONDS ?= 20
@@ -50,6 +50,12 @@ FUZZ_SRCS_perfmap   := user/symbols/perfmap.c user/procs/mapped_file.c
 FUZZ_SRCS_spool     := user/output/spool.c user/output/dirfiles.c
 FUZZ_LIBS_spool     := -lz
 FUZZ_SRCS_push_reply := user/output/push_reply.c
+FUZZ_SRCS_fde_index := user/symbols/fde_index.c user/unwind/cfi_bytes.c user/symbols/elf_read.c \
+                       user/symbols/elf_limits.c
+FUZZ_LIBS_fde_index := -ldw -lelf -lz
+FUZZ_SRCS_debug_file := user/symbols/dwarf_lines.c user/symbols/debuginfod.c \
+                        user/procs/mapped_file.c user/errors.c
+FUZZ_LIBS_debug_file := -ldw -ldebuginfod -lelf -lz -lm
 # The parser each target is about, for fuzz-cov.
 FUZZ_MAIN_elf_syms  := user/symbols/elf_syms.c
 FUZZ_MAIN_proc_maps := user/procs/proc_maps.c
@@ -61,6 +67,8 @@ FUZZ_MAIN_unwind_table := user/unwind/unwind_table.c
 FUZZ_MAIN_perfmap   := user/symbols/perfmap.c
 FUZZ_MAIN_spool     := user/output/spool.c
 FUZZ_MAIN_push_reply := user/output/push_reply.c
+FUZZ_MAIN_fde_index := user/symbols/fde_index.c
+FUZZ_MAIN_debug_file := user/symbols/dwarf_lines.c
 
 .PHONY: fuzz fuzz-long fuzz-build fuzz-smoke fuzz-cov $(patsubst %,fuzz-%,$(FUZZ_TARGETS)) \
 	$(patsubst %,fuzz-long-%,$(FUZZ_TARGETS)) $(patsubst %,fuzz-smoke-%,$(FUZZ_TARGETS))

@@ -92,3 +92,84 @@ Test(dwarf_lines, not_elf)
 	cr_expect_null(dwarf_lines__open(fd, "/proc/self/cmdline", true));
 	close(fd);
 }
+
+/* ---- the debug-file readers: .gnu_debuglink with its CRC, MiniDebugInfo */
+
+/* A scratch directory with a stripped copy of inline_hot ("app") and what
+ * the shell command cmd (run there) makes of it. */
+static void scratch(char *dir, const char *cmd)
+{
+	char line[1024];
+
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(line, sizeof(line),
+		 "cd %s && cp %s/%s full && objcopy --only-keep-debug full app.debug && "
+		 "strip -s -o app full && %s", dir, getenv("PWD"), INLINE_HOT, cmd);
+	cr_assert_eq(system(line), 0, "%s", line);
+}
+
+static void rm_dir(const char *dir)
+{
+	char line[256];
+
+	snprintf(line, sizeof(line), "rm -rf %s", dir);
+	cr_expect_eq(system(line), 0);
+}
+
+/* The source line and symbol of mix_rounds in dir/name, through dwarf_lines. */
+static void lookup(const char *dir, const char *name, uint32_t *line, const char **sym,
+		   struct dwarf_lines **dlp)
+{
+	char path[256];
+	const struct src_chain *c;
+	uint64_t a = sym_addr(INLINE_HOT, "mix_rounds") + 4;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	*dlp = open_file(path, true);
+	c = dwarf_lines__at(*dlp, a);
+	*line = c ? c->outer.line : 0;
+	*sym = dwarf_lines__symbol(*dlp, a);
+}
+
+Test(dwarf_lines, debuglink_crc_checked)
+{
+	char dir[] = "/tmp/test_dwarf_lines.XXXXXX", other[64];
+	struct dwarf_lines *dl;
+	const char *sym;
+	uint32_t line;
+
+	/* linked to app.debug; then a second copy linked to it, whose
+	 * app.debug has a section more: the same DWARF, another CRC */
+	scratch(dir, "echo x >keep && objcopy --add-gnu-debuglink=app.debug app linked && mkdir other && "
+		     "cp linked other/linked && "
+		     "objcopy --add-section .note.more=keep app.debug other/app.debug");
+	lookup(dir, "linked", &line, &sym, &dl);
+	cr_expect_gt(line, 0, "the debug file beside it gives lines");
+	cr_expect_str_eq(sym ? sym : "(null)", "mix_rounds");
+	dwarf_lines__free(dl);
+	snprintf(other, sizeof(other), "%s/other", dir);
+	lookup(other, "linked", &line, &sym, &dl);
+	cr_expect_eq(line, 0, "a debug file of another CRC is not read");
+	cr_expect_null(sym);
+	dwarf_lines__free(dl);
+	rm_dir(dir);
+}
+
+Test(dwarf_lines, minidebuginfo_names_functions)
+{
+	char dir[] = "/tmp/test_dwarf_lines.XXXXXX";
+	struct dwarf_lines *dl;
+	const char *sym;
+	uint32_t line;
+
+	/* as Fedora makes it: the function symbols .dynsym lacks, xz'd into
+	 * .gnu_debugdata */
+	scratch(dir, "nm full --format=posix --defined-only | awk '$2 ~ /^[Tt]$/ { print $1 }' >keep && "
+		     "objcopy -S --keep-symbols=keep app.debug mini && xz mini && "
+		     "objcopy --add-section .gnu_debugdata=mini.xz app minidebug");
+	lookup(dir, "minidebug", &line, &sym, &dl);
+	cr_expect_str_eq(sym ? sym : "(null)", "mix_rounds");
+	cr_expect_eq(line, 0, "MiniDebugInfo has symbols, no lines");
+	dwarf_lines__free(dl);
+	rm_dir(dir);
+}

@@ -136,7 +136,13 @@ static struct fde_index *build(const unsigned char *ident, Elf_Data *data, uint6
 		errno = -err;
 		return NULL;
 	}
-	qsort(fi->r, fi->n, sizeof(*fi->r), cmp_range);
+	if (fi->n)	/* qsort() wants an array, even of none */
+		qsort(fi->r, fi->n, sizeof(*fi->r), cmp_range);
+	/* crafted FDEs may overlap: each ends where the next begins, so the
+	 * ranges are disjoint and a lookup exact */
+	for (size_t i = 0; i + 1 < fi->n; i++)
+		if (fi->r[i].end > fi->r[i + 1].start)
+			fi->r[i].end = fi->r[i + 1].start;
 	return fi;
 }
 
@@ -207,8 +213,7 @@ struct fde_index *fde_index__open_fd(int fd)
 	return fi;
 }
 
-/* An address against a range. The FDEs compilers make do not overlap;
- * among crafted ones that do, an address may be missed (stays unnamed). */
+/* An address against a range (disjoint: see build()). */
 static int cmp_addr(const void *key, const void *elem)
 {
 	uint64_t addr = *(const uint64_t *)key;
