@@ -25,7 +25,7 @@ BPFPROF_SRC=${BPFPROF:-$ROOT/bpfprof}
 EX=${EXAMPLES:-$ROOT/build/examples}
 BB=${BENCH_BUILD:-$ROOT/build/bench}
 MODE=full
-PARTS="1 2 3 4 5 6 7 8"
+PARTS="1 2 3 4 5 6 7 8 9"
 OUT_JSON=$ROOT/tools/bench/results.json
 OUT_TABLE=$ROOT/tools/bench/results.txt
 
@@ -907,6 +907,43 @@ part8() {
 		"layout $(sed -nE 's/.*data-layout-ms="([0-9.]+)".*/\1/p' <<<"$dom") ms"
 }
 
+# ======================== 9. inline frames and source lines: their cost
+# (a) every 61st byte of a file's .text resolved once each by dwarf_lines.c
+# from a cold libdwfl handle, with inline frames and without; (b) part 3's
+# profile (bench_stacks, -a, page cache warm) ended with inline frames (the
+# default) and with --no-inline: the time from SIGTERM to the folded file.
+part9() {
+	header "9. inline frames and source lines (libdwfl): per address, and the end of run with and without --no-inline"
+	local f line n with without inl opt
+	local -A end stacks frames
+	for f in /lib/x86_64-linux-gnu/libc.so.6 "$BB/libstackbench1.so"; do
+		if ! line=$("$BB/inline_cost" "$f" 61 2>/dev/null); then
+			row_na 9 "addresses resolved, ${f##*/}" "libdwfl cannot read it"
+			continue
+		fi
+		read -r _ n with without inl <<<"$line"
+		row 9 "addresses resolved, ${f##*/}: inline frames vs --no-inline" "addresses/s" "$with" \
+			"no-inline" "$without" "($n addresses, $inl with inline frames)"
+	done
+	for opt in inline no-inline; do
+		log "part 9: bench_stacks for $P3_SECS s, bpfprof -a, $opt"
+		# shellcheck disable=SC2046
+		start_bpfprof p9b -a -F "$P3_HZ" --max-stacks "$P3_MAX_STACKS" \
+			$([ "$opt" = no-inline ] && echo --no-inline) -o "$W/p9.$opt.folded"
+		local bp=$LAST_PID bt=$LAST_TPID
+		"$STACKS" -L "$BB" "$P3_SECS"
+		stop_timed "$bp" "$bt" TERM
+		end[$opt]=$STOP_SECS
+		stacks[$opt]=$(wc -l <"$W/p9.$opt.folded")
+		frames[$opt]=$(b_frames "$W/p9b.err")
+	done
+	row 9 "end of sampling -> folded file (warm): inline frames vs --no-inline" s "${end[inline]}" \
+		"no-inline" "${end[no-inline]}" "(goal <= 1.5x; ${stacks[inline]} and ${stacks[no-inline]} stacks)"
+	row 9 "frames per second of the end of run: inline frames vs --no-inline" frames/s \
+		"$(calc "${frames[inline]:-0} / ${end[inline]}")" "no-inline" \
+		"$(calc "${frames[no-inline]:-0} / ${end[no-inline]}")"
+}
+
 # ================================================================== main
 # Without BPF (not root, lockdown) there is nothing to measure: the smoke run
 # says so loudly and passes, as the end-to-end tests do; the full run fails.
@@ -922,7 +959,7 @@ skip_or_die() {
 	die "$*"
 }
 [ "$(id -u)" = 0 ] || skip_or_die "must run as root (BPF, perf -a, drop_caches)"
-for f in "$BPFPROF_SRC" "$FIXED" "$STACKS" "$BB/stackid_floor" "$BB/fn_timer" "$BB/unwind_cost" "$BB/libstackbench1.so"; do
+for f in "$BPFPROF_SRC" "$FIXED" "$STACKS" "$BB/stackid_floor" "$BB/fn_timer" "$BB/unwind_cost" "$BB/inline_cost" "$BB/libstackbench1.so"; do
 	[ -x "$f" ] || [ -f "$f" ] || die "missing $f: run 'make bench' (it builds everything first)"
 done
 for c in perf bpftool /usr/bin/time; do
@@ -954,7 +991,7 @@ fi
 
 for p in $PARTS; do
 	case $p in
-	1) part1 ;; 2) part2 ;; 3) part3 ;; 4) part4 ;; 5) part5 ;; 6) part6 ;; 7) part7 ;; 8) part8 ;;
+	1) part1 ;; 2) part2 ;; 3) part3 ;; 4) part4 ;; 5) part5 ;; 6) part6 ;; 7) part7 ;; 8) part8 ;; 9) part9 ;;
 	*) die "no part $p" ;;
 	esac
 done
