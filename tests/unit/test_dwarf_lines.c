@@ -116,60 +116,52 @@ static void rm_dir(const char *dir)
 	cr_expect_eq(system(line), 0);
 }
 
-/* The source line and symbol of mix_rounds in dir/name, through dwarf_lines. */
-static void lookup(const char *dir, const char *name, uint32_t *line, const char **sym,
-		   struct dwarf_lines **dlp)
+/* The source line of mix_rounds in dir/name, through dwarf_lines, and its
+ * symbol into sym ("" when none). */
+static uint32_t lookup(const char *dir, const char *name, char sym[64])
 {
-	char path[256];
-	const struct src_chain *c;
 	uint64_t a = sym_addr(INLINE_HOT, "mix_rounds") + 4;
+	const struct src_chain *c;
+	struct dwarf_lines *dl;
+	char path[256];
+	uint32_t line;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	*dlp = open_file(path, true);
-	c = dwarf_lines__at(*dlp, a);
-	*line = c ? c->outer.line : 0;
-	*sym = dwarf_lines__symbol(*dlp, a);
+	dl = open_file(path, true);
+	c = dwarf_lines__at(dl, a);
+	line = c ? c->outer.line : 0;
+	snprintf(sym, 64, "%s", dwarf_lines__symbol(dl, a) ? dwarf_lines__symbol(dl, a) : "");
+	dwarf_lines__free(dl);
+	return line;
 }
 
 Test(dwarf_lines, debuglink_crc_checked)
 {
-	char dir[] = "/tmp/test_dwarf_lines.XXXXXX", other[64];
-	struct dwarf_lines *dl;
-	const char *sym;
-	uint32_t line;
+	char dir[] = "/tmp/test_dwarf_lines.XXXXXX", other[64], sym[64];
 
 	/* linked to app.debug; then a second copy linked to it, whose
 	 * app.debug has a section more: the same DWARF, another CRC */
 	scratch(dir, "echo x >keep && objcopy --add-gnu-debuglink=app.debug app linked && mkdir other && "
 		     "cp linked other/linked && "
 		     "objcopy --add-section .note.more=keep app.debug other/app.debug");
-	lookup(dir, "linked", &line, &sym, &dl);
-	cr_expect_gt(line, 0, "the debug file beside it gives lines");
-	cr_expect_str_eq(sym ? sym : "(null)", "mix_rounds");
-	dwarf_lines__free(dl);
+	cr_expect_gt(lookup(dir, "linked", sym), 0, "the debug file beside it gives lines");
+	cr_expect_str_eq(sym, "mix_rounds");
 	snprintf(other, sizeof(other), "%s/other", dir);
-	lookup(other, "linked", &line, &sym, &dl);
-	cr_expect_eq(line, 0, "a debug file of another CRC is not read");
-	cr_expect_null(sym);
-	dwarf_lines__free(dl);
+	cr_expect_eq(lookup(other, "linked", sym), 0, "a debug file of another CRC is not read");
+	cr_expect_str_eq(sym, "");
 	rm_dir(dir);
 }
 
+/* MiniDebugInfo as Fedora makes it: the function symbols .dynsym lacks,
+ * xz'd into .gnu_debugdata; symbols, no lines. */
 Test(dwarf_lines, minidebuginfo_names_functions)
 {
-	char dir[] = "/tmp/test_dwarf_lines.XXXXXX";
-	struct dwarf_lines *dl;
-	const char *sym;
-	uint32_t line;
+	char dir[] = "/tmp/test_dwarf_lines.XXXXXX", sym[64];
 
-	/* as Fedora makes it: the function symbols .dynsym lacks, xz'd into
-	 * .gnu_debugdata */
 	scratch(dir, "nm full --format=posix --defined-only | awk '$2 ~ /^[Tt]$/ { print $1 }' >keep && "
 		     "objcopy -S --keep-symbols=keep app.debug mini && xz mini && "
 		     "objcopy --add-section .gnu_debugdata=mini.xz app minidebug");
-	lookup(dir, "minidebug", &line, &sym, &dl);
-	cr_expect_str_eq(sym ? sym : "(null)", "mix_rounds");
-	cr_expect_eq(line, 0, "MiniDebugInfo has symbols, no lines");
-	dwarf_lines__free(dl);
+	cr_expect_eq(lookup(dir, "minidebug", sym), 0);
+	cr_expect_str_eq(sym, "mix_rounds");
 	rm_dir(dir);
 }
