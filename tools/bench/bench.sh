@@ -801,7 +801,7 @@ p7_run() {
 # alone at P7_HZ in dwarf mode: sets P7_NS, the BPF programs' run time over
 # the samples the run recorded (the filtered-out runs on other CPUs cost a
 # few percent of that, included), and P7_DEPTH, the frames of its most
-# counted stack.
+# counted stack holding a frame that matches P7_LEAF (an ERE).
 p7_target() {
 	local name=$1 opts=() bp bt stats wpid n; shift
 	while [ "$1" != -- ]; do opts+=("$1"); shift; done
@@ -818,7 +818,8 @@ p7_target() {
 	kill -TERM "$wpid" 2>/dev/null || true; wait "$wpid" 2>/dev/null || true
 	n=$(sed -nE 's/^bpfprof: ([0-9]+) samples, .*/\1/p' "$W/p7-$name.err" | tail -1)
 	P7_NS=$(awk -v s="$stats" -v n="${n:-0}" 'BEGIN { split(s, a, " "); if (n) printf "%.0f", a[1] / n; else print "" }')
-	P7_DEPTH=$(sort -t' ' -k2 -nr "$W/p7-$name.folded" | awk 'NR == 1 { sub(/ [0-9]+$/, ""); print split($0, f, ";") - 1 }')
+	P7_DEPTH=$({ grep -E "$P7_LEAF" "$W/p7-$name.folded" || true; } | sort -t' ' -k2 -nr |
+		awk 'NR == 1 { sub(/ [0-9]+$/, ""); print split($0, f, ";") - 1 }')
 }
 
 # Python frames: a Python chain against the same process without them and
@@ -827,9 +828,11 @@ p7_python() {
 	local py_ns off_ns c_ns depth secs
 	secs=$(calc "$P7_SECS + 5")
 	log "part 7: python3 py_chain.py with Python frames, without, and C of the same depth"
+	P7_LEAF='hot \(py_chain'
 	p7_target py -- /usr/bin/python3 "$ROOT/examples/py_chain.py" "$secs"; py_ns=$P7_NS depth=$P7_DEPTH
 	p7_target py-off --no-python -- /usr/bin/python3 "$ROOT/examples/py_chain.py" "$secs"; off_ns=$P7_NS
 	# nofp_depth's stack: _start, two libc frames, main, DEPTH descents, the spin
+	P7_LEAF=';nofp_spin'
 	p7_target c-depth -- "$EX/nofp_depth" "$secs" "$(( ${depth:-20} > 5 ? ${depth:-20} - 5 : 1 ))"
 	c_ns=$P7_NS
 	row 7 "BPF program per sample, python3 chain (Python frames) vs C as deep" ns "$py_ns" \
