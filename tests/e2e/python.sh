@@ -37,10 +37,12 @@ py_mixed() {
 		if (mixed) t += n } END { print t + 0 }' "$1"
 }
 
-# run_chain NAME PYTHON: the chain test under bpfprof -- PYTHON script.
+# run_chain NAME PYTHON: the chain test under bpfprof -- PYTHON script, 6 s:
+# its first samples, before its unwind tables are built (by frame pointers:
+# no Python frames), weigh less than in a shorter run.
 run_chain() {
 	local name=$1 py=$2 s
-	"$BPFPROF" "${PY_CG[@]}" -o "$T/py_$name.folded" -- "$py" "$PY_SCRIPT" 4 2>"$T/py_$name.err"
+	"$BPFPROF" "${PY_CG[@]}" -o "$T/py_$name.folded" -- "$py" "$PY_SCRIPT" 6 2>"$T/py_$name.err"
 	check "python $name: exit 0" [ $? -eq 0 ]
 	s=$(py_chain_share "$T/py_$name.folded" outer middle hot)
 	note_share "python" "$name chain" "$s"
@@ -65,7 +67,7 @@ check "python --call-graph fp: no Python frames" [ "$(py_count "$T/py_fp.folded"
 echo "== attached with -p while it runs"
 /usr/bin/python3 "$PY_SCRIPT" 8 & pypid=$!
 sleep 1
-"$BPFPROF" "${PY_CG[@]}" -p "$pypid" -d 3 -o "$T/py_attach.folded" 2>"$T/py_attach.err"
+"$BPFPROF" "${PY_CG[@]}" -p "$pypid" -d 4 -o "$T/py_attach.folded" 2>"$T/py_attach.err"
 check "python -p: exit 0" [ $? -eq 0 ]
 s=$(py_chain_share "$T/py_attach.folded" outer middle hot)
 note_share "python" "-p chain" "$s"
