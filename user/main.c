@@ -255,7 +255,7 @@ static int start_tracking(struct run *r)
 		procs__track_changes(r->procs);
 		err = unwinder__new(session__unwind_files_fd(r->session),
 				    session__unwind_procs_fd(r->session), r->cfg->call_graph,
-				    r->cfg->unwind_rows, &r->unwinder);
+				    r->cfg->unwind_rows, r->files, &r->unwinder);
 		if (err)
 			return err;
 		err = start_python(r);

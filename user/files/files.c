@@ -343,6 +343,19 @@ static int open_file(struct fentry *e, pid_t tgid, bool alive, const struct vma 
 	return e->fd >= 0 ? e->fd : mapped_file__open(tgid, alive, v, &e->pub.stamp);
 }
 
+int files__open(struct files *fs, struct file_entry *f, pid_t tgid, bool alive,
+		const struct vma *v)
+{
+	struct fentry *e = (struct fentry *)f;
+	int fd;
+
+	(void)fs;
+	if (e->fd < 0)
+		return mapped_file__open(tgid, alive, v, &f->stamp);
+	fd = fcntl(e->fd, F_DUPFD_CLOEXEC, 0);
+	return fd >= 0 ? fd : -errno;
+}
+
 static void close_file(struct fentry *e, int fd)
 {
 	if (fd >= 0 && fd != e->fd)

@@ -77,6 +77,13 @@ void files__attach(struct files *fs, struct procs *procs);
  * (anonymous, [vdso]...) or on ENOMEM. */
 struct file_entry *files__get(struct files *fs, pid_t tgid, bool alive, const struct vma *v);
 
+/* The file f, open for reading (the caller closes it): the one kept open
+ * since first sight, else opened through v in process tgid as
+ * mapped_file__open() does, checked against f's identity. Returns -errno
+ * when it cannot be. */
+int files__open(struct files *fs, struct file_entry *f, pid_t tgid, bool alive,
+		const struct vma *v);
+
 /* Drops a reference; the last one releases the entry. */
 void files__put(struct files *fs, struct file_entry *f);
 

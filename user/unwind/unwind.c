@@ -3,9 +3,11 @@
  * Unwind tables into the BPF maps, per file and per process.
  *
  * A file's table is built once and its rows loaded once (rowstore.c) for
- * every process that maps it; each process entry holds a reference on its
- * files, and the rows are dropped with the last one, when the process
- * exits or maps something else. In auto mode a file that keeps frame
+ * every process that maps it: it hangs in the file's entry of the registry
+ * of mapped files (files.h), shared with the symbolizer. Each process
+ * entry holds a reference on its files' tables, and the rows are dropped
+ * after the last one, when the process exits or maps something else, or
+ * when the registry releases the file. In auto mode a file that keeps frame
  * pointers everywhere (or has no usable CFI) loads no rows at all: its
  * frames take frame-pointer steps.
  */
@@ -22,15 +24,18 @@
 
 #include "builder.h"
 #include "elf_syms.h"
+#include "files.h"
 #include "mapped_file.h"
 #include "procs.h"
 #include "rowstore.h"
 #include "unwind.h"
 #include "unwind_table.h"
 
-/* A file, by identity: how its frames are walked, and who uses it. */
+/* A file's table: how its frames are walked, and who uses it. */
 struct ufile {
-	struct file_id id;		/* first: the tree's key */
+	struct file_entry *entry;	/* its registry entry (entry->unwind is this);
+					 * NULL once the registry released it */
+	struct ufile *prev, *next;	/* every table, for the sweep */
 	struct elf_syms *es;		/* for file offset -> virtual address */
 	__u32 slot;			/* unwind_map.file: a rowstore handle or UNWIND_FILE_* */
 	__u32 nrows;
@@ -53,7 +58,8 @@ struct unwinder {
 	enum unwind_mode mode;
 	struct rowstore *rows;
 	struct builder *builder;
-	void *files;			/* tsearch tree of struct ufile */
+	struct files *files;		/* the registry the tables hang in */
+	struct ufile *tables;		/* every table, a list */
 	void *procs;			/* tsearch tree of struct uproc */
 	struct unwind_stats st;
 	uint64_t last_sweep;		/* CLOCK_MONOTONIC ns */
@@ -61,8 +67,10 @@ struct unwinder {
 	void *on_sync_arg;
 };
 
+static void entry_released(void *u, void *table);
+
 int unwinder__new(int files_fd, int procs_fd, enum unwind_mode mode, unsigned int max_rows,
-		  struct unwinder **out)
+		  struct files *files, struct unwinder **out)
 {
 	struct unwinder *u = calloc(1, sizeof(*u));
 	int err;
@@ -79,6 +87,8 @@ int unwinder__new(int files_fd, int procs_fd, enum unwind_mode mode, unsigned in
 	}
 	u->procs_fd = procs_fd;
 	u->mode = mode;
+	u->files = files;
+	files__on_release(files, entry_released, u);
 	*out = u;
 	return 0;
 }
@@ -119,15 +129,35 @@ static void free_file(void *node)
 	free(f);
 }
 
-/* Frees the file's rows and forgets it. */
+/* Frees the file's rows and forgets its table. */
 static void release_file(struct unwinder *u, struct ufile *f)
 {
 	if (f->slot != UNWIND_FILE_FP && f->slot != UNWIND_FILE_NOT_LOADED) {
 		rowstore__drop(u->rows, (int)f->slot);
 		u->st.files_dropped++;
 	}
-	tdelete(f, &u->files, file_id__cmp);
+	if (f->entry)
+		f->entry->unwind = NULL;
+	if (f->prev)
+		f->prev->next = f->next;
+	else
+		u->tables = f->next;
+	if (f->next)
+		f->next->prev = f->prev;
 	free_file(f);
+}
+
+/* The registry lets the file go (no process maps it any more): its table
+ * goes now if nobody holds it, else when the last holder does (a table
+ * being built waits for the builder). */
+static void entry_released(void *arg, void *table)
+{
+	struct unwinder *u = arg;
+	struct ufile *f = table;
+
+	f->entry = NULL;
+	if (!f->refs && f->ready)
+		release_file(u, f);
 }
 
 /* A table the builder finished. A file without usable CFI is walked by
@@ -161,27 +191,27 @@ static void built(struct built *r, void *arg)
  * processes that map it wait. */
 static struct ufile *file_get(struct unwinder *u, pid_t tgid, bool alive, const struct vma *v)
 {
-	struct ufile key = { .id = file_id__of(v) };
-	struct ufile *f;
-	void *node = tfind(&key, &u->files, file_id__cmp);
+	struct file_entry *e = v->file;
+	struct ufile *f = e->unwind;
 	int fd;
 
-	if (node) {
-		f = *(struct ufile **)node;
+	if (f) {
 		f->refs++;
 		f->idle_since = 0;
 		return f;
 	}
-	f = malloc(sizeof(*f));
+	f = calloc(1, sizeof(*f));
 	if (!f)
 		return NULL;
-	*f = key;
+	f->entry = e;
 	f->refs = 1;
-	if (!tsearch(f, &u->files, file_id__cmp)) {
-		free(f);
-		return NULL;
-	}
-	fd = mapped_file__open(tgid, alive, v, NULL);
+	e->unwind = f;
+	f->next = u->tables;
+	if (u->tables)
+		u->tables->prev = f;
+	u->tables = f;
+	/* the registry's own: a file of another mount namespace kept open */
+	fd = files__open(u->files, e, tgid, alive, v);
 	if (fd < 0 || builder__submit(u->builder, fd, f)) {
 		u->st.files_without++;
 		f->slot = UNWIND_FILE_FP;
@@ -204,42 +234,20 @@ static void file_put(struct unwinder *u, struct ufile *f)
 #define IDLE_LINGER_NS	2000000000ull
 #define SWEEP_EVERY_NS	500000000ull
 
-struct sweep_ctx {
-	uint64_t now;
-	struct ufile **idle;
-	size_t n, cap;
-};
-
-static void note_idle(const void *node, VISIT which, void *arg)
-{
-	struct ufile *f = *(struct ufile *const *)node;
-	struct sweep_ctx *c = arg;
-	struct ufile **grown;
-
-	if ((which != postorder && which != leaf) || f->refs || !f->ready ||
-	    f->idle_since + IDLE_LINGER_NS > c->now)
-		return;
-	if (c->n == c->cap) {
-		c->cap = c->cap ? c->cap * 2 : 16;
-		grown = reallocarray(c->idle, c->cap, sizeof(*grown));
-		if (!grown)
-			return;	/* the next sweep */
-		c->idle = grown;
-	}
-	c->idle[c->n++] = f;
-}
-
 static void sweep_idle(struct unwinder *u)
 {
-	struct sweep_ctx c = { .now = procs__now() };
+	uint64_t now = procs__now();
+	struct ufile *f, *next;
 
-	if (c.now < u->last_sweep + SWEEP_EVERY_NS)
+	if (now < u->last_sweep + SWEEP_EVERY_NS)
 		return;
-	u->last_sweep = c.now;
-	twalk_r(u->files, note_idle, &c);
-	for (size_t i = 0; i < c.n; i++)
-		release_file(u, c.idle[i]);
-	free(c.idle);
+	u->last_sweep = now;
+	for (f = u->tables; f; f = next) {
+		next = f->next;
+		/* released by the registry: nothing could find it again */
+		if (!f->refs && f->ready && (!f->entry || f->idle_since + IDLE_LINGER_NS <= now))
+			release_file(u, f);
+	}
 }
 
 /* ---- processes ----------------------------------------------------------- */
@@ -276,7 +284,7 @@ static int add_mapping(const struct vma *v, bool alive, void *arg)
 	struct ufile *f;
 	uint64_t vaddr;
 
-	if (v->path[0] != '/')
+	if (!v->file)	/* no file (anonymous, special), or not in the registry */
 		return 0;
 	f = file_get(c->u, c->tgid, alive, v);
 	if (!f)
@@ -418,6 +426,7 @@ static void sync_proc(struct unwinder *u, struct procs *procs, pid_t tgid)
 
 int unwinder__preload(struct unwinder *u, const char *path)
 {
+	struct file_entry *e;
 	struct stat st;
 	struct vma v;
 	int fd = file_open_regular(path);
@@ -432,7 +441,11 @@ int unwinder__preload(struct unwinder *u, const char *path)
 	v = (struct vma){ .dev_major = major(st.st_dev), .dev_minor = minor(st.st_dev),
 			  .ino = st.st_ino, .path = (char *)path };
 	/* as if a running process (ours) mapped it: opened by path, checked;
-	 * the reference is never put, so it stays for the whole run */
+	 * neither reference is ever put, so it stays for the whole run */
+	e = files__get(u->files, getpid(), false, &v);
+	if (!e)
+		return -ENOMEM;
+	v.file = e;
 	return file_get(u, getpid(), false, &v) ? 0 : -ENOMEM;
 }
 
@@ -526,7 +539,14 @@ void unwinder__free(struct unwinder *u)
 		return;
 	builder__free(u->builder);	/* first: it may still point at files */
 	tdestroy(u->procs, free_proc);
-	tdestroy(u->files, free_file);
+	while (u->tables) {
+		struct ufile *next = u->tables->next;
+
+		if (u->tables->entry)
+			u->tables->entry->unwind = NULL;
+		free_file(u->tables);
+		u->tables = next;
+	}
 	rowstore__free(u->rows);
 	free(u);
 }

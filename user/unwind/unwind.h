@@ -16,6 +16,7 @@
 #include <linux/types.h>
 #include "profile.h"
 
+struct files;
 struct procs;
 struct unwinder;
 
@@ -35,8 +36,10 @@ struct unwind_stats {
 
 /* files_fd: the unwind_files array-of-maps; procs_fd: unwind_procs;
  * max_rows: the budget of rows loaded at once. */
+/* files: the registry the processes' files are entered in; each file's
+ * table hangs in its entry, released with it. */
 int unwinder__new(int files_fd, int procs_fd, enum unwind_mode mode, unsigned int max_rows,
-		  struct unwinder **out);
+		  struct files *files, struct unwinder **out);
 
 /* Builds and loads the table of one file ahead of need; it stays loaded. */
 int unwinder__preload(struct unwinder *u, const char *path);
