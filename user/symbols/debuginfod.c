@@ -64,6 +64,16 @@ int debuginfod__find_debuginfo(Dwfl_Module *mod, void **userdata, const char *mo
 	bool asks = dbg.st.enabled && dwfl_module_build_id(mod, &bits, &bits_vaddr) > 0;
 	int fd;
 
+	/* With no server to ask, only the build-id directory (dwarf_lines.c
+	 * looks in the .gnu_debuglink places): libdwfl's standard search
+	 * starts a debuginfod client in every session all the same (elfutils
+	 * 0.188: a curl multi handle with its socketpair), and sessions open
+	 * and close all run long. */
+	if (!dbg.st.enabled)
+		return dwfl_build_id_find_debuginfo(mod, userdata, modname, base, file_name,
+						    debuglink_file, debuglink_crc,
+						    debuginfo_file_name);
+
 	/* the Dwfl's client exists from here on: it gets our callback */
 	client = asks && *userdata ? dwfl_get_debuginfod_client(*userdata) : NULL;
 	if (client)

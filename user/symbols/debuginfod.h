@@ -20,9 +20,10 @@
  * before any other thread runs. */
 void debuginfod__configure(double budget);
 
-/* A Dwfl_Callbacks.find_debuginfo: libdwfl's standard search (build-id
- * directory, .gnu_debuglink, then debuginfod), counted. The module's user
- * data must be its Dwfl (dwfl_module_info). */
+/* A Dwfl_Callbacks.find_debuginfo: with servers to ask, libdwfl's standard
+ * search (build-id directory, .gnu_debuglink, then debuginfod), counted;
+ * without, the build-id directory alone. The module's user data must be
+ * its Dwfl (dwfl_module_info). */
 int debuginfod__find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
 			       Dwarf_Addr base, const char *file_name, const char *debuglink_file,
 			       GElf_Word debuglink_crc, char **debuginfo_file_name);

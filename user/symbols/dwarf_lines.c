@@ -40,7 +40,8 @@ struct dwarf_lines {
 
 /* libdwfl's own search goes only where root alone may write (the build-id
  * directory, /usr/lib/debug/DIR/LINK) and to debuginfod: its open() would
- * block for good on a FIFO planted beside a file. find_beside looks there. */
+ * block for good on a FIFO planted beside a file. find_debuglink looks in
+ * the .gnu_debuglink places itself. */
 static char root_debug_dir[] = "/usr/lib/debug";
 static char *debuginfo_path = root_debug_dir;
 
@@ -62,20 +63,24 @@ static bool crc_matches(int fd, GElf_Word want)
 	return n == 0 && (GElf_Word)crc == want;
 }
 
-/* The .gnu_debuglink file beside the file and in its .debug/, as gdb and
- * libdwfl look: opened through file_open_regular, its CRC checked. */
-static int find_beside(const char *file_name, const char *link, GElf_Word crc, char **found)
+/* The .gnu_debuglink file beside the file, in its .debug/ and under
+ * /usr/lib/debug/DIR/, as gdb and libdwfl look: opened through
+ * file_open_regular, its CRC checked. */
+static int find_debuglink(const char *file_name, const char *link, GElf_Word crc, char **found)
 {
-	static const char *const subdirs[] = { "", ".debug/" };
+	static const struct { const char *root, *subdir; } places[] = {
+		{ "", "" }, { "", ".debug/" }, { root_debug_dir, "" },
+	};
 	const char *slash = file_name ? strrchr(file_name, '/') : NULL;
 	char path[PATH_MAX];
 	int fd;
 
 	if (!slash || !link || !link[0] || strchr(link, '/'))
 		return -1;
-	for (size_t i = 0; i < sizeof(subdirs) / sizeof(subdirs[0]); i++) {
-		if (snprintf(path, sizeof(path), "%.*s/%s%s", (int)(slash - file_name), file_name,
-			     subdirs[i], link) >= (int)sizeof(path) || !strcmp(path, file_name))
+	for (size_t i = 0; i < sizeof(places) / sizeof(places[0]); i++) {
+		if (snprintf(path, sizeof(path), "%s%.*s/%s%s", places[i].root,
+			     (int)(slash - file_name), file_name, places[i].subdir,
+			     link) >= (int)sizeof(path) || !strcmp(path, file_name))
 			continue;
 		fd = file_open_regular(path);
 		if (fd < 0)
@@ -92,7 +97,7 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname
 			  Dwarf_Addr base, const char *file_name, const char *link,
 			  GElf_Word crc, char **found)
 {
-	int fd = find_beside(file_name, link, crc, found);
+	int fd = find_debuglink(file_name, link, crc, found);
 
 	/* else libdwfl's standard search, then debuginfod, counted */
 	return fd >= 0 ? fd : debuginfod__find_debuginfo(mod, userdata, modname, base,
