@@ -467,3 +467,19 @@ Test(ksyms, real_kallsyms)
 	check_kernel_symbol(ks, "do_syscall_64");
 	ksyms__free(ks);
 }
+
+/* The span is what ksyms__find() names: from the first symbol to 1 MiB past
+ * the last one's start (its end unknown). */
+Test(ksyms, span_is_what_find_names)
+{
+	struct ksyms *ks = parse_str(sorted_input);
+	uint64_t start, end;
+
+	cr_assert_not_null(ks);
+	cr_assert_eq(ksyms__span(ks, &start, &end), 0);
+	cr_expect_not_null(ksyms__find(ks, start));
+	cr_expect_null(ksyms__find(ks, start - 1));
+	cr_expect_not_null(ksyms__find(ks, end - 1));
+	cr_expect_null(ksyms__find(ks, end));
+	ksyms__free(ks);
+}

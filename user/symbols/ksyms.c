@@ -353,6 +353,15 @@ const struct ksym *ksyms__find(const struct ksyms *ks, uint64_t addr)
 	return &ks->syms[lower_bound(ks, i - 1, sym->addr)];
 }
 
+int ksyms__span(const struct ksyms *ks, uint64_t *start, uint64_t *end)
+{
+	if (!ks->nr)
+		return -ENOENT;
+	*start = ks->syms[0].addr;
+	*end = ks->syms[ks->nr - 1].addr + LAST_SYM_MAX_SIZE;
+	return 0;
+}
+
 size_t ksyms__count(const struct ksyms *ks)
 {
 	return ks ? ks->nr : 0;

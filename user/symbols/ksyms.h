@@ -38,6 +38,10 @@ struct ksyms *ksyms__load_wait(struct ksyms_loader *l);
  * matches at most 1 MiB past its start). */
 const struct ksym *ksyms__find(const struct ksyms *ks, uint64_t addr);
 
+/* The addresses ksyms__find() can name: [*start, *end), kernel and
+ * modules. Returns 0, or -ENOENT when there is no symbol. */
+int ksyms__span(const struct ksyms *ks, uint64_t *start, uint64_t *end);
+
 size_t ksyms__count(const struct ksyms *ks);
 void ksyms__free(struct ksyms *ks);
 

@@ -150,6 +150,19 @@ static uint32_t bpf_frames(const struct raw_stack *s, const struct ksyms *ks)
 	return i;
 }
 
+/* The kernel's mapping: what kallsyms names (the image and its modules;
+ * as perf's [kernel.kallsyms], an offset of 0), else the whole space. */
+static void kernel_mapping(struct pframe *f, const struct ksyms *ks)
+{
+	f->map_start = 0;
+	f->map_limit = UINT64_MAX;
+	if (ks && !ksyms__span(ks, &f->map_start, &f->map_limit) &&
+	    (f->addr < f->map_start || f->addr >= f->map_limit)) {
+		f->map_start = 0;
+		f->map_limit = UINT64_MAX;
+	}
+}
+
 static void add_kernel(struct scratch *sc, const struct raw_stack *s, const struct ksyms *ks,
 		       struct profile_stats *st)
 {
@@ -168,7 +181,7 @@ static void add_kernel(struct scratch *sc, const struct raw_stack *s, const stru
 		put(sc, sym ? sym->name : "[unknown]", true);
 		sc->frames[sc->n - 1].mapping = KERNEL_MAPPING;
 		sc->frames[sc->n - 1].addr = addr;
-		sc->frames[sc->n - 1].map_limit = UINT64_MAX;
+		kernel_mapping(&sc->frames[sc->n - 1], ks);
 	}
 }
 
