@@ -33,6 +33,13 @@ static void put(const char *path, const uint8_t *p, size_t n)
 	close(fd);
 }
 
+static void remove_dir(void)
+{
+	unlink(app);
+	unlink(dbg);
+	rmdir(dir);
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
@@ -41,6 +48,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	CHECK(mkdtemp(dir));
 	snprintf(app, sizeof(app), "%s/app", dir);
 	snprintf(dbg, sizeof(dbg), "%s/app.debug", dir);
+	atexit(remove_dir);
 	return 0;
 }
 
