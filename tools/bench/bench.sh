@@ -515,7 +515,12 @@ alone_ns() {
 	read -r rt0 rc0 <<<"$(bpf_prog_stats "$tpid")"
 	sleep "$FLOOR_SECS"
 	read -r rt rc <<<"$(bpf_prog_stats "$tpid")"
-	kill -INT "$tpid" 2>/dev/null || true; wait "$tpid" || true
+	# the figures are read: a peer that prints its whole map at SIGINT
+	# (bpftrace symbolizes every stack of every process, 14 min once on a
+	# busy machine) gets 5 s for it, then SIGKILL
+	kill -INT "$tpid" 2>/dev/null || true
+	for _ in $(seq 50); do kill -0 "$tpid" 2>/dev/null || break; sleep 0.1; done
+	kill -KILL "$tpid" 2>/dev/null || true; wait "$tpid" || true
 	kill -TERM "$wpid" 2>/dev/null || true; wait "$wpid" 2>/dev/null || true
 	if [ $((rc - rc0)) -gt 0 ]; then calc "($rt - $rt0) / ($rc - $rc0)"; else echo NA; fi
 }
