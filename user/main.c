@@ -689,6 +689,8 @@ static int finish(struct run *r)
 	arm_abort(r->out, by_signal ? 1 : 2);
 	progress__clear(&r->progress);
 	session__stop(r->session);
+	if (r->unwinder)
+		unwinder__stop(r->unwinder);	/* a build would compete with the write */
 	if (r->have_cmd)
 		command__terminate(&r->cmd);	/* it cleans up while we write */
 	if (r->top) {	/* the rest is counted too: counted + lost = total */

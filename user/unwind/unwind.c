@@ -212,7 +212,7 @@ static struct ufile *file_get(struct unwinder *u, pid_t tgid, bool alive, const 
 	u->tables = f;
 	/* the registry's own: a file of another mount namespace kept open */
 	fd = files__open(u->files, e, tgid, alive, v);
-	if (fd < 0 || builder__submit(u->builder, fd, f)) {
+	if (fd < 0 || !u->builder || builder__submit(u->builder, fd, f)) {
 		u->st.files_without++;
 		f->slot = UNWIND_FILE_FP;
 		f->ready = true;
@@ -480,7 +480,7 @@ static void take_built(struct unwinder *u, struct procs *procs)
 	struct waiting_ctx w = { 0 };
 	size_t i;
 
-	if (!builder__collect(u->builder, built, u))
+	if (!u->builder || !builder__collect(u->builder, built, u))
 		return;
 	twalk_r(u->procs, note_waiting, &w);
 	for (i = 0; i < w.n; i++)
@@ -488,9 +488,15 @@ static void take_built(struct unwinder *u, struct procs *procs)
 	free(w.tgids);
 }
 
+void unwinder__stop(struct unwinder *u)
+{
+	builder__free(u->builder);	/* cancels the build under way */
+	u->builder = NULL;
+}
+
 bool unwinder__busy(const struct unwinder *u)
 {
-	return builder__busy(u->builder);
+	return u->builder && builder__busy(u->builder);
 }
 
 void unwinder__sync(struct unwinder *u, struct procs *procs, const pid_t *roots, int nroots)
@@ -537,7 +543,7 @@ void unwinder__free(struct unwinder *u)
 {
 	if (!u)
 		return;
-	builder__free(u->builder);	/* first: it may still point at files */
+	unwinder__stop(u);	/* first: the builder may still point at files */
 	tdestroy(u->procs, free_proc);
 	while (u->tables) {
 		struct ufile *next = u->tables->next;

@@ -58,6 +58,10 @@ void unwinder__on_sync(struct unwinder *u, void (*fn)(void *arg, struct procs *p
 /* True while tables are being built (the builder's thread is at work). */
 bool unwinder__busy(const struct unwinder *u);
 
+/* No more tables: the build under way is cancelled, the queue dropped
+ * (the run is over; the CPU goes to writing the profile). */
+void unwinder__stop(struct unwinder *u);
+
 void unwinder__stats(const struct unwinder *u, struct unwind_stats *st);
 void unwinder__free(struct unwinder *u);
 
