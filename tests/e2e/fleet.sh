@@ -57,7 +57,13 @@ check "rotation: --max-files 4 keeps 4 profiles ($n)" [ "$n" -eq 4 ]
 check "rotation: no temporary file left" [ "$(ls -A "$D" | grep -c '^\.')" -eq 0 ]
 newest=$(sed -nE 's/^([0-9]+) .*/\1/p' "$D/bpfprof-intervals.log" | tail -1)
 check "rotation: the newest interval is kept" bash -c "ls '$D' | grep -q \"\$(date -u -d @$((newest / 1000000000)) +%Y%m%dT%H%M%S)\""
-for f in "$D"/*.folded; do valid_folded "$f" || fail "well-formed $f"; done
+# an interval with no sample (a last one of 0.04 s, say) is an empty file
+empty=0; zero=$(grep -cE '^[0-9]+ 0 samples, ' "$D/bpfprof-intervals.log")
+for f in "$D"/*.folded; do
+	if [ ! -s "$f" ]; then empty=$((empty + 1)); else valid_folded "$f" || fail "well-formed $f"; fi
+done
+check "rotation: empty interval files ($empty) only for intervals of 0 samples ($zero), not all" \
+	all [ "$empty" -le "$zero" ] -- [ "$empty" -lt "$(ls "$D"/*.folded | wc -l)" ]
 check "pprof files: valid gzip" bash -c "for f in '$D'/*.pb.gz; do gzip -t \"\$f\" || exit 1; done"
 
 D=$T/bytes; mkdir -p "$D"
