@@ -677,6 +677,19 @@ static void print_fleet_totals(const struct run *r, uint64_t total)
 		offcpu);
 }
 
+/* Fleet mode's file registry: what the processes map now, what went with
+ * them (the soak checks both come back down). */
+static void print_files_stats(const struct run *r)
+{
+	struct files_stats st;
+
+	files__stats(r->files, &st);
+	p_info("fleet: file registry: %zu files now (peak %zu), %" PRIu64 " released, %zu with "
+	       "symbols read (%.1f MiB), %" PRIu64 " symbol reads, %zu kept open", st.entries,
+	       st.peak_entries, st.released, st.loaded, st.bytes / 1048576.0, st.reads,
+	       st.kept_open);
+}
+
 /* Stops sampling and writes what is left: runs after errors too, so
  * whatever was sampled is written out. */
 static int finish(struct run *r)
@@ -709,6 +722,7 @@ static int finish(struct run *r)
 	if (!r->cfg->interval || session__total(r->session, TOTAL_SAMPLES, &total))
 		return err;
 	print_fleet_totals(r, total);
+	print_files_stats(r);
 	return err;
 }
 

@@ -273,3 +273,27 @@ Test(files, path_with_the_inode_number_of_another_device_is_refused)
 	stamp.mtime_ns++;	/* the path's file was replaced since */
 	cr_expect_eq(mapped_file__open(FAKE, false, &v, &stamp), -ESTALE);
 }
+
+/* The unwinder keeps a file's segments, not its names (the registry's). */
+Test(files, dropped_symbols_keep_the_segments)
+{
+	struct found exe;
+	struct vma v = mapping_of(&exe, "test_files");
+	int fd = mapped_file__open(FAKE, false, &v, NULL);
+	struct elf_syms *es;
+	uint64_t before, after, off;
+
+	cr_assert_geq(fd, 0);
+	es = elf_syms__open_fd(fd);
+	close(fd);
+	cr_assert_not_null(es);
+	cr_assert_eq(elf_syms__vaddr(es, v.pgoff, &before), 0);
+	cr_assert_gt(elf_syms__count(es), 0);
+	elf_syms__drop_symbols(es);
+	cr_expect_eq(elf_syms__count(es), 0);
+	cr_expect_null(elf_syms__lookup(es, v.pgoff, &off));
+	cr_assert_eq(elf_syms__vaddr(es, v.pgoff, &after), 0);
+	cr_expect_eq(before, after);
+	cr_expect_lt(elf_syms__bytes(es), 4096);
+	elf_syms__free(es);
+}

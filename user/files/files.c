@@ -251,6 +251,8 @@ struct file_entry *files__get(struct files *fs, pid_t tgid, bool alive, const st
 		return NULL;
 	}
 	fs->st.entries++;
+	if (fs->st.entries > fs->st.peak_entries)
+		fs->st.peak_entries = fs->st.entries;
 	if (alive)
 		first_sight(fs, e, tgid, v);
 	return &e->pub;

@@ -122,6 +122,7 @@ void files__on_release(struct files *fs, void (*release)(void *ctx, void *unwind
 
 struct files_stats {
 	size_t entries;			/* files referenced now */
+	size_t peak_entries;		/* the most at once */
 	size_t loaded;			/* of them, with symbols read */
 	size_t bytes;			/* the symbols' bytes */
 	size_t kept_open;		/* files held open (not nameable by path) */

@@ -612,6 +612,17 @@ size_t elf_syms__bytes(const struct elf_syms *es)
 		    held_bytes(es->nr_syms, es->names_cap) : 0;
 }
 
+void elf_syms__drop_symbols(struct elf_syms *es)
+{
+	if (!es)
+		return;
+	free(es->syms);
+	free(es->names);
+	es->syms = NULL;
+	es->names = NULL;
+	es->nr_syms = es->names_len = es->names_cap = 0;
+}
+
 size_t elf_syms__count(const struct elf_syms *es)
 {
 	return es ? es->nr_syms : 0;

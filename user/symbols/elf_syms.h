@@ -49,6 +49,10 @@ void elf_syms__build_id_hex(const struct elf_syms *es, char *out);
 
 size_t elf_syms__count(const struct elf_syms *es);
 
+/* Frees the symbols and their names, keeping the segments and build-id:
+ * all a user of elf_syms__vaddr() needs (the unwinder's tables). */
+void elf_syms__drop_symbols(struct elf_syms *es);
+
 /* The memory es holds, in bytes (what a cache of them budgets). */
 size_t elf_syms__bytes(const struct elf_syms *es);
 void elf_syms__free(struct elf_syms *es);

@@ -169,6 +169,8 @@ static void built(struct built *r, void *arg)
 	struct ufile *f = r->tag;
 
 	f->es = r->es;
+	/* only its segments are needed here; its names are the registry's */
+	elf_syms__drop_symbols(f->es);
 	f->slot = UNWIND_FILE_FP;
 	if (r->err || !r->table.nrows) {
 		u->st.files_without++;
