@@ -76,8 +76,12 @@ struct run {
 };
 
 /* Once profiling has stopped, a signal aborts the write: the second
- * Ctrl-C when a signal stopped it, the first one otherwise... */
+ * Ctrl-C when a signal stopped it, the second one otherwise... */
 static volatile sig_atomic_t signals_to_abort;
+static struct timespec abort_armed_at;		/* ... not one in the first moment: */
+#define SAME_REQUEST_NS		200000000	/* timeout(1) signals the process and
+						 * its group, a shell's kill the job:
+						 * one request, two deliveries */
 static volatile sig_atomic_t command_pid;	/* ... and kills the command at once */
 static int abort_tmp_dirfd = -1;		/* ... and removes -o's temporary */
 static const char *abort_tmp_name;
@@ -94,11 +98,21 @@ static int libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list 
 	return 0;
 }
 
+static bool same_request(void)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (now.tv_sec - abort_armed_at.tv_sec) * 1000000000LL +
+	       (now.tv_nsec - abort_armed_at.tv_nsec) < SAME_REQUEST_NS;
+}
+
 static void abort_run(int sig)
 {
 	static const char msg[] = "\nbpfprof: aborted by a second signal: no profile written\n";
+	struct sigaction dfl = { .sa_handler = SIG_DFL };
 
-	if (--signals_to_abort > 0)
+	if (same_request() || --signals_to_abort > 0)
 		return;
 	if (command_pid > 0)
 		kill(command_pid, SIGKILL);
@@ -107,7 +121,9 @@ static void abort_run(int sig)
 		unlinkat(abort_tmp_dirfd, abort_tmp_name, 0);
 	if (write(STDERR_FILENO, msg, sizeof(msg) - 1) < 0)
 		_exit(1);
-	/* SA_RESETHAND: die of the signal itself, as the shell expects of ^C */
+	/* die of the signal itself, as the shell expects of ^C */
+	sigemptyset(&dfl.sa_mask);
+	sigaction(sig, &dfl, NULL);
 	raise(sig);
 }
 
@@ -115,10 +131,11 @@ static void abort_run(int sig)
  * read them through the signalfd is over): `more` of them abort. */
 static void arm_abort(const struct output *out, int more)
 {
-	struct sigaction sa = { .sa_handler = abort_run, .sa_flags = SA_RESETHAND | SA_NODEFER };
+	struct sigaction sa = { .sa_handler = abort_run, .sa_flags = SA_NODEFER };
 	sigset_t mask;
 
 	signals_to_abort = more;
+	clock_gettime(CLOCK_MONOTONIC, &abort_armed_at);
 	output__temporary(out, &abort_tmp_dirfd, &abort_tmp_name);
 	sigemptyset(&sa.sa_mask);
 	sigemptyset(&mask);
