@@ -24,11 +24,23 @@ mkdir -p "$T/bin"
 for i in $(seq 1 20); do cp "$EX/nofp_chain" "$T/bin/burst_$i"; done
 ( sleep $((SECS / 10)); for i in $(seq 1 20); do "$T/bin/burst_$i" 1 >/dev/null & done; wait ) & burst=$!
 
+# RSS and fds are read at one phase of every interval, half an interval
+# after its profile was written: a drain opens files and libdwfl sessions
+# for a few hundred ms, and a reading taken inside one says nothing about
+# growth (readings at random phases swung fds 47..52 in CI). The loop forks
+# nothing but sleep: processes of its own would be sampled, and their files
+# opened, by the profiler it watches.
+intervals_written() { local f=("$T/out"/*.folded); [ -e "${f[0]}" ] && echo ${#f[@]} || echo 0; }
+open_fds() { local f=("/proc/$bp/fd"/*); echo ${#f[@]}; }
+vm_rss() { local k v _; while read -r k v _; do [ "$k" = VmRSS: ] && echo "$v"; done <"/proc/$bp/status"; }
+half=$(awk -v i="$interval" 'BEGIN { print i / 2 }')
 rss=(); fds=()
-for ((t = 0; t < SECS; t += 5)); do
-	sleep 5
-	rss+=("$(awk '/^VmRSS/ { print $2 }' "/proc/$bp/status")")
-	fds+=("$(ls "/proc/$bp/fd" | wc -l)")
+for ((t = 0; t < SECS - interval; t += interval)); do
+	n=$(intervals_written)
+	while [ "$(intervals_written)" -eq "$n" ] && kill -0 "$bp" 2>/dev/null; do sleep 0.2; done
+	sleep "$half"
+	rss+=("$(vm_rss)")
+	fds+=("$(open_fds)")
 done
 wait "$cp" "$burst"
 sleep $((2 * interval))	# the burst's processes reaped, after the drain of their samples
