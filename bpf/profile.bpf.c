@@ -212,6 +212,8 @@ int BPF_PROG(exec, struct task_struct *p, pid_t old_pid, struct linux_binprm *bp
 	__u64 now = bpf_ktime_get_ns();
 
 	bpf_map_update_elem(&exec_times, &tgid, &now, BPF_ANY);
+	/* the new image is not the CPython user space found, if it was one */
+	bpf_map_delete_elem(&py_procs, &tgid);
 	return 0;
 }
 

@@ -195,14 +195,18 @@ void pyprof__sync_proc(struct pyprof *py, struct procs *procs, pid_t tgid)
 	struct scan s = { .py = py, .tgid = tgid };
 	__u32 key = (__u32)tgid;
 
-	if (procs__for_each_vma(procs, tgid, scan_vma, &s))
+	/* An exited process's entry goes, or a new process given its pid
+	 * would be walked as CPython by another image's offsets; so does the
+	 * entry of an image with no CPython (an exec; the BPF side drops it
+	 * at the exec itself). */
+	if (!procs__alive(procs, tgid, 0) || procs__for_each_vma(procs, tgid, scan_vma, &s) ||
+	    !s.found || bpf_map_update_elem(py->procs_fd, &key, &s.entry, BPF_ANY)) {
+		bpf_map_delete_elem(py->procs_fd, &key);	/* ENOENT: none there */
+		if (s.unsupported)
+			add_proc(py, tgid, NULL);
 		return;
-	if (s.found) {
-		if (!bpf_map_update_elem(py->procs_fd, &key, &s.entry, BPF_ANY))
-			add_proc(py, tgid, s.v);
-	} else if (s.unsupported) {
-		add_proc(py, tgid, NULL);
 	}
+	add_proc(py, tgid, s.v);
 }
 
 static int read_remote(void *arg, uint64_t addr, void *buf, size_t len)
