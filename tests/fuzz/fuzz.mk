@@ -38,7 +38,7 @@ FUZZ_SRCS_elf_syms  := user/symbols/elf_syms.c user/symbols/elf_read.c user/symb
 FUZZ_LIBS_elf_syms  := -lelf -lz
 FUZZ_SRCS_proc_maps := user/procs/proc_maps.c
 FUZZ_SRCS_ksyms     := user/symbols/ksyms.c
-FUZZ_SRCS_cli       := user/cli.c user/cli_usage.c user/errors.c user/sampling/events.c
+FUZZ_SRCS_cli       := user/cli/cli.c user/cli/cli_modes.c user/cli/cli_usage.c user/cli/cli_values.c user/errors.c user/sampling/events.c
 FUZZ_SRCS_events    := user/sampling/events.c
 FUZZ_SRCS_tracker   := user/procs/procs.c user/procs/proc_maps.c user/sampling/events.c
 # tracker.c is #included by fuzz_tracker.c (its decoder is static)
@@ -60,7 +60,7 @@ FUZZ_LIBS_debug_file := -ldw -ldebuginfod -lelf -lz -lm
 FUZZ_MAIN_elf_syms  := user/symbols/elf_syms.c
 FUZZ_MAIN_proc_maps := user/procs/proc_maps.c
 FUZZ_MAIN_ksyms     := user/symbols/ksyms.c
-FUZZ_MAIN_cli       := user/cli.c
+FUZZ_MAIN_cli       := user/cli/cli.c
 FUZZ_MAIN_events    := user/sampling/events.c
 FUZZ_MAIN_tracker   := user/procs/tracker.c
 FUZZ_MAIN_unwind_table := user/unwind/unwind_table.c

@@ -4,6 +4,7 @@
 #ifndef BPFPROF_COLLECT_H
 #define BPFPROF_COLLECT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct collector;

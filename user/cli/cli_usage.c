@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli_usage.h"
+#include "errors.h"
 
 static const char help_text[] =
 "Usage: bpfprof [OPTIONS] [-- COMMAND [ARGS...]]\n"
@@ -160,4 +161,9 @@ const char *cli_usage__closest(const char *word, const struct option *opts)
 		}
 	}
 	return best_d <= limit ? best : NULL;
+}
+
+void cli_usage__error(const char *fmt, const char *arg)
+{
+	p_usage(CLI_SEE_HELP, fmt, arg);
 }

@@ -7,6 +7,10 @@
 #include <stdio.h>
 
 #define CLI_USAGE_MAX_NAME	32	/* longer words are no option's misspelling */
+#define CLI_SEE_HELP		"bpfprof --help"	/* where a usage error points */
+
+/* One usage error line on stderr (fmt takes arg), pointing at --help. */
+void cli_usage__error(const char *fmt, const char *arg);
 
 /* Prints --help, grouped: profiling, events, outputs, fleet mode. */
 void cli_usage__help(FILE *f);

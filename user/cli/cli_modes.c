@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* The run's mode from its options: one-shot, fleet (--interval) or top. */
+#include <stdbool.h>
+#include <string.h>
+
+#include "cli_modes.h"
+#include "cli_usage.h"
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && !strcmp(s + n - m, suffix);
+}
+
+/* -o's name picks the format when --format does not: .pb.gz, .pb (and
+ * .pprof): pprof; .html, .htm: the flame graph page; .svg: a static flame
+ * graph; anything else: folded. */
+static enum cli_result format_from_name(struct config *cfg)
+{
+	const char *o = cfg->output;
+
+	cfg->format = FORMAT_FOLDED;
+	if (!o)
+		return CLI_RUN;
+	if (ends_with(o, ".pb.gz") || ends_with(o, ".pb") || ends_with(o, ".pprof"))
+		cfg->format = FORMAT_PPROF;
+	else if (ends_with(o, ".html") || ends_with(o, ".htm"))
+		cfg->format = FORMAT_HTML;
+	else if (ends_with(o, ".svg"))
+		cfg->format = FORMAT_SVG;
+	return CLI_RUN;
+}
+
+/* No -e: cpu-clock, unless --off-cpu alone was asked for. Off-CPU time is
+ * always the last event. */
+static void add_default_events(struct config *cfg)
+{
+	char err[64];
+	int n;
+
+	if (!cfg->nevents && !cfg->offcpu)
+		events__parse("cpu-clock", cfg->events, 1, &cfg->nevents, err, sizeof(err));
+	if (cfg->offcpu) {
+		n = cfg->nevents++;
+		memset(&cfg->events[n], 0, sizeof(cfg->events[n]));
+		cfg->events[n].kind = EVENT_OFFCPU;
+		strcpy(cfg->events[n].name, "offcpu");
+	}
+}
+
+/* bpfprof top shows what it drains, every --interval (default 1 s). */
+static const char *check_top(struct config *cfg)
+{
+	if (cfg->output || cfg->output_dir || cfg->push_url || cfg->report || cfg->format)
+		return "top shows a live table and writes no profile: no -o, --output-dir, "
+		       "--push, --format or --report";
+	if (cfg->cmd)
+		return "top watches what runs: -p PID or --comm NAME, not -- COMMAND";
+	if (cfg->offcpu)
+		return "--off-cpu is one-shot only for now (not with top)";
+	if (cfg->control_ctl)
+		return "--control is for profiling runs; in top, 'p' pauses the view";
+	cfg->refresh = cfg->interval ? cfg->interval : 1.0;
+	cfg->interval = 0;
+	cfg->quiet = true;	/* the screen is top's */
+	return NULL;
+}
+
+enum cli_result cli_modes__check(struct config *cfg)
+{
+	const char *err = NULL;
+
+	if (cfg->top)
+		err = check_top(cfg);
+	else if (cfg->start_disabled && !cfg->control_ctl)
+		err = "--start-disabled needs --control (nothing else can enable sampling)";
+	else if (cfg->interval) {
+		if (!cfg->output_dir && !cfg->push_url)
+			err = "--interval needs --output-dir or --push";
+		else if (cfg->output)
+			err = "-o is for one profile; with --interval use --output-dir";
+		if (!cfg->freq_set)
+			cfg->freq = FLEET_DEFAULT_FREQ;
+	} else if (cfg->output_dir || cfg->push_url) {
+		err = "--output-dir and --push need --interval";
+	}
+	if (!err && cfg->format == FORMAT_BOTH && !cfg->output_dir)
+		err = "--format both needs --output-dir";
+	if (!err)
+		add_default_events(cfg);
+	if (err) {
+		cli_usage__error("%s", err);
+		return CLI_EXIT_USAGE;
+	}
+	if (cfg->format == FORMAT_AUTO)
+		return format_from_name(cfg);
+	return CLI_RUN;
+}

@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* The `-- cmd` a run starts: held before its exec while the BPF side and
+ * its unwind tables are made ready, released, ended with the run. */
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "errors.h"
+#include "run_state.h"
+#include "unwind.h"
+
+int run__spawn_command(struct run *r)
+{
+	int err = command__spawn(r->cfg->cmd, &r->old_mask, &r->cmd);
+
+	r->have_cmd = !err;
+	if (err)
+		p_err("cannot start '%s': %s", r->cfg->cmd[0], strerror(-err));
+	return err;
+}
+
+/* The command's own executable, as execvp() will find it: its table is
+ * built before it starts, so its first samples unwind too. */
+static void preload_executable(struct run *r)
+{
+	const char *name = r->cfg->cmd[0], *path = getenv("PATH");
+	char buf[4096];
+
+	if (strchr(name, '/')) {
+		unwinder__preload(r->unwinder, name);
+		return;
+	}
+	while (path && *path) {
+		size_t len = strcspn(path, ":");
+
+		snprintf(buf, sizeof(buf), "%.*s/%s", (int)len, path, name);
+		if (access(buf, X_OK) == 0) {
+			unwinder__preload(r->unwinder, buf);
+			return;
+		}
+		path += len + (path[len] == ':');
+	}
+}
+
+/* The tables preloaded for a command are built before it starts (at most
+ * PRELOAD_WAIT_MS; a signal ends the wait, and the loop then reads it), so
+ * its first samples unwind. -p's processes run already: not waited for. */
+#define PRELOAD_WAIT_MS	2000
+
+static void wait_tables(struct run *r)
+{
+	struct pollfd pfd = { .fd = r->sig_fd, .events = POLLIN };
+
+	for (int ms = 0; ms < PRELOAD_WAIT_MS && unwinder__busy(r->unwinder); ms += 20)
+		if (poll(&pfd, 1, 20) > 0)
+			break;
+	unwinder__sync(r->unwinder, r->procs, r->roots, r->nroots);
+}
+
+void run__preload_command(struct run *r)
+{
+	preload_executable(r);
+	wait_tables(r);
+}
+
+int run__release_command(struct run *r)
+{
+	int err = command__release(&r->cmd);
+
+	if (err)
+		p_err("cannot execute '%s': %s", r->cfg->cmd[0],
+			strerror(-err));
+	return err;
+}
+
+void run__end_command(struct run *r)
+{
+	command__end(&r->cmd, r->cfg->kill_after);
+	if (r->cmd.killed)
+		p_err("'%s' (pid %d) still ran %g s after SIGTERM: "
+			"killed (SIGKILL)", r->cfg->cmd[0], (int)r->cmd.pid,
+			r->cfg->kill_after);
+}

@@ -1,0 +1,355 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * One run: set up (setup.c), then the loop that waits for the next
+ * deadline, a signal, tracking records, a command; then what is left is
+ * written and everything let go.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/signalfd.h>
+
+#include "aggregate.h"
+#include "collect.h"
+#include "debuginfod.h"
+#include "errors.h"
+#include "files.h"
+#include "fleet_summary.h"
+#include "output.h"
+#include "procs.h"
+#include "python.h"
+#include "run.h"
+#include "run_state.h"
+#include "session.h"
+#include "signals.h"
+#include "top_live.h"
+#include "tracker.h"
+#include "unwind.h"
+
+#define POLL_MS		200	/* how often tracking records are read at least */
+
+/* New processes and mappings: their unwind tables go in promptly. */
+static int consume_tracking(struct run *r)
+{
+	int err = tracker__consume(r->tracker);
+
+	if (!err && r->unwinder)
+		unwinder__sync(r->unwinder, r->procs, r->roots, r->nroots);
+	/* code objects are read while their processes live */
+	if (!err && r->py)
+		pyprof__poll(r->py);
+	return err;
+}
+
+/* Every -p process exited (its pid may be someone else's now). */
+static bool pids_gone(const struct run *r)
+{
+	uint64_t start;
+	int i;
+
+	for (i = 0; i < r->cfg->npids; i++)
+		if (!id_start_ticks(r->cfg->pids[i], &start) && start == r->pid_starts[i])
+			return false;
+	return r->cfg->npids > 0;
+}
+
+/* Why to stop now, or NULL to go on. SIGUSR1 snapshots. */
+static const char *check_signals(struct run *r)
+{
+	struct signalfd_siginfo si;
+	const char *why = NULL;
+
+	while (read(r->sig_fd, &si, sizeof(si)) == sizeof(si)) {
+		if (si.ssi_signo == SIGINT)
+			why = "interrupted";
+		else if (si.ssi_signo == SIGTERM)
+			why = "terminated";
+		else if (si.ssi_signo == SIGHUP && r->cfg->interval)
+			output__reopen(r->out);	/* log rotation's convention */
+		else if (si.ssi_signo == SIGHUP)
+			why = "hangup";
+		else if (si.ssi_signo == SIGUSR1 && run__control(r, CONTROL_SNAPSHOT) == -ENOMEM)
+			why = "out of memory";
+		else if (si.ssi_signo == SIGWINCH && r->top)
+			top_live__redraw(r->top);
+		else if (si.ssi_signo == SIGTSTP && r->top)
+			top_live__suspend(r->top);
+	}
+	if (!why && r->have_cmd && command__exited(&r->cmd))
+		why = "command exited";
+	if (!why && pids_gone(r))
+		why = "target exited";
+	return why;
+}
+
+int run__collect(struct run *r, struct profile **out)
+{
+	struct profile *p;
+	uint64_t now = procs__now(), lost;
+	int err;
+
+	tracker__consume(r->tracker);	/* the latest mmaps and exits first */
+	err = collector__collect(r->collector, &p);
+	if (err)
+		return err;
+	lost = tracker__lost(r->tracker);
+	p->stats.duration = (now - r->interval_ns) / 1e9;
+	p->stats.start_wall_ns = r->interval_wall_ns;
+	p->stats.freq = r->cfg->freq;
+	p->stats.tracking_lost = lost - r->tracking_lost;
+	r->tracking_lost = lost;
+	r->interval_ns = now;
+	r->interval_wall_ns = run__wall_now();
+	*out = p;
+	return 0;
+}
+
+int run__write_profile(struct run *r, const char *why)
+{
+	struct profile *p;
+	int err = run__collect(r, &p);
+
+	if (!err && r->so_far) {
+		err = profile__merge(r->so_far, p);
+		profile__free(p);
+		p = r->so_far;
+		r->so_far = NULL;
+	}
+	if (err) {
+		profile__free(p);
+		return err;
+	}
+	err = output__profile(r->out, p, why);
+	if (!p->stats.bpf[STAT_SAMPLES] && !p->stats.bpf[STAT_OFFCPU_BLOCKS] && !r->cfg->interval)
+		p_warn("no samples: the target did not run on a CPU "
+			"while profiled");
+	profile__free(p);
+	return err;
+}
+
+/* bpfprof top: one interval drained as fleet mode drains it, shown. */
+static int top_interval(struct run *r)
+{
+	struct profile *p;
+	uint64_t total = 0;
+	int err = run__collect(r, &p);
+
+	if (err)
+		return err;
+	err = session__total(r->session, TOTAL_SAMPLES, &total);
+	if (!err)
+		err = top_live__interval(r->top, p, total);
+	profile__free(p);
+	return err;
+}
+
+/* Sleeps in poll() until the next deadline, a signal or tracking records;
+ * writes a profile at each interval's end (fleet mode). */
+static int wait_loop(struct run *r)
+{
+	uint64_t end = r->cfg->duration > 0 ?
+		r->start_ns + (uint64_t)(r->cfg->duration * 1e9) : UINT64_MAX;
+	uint64_t step = (uint64_t)((r->top ? r->cfg->refresh : r->cfg->interval) * 1e9);
+	/* dwarf: a new process's tables should be in before it runs long */
+	int poll_ms = r->unwinder ? POLL_MS / 4 : POLL_MS;
+	struct pollfd fds[4] = {
+		{ .fd = r->sig_fd, .events = POLLIN },
+		{ .fd = tracker__fd(r->tracker), .events = POLLIN },
+		{ .fd = r->control ? control__fd(r->control) : -1, .events = POLLIN },
+		{ .fd = r->top ? top_live__fd(r->top) : -1, .events = POLLIN },
+	};
+	int err;
+
+	for (;;) {
+		uint64_t now = procs__now(), next = end;
+		int timeout;
+
+		if (step && r->interval_ns + step < next)
+			next = r->interval_ns + step;
+		if (now >= end) {
+			r->stop_reason = "duration reached";
+			return 0;
+		}
+		if (now >= next) {
+			err = r->top ? top_interval(r) : run__write_profile(r, "interval");
+			if (err)
+				return err;
+			continue;
+		}
+		timeout = next - now < (uint64_t)poll_ms * 1000000 ?
+			(int)((next - now) / 1000000) + 1 : poll_ms;
+		if (poll(fds, 4, timeout) < 0 && errno != EINTR)
+			return -errno;
+		if (r->top && top_live__keys(r->top)) {
+			r->stop_reason = "quit";
+			return 0;
+		}
+		err = consume_tracking(r);
+		if (!err)
+			err = run__control_input(r);
+		if (err)
+			return err;
+		r->stop_reason = check_signals(r);
+		if (r->stop_reason)
+			return 0;
+		progress__tick(&r->progress, r->session, procs__now());
+	}
+}
+
+/* What the unwinder loaded, walked by frame pointers, refused, freed. */
+static void print_unwind_stats(const struct run *r)
+{
+	struct unwind_stats us;
+
+	unwinder__stats(r->unwinder, &us);
+	p_info("unwind tables: %zu files loaded (%zu rows of %u, peak %zu, "
+		"%.1f MiB), %zu walked by frame pointers, %zu without usable CFI (%zu over the build's "
+		"budget), %zu did not fit, "
+		"%zu dropped after their processes exited, %zu process entries, %.2f s building",
+		us.files, us.rows, r->cfg->unwind_rows, us.rows_peak,
+		us.rows * sizeof(struct unwind_row) / 1048576.0, us.files_fp, us.files_without,
+		us.files_over_budget, us.files_refused, us.files_dropped, us.procs, us.build_seconds);
+}
+
+/* The run's accounting lines on stderr, after the last profile. */
+static void print_accounting(const struct run *r)
+{
+	uint64_t total, offcpu_us;
+	bool have_offcpu;
+
+	if (r->cfg->control_ctl && !session__total(r->session, TOTAL_SAMPLES, &total))
+		p_info("control: %lu commands, %" PRIu64 " samples cleared, %lu acks the ACK "
+		       "FIFO had no room for; BPF-side total %" PRIu64 " samples",
+			r->commands, r->cleared, control__acks_dropped(r->control), total);
+	if (r->unwinder)
+		print_unwind_stats(r);
+	if (!r->cfg->interval || session__total(r->session, TOTAL_SAMPLES, &total))
+		return;
+	have_offcpu = r->cfg->offcpu && !session__total(r->session, TOTAL_OFFCPU_US, &offcpu_us);
+	fleet_summary__print(r->out, total, have_offcpu ? &offcpu_us : NULL, r->files);
+}
+
+/* A further signal aborts the write: the second Ctrl-C when a signal
+ * stopped the run, the second one otherwise. */
+static void arm_abort(const struct run *r)
+{
+	bool by_signal = r->stop_reason && (!strcmp(r->stop_reason, "interrupted") ||
+					    !strcmp(r->stop_reason, "terminated"));
+	const char *tmp_name;
+	int tmp_dirfd;
+
+	output__temporary(r->out, &tmp_dirfd, &tmp_name);
+	signals__arm_abort(by_signal ? 1 : 2, tmp_dirfd, tmp_name);
+}
+
+/* Stops sampling and writes what is left: runs after errors too, so
+ * whatever was sampled is written out. */
+static int finish(struct run *r)
+{
+	uint64_t total;
+	int err;
+
+	arm_abort(r);
+	progress__clear(&r->progress);
+	session__stop(r->session);
+	if (r->unwinder)
+		unwinder__stop(r->unwinder);	/* a build would compete with the write */
+	if (r->have_cmd)
+		command__terminate(&r->cmd);	/* it cleans up while we write */
+	if (r->top) {	/* the rest is counted too: counted + lost = total */
+		err = top_interval(r);
+		if (!session__total(r->session, TOTAL_SAMPLES, &total))
+			top_live__end(r->top, total, r->stop_reason ? r->stop_reason : "error");
+		return err;
+	}
+	err = run__write_profile(r, r->stop_reason ? r->stop_reason : "error");
+	print_accounting(r);
+	return err;
+}
+
+/* Returns an error of closing the output (a full disk shows up there). */
+static int cleanup(struct run *r)
+{
+	int err;
+
+	if (r->have_cmd)
+		run__end_command(r);
+	collector__free(r->collector);
+	control__close(r->control);
+	profile__free(r->so_far);
+	top_live__free(r->top);
+	pyprof__free(r->py);
+	tracker__free(r->tracker);
+	/* procs lets go of the files, the registry releases their unwind
+	 * tables: the unwinder and the BPF maps are still there */
+	procs__free(r->procs);
+	files__free(r->files);
+	unwinder__free(r->unwinder);
+	session__destroy(r->session);
+	free(r->pid_starts);
+	free(r->tid_starts);
+	err = output__close(r->out);
+	if (r->sig_fd >= 0)
+		close(r->sig_fd);
+	return err;
+}
+
+/* The output (or top's screen), the control FIFOs, the signals, the
+ * command, the BPF side, the tracking, sampling: each once the one before
+ * it is there. */
+static int begin(struct run *r)
+{
+	const struct config *cfg = r->cfg;
+	int err;
+
+	/* before any thread runs: it sets the environment libdebuginfod reads */
+	debuginfod__configure(cfg->names.debuginfod_timeout);
+	err = run__check_pids(r);
+	if (!err && cfg->top)
+		err = top_live__new(cfg, &r->top);
+	else if (!err)
+		err = output__open(cfg, &r->out);
+	if (!err && cfg->control_ctl)
+		err = control__open(cfg->control_ctl, cfg->control_ack, &r->control);
+	if (!err) {
+		int fd = signals__block(r->top != NULL, &r->old_mask);
+
+		if (fd < 0)
+			err = fd;
+		else
+			r->sig_fd = fd;
+	}
+	if (!err && cfg->cmd)
+		err = run__spawn_command(r);
+	if (!err)
+		err = run__load(r);
+	if (!err)
+		err = run__start_tracking(r);
+	if (!err)
+		err = run__start(r);
+	if (!err && r->top)
+		err = top_live__begin(r->top);
+	return err;
+}
+
+int run__profile(const struct config *cfg)
+{
+	struct run r = { .cfg = cfg, .sig_fd = -1 };
+	int err, ferr;
+
+	err = begin(&r);
+	if (!err)
+		err = wait_loop(&r);
+	if (r.start_ns) {
+		ferr = finish(&r);
+		err = err ? err : ferr;
+	}
+	ferr = cleanup(&r);
+	if (err || ferr)
+		return 1;
+	/* as perf record: the command's status, for scripts around it */
+	return r.have_cmd && command__exit_status(&r.cmd) >= 0 ? command__exit_status(&r.cmd) : 0;
+}

@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* A run's start: the ids checked, the BPF side loaded, the processes
+ * tracked (and their unwind tables, their Python), sampling started. */
+#include <errno.h>
+#include <link.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "aggregate.h"
+#include "collect.h"
+#include "errors.h"
+#include "files.h"
+#include "procs.h"
+#include "python.h"
+#include "run_state.h"
+#include "session.h"
+#include "signals.h"
+#include "tracker.h"
+#include "unwind.h"
+
+/* -p and -t ids are processes and threads that exist now: each is known
+ * by its start time too, so a later one reusing its id is not profiled. */
+static int start_times(const pid_t *ids, int n, const char *what, uint64_t **starts)
+{
+	int i;
+
+	*starts = calloc(n ? (size_t)n : 1, sizeof(**starts));
+	if (!*starts)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		if (id_start_ticks(ids[i], &(*starts)[i])) {
+			p_err("no such %s: %d", what, ids[i]);
+			return -ESRCH;
+		}
+	}
+	return 0;
+}
+
+int run__check_pids(struct run *r)
+{
+	int err = start_times(r->cfg->pids, r->cfg->npids, "process", &r->pid_starts);
+
+	return err ? err : start_times(r->cfg->tids, r->cfg->ntids, "thread", &r->tid_starts);
+}
+
+int run__load(struct run *r)
+{
+	const struct config *cfg = r->cfg;
+	struct session_opts opts = {
+		.events = cfg->events, .nevents = cfg->nevents,
+		.freq = cfg->freq, .period = cfg->period, .sides = cfg->sides,
+		.btf_path = cfg->btf_path, .max_stacks = cfg->max_stacks,
+		.filter_tgids = cfg->npids > 0 || cfg->cmd, .follow_forks = cfg->cmd != NULL,
+		.npids = cfg->npids, .tids = cfg->tids, .tid_starts = r->tid_starts,
+		.ntids = cfg->ntids, .comm = cfg->comm, .cgroup = cfg->cgroup,
+		.min_block_us = cfg->min_block_us, .unwind_mode = cfg->call_graph,
+		.python = cfg->names.python,
+	};
+	uint64_t cmd_start;
+	int i, err;
+
+	err = session__load(&opts, &r->session);
+	if (!err && cfg->start_disabled)
+		err = session__set_enabled(r->session, false);
+	for (i = 0; !err && i < cfg->npids; i++)
+		err = session__add_tgid(r->session, cfg->pids[i], r->pid_starts[i]);
+	if (!err && r->have_cmd) {
+		err = id_start_ticks(r->cmd.pid, &cmd_start);
+		if (!err)
+			err = session__add_tgid(r->session, r->cmd.pid, cmd_start);
+	}
+	/* -p's processes, or the command: its children join as they fork */
+	r->roots = r->have_cmd ? &r->cmd.pid : cfg->pids;
+	r->nroots = r->have_cmd ? 1 : cfg->npids;
+	return err;
+}
+
+/* libc and the dynamic loader are in nearly every process: their tables
+ * (the biggest) are built before the first new process needs them. Ours
+ * are the system's. */
+static int preload_common(struct dl_phdr_info *info, size_t size, void *u)
+{
+	(void)size;
+	if (strstr(info->dlpi_name, "/libc.so") || strstr(info->dlpi_name, "/ld-linux"))
+		unwinder__preload(u, info->dlpi_name);
+	return 0;
+}
+
+static void sync_python(void *py, struct procs *procs, pid_t tgid)
+{
+	pyprof__sync_proc(py, procs, tgid);
+}
+
+/* CPython processes are found as the unwinder syncs their mappings. */
+static int start_python(struct run *r)
+{
+	if (!r->cfg->names.python)
+		return 0;
+	r->py = pyprof__new(session__py_procs_fd(r->session), session__py_codes_fd(r->session));
+	if (!r->py)
+		return -ENOMEM;
+	unwinder__on_sync(r->unwinder, sync_python, r->py);
+	return 0;
+}
+
+/* The processes already running are read from /proc now: one that exits
+ * before the end is then still known. Later ones come from the tracker. */
+int run__start_tracking(struct run *r)
+{
+	int i, err;
+
+	r->procs = procs__new();
+	r->files = files__new(&(struct files_opts){ .inlines = r->cfg->names.inlines });
+	if (!r->procs || !r->files)
+		return -ENOMEM;
+	files__attach(r->files, r->procs);
+	if (r->cfg->call_graph != UNWIND_FP) {
+		procs__track_changes(r->procs);
+		err = unwinder__new(session__unwind_files_fd(r->session),
+				    session__unwind_procs_fd(r->session), r->cfg->call_graph,
+				    r->cfg->unwind_rows, r->files, &r->unwinder);
+		if (err)
+			return err;
+		err = start_python(r);
+		if (err)
+			return err;
+	}
+	err = tracker__start(r->procs, r->unwinder != NULL, &r->tracker);
+	if (err)
+		return err;
+	if (r->unwinder)
+		dl_iterate_phdr(preload_common, r->unwinder);
+	if (r->cfg->cmd)
+		return 0;
+	if (!r->cfg->npids) {
+		if (procs__synthesize_all(r->procs) < 0)
+			return -errno;
+		if (r->unwinder)
+			unwinder__sync(r->unwinder, r->procs, NULL, 0);
+		return 0;
+	}
+	for (i = 0; i < r->cfg->npids; i++)
+		procs__synthesize(r->procs, r->cfg->pids[i]);
+	if (r->unwinder)
+		unwinder__sync(r->unwinder, r->procs, r->roots, r->nroots);
+	return 0;
+}
+
+/* What each event's counts mean. On-CPU samples profiled with off-CPU
+ * time become time too (samples x period), under "oncpu"/"offcpu" roots,
+ * so one flame graph weighs both alike. */
+static void describe_events(const struct config *cfg, struct pevent *pe)
+{
+	bool combined = cfg->offcpu && cfg->nevents == 2 && cfg->events[0].clock;
+	uint64_t period_us = cfg->period ? cfg->period / 1000 : 1000000 / cfg->freq;
+	int i;
+
+	for (i = 0; i < cfg->nevents; i++) {
+		const struct event *ev = &cfg->events[i];
+
+		memset(&pe[i], 0, sizeof(pe[i]));
+		snprintf(pe[i].name, sizeof(pe[i].name), "%s", ev->name);
+		pe[i].unit = ev->kind == EVENT_OFFCPU ? "microseconds" : "count";
+		if (combined && ev->kind != EVENT_OFFCPU) {
+			snprintf(pe[i].name, sizeof(pe[i].name), "oncpu");
+			pe[i].unit = "microseconds";
+			pe[i].scale = period_us ? period_us : 1;
+		}
+	}
+}
+
+int run__start(struct run *r)
+{
+	struct pevent events[MAX_EVENTS];
+	int err;
+
+	describe_events(r->cfg, events);
+	r->collector = collector__new(r->session, r->procs, r->files, r->cfg->sides != SIDES_USER_ONLY,
+				      events, r->cfg->nevents, &r->cfg->names);
+	if (!r->collector)
+		return -ENOMEM;
+	collector__set_python(r->collector, r->py);
+	if (r->unwinder && r->have_cmd)
+		run__preload_command(r);
+	err = session__start(r->session);
+	if (!err && r->have_cmd)
+		err = run__release_command(r);
+	if (!err) {
+		r->start_ns = r->interval_ns = procs__now();
+		r->interval_wall_ns = run__wall_now();
+		signals__abort_kills(r->have_cmd ? r->cmd.pid : 0);
+		progress__start_line(r->cfg, r->have_cmd ? r->cmd.pid : 0);
+		progress__init(&r->progress, r->cfg, r->start_ns);
+	}
+	return err;
+}
