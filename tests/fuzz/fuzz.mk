@@ -44,7 +44,8 @@ FUZZ_SRCS_tracker   := user/procs/procs.c user/procs/proc_maps.c user/sampling/e
 # tracker.c is #included by fuzz_tracker.c (its decoder is static)
 FUZZ_DEPS_tracker   := user/procs/tracker.c
 FUZZ_LIBS_tracker   := -lbpf -lelf -lz
-FUZZ_SRCS_unwind_table := user/unwind/unwind_table.c user/unwind/cfi_bytes.c
+FUZZ_SRCS_unwind_table := user/unwind/unwind_table.c user/unwind/cfi_bytes.c user/unwind/cfi_check.c \
+                          user/unwind/keeps_fp.c user/symbols/elf_read.c user/symbols/elf_limits.c
 FUZZ_LIBS_unwind_table := -ldw -lelf -lz
 FUZZ_SRCS_perfmap   := user/symbols/perfmap.c user/procs/mapped_file.c
 FUZZ_SRCS_spool     := user/output/spool.c user/output/dirfiles.c

@@ -9,22 +9,19 @@
  * caller's rbp unchanged or saved at CFA + N, and the lazy PLT expression;
  * an undefined return address marks the outermost frame (CFA_END).
  *
- * libdw finds a frame by address but does not list the FDEs, so they are
- * enumerated with dwarf_next_cfi() over the raw section and each FDE's
- * range is decoded here (its pointer encoding comes from the CIE's
- * augmentation). Within an FDE, dwarf_frame_info() gives the range over
- * which one frame's rules hold, which is where the next row starts.
+ * libdw finds a frame by address but does not list the FDEs: they are
+ * enumerated and their ranges decoded by cfi_check.c. Within an FDE,
+ * dwarf_frame_info() gives the range over which one frame's rules hold,
+ * which is where the next row starts.
  *
  * The files are untrusted: every read is bounded, the row count and each
  * FDE's size are capped, and the build has a time budget and can be
  * cancelled from another thread, since each row re-runs its FDE's program
  * from the start (an FDE of n rows costs ~n^2). Nothing is bounded by the
  * file's size: a sparse 2 GiB file is free to make.
- * libdw itself trusts what it runs: a crafted register number makes it
- * allocate gigabytes, and it follows .eh_frame_hdr's table wherever it
- * points. So before it runs anything, every FDE and its CIE are read here
- * and their instructions' register numbers and nesting checked, and the
- * table must name only those FDEs; a file that fails is refused.
+ * libdw itself trusts what it runs: cfi_check.c checks every FDE, its CIE
+ * and .eh_frame_hdr before it runs any; a file that fails is refused.
+ * Which files keep frame pointers: keeps_fp.c.
  */
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -34,11 +31,12 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <stddef.h>
 #include <sys/stat.h>
 #include <time.h>
 
-#include "cfi_bytes.h"
+#include "cfi_check.h"
+#include "elf_read.h"
+#include "keeps_fp.h"
 #include "unwind_table.h"
 
 /* Rows accepted before merging, at most: 4M rows are 64 MiB of table, four
@@ -81,40 +79,19 @@ struct raw_row {
 	bool fde_end;
 };
 
-/* The last CIE read, as most FDEs share one. */
-struct cie_info {
-	Dwarf_Off off;
-	uint8_t enc;		/* DW_EH_PE_* of the FDEs' addresses */
-	bool sized;		/* "z": FDEs carry sized augmentation data */
-	bool valid;
-};
-
-/* One FDE, read and checked before libdw runs any. */
-struct fde_info {
-	uint64_t off;		/* in the section */
-	uint64_t start, end;	/* the range it covers, if placed */
-	bool placed;		/* false: an address encoding we cannot place */
-};
-
 struct builder {
 	struct unwind_table *t;
 	Elf *elf;
 	Dwarf *dw;		/* only for .debug_frame */
 	Dwarf_CFI *cfi;
-	bool eh;		/* .eh_frame, else .debug_frame */
-	Elf_Data *data;		/* the raw section the FDEs are read from */
-	uint64_t vaddr;		/* its address: base of pc-relative pointers */
-	const unsigned char *ident;
+	struct cfi_section sec;	/* the raw section the FDEs are read from */
 	const struct unwind_limits *lim;
 	double deadline;	/* CLOCK_MONOTONIC seconds */
 	unsigned int ticks;	/* steps since the clock was read */
 	struct raw_row *raw;
 	size_t nraw, cap;
-	struct cie_info cie;
-	struct fde_info *fdes;	/* in section order */
-	size_t nfdes, fdes_cap;
-	struct { uint64_t start, end; } plt[4];	/* .plt* sections: stubs */
-	size_t nplt;
+	struct cfi_fdes fdes;	/* checked, in section order */
+	struct plt_ranges plts;
 };
 
 static double now_seconds(void)
@@ -127,8 +104,10 @@ static double now_seconds(void)
 
 /* 0 while the build may go on, else why not: cancelled by another thread,
  * or out of time. */
-static int over_budget(struct builder *b)
+static int over_budget(void *ctx)
 {
+	struct builder *b = ctx;
+
 	if (b->lim->cancel && atomic_load_explicit(b->lim->cancel, memory_order_relaxed))
 		return -ECANCELED;
 	if (++b->ticks < CLOCK_EVERY)
@@ -156,215 +135,6 @@ static int push_raw(struct builder *b, const struct unwind_row *row, bool fde_en
 	}
 	b->raw[b->nraw] = (struct raw_row){ .row = *row, .seq = b->nraw, .fde_end = fde_end };
 	b->nraw++;
-	return 0;
-}
-
-/* [off, off + len) lies inside a file of fsize bytes, without overflow. */
-static bool in_file(uint64_t off, uint64_t len, uint64_t fsize)
-{
-	return off <= fsize && len <= fsize - off;
-}
-
-/* ---- CIEs and FDEs ------------------------------------------------------- */
-
-/* The FDE pointer encoding of a CIE (cfi_bytes.h). */
-static int parse_augmentation(const Dwarf_CIE *cie, struct cie_info *ci)
-{
-	return cfi__fde_encoding(cie->augmentation, cie->augmentation_data,
-				 cie->augmentation_data_size, &ci->enc, &ci->sized);
-}
-
-/* A version 4 CIE (.debug_frame) states the address size: the FDEs are
- * read as 8-byte addresses, which it must then say. */
-static bool address_size_ok(const Dwarf_CIE *cie)
-{
-	const uint8_t *a = (const uint8_t *)cie->augmentation;
-	const uint8_t *after = a + strlen(cie->augmentation) + 1;
-
-	if (a[-1] != 4)		/* the version, just before */
-		return true;
-	return cie->initial_instructions - after >= 2 && after[0] == 8 && after[1] == 0;
-}
-
-/* The CIE an FDE names (most FDEs share the last one), checked. */
-static int read_cie(struct builder *b, Dwarf_Off off)
-{
-	Dwarf_CFI_Entry e;
-	Dwarf_Off next;
-
-	if (b->cie.valid && b->cie.off == off)
-		return 0;
-	b->cie.valid = false;
-	if (dwarf_next_cfi(b->ident, b->data, b->eh, off, &next, &e) || !dwarf_cfi_cie_p(&e) ||
-	    parse_augmentation(&e.cie, &b->cie) || !address_size_ok(&e.cie) ||
-	    !cfi__insns_ok(e.cie.initial_instructions, e.cie.initial_instructions_end, b->cie.enc))
-		return -EINVAL;
-	b->cie.off = off;
-	b->cie.valid = true;
-	return 0;
-}
-
-/* An FDE's range and checked instructions. Every FDE is checked, even one
- * whose range cannot be placed: libdw may still find and run it. */
-static int read_fde(struct builder *b, const Dwarf_FDE *fde, Dwarf_Off off, struct fde_info *f)
-{
-	const uint8_t *base = b->data->d_buf, *p = fde->start, *end = fde->end;
-	uint64_t field = b->vaddr + (uint64_t)(p - base), raw, len, skip = 0;
-	int err = read_cie(b, fde->CIE_pointer);
-
-	if (err)
-		return err;
-	if (end - p > (ptrdiff_t)MAX_FDE_BYTES)
-		return -E2BIG;
-	/* The range is a length: the same format, never relative. */
-	if (cfi__read_raw(b->cie.enc, &p, end, &raw) || cfi__read_raw(b->cie.enc, &p, end, &len))
-		return -EINVAL;
-	if (b->cie.sized && (cfi__read_leb128(&p, end, false, &skip) || skip > (uint64_t)(end - p)))
-		return -EINVAL;
-	if (!cfi__insns_ok(p + skip, end, b->cie.enc))
-		return -EINVAL;
-	*f = (struct fde_info){ .off = off };
-	/* datarel: from 0, as libdw reads .eh_frame FDEs. */
-	f->placed = !cfi__apply_enc(b->cie.enc, raw, field, 0, &f->start) && f->start + len >= f->start;
-	f->end = f->placed ? f->start + len : 0;
-	return 0;
-}
-
-static int push_fde(struct builder *b, const struct fde_info *f)
-{
-	struct fde_info *v;
-
-	if (b->nfdes == b->fdes_cap) {
-		size_t cap = b->fdes_cap ? b->fdes_cap * 2 : 256;
-
-		v = reallocarray(b->fdes, cap, sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		b->fdes = v;
-		b->fdes_cap = cap;
-	}
-	b->fdes[b->nfdes++] = *f;
-	b->t->fdes++;
-	return 0;
-}
-
-/* Every entry of the section, in order (as libdw reads them when it has
- * no search table): FDEs kept, their CIEs and instructions checked. */
-static int read_fdes(struct builder *b)
-{
-	Dwarf_Off off = 0, next;
-	struct fde_info f;
-	Dwarf_CFI_Entry e;
-	int ret;
-
-	for (;;) {
-		ret = dwarf_next_cfi(b->ident, b->data, b->eh, off, &next, &e);
-		if (ret > 0)
-			return 0;
-		if (ret < 0 || next <= off)
-			return -EINVAL;
-		ret = over_budget(b);
-		if (!ret && b->nfdes >= UNWIND_MAX_ROWS)
-			ret = -E2BIG;
-		if (ret)
-			return ret;
-		if (!dwarf_cfi_cie_p(&e)) {
-			ret = read_fde(b, &e.fde, off, &f);
-			if (!ret)
-				ret = push_fde(b, &f);
-			if (ret)
-				return ret;
-		}
-		off = next;
-	}
-}
-
-static int cmp_fde_off(const void *key, const void *elem)
-{
-	uint64_t off = *(const uint64_t *)key;
-	const struct fde_info *f = elem;
-
-	return off < f->off ? -1 : off > f->off;
-}
-
-/* One entry of .eh_frame_hdr's table: the FDE it names must be one of
- * ours (b->fdes is in section order, so sorted by offset). */
-static bool hdr_entry_ok(struct builder *b, uint8_t enc, const uint8_t **p, const uint8_t *end,
-			 uint64_t hdr)
-{
-	uint64_t loc, fde;
-
-	/* Never pc-relative (checked): the field's address does not matter. */
-	if (cfi__read_raw(enc, p, end, &loc) || cfi__read_field(enc, p, *p, end, 0, hdr, &fde))
-		return false;
-	fde -= b->vaddr;
-	return b->nfdes && bsearch(&fde, b->fdes, b->nfdes, sizeof(*b->fdes), cmp_fde_off);
-}
-
-/* One .eh_frame_hdr, read as libdw does. It trusts the table: an entry
- * pointing between entries would run unchecked bytes, a count beyond the
- * section would be read past it, and it reads only datarel or absolute
- * entries safely. */
-static int check_hdr(struct builder *b, const uint8_t *p, size_t size, uint64_t hdr)
-{
-	const uint8_t *start = p, *end = p + size;
-	uint64_t ptr, count;
-	uint8_t enc_ptr, enc_count, enc;
-
-	if (size < 4 || p[0] != 1)
-		return -EINVAL;
-	enc_ptr = p[1];
-	enc_count = p[2];
-	enc = p[3];
-	p += 4;
-	if (cfi__read_field(enc_ptr, &p, start, end, hdr, hdr, &ptr))
-		return -EINVAL;
-	/* libdw ignores a table of another .eh_frame, or without a count */
-	if (ptr != b->vaddr || enc_count == DW_EH_PE_omit || enc == DW_EH_PE_omit ||
-	    (enc & ~DW_EH_PE_signed) == DW_EH_PE_uleb128)
-		return 0;
-	if (cfi__read_field(enc_count, &p, start, end, hdr, hdr, &count))
-		return -EINVAL;
-	if (!count)
-		return 0;
-	if ((enc & 0x07) == DW_EH_PE_uleb128 ||
-	    ((enc & 0xf0) != DW_EH_PE_datarel && (enc & 0xf0) != DW_EH_PE_absptr))
-		return -EINVAL;
-	/* Each entry is read within the section: a count beyond it fails. */
-	for (; count; count--)
-		if (!hdr_entry_ok(b, enc, &p, end, hdr))
-			return -EINVAL;
-	return 0;
-}
-
-/* Every section called .eh_frame_hdr: libdw takes the last one before
- * .eh_frame, which is not worth telling apart. */
-static int check_eh_frame_hdrs(struct builder *b, uint64_t fsize)
-{
-	Elf_Scn *scn = NULL;
-	Elf_Data *data;
-	size_t shstrndx;
-	GElf_Shdr sh;
-	const char *s;
-	int err;
-
-	if (elf_getshdrstrndx(b->elf, &shstrndx))
-		return -EINVAL;
-	while ((scn = elf_nextscn(b->elf, scn))) {
-		if (!gelf_getshdr(scn, &sh))
-			return -EINVAL;
-		s = elf_strptr(b->elf, shstrndx, sh.sh_name);
-		if (!s || strcmp(s, ".eh_frame_hdr") || sh.sh_type == SHT_NOBITS || !sh.sh_size)
-			continue;
-		if (!in_file(sh.sh_offset, sh.sh_size, fsize))
-			return -EINVAL;
-		data = elf_rawdata(scn, NULL);
-		if (!data || !data->d_buf)
-			return -EINVAL;
-		err = check_hdr(b, data->d_buf, data->d_size, sh.sh_addr);
-		if (err)
-			return err;
-	}
 	return 0;
 }
 
@@ -522,55 +292,11 @@ static void frame_row(struct builder *b, uint64_t addr, uint64_t end,
 		b->t->unsupported++;
 }
 
-/* What a function compiled with frame pointers looks like in CFI: rsp + 8
- * at entry, rsp + 16 once rbp is pushed (saved at CFA - 16), then
- * rbp + 16 for the body, rsp + 8 again after the epilogue's pop. Also
- * kept: the outermost frame (_start), the lazy PLT's rules, code in .plt*
- * sections with rsp-based rules only (PLT0, a .plt.got jump), and
- * frameless functions of at most 16 bytes that never move rsp (GCC gives
- * a function that is only `ret`, or `lea; ret`, no frame even with
- * -fno-omit-frame-pointer): a sample in one of those few bytes loses its
- * caller, as with any frame-pointer walk. A larger frameless function
- * (-momit-leaf-frame-pointer's leaves) makes the file one without. */
-#define FP_TINY_BYTES	16
-
-static bool fde_keeps_fp(const struct raw_row *rows, size_t n, bool in_plt, uint64_t size)
-{
-	bool framed = false, odd_rsp = false, moves = false;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (rows[i].row.cfa_reg == CFA_END || rows[i].row.cfa_reg == CFA_PLT)
-			return true;
-	for (i = 0; i < n; i++) {
-		const struct unwind_row *r = &rows[i].row;
-
-		if (r->cfa_reg == CFA_RBP && r->cfa_offset == 16 && r->rbp_offset == -16)
-			framed = true;
-		else if (r->cfa_reg != CFA_RSP)
-			return false;
-		else if (r->cfa_offset > 16 || (r->cfa_offset == 16 && r->rbp_offset != -16))
-			odd_rsp = true;
-		moves |= r->cfa_reg != CFA_RSP || r->cfa_offset != 8;
-	}
-	if (!framed)	/* rsp-based rules only */
-		return in_plt || (!moves && size <= FP_TINY_BYTES);
-	return !odd_rsp;
-}
-
-static bool in_plt(const struct builder *b, uint64_t addr)
-{
-	for (size_t i = 0; i < b->nplt; i++)
-		if (addr >= b->plt[i].start && addr < b->plt[i].end)
-			return true;
-	return false;
-}
-
 static int walk_fde(struct builder *b, uint64_t start, uint64_t end)
 {
 	struct unwind_row row, stop = { .pc = end, .cfa_reg = CFA_NONE };
+	struct fp_shape shape = { 0 };
 	uint64_t addr = start, next;
-	size_t first = b->nraw;
 	int err;
 
 	while (addr < end) {
@@ -581,9 +307,10 @@ static int walk_fde(struct builder *b, uint64_t start, uint64_t end)
 		err = push_raw(b, &row, false);
 		if (err)
 			return err;
+		fp_shape__add(&shape, &row);
 		addr = next;
 	}
-	if (!fde_keeps_fp(b->raw + first, b->nraw - first, in_plt(b, start), end - start))
+	if (!fp_shape__keeps(&shape, &b->plts, start, end - start))
 		b->t->fdes_without_fp++;
 	/* No rule past the end unless the next FDE starts right there. */
 	return push_raw(b, &stop, true);
@@ -596,8 +323,8 @@ static int walk_fdes(struct builder *b)
 	size_t i;
 	int err;
 
-	for (i = 0; i < b->nfdes; i++) {
-		f = &b->fdes[i];
+	for (i = 0; i < b->fdes.n; i++) {
+		f = &b->fdes.v[i];
 		if (!f->placed) {
 			b->t->unsupported++;	/* its range is unknown: no rows */
 			continue;
@@ -666,28 +393,6 @@ static int merge_rows(struct builder *b)
 
 /* ---- opening ------------------------------------------------------------- */
 
-/* Where the .plt, .plt.got, .plt.sec sections are (the first few). */
-static void find_plts(struct builder *b)
-{
-	Elf_Scn *scn = NULL;
-	size_t shstrndx;
-	GElf_Shdr sh;
-	const char *s;
-
-	if (elf_getshdrstrndx(b->elf, &shstrndx))
-		return;
-	while ((scn = elf_nextscn(b->elf, scn)) && b->nplt < sizeof(b->plt) / sizeof(b->plt[0])) {
-		if (!gelf_getshdr(scn, &sh))
-			return;
-		s = elf_strptr(b->elf, shstrndx, sh.sh_name);
-		if (s && !strncmp(s, ".plt", 4) && sh.sh_addr + sh.sh_size >= sh.sh_addr) {
-			b->plt[b->nplt].start = sh.sh_addr;
-			b->plt[b->nplt].end = sh.sh_addr + sh.sh_size;
-			b->nplt++;
-		}
-	}
-}
-
 /* The section called name, with its bytes in the file: 0, -ENOENT when
  * there is none (or it holds nothing), -EINVAL when the headers lie. */
 static int find_section(Elf *elf, const char *name, uint64_t fsize, Elf_Scn **scnp)
@@ -708,7 +413,7 @@ static int find_section(Elf *elf, const char *name, uint64_t fsize, Elf_Scn **sc
 		/* .eh_frame of a separate debuginfo file is NOBITS. */
 		if (sh.sh_type == SHT_NOBITS || !sh.sh_size)
 			return -ENOENT;
-		if (!in_file(sh.sh_offset, sh.sh_size, fsize))
+		if (!elf_read__in_file(sh.sh_offset, sh.sh_size, fsize))
 			return -EINVAL;
 		*scnp = scn;
 		return 0;
@@ -724,10 +429,10 @@ static int section_data(struct builder *b, Elf_Scn *scn)
 
 	if (!gelf_getshdr(scn, &sh) || (sh.sh_flags & SHF_COMPRESSED))
 		return -EINVAL;
-	b->data = elf_getdata(scn, NULL);
-	if (!b->data || !b->data->d_buf || !b->data->d_size)
+	b->sec.data = elf_getdata(scn, NULL);
+	if (!b->sec.data || !b->sec.data->d_buf || !b->sec.data->d_size)
 		return -EINVAL;
-	b->vaddr = sh.sh_addr;
+	b->sec.vaddr = sh.sh_addr;
 	return 0;
 }
 
@@ -743,7 +448,7 @@ static int open_eh_frame(struct builder *b, uint64_t fsize)
 	b->cfi = dwarf_getcfi_elf(b->elf);
 	if (!b->cfi)
 		return -EINVAL;
-	b->eh = true;
+	b->sec.eh = true;
 	return 0;
 }
 
@@ -797,7 +502,7 @@ static int check_elf(Elf *elf, uint64_t fsize)
 	if (eh.e_shnum ? eh.e_shnum != shnum : eh.e_shoff && !shnum)
 		return -EINVAL;
 	if (shnum && (eh.e_shentsize != gelf_fsize(elf, ELF_T_SHDR, 1, EV_CURRENT) ||
-		      !in_file(eh.e_shoff, (uint64_t)shnum * eh.e_shentsize, fsize)))
+		      !elf_read__in_file(eh.e_shoff, (uint64_t)shnum * eh.e_shentsize, fsize)))
 		return -EINVAL;
 	return 0;
 }
@@ -805,14 +510,14 @@ static int check_elf(Elf *elf, uint64_t fsize)
 static void builder_end(struct builder *b)
 {
 	/* dwarf_getcfi()'s CFI belongs to the Dwarf handle. */
-	if (b->cfi && b->eh)
+	if (b->cfi && b->sec.eh)
 		dwarf_cfi_end(b->cfi);
 	if (b->dw)
 		dwarf_end(b->dw);
 	if (b->elf)
 		elf_end(b->elf);
 	free(b->raw);
-	free(b->fdes);
+	cfi_check__free(&b->fdes);
 }
 
 static int build(struct builder *b, int fd)
@@ -834,13 +539,15 @@ static int build(struct builder *b, int fd)
 		err = open_cfi(b, (uint64_t)st.st_size);
 	if (err)
 		return err;
-	b->ident = (const unsigned char *)elf_getident(b->elf, NULL);
-	if (!b->ident)
+	b->sec.ident = (const unsigned char *)elf_getident(b->elf, NULL);
+	if (!b->sec.ident)
 		return -EINVAL;
-	find_plts(b);
-	err = read_fdes(b);
-	if (!err && b->eh)
-		err = check_eh_frame_hdrs(b, (uint64_t)st.st_size);
+	plt_ranges__find(b->elf, &b->plts);
+	err = cfi_check__read_fdes(&b->sec, UNWIND_MAX_ROWS, MAX_FDE_BYTES, over_budget, b,
+				   &b->fdes);
+	b->t->fdes = b->fdes.n;
+	if (!err && b->sec.eh)
+		err = cfi_check__eh_frame_hdrs(b->elf, (uint64_t)st.st_size, &b->sec, &b->fdes);
 	if (!err)
 		err = walk_fdes(b);
 	if (!err)
@@ -884,11 +591,6 @@ const struct unwind_row *unwind_table__find(const struct unwind_table *t, uint64
 			hi = mid;
 	}
 	return lo ? &t->rows[lo - 1] : NULL;
-}
-
-bool unwind_table__keeps_fp(const struct unwind_table *t)
-{
-	return t->nrows && !t->fdes_without_fp;
 }
 
 void unwind_table__free(struct unwind_table *t)
