@@ -34,7 +34,8 @@ FUZZ_COV_CFLAGS    := -g -O0 -fsanitize=fuzzer -fprofile-instr-generate -fcovera
                       -D_GNU_SOURCE -std=c17 $(addprefix -I,$(USER_DIRS)) -Ibpf -I$(BUILD)
 
 # What each target compiles in besides tests/fuzz/fuzz_TARGET.c, and links.
-FUZZ_SRCS_elf_syms  := user/symbols/elf_syms.c user/symbols/elf_read.c user/symbols/elf_limits.c
+FUZZ_SRCS_elf_syms  := user/symbols/elf_syms.c user/symbols/elf_syms_read.c user/symbols/elf_syms_aliases.c \
+                       user/symbols/elf_read.c user/symbols/elf_limits.c
 FUZZ_LIBS_elf_syms  := -lelf -lz
 FUZZ_SRCS_proc_maps := user/procs/proc_maps.c
 FUZZ_SRCS_ksyms     := user/symbols/ksyms.c

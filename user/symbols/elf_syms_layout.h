@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* What elf_syms.c (opening, lookups), elf_syms_read.c (headers, segments,
+ * symbol tables) and elf_syms_aliases.c (one name per address) share: the
+ * layout of a struct elf_syms. Only those files include it. */
+#ifndef BPFPROF_ELF_SYMS_LAYOUT_H
+#define BPFPROF_ELF_SYMS_LAYOUT_H
+
+#include <libelf.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "elf_syms.h"
+
+struct esym {
+	uint64_t start;
+	uint64_t end;		/* exclusive */
+	uint32_t name;		/* offset into elf_syms.names */
+	unsigned char bind;	/* STB_*, to choose between aliases */
+};
+
+struct eseg {			/* one PT_LOAD */
+	uint64_t off, filesz;
+	uint64_t vaddr, memsz;
+	bool exec;
+};
+
+struct elf_syms {
+	struct esym *syms;	/* by start; one per address */
+	size_t nr_syms;
+	struct eseg *segs;
+	size_t nr_segs;
+	char *names;		/* the kept symbols' names, each NUL-terminated */
+	size_t names_len, names_cap;
+	unsigned char build_id[BUILD_ID_MAX];
+	size_t build_id_len;
+	bool full_symtab;	/* symbols from .symtab, not only .dynsym */
+};
+
+static inline uint64_t add_sat(uint64_t a, uint64_t b)
+{
+	return a + b < a ? UINT64_MAX : a + b;
+}
+
+/* The bytes of the symbols' index and names together. */
+static inline size_t held_bytes(size_t nsyms, size_t names)
+{
+	return nsyms * sizeof(struct esym) + names;
+}
+
+/* elf_syms_read.c: the ELF header checked (only what a process maps: an
+ * executable or a shared object); the PT_LOAD segments; the functions of
+ * .symtab, else .dynsym, their names copied. Each 0 or -errno. */
+int elf_syms_read__check_ehdr(Elf *elf, uint64_t fsize, size_t *phnum);
+int elf_syms_read__segs(struct elf_syms *es, Elf *elf, size_t phnum, uint64_t fsize);
+int elf_syms_read__syms(struct elf_syms *es, Elf *elf, uint64_t fsize);
+
+/* elf_syms_aliases.c: sorted by address, one symbol per address (the
+ * preferred alias), sizeless symbols sized. */
+void elf_syms_aliases__finish(struct elf_syms *es);
+
+#endif
