@@ -450,45 +450,46 @@ static struct dwarf_lines *lines_for(struct files *fs, struct fentry *e, pid_t t
 	return f->lines;
 }
 
-/* What an answer added to f's cache is counted in the budget. */
-static void count_answer(struct files *fs, struct fentry *e, size_t before)
-{
-	size_t added = dwarf_lines__bytes(e->pub.lines) - before;
+/* What libdwfl says at vaddr: its source lines and inline frames, or
+ * (symbol) the name from the symbol tables it found. */
+struct dwfl_answer {
+	const struct src_chain *chain;
+	const char *name;
+};
 
+/* One answer about f from libdwfl (NULL fields when it has none); what it
+ * added to f's cache is counted in the budget. */
+static struct dwfl_answer ask_dwfl(struct files *fs, struct file_entry *f, pid_t tgid,
+				   bool alive, const struct vma *v, uint64_t vaddr, bool symbol)
+{
+	struct fentry *e = (struct fentry *)f;
+	struct dwarf_lines *dl = lines_for(fs, e, tgid, alive, v, vaddr, symbol);
+	struct dwfl_answer a = { 0 };
+	size_t before, added;
+
+	if (!dl)
+		return a;
+	before = dwarf_lines__bytes(dl);
+	if (symbol)
+		a.name = dwarf_lines__symbol(dl, vaddr);
+	else
+		a.chain = dwarf_lines__at(dl, vaddr);
+	added = dwarf_lines__bytes(dl) - before;
 	e->bytes += added;
 	fs->st.bytes += added;
+	return a;
 }
 
 const struct src_chain *files__src(struct files *fs, struct file_entry *f, pid_t tgid,
 				   bool alive, const struct vma *v, uint64_t vaddr)
 {
-	struct fentry *e = (struct fentry *)f;
-	struct dwarf_lines *dl = lines_for(fs, e, tgid, alive, v, vaddr, false);
-	const struct src_chain *chain;
-	size_t before;
-
-	if (!dl)
-		return NULL;
-	before = dwarf_lines__bytes(dl);
-	chain = dwarf_lines__at(dl, vaddr);
-	count_answer(fs, e, before);
-	return chain;
+	return ask_dwfl(fs, f, tgid, alive, v, vaddr, false).chain;
 }
 
 const char *files__dwfl_symbol(struct files *fs, struct file_entry *f, pid_t tgid, bool alive,
 			       const struct vma *v, uint64_t vaddr)
 {
-	struct fentry *e = (struct fentry *)f;
-	struct dwarf_lines *dl = lines_for(fs, e, tgid, alive, v, vaddr, true);
-	const char *name;
-	size_t before;
-
-	if (!dl)
-		return NULL;
-	before = dwarf_lines__bytes(dl);
-	name = dwarf_lines__symbol(dl, vaddr);
-	count_answer(fs, e, before);
-	return name;
+	return ask_dwfl(fs, f, tgid, alive, v, vaddr, true).name;
 }
 
 void files__trim(struct files *fs)
