@@ -18,6 +18,23 @@ bool elf_read__in_file(uint64_t off, uint64_t len, uint64_t fsize)
 	return off <= fsize && len <= fsize - off;
 }
 
+int elf_read__next_named(Elf *elf, const char *name, Elf_Scn **scn, GElf_Shdr *sh)
+{
+	size_t shstrndx;
+	const char *s;
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return -EINVAL;
+	while ((*scn = elf_nextscn(elf, *scn))) {
+		if (!gelf_getshdr(*scn, sh))
+			return -EINVAL;
+		s = elf_strptr(elf, shstrndx, sh->sh_name);
+		if (s && !strcmp(s, name))
+			return 1;
+	}
+	return 0;
+}
+
 /*
  * libelf reports failures through elf_errno(), whose codes are private; an
  * allocation failing inside it leaves errno at ENOMEM (callers clear errno

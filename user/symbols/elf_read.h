@@ -13,6 +13,11 @@
 /* [off, off + len) lies inside a file of fsize bytes, without overflow. */
 bool elf_read__in_file(uint64_t off, uint64_t len, uint64_t fsize);
 
+/* The next section after *scn (NULL: from the first) called name, its
+ * header in *sh: 1 when found, 0 when there is no more, -EINVAL when the
+ * section headers cannot be read (errno as libelf left it). */
+int elf_read__next_named(Elf *elf, const char *name, Elf_Scn **scn, GElf_Shdr *sh);
+
 /* -ENOMEM when libelf failed allocating (errno cleared before the call),
  * else -dflt: libelf found the file malformed. */
 int elf_read__fail(int dflt);

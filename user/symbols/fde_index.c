@@ -160,25 +160,16 @@ struct fde_index *fde_index__from_eh_frame(const void *bytes, size_t size, uint6
 static int find_eh_frame(Elf *elf, uint64_t fsize, Elf_Data **data, uint64_t *vaddr)
 {
 	Elf_Scn *scn = NULL;
-	size_t shstrndx;
 	GElf_Shdr sh;
-	const char *s;
+	int found = elf_read__next_named(elf, ".eh_frame", &scn, &sh);
 
-	if (elf_getshdrstrndx(elf, &shstrndx))
+	if (found < 0)
 		return elf_read__fail(EINVAL);
-	while ((scn = elf_nextscn(elf, scn))) {
-		if (!gelf_getshdr(scn, &sh))
-			return elf_read__fail(EINVAL);
-		s = elf_strptr(elf, shstrndx, sh.sh_name);
-		if (!s || strcmp(s, ".eh_frame"))
-			continue;
-		/* a separate debug file's .eh_frame is NOBITS */
-		if (sh.sh_type == SHT_NOBITS || !sh.sh_size)
-			return -ENOENT;
-		*vaddr = sh.sh_addr;
-		return elf_read__scn_data(scn, &sh, fsize, data);
-	}
-	return -ENOENT;
+	/* a separate debug file's .eh_frame is NOBITS */
+	if (!found || sh.sh_type == SHT_NOBITS || !sh.sh_size)
+		return -ENOENT;
+	*vaddr = sh.sh_addr;
+	return elf_read__scn_data(scn, &sh, fsize, data);
 }
 
 struct fde_index *fde_index__open_fd(int fd)

@@ -204,18 +204,11 @@ int cfi_check__eh_frame_hdrs(Elf *elf, uint64_t fsize, const struct cfi_section 
 {
 	Elf_Scn *scn = NULL;
 	Elf_Data *data;
-	size_t shstrndx;
 	GElf_Shdr sh;
-	const char *name;
-	int err;
+	int found, err;
 
-	if (elf_getshdrstrndx(elf, &shstrndx))
-		return -EINVAL;
-	while ((scn = elf_nextscn(elf, scn))) {
-		if (!gelf_getshdr(scn, &sh))
-			return -EINVAL;
-		name = elf_strptr(elf, shstrndx, sh.sh_name);
-		if (!name || strcmp(name, ".eh_frame_hdr") || sh.sh_type == SHT_NOBITS || !sh.sh_size)
+	while ((found = elf_read__next_named(elf, ".eh_frame_hdr", &scn, &sh)) > 0) {
+		if (sh.sh_type == SHT_NOBITS || !sh.sh_size)
 			continue;
 		if (!elf_read__in_file(sh.sh_offset, sh.sh_size, fsize))
 			return -EINVAL;
@@ -226,7 +219,7 @@ int cfi_check__eh_frame_hdrs(Elf *elf, uint64_t fsize, const struct cfi_section 
 		if (err)
 			return err;
 	}
-	return 0;
+	return found;
 }
 
 void cfi_check__free(struct cfi_fdes *fdes)

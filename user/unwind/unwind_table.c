@@ -398,27 +398,18 @@ static int merge_rows(struct builder *b)
 static int find_section(Elf *elf, const char *name, uint64_t fsize, Elf_Scn **scnp)
 {
 	Elf_Scn *scn = NULL;
-	size_t shstrndx;
 	GElf_Shdr sh;
-	const char *s;
+	int found = elf_read__next_named(elf, name, &scn, &sh);
 
-	if (elf_getshdrstrndx(elf, &shstrndx))
+	if (found < 0)
+		return found;
+	/* .eh_frame of a separate debuginfo file is NOBITS. */
+	if (!found || sh.sh_type == SHT_NOBITS || !sh.sh_size)
+		return -ENOENT;
+	if (!elf_read__in_file(sh.sh_offset, sh.sh_size, fsize))
 		return -EINVAL;
-	while ((scn = elf_nextscn(elf, scn))) {
-		if (!gelf_getshdr(scn, &sh))
-			return -EINVAL;
-		s = elf_strptr(elf, shstrndx, sh.sh_name);
-		if (!s || strcmp(s, name))
-			continue;
-		/* .eh_frame of a separate debuginfo file is NOBITS. */
-		if (sh.sh_type == SHT_NOBITS || !sh.sh_size)
-			return -ENOENT;
-		if (!elf_read__in_file(sh.sh_offset, sh.sh_size, fsize))
-			return -EINVAL;
-		*scnp = scn;
-		return 0;
-	}
-	return -ENOENT;
+	*scnp = scn;
+	return 0;
 }
 
 /* The section's bytes as libdw reads them (a compressed .debug_frame was
