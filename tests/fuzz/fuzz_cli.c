@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * Fuzz target: user/cli.c, the command line. The input is argv[1..] with
+ * Fuzz target: user/cli/, the command line. The input is argv[1..] with
  * a NUL byte after each argument (the last one's is optional; argv[0] is
  * "bpfprof"; at most 64 arguments).
  * Each argument is its own heap block, so ASan sees a read past its end.
