@@ -122,6 +122,14 @@ $(BUILD)/examples/inline_hot_nopie: examples/inline_hot.c examples/workload.h
 # nofp_chain stripped of every symbol: its code is named only by its CFI
 $(BUILD)/examples/nofp_chain_stripped: $(BUILD)/examples/nofp_chain
 	strip -s -o $@ $<
+# The soak's fleet member and its library, from one file (the soak copies
+# both 200 times): no frame pointers, each sample needs both their tables
+$(BUILD)/examples/libnofp_fleet.so: examples/nofp_fleet.c examples/workload.h
+	@mkdir -p $(@D)
+	$(CC) -O2 -g -fomit-frame-pointer -fPIC -shared -DFLEET_LIB -Wall -Wextra -Werror $< -o $@
+$(BUILD)/examples/nofp_fleet: examples/nofp_fleet.c examples/workload.h $(BUILD)/examples/libnofp_fleet.so
+	$(CC) -O2 -g -fomit-frame-pointer -Wall -Wextra -Werror $< -o $@ -L$(BUILD)/examples \
+		-Wl,-rpath,'$$ORIGIN' -lnofp_fleet
 # Workloads without frame pointers, as most code is built (--call-graph dwarf)
 $(BUILD)/examples/nofp_%: examples/nofp_%.c examples/workload.h
 	@mkdir -p $(@D)

@@ -1,8 +1,17 @@
 #!/usr/bin/env bash
 # Churn soak: fleet mode for SECONDS while examples/churn starts and ends
 # ~50 short processes a second with pids reused (pid_max lowered for the
-# run). Checks that bpfprof's memory and fds stay flat, the stack map stays
-# bounded, and the drained totals equal the BPF side's own counter.
+# run), a burst of 20 distinct binaries early on, then a fleet of 200
+# distinct short-lived programs, each with a library of its own, started one
+# after another until 2 intervals before the end: copies of
+# examples/nofp_fleet and libnofp_fleet.so (no frame pointers: each sample
+# needs both files' unwind tables), each living 1 s.
+# Checks that bpfprof's memory and fds stay flat, the stack map stays
+# bounded, the drained totals equal the BPF side's own counter, the fleet's
+# samples are named and unwound to main, and that once the fleet exited its
+# unwind rows, files and kernel map memory are gone: back to the baseline
+# read just before it started (bpfprof's index line says what it holds at
+# every drain: rows, files, registry, the memlock of its BPF maps).
 # Usage: soak.sh SECONDS   (env: BPFPROF, EXAMPLES)
 set -u
 cd "$(dirname "$0")/../.."
@@ -10,41 +19,76 @@ cd "$(dirname "$0")/../.."
 SECS=${1:-600}
 BPFPROF=${BPFPROF:-./bpfprof}
 EX=${EXAMPLES:-build/examples}
+FLEET=200
 T=$(mktemp -d /tmp/bpfprof-soak.XXXXXX)
+LOG=$T/out/bpfprof-intervals.log
 old_pid_max=$(cat /proc/sys/kernel/pid_max)
 restore() { echo "$old_pid_max" >/proc/sys/kernel/pid_max; kill $(jobs -p) 2>/dev/null; rm -rf "$T"; }
 trap restore EXIT
 
+# Every member of the fleet a file identity of its own (copies, not links),
+# its library beside it (rpath $ORIGIN); made before the run, not in it.
+mkdir -p "$T/bin"
+for i in $(seq 1 20); do cp "$EX/nofp_chain" "$T/bin/burst_$i"; done
+for i in $(seq -w 1 "$FLEET"); do
+	mkdir "$T/fleet_$i"
+	cp "$EX/nofp_fleet" "$T/fleet_$i/fleet_$i"
+	cp "$EX/libnofp_fleet.so" "$T/fleet_$i/"
+done
+
 # pids wrap around quickly: a new process soon gets a pid an exited one had
 echo 16384 >/proc/sys/kernel/pid_max || echo "soak: cannot lower pid_max; pids will not be reused"
 interval=$(( SECS >= 120 ? 10 : 5 ))
+SECONDS=0
 "$BPFPROF" -a -F 99 --interval "$interval" --output-dir "$T/out" 2>"$T/err" & bp=$!
 "$EX/churn" "$SECS" 50 4 & cp=$!
-mkdir -p "$T/bin"
-for i in $(seq 1 20); do cp "$EX/nofp_chain" "$T/bin/burst_$i"; done
-( sleep $((SECS / 10)); for i in $(seq 1 20); do "$T/bin/burst_$i" 1 >/dev/null & done; wait ) & burst=$!
+
+intervals_written() { local f=("$T/out"/*.folded); [ -e "${f[0]}" ] && echo ${#f[@]} || echo 0; }
+
+# The burst at a tenth of the run; the fleet from the second interval line
+# after the burst exited (its tables gone: they linger 2 s after their last
+# user), that line's figures being the baseline, one member every
+# (what is left of the run - 2 intervals) / 200. Each stage notes the count
+# of interval lines written when it began or ended.
+(
+	sleep $((SECS / 10))
+	for i in $(seq 1 20); do "$T/bin/burst_$i" 1 >/dev/null & done
+	wait
+	n=$(intervals_written)
+	while [ "$(intervals_written)" -lt $((n + 2)) ]; do sleep 0.2; done
+	intervals_written >"$T/base_line"
+	step_ms=$(( (SECS - 2 * interval - SECONDS) * 1000 / FLEET ))
+	[ "$step_ms" -ge 50 ] || step_ms=50
+	printf -v step '%d.%03d' $((step_ms / 1000)) $((step_ms % 1000))
+	for i in $(seq -w 1 "$FLEET"); do "$T/fleet_$i/fleet_$i" 1 >/dev/null & sleep "$step"; done
+	wait
+	intervals_written >"$T/fleet_line"
+) & stages=$!
 
 # RSS and fds are read at one phase of every interval, half an interval
 # after its profile was written: a drain opens files and libdwfl sessions
 # for a few hundred ms, and a reading taken inside one says nothing about
 # growth (readings at random phases swung fds 47..52 in CI). The loop forks
 # nothing but sleep: processes of its own would be sampled, and their files
-# opened, by the profiler it watches.
-intervals_written() { local f=("$T/out"/*.folded); [ -e "${f[0]}" ] && echo ${#f[@]} || echo 0; }
+# opened, by the profiler it watches. It ends at the END_LINES-th interval
+# line written 2 intervals or more after the fleet's last member exited.
+END_LINES=2
 open_fds() { local f=("/proc/$bp/fd"/*); echo ${#f[@]}; }
 vm_rss() { local k v _; while read -r k v _; do [ "$k" = VmRSS: ] && echo "$v"; done <"/proc/$bp/status"; }
 half=$(awk -v i="$interval" 'BEGIN { print i / 2 }')
-rss=(); fds=()
-for ((t = 0; t < SECS - interval; t += interval)); do
+rss=(); fds=(); fleet_line=""
+while kill -0 "$bp" 2>/dev/null && [ "$SECONDS" -lt $((SECS + 12 * interval)) ]; do
 	n=$(intervals_written)
 	while [ "$(intervals_written)" -eq "$n" ] && kill -0 "$bp" 2>/dev/null; do sleep 0.2; done
 	sleep "$half"
 	rss+=("$(vm_rss)")
 	fds+=("$(open_fds)")
+	[ -n "$fleet_line" ] || { [ -s "$T/fleet_line" ] && read -r fleet_line <"$T/fleet_line"; }
+	[ -n "$fleet_line" ] && [ "$(intervals_written)" -ge $((fleet_line + 2 + END_LINES)) ] && break
 done
-wait "$cp" "$burst"
-sleep $((2 * interval))	# the burst's processes reaped, after the drain of their samples
+wait "$cp" "$stages"
 kill -TERM "$bp"; wait "$bp"; rc=$?
+read -r base_line <"$T/base_line"
 
 warm=$(( ${#rss[@]} / 4 )); [ "$warm" -ge 1 ] || warm=1
 rss_warm=${rss[$warm]}
@@ -54,8 +98,8 @@ fd_min=$(printf '%s\n' "${fds[@]:$warm}" | sort -n | head -1)
 fd_max=$(printf '%s\n' "${fds[@]:$warm}" | sort -n | tail -1)
 total=$(sed -nE 's/.*BPF-side total ([0-9]+) samples.*/\1/p' "$T/err")
 sum=$(cat "$T/out"/*.folded | awk '{ t += $NF } END { print t + 0 }')
-lost=$(sed -nE 's/.* ([0-9]+) lost .*/\1/p' "$T/out/bpfprof-intervals.log" | awk '{ t += $1 } END { print t + 0 }')
-maxids=$(sed -nE 's/.*stack map held ([0-9]+) ids/\1/p' "$T/out/bpfprof-intervals.log" | sort -n | tail -1)
+lost=$(sed -nE 's/.* ([0-9]+) lost .*/\1/p' "$LOG" | awk '{ t += $1 } END { print t + 0 }')
+maxids=$(sed -nE 's/.*stack map held ([0-9]+) ids/\1/p' "$LOG" | sort -n | tail -1)
 churn=$(cat "$T/out"/*.folded | awk '$0 ~ /^churn;/ { t += $NF } END { print t + 0 }')
 named=$(cat "$T/out"/*.folded | awk '$0 ~ /^churn;.*child_work;child_spin / { t += $NF } END { print t + 0 }')
 reg_now=$(sed -nE 's/.*file registry: ([0-9]+) files now.*/\1/p' "$T/err")
@@ -65,11 +109,58 @@ rows_now=$(sed -nE 's/.*unwind tables: [0-9]+ files loaded \(([0-9]+) rows of.*/
 rows_peak=$(sed -nE 's/.*unwind tables: .* rows of [0-9]+, peak ([0-9]+),.*/\1/p' "$T/err")
 dropped=$(sed -nE 's/.*, ([0-9]+) dropped after their processes exited.*/\1/p' "$T/err")
 
+# The footprint of each interval line, one line of 8 numbers (or of "x"):
+# rows, files, tables loaded and dropped so far, registry files, released
+# so far, kernel bytes of all maps, of the unwind rows' inner maps.
+mapfile -t FOOT < <(sed -E -e 's/.*; unwind rows ([0-9]+) in ([0-9]+) files \(([0-9]+) tables loaded, ([0-9]+) dropped so far\); file registry ([0-9]+) files \(([0-9]+) released so far\); BPF maps ([0-9]+) bytes \(unwind rows ([0-9]+)\).*/\1 \2 \3 \4 \5 \6 \7 \8/' -e t -e 's/.*/x x x x x x x x/' "$LOG")
+ROWS=0 FILES=1 LOADED=2 DROPPED=3 REG=4 KBYTES=6 RBYTES=7	# 5: released so far
+# foot LINE COLUMN: the figure of interval line LINE (1 = the first); empty
+# when the line does not say it
+foot() { local f; read -ra f <<<"${FOOT[$(($1 - 1))]:-}"; [ "${f[$2]:-x}" = x ] || echo "${f[$2]}"; }
+# le_pct A B P: both numbers, A <= B + P%
+le_pct() { [[ $1 =~ ^[0-9]+$ && $2 =~ ^[0-9]+$ ]] && [ $(($1 * 100)) -le $(($2 * (100 + $3))) ]; }
+# since COLUMN: how much a count grew from the baseline line to the last end line
+since() {
+	local a b; a=$(foot "$last_end" "$1"); b=$(foot "$base_line" "$1")
+	[[ $a =~ ^[0-9]+$ && $b =~ ^[0-9]+$ ]] && echo $((a - b)) || echo -1
+}
+# lowest COLUMN FIRST LAST: the lowest figure of lines FIRST..LAST
+lowest() { local k; for ((k = $2; k <= $3; k++)); do foot "$k" "$1"; done | sort -n | head -1; }
+highest() { local k; for ((k = $2; k <= $3; k++)); do foot "$k" "$1"; done | sort -n | tail -1; }
+# Baseline: the lower of the line the fleet started at and the one before;
+# end: the lowest of the END_LINES lines from 2 intervals after its last
+# member exited. Lowest, because another user's process (this machine is
+# shared, and fleet mode profiles all of it) may hold tables at one reading
+# and be gone at the next, where a leak would stay in every reading.
+first_end=$(( ${fleet_line:-0} + 3 )) last_end=$(( ${fleet_line:-0} + 2 + END_LINES ))
+base() { lowest "$1" $((base_line - 1)) "$base_line"; }
+end() { lowest "$1" "$first_end" "$last_end"; }
+peak() { highest "$1" "$base_line" "$first_end"; }
+base_rows=$(base $ROWS) peak_rows=$(peak $ROWS) end_rows=$(end $ROWS)
+base_files=$(base $FILES) peak_files=$(peak $FILES) end_files=$(end $FILES)
+base_reg=$(base $REG) peak_reg=$(peak $REG) end_reg=$(end $REG)
+base_kb=$(base $KBYTES) peak_kb=$(peak $KBYTES) end_kb=$(end $KBYTES)
+base_rb=$(base $RBYTES) peak_rb=$(peak $RBYTES) end_rb=$(end $RBYTES)
+loaded_since=$(since $LOADED) dropped_since=$(since $DROPPED)
+# The fleet's samples: all of them, those unwound from its library's hot
+# function through the program to main, and members with one such stack.
+fleet_all=$(cat "$T/out"/*.folded | awk '/^fleet_[0-9]+;/ { t += $NF } END { print t + 0 }')
+chain='^fleet_[0-9]+;(.*;)?main;fleet_outer;fleet_lib_middle;fleet_lib_hot[; ]'
+fleet_unwound=$(cat "$T/out"/*.folded | awk -v re="$chain" '$0 ~ re { t += $NF } END { print t + 0 }')
+fleet_members=$(cat "$T/out"/*.folded | awk -v re="$chain" '$0 ~ re { split($0, f, ";"); m[f[1]] = 1 }
+	END { print length(m) }')
+
 echo "soak: ${SECS}s, RSS after warm-up ${rss_warm} KiB, max ${rss_max} KiB, end ${rss_end} KiB;" \
 	"fds ${fd_min}..${fd_max}; stack map held at most ${maxids} ids;" \
 	"samples ${sum} + lost ${lost} vs BPF-side ${total}; churn children ${named}/${churn} named;" \
 	"file registry ${reg_now} files at the end (peak ${reg_peak}, ${reg_released} released);" \
 	"unwind rows ${rows_now} at the end (peak ${rows_peak}), ${dropped} tables dropped"
+echo "soak: fleet of $FLEET from interval line $base_line, last exited before line $((fleet_line + 1));" \
+	"baseline / peak / end: unwind rows $base_rows / $peak_rows / $end_rows," \
+	"files $base_files / $peak_files / $end_files, registry $base_reg / $peak_reg / $end_reg," \
+	"BPF maps $base_kb / $peak_kb / $end_kb bytes (unwind rows $base_rb / $peak_rb /" \
+	"$end_rb); tables loaded $loaded_since, dropped $dropped_since in between;" \
+	"fleet samples $fleet_unwound of $fleet_all unwound to main, $fleet_members members"
 check "soak: bpfprof exit 0 ($rc)" [ "$rc" -eq 0 ]
 check "soak: RSS after warm-up grows <= 10% ($rss_warm -> max $rss_max KiB)" \
 	[ $((rss_max * 100)) -le $((rss_warm * 110)) ]
@@ -85,5 +176,31 @@ check "soak: the burst's 20 files released from the registry ($reg_released)" \
 	[ "${reg_released:-0}" -ge 20 ]
 check "soak: unwind tables of the burst dropped ($dropped), rows back down ($rows_now < peak $rows_peak)" \
 	all [ "${dropped:-0}" -ge 20 ] -- [ "${rows_now:-0}" -lt "${rows_peak:-0}" ]
+check "soak: every interval line says what bpfprof holds (baseline line $base_line, end line $last_end)" \
+	all [ -n "$base_rows" ] -- [ -n "$end_rows" ] -- [ -n "$end_rb" ]
+# Each of the 400 files is an identity of its own: a table of its own,
+# loaded while a member ran and dropped after (other processes' tables come
+# and go too: these are lower bounds, the figures below are the proof).
+check "soak: fleet's tables loaded, one per file ($loaded_since >= $((2 * FLEET)))" \
+	[ "$loaded_since" -ge $((2 * FLEET)) ]
+check "soak: fleet's tables dropped after its members exited ($dropped_since >= $((2 * FLEET)))" \
+	[ "$dropped_since" -ge $((2 * FLEET)) ]
+check "soak: the fleet's tables were counted while it ran (rows peak $peak_rows > $base_rows," \
+	"inner maps' bytes $peak_rb > $base_rb)" \
+	all [ "$peak_rows" -gt "$base_rows" ] -- [ "$peak_rb" -gt "$base_rb" ]
+check "soak: unwind rows and files back to the baseline (rows $end_rows <= $base_rows," \
+	"files $end_files <= $base_files, inner maps $end_rb <= $base_rb bytes)" \
+	all le_pct "$end_rows" "$base_rows" 0 -- le_pct "$end_files" "$base_files" 0 -- \
+	le_pct "$end_rb" "$base_rb" 0
+check "soak: file registry back to the baseline ($end_reg <= $base_reg files)" \
+	le_pct "$end_reg" "$base_reg" 0
+check "soak: kernel map memory flat: <= 10% over the baseline ($base_kb -> $end_kb bytes)" \
+	le_pct "$end_kb" "$base_kb" 10
+# 90%: the bar of the unwinder's issue; a member's first samples, before
+# its tables are in (tens of ms of its 1 s), are walked by frame pointers.
+check "soak: fleet's samples unwound from its library to main ($fleet_unwound of $fleet_all)" \
+	all [ "$fleet_all" -gt 0 ] -- [ $((fleet_unwound * 100)) -ge $((fleet_all * 90)) ]
+check "soak: every member of the fleet has unwound samples ($fleet_members of $FLEET)" \
+	[ "$fleet_members" -eq "$FLEET" ]
 echo "soak: $PASS passed, $FAIL failed"
 [ "$FAIL" -eq 0 ]

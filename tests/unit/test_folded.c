@@ -145,3 +145,23 @@ Test(folded, several_events_get_their_name_as_root_and_scale)
 	free(out);
 	profile__free(p);
 }
+
+/* The run's footprint is a reading, not a count: a merge (a snapshot
+ * followed by the interval's end) keeps the newer one, never a sum. */
+Test(folded, merge_keeps_the_newer_footprint)
+{
+	struct profile *dst = profile__new(), *src = profile__new();
+
+	cr_assert(dst && src);
+	dst->stats.footprint = (struct footprint){ .set = true, .unwind_rows = 500,
+						   .kernel_bytes = 4096 };
+	cr_assert_eq(profile__merge(dst, src), 0);
+	cr_expect_eq(dst->stats.footprint.unwind_rows, 500, "an unset footprint changes nothing");
+	src->stats.footprint = (struct footprint){ .set = true, .unwind_rows = 300,
+						   .kernel_bytes = 2048 };
+	cr_assert_eq(profile__merge(dst, src), 0);
+	cr_expect_eq(dst->stats.footprint.unwind_rows, 300);
+	cr_expect_eq(dst->stats.footprint.kernel_bytes, 2048);
+	profile__free(src);
+	profile__free(dst);
+}

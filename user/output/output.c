@@ -180,13 +180,28 @@ static void report(struct output *o, int err, const struct profile *p)
 	}
 }
 
+/* What the run held at the drain: unwind rows, mapped files, kernel bytes. */
+static void footprint_part(const struct footprint *f, char *buf, size_t size)
+{
+	if (!f->set)
+		return;
+	snprintf(buf, size, "; unwind rows %zu in %zu files (%zu tables loaded, %zu dropped so "
+		 "far); file registry %zu files (%" PRIu64 " released so far); BPF maps %" PRIu64
+		 " bytes (unwind rows %" PRIu64 ")", f->unwind_rows, f->unwind_files,
+		 f->tables_loaded, f->tables_dropped, f->registry_files, f->registry_released,
+		 f->kernel_bytes, f->row_bytes);
+}
+
 static void index_line(struct output *o, const struct profile *p, const char *summary, int err)
 {
-	char line[1536];
+	char line[1792], footprint[256] = "";
 	int lerr;
 
-	snprintf(line, sizeof(line), "%" PRIu64 " %s; stack map held %zu ids%s",
-		 p->stats.start_wall_ns, summary, p->stats.stack_ids, err ? "; NOT WRITTEN" : "");
+	footprint_part(&p->stats.footprint, footprint, sizeof(footprint));
+	/* the footprint before the stack map: readers take the line's end */
+	snprintf(line, sizeof(line), "%" PRIu64 " %s%s; stack map held %zu ids%s",
+		 p->stats.start_wall_ns, summary, footprint, p->stats.stack_ids,
+		 err ? "; NOT WRITTEN" : "");
 	lerr = fleet__log(o->fleet, line);
 	if (lerr && !o->log_failing)
 		p_err("cannot append to the index in %s: %s",

@@ -158,5 +158,7 @@ int profile__merge(struct profile *dst, const struct profile *src)
 	dst->stats.duration += src->stats.duration;
 	if (src->stats.stack_ids > dst->stats.stack_ids)
 		dst->stats.stack_ids = src->stats.stack_ids;
+	if (src->stats.footprint.set)
+		dst->stats.footprint = src->stats.footprint;
 	return 0;
 }

@@ -38,6 +38,19 @@ struct psample {
 	struct pframe *frames;	/* root (outermost) first */
 };
 
+/* Fleet mode: what the run holds when an interval is drained, for the
+ * index line (the soak checks these come back down). Gauges and counters
+ * since the start: a merge keeps the newer. */
+struct footprint {
+	bool set;
+	size_t unwind_rows, unwind_files;	/* rows and files loaded now */
+	size_t tables_loaded, tables_dropped;	/* files' rows loaded, freed, since the start */
+	size_t registry_files;			/* files the processes map now */
+	uint64_t registry_released;		/* registry entries released since the start */
+	uint64_t kernel_bytes;			/* every BPF map's memlock, inner maps too */
+	uint64_t row_bytes;			/* of which the unwind rows' inner maps */
+};
+
 struct profile_stats {
 	uint64_t bpf[STAT_MAX];		/* the BPF side's stats map, summed */
 	uint64_t frames;		/* frames symbolized */
@@ -60,6 +73,7 @@ struct profile_stats {
 	uint64_t py_unsupported;	/* ... with a CPython of another version */
 	uint64_t py_codes_gone;		/* ... code objects not read: the process had exited */
 	uint64_t py_codes_bad;		/* ... not a code object, or unreadable */
+	struct footprint footprint;
 };
 
 /* What one event's counts are. */

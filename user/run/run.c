@@ -18,6 +18,7 @@
 #include "errors.h"
 #include "files.h"
 #include "fleet_summary.h"
+#include "kmem.h"
 #include "output.h"
 #include "procs.h"
 #include "python.h"
@@ -85,6 +86,29 @@ static const char *check_signals(struct run *r)
 	return why;
 }
 
+/* Fleet mode: what the run holds now (the index line says it every
+ * interval). Kernel bytes that cannot be read are left 0 and said once. */
+static void take_footprint(struct run *r, struct footprint *f)
+{
+	struct files_stats fs;
+	struct unwind_stats us = { 0 };
+	struct kmem km = { 0 };
+	int err = kmem__read(session__unwind_files_fd(r->session), &km);
+
+	if (err && !r->kmem_said)
+		p_warn("cannot read the BPF maps' kernel memory: %s", strerror(-err));
+	r->kmem_said |= err != 0;
+	files__stats(r->files, &fs);
+	if (r->unwinder)
+		unwinder__stats(r->unwinder, &us);
+	*f = (struct footprint){
+		.set = true, .unwind_rows = us.rows, .unwind_files = us.files,
+		.tables_loaded = us.files_loaded, .tables_dropped = us.files_dropped,
+		.registry_files = fs.entries, .registry_released = fs.released,
+		.kernel_bytes = km.maps + km.rows, .row_bytes = km.rows,
+	};
+}
+
 int run__collect(struct run *r, struct profile **out)
 {
 	struct profile *p;
@@ -101,6 +125,8 @@ int run__collect(struct run *r, struct profile **out)
 	p->stats.freq = r->cfg->freq;
 	p->stats.tracking_lost = lost - r->tracking_lost;
 	r->tracking_lost = lost;
+	if (r->cfg->interval)
+		take_footprint(r, &p->stats.footprint);
 	r->interval_ns = now;
 	r->interval_wall_ns = run__wall_now();
 	*out = p;

@@ -47,6 +47,7 @@ struct run {
 	uint64_t cleared;		/* samples dropped by clear */
 	unsigned long commands;		/* carried out (--control, SIGUSR1) */
 	struct top_live *top;		/* bpfprof top */
+	bool kmem_said;			/* kernel bytes unreadable: said once */
 };
 
 static inline uint64_t run__wall_now(void)
