@@ -203,6 +203,20 @@ int BPF_PROG(follow, struct task_struct *parent, struct task_struct *child)
 	return 0;
 }
 
+/* ... and forgotten when it ends: the map has room for MAX_FILTER_PIDS
+ * processes at once, not for every child a long command forks (the soak's
+ * churn forks 50 a second: from the 1025th on, none was profiled). */
+SEC("tp_btf/sched_process_exit")
+int BPF_PROG(unfollow, struct task_struct *p)
+{
+	__u32 tgid = p->tgid;
+
+	/* its last thread: the signal struct counts the live ones */
+	if (follow_forks && !BPF_CORE_READ(p, signal, live.counter))
+		bpf_map_delete_elem(&tgids, &tgid);
+	return 0;
+}
+
 /* Fires once the new image is mapped: samples from now on carry this time,
  * which user space places after the exec's own (earlier) perf record. */
 SEC("tp_btf/sched_process_exec")

@@ -7,10 +7,13 @@
  * both into a directory per member, so each copy is a file of its own (its
  * own inode, its own unwind table), and every sample needs both tables:
  *   main -> fleet_outer (program) -> fleet_lib_middle -> fleet_lib_hot (library)
- * Usage: nofp_fleet [seconds=1]
+ * It spins busy_percent of every few ms and sleeps the rest: a fleet of
+ * many at once then fits the machine, which the profiler shares.
+ * Usage: nofp_fleet [seconds=1 [busy_percent=100]]
  */
 #define _GNU_SOURCE
 #include <stdint.h>
+#include <unistd.h>
 
 #include "workload.h"
 
@@ -35,22 +38,46 @@ NOINLINE __attribute__((visibility("default"))) uint64_t fleet_lib_middle(uint64
 
 uint64_t fleet_lib_middle(uint64_t x);	/* in libnofp_fleet.so */
 
+/* busy_percent of every period is spent spinning. The periods vary
+ * (5-15 ms): a fixed 10 ms one kept step with the 99 Hz sampling timer,
+ * so some members were never sampled while busy and others always. */
+#define PERIOD_MIN_NS	5000000u
+#define PERIOD_SPAN_NS	10000000u
+
 volatile uint64_t sink;
 
-NOINLINE uint64_t fleet_outer(uint64_t deadline)
+NOINLINE uint64_t fleet_outer(uint64_t deadline, unsigned int busy_percent)
 {
-	uint64_t x = 1;
+	uint64_t x = 1, t, rnd = (uint64_t)getpid() * 0x9e3779b97f4a7c15u;
 
-	while (now_ns() < deadline)
-		x += fleet_lib_middle(x);
+	for (t = now_ns(); t < deadline; t = now_ns()) {
+		uint64_t period, idle_from, wake;
+		struct timespec next;
+
+		rnd = rnd * 6364136223846793005u + 1442695040888963407u;
+		period = PERIOD_MIN_NS + (rnd >> 33) % PERIOD_SPAN_NS;
+		idle_from = t + period / 100 * busy_percent;
+		wake = t + period;
+		next = (struct timespec){ .tv_sec = (time_t)(wake / 1000000000u),
+					  .tv_nsec = (long)(wake % 1000000000u) };
+		while (now_ns() < idle_from)
+			x += fleet_lib_middle(x);
+		if (busy_percent < 100)
+			clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
+	}
 	return x + 1;
 }
 
 int main(int argc, char **argv)
 {
 	double secs = arg_seconds(argc, argv, 1, 1.0);
+	int busy = argc > 2 ? atoi(argv[2]) : 100;
 
-	sink = fleet_outer(now_ns() + (uint64_t)(secs * 1e9));
+	if (busy < 1 || busy > 100) {
+		fprintf(stderr, "%s: invalid busy percentage '%s' (1..100)\n", argv[0], argv[2]);
+		return 2;
+	}
+	sink = fleet_outer(now_ns() + (uint64_t)(secs * 1e9), (unsigned int)busy);
 	return 0;
 }
 

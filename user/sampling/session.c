@@ -260,6 +260,7 @@ static int choose_programs(struct profile_bpf *skel, const struct session_opts *
 		{ skel->progs.sample_uprobe, has_kind(opts, EVENT_UPROBE, EVENT_UPROBE) },
 		{ skel->progs.offcpu, has_kind(opts, EVENT_OFFCPU, EVENT_OFFCPU) },
 		{ skel->progs.follow, opts->follow_forks },
+		{ skel->progs.unfollow, opts->follow_forks },
 		{ skel->progs.exec, with_exec },
 	};
 	int err = 0;
@@ -355,8 +356,8 @@ static int attach_helpers(struct session *s)
 {
 	struct bpf_link *link;
 
-	if (s->follow_forks) {
-		link = bpf_program__attach(s->skel->progs.follow);
+	for (int i = 0; s->follow_forks && i < 2; i++) {
+		link = bpf_program__attach(i ? s->skel->progs.unfollow : s->skel->progs.follow);
 		if (!link || attach__link(s->attached, link)) {
 			fprintf(stderr, "bpfprof: cannot follow the command's children: %s\n",
 				strerror(errno));

@@ -509,8 +509,12 @@ void unwinder__sync(struct unwinder *u, struct procs *procs, const pid_t *roots,
 	take_built(u, procs);
 	n = procs__take_changed(procs, &tgids);
 
+	/* an exit is always taken: a process forgotten by then (its samples
+	 * all drained at an interval's end) no longer says whose child it was,
+	 * and its tables stayed held for good (the soak's fleet: 1 of 200) */
 	for (i = 0; i < n; i++)
-		if (!nroots || procs__descends(procs, tgids[i], roots, nroots)) {
+		if (!nroots || !procs__alive(procs, tgids[i], 0) ||
+		    procs__descends(procs, tgids[i], roots, nroots)) {
 			sync_proc(u, procs, tgids[i]);
 			if (u->on_sync)
 				u->on_sync(u->on_sync_arg, procs, tgids[i]);

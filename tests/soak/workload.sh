@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# The churn soak's workload, bpfprof's command in soak.sh (its files are
+# made there): examples/churn for SECS seconds; at a tenth of the run, 20
+# copies of nofp_chain at once; then the fleet: FLEET members, each a
+# program with a library of its own, started one after another from the
+# second interval line after the burst exited (its tables gone: they
+# linger 2 s after their last user), that line's figures being the
+# baseline, until 2 intervals before the end. Each member lives 1 s and
+# spins that step's share of it (a step of 200 ms: 5 at once, each busy
+# 20%), so the fleet keeps one CPU busy at most and bpfprof, which drains,
+# builds tables and syncs new processes, has the other (a fleet that took
+# both CPUs starved it in a 60 s run: members lived and died unseen, 74 of
+# 200 got tables). The stages note the count of interval lines written
+# when the fleet began (base_line) and when its last member exited
+# (fleet_line). Then it waits to be ended (bpfprof's SIGTERM).
+# Usage: workload.sh SECS INTERVAL DIR EXAMPLES FLEET
+set -u
+trap 'exit 0' TERM	# bpfprof's, at the end: a clean end, bpfprof exits 0
+SECS=$1 interval=$2 T=$3 EX=$4 FLEET=$5
+
+intervals_written() { local f=("$T/out"/*.folded); [ -e "${f[0]}" ] && echo ${#f[@]} || echo 0; }
+
+"$EX/churn" "$SECS" 50 4 &
+sleep $((SECS / 10))
+burst=()
+for i in $(seq 1 20); do "$T/bin/burst_$i" 1 >/dev/null & burst+=($!); done
+wait "${burst[@]}"
+n=$(intervals_written)
+while [ "$(intervals_written)" -lt $((n + 2)) ]; do sleep 0.2; done
+intervals_written >"$T/base_line"
+step_ms=$(( (SECS - 2 * interval - SECONDS) * 1000 / FLEET ))
+[ "$step_ms" -ge 50 ] || step_ms=50
+printf -v step '%d.%03d' $((step_ms / 1000)) $((step_ms % 1000))
+busy=$((step_ms / 10)); [ "$busy" -le 100 ] || busy=100
+fleet=()
+for i in $(seq -w 1 "$FLEET"); do "$T/fleet_$i/fleet_$i" 1 "$busy" >/dev/null & fleet+=($!); sleep "$step"; done
+wait "${fleet[@]}"
+intervals_written >"$T/fleet_line"
+while :; do sleep 1; done
