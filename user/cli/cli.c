@@ -72,6 +72,24 @@ static const struct option long_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+/* CLI_EXIT_USAGE with msg said (it takes arg) when bad, else -1: go on. */
+static int usage_if(bool bad, const char *msg, const char *arg)
+{
+	if (!bad)
+		return -1;
+	cli_usage__error(msg, arg);
+	return CLI_EXIT_USAGE;
+}
+
+/* A count 1..max in *n; false with msg said (it takes arg) if not. */
+static bool count_ok(const char *arg, unsigned long max, const char *msg, unsigned long *n)
+{
+	if (!cli_value__ulong(arg, max, n) && *n)
+		return true;
+	cli_usage__error(msg, arg);
+	return false;
+}
+
 /* --control fifo:CTL[,ACK], perf record's syntax: the paths only (opened
  * by the run, never created). */
 static int parse_control(const char *arg, struct config *cfg)
@@ -105,28 +123,20 @@ static int apply_fleet_option(int opt, const char *arg, struct config *cfg)
 
 	switch (opt) {
 	case OPT_INTERVAL:
-		if (cli_value__seconds(arg, false, &cfg->interval) || cfg->interval < 0.1) {
-			cli_usage__error("invalid interval '%s': expected seconds >= 0.1", arg);
-			return CLI_EXIT_USAGE;
-		}
-		return -1;
+		return usage_if(cli_value__seconds(arg, false, &cfg->interval) || cfg->interval < 0.1,
+				"invalid interval '%s': expected seconds >= 0.1", arg);
 	case OPT_OUTPUT_DIR:
 		cfg->output_dir = arg;
 		return -1;
 	case OPT_MAX_FILES:
 	case OPT_SPOOL_MAX:
-		if (cli_value__ulong(arg, 1000000, &n) || n == 0) {
-			cli_usage__error("invalid count '%s': expected 1..1000000", arg);
+		if (!count_ok(arg, 1000000, "invalid count '%s': expected 1..1000000", &n))
 			return CLI_EXIT_USAGE;
-		}
 		*(opt == OPT_MAX_FILES ? &cfg->max_files : &cfg->spool_max) = (unsigned int)n;
 		return -1;
 	case OPT_MAX_BYTES:
-		if (cli_value__size(arg, &cfg->max_bytes)) {
-			cli_usage__error("invalid size '%s': expected bytes, or a number with K, M or G", arg);
-			return CLI_EXIT_USAGE;
-		}
-		return -1;
+		return usage_if(cli_value__size(arg, &cfg->max_bytes),
+				"invalid size '%s': expected bytes, or a number with K, M or G", arg);
 	case OPT_PUSH:
 		cfg->push_url = arg;
 		return -1;
@@ -147,16 +157,12 @@ static int apply_event_option(int opt, const char *arg, struct config *cfg)
 
 	switch (opt) {
 	case 'e':
-		if (events__parse(arg, cfg->events, MAX_EVENTS - 1, &cfg->nevents, err, sizeof(err))) {
-			cli_usage__error("%s", err);
-			return CLI_EXIT_USAGE;
-		}
-		return -1;
+		return usage_if(events__parse(arg, cfg->events, MAX_EVENTS - 1, &cfg->nevents, err,
+					      sizeof(err)),
+				"%s", err);
 	case 'c':
-		if (cli_value__ulong(arg, 1ul << 40, &n) || n == 0) {
-			cli_usage__error("invalid period '%s': expected a count > 0", arg);
+		if (!count_ok(arg, 1ul << 40, "invalid period '%s': expected a count > 0", &n))
 			return CLI_EXIT_USAGE;
-		}
 		cfg->period = n;
 		return -1;
 	case OPT_COMM:
@@ -196,33 +202,22 @@ static int apply_option(int opt, const char *arg, struct config *cfg)
 		return apply_event_option(opt, arg, cfg);
 	switch (opt) {
 	case OPT_FORMAT:
-		if (cli_value__format(arg, &cfg->format)) {
-			cli_usage__error("invalid format '%s': expected folded, pprof, both, html or svg", arg);
-			return CLI_EXIT_USAGE;
-		}
-		return -1;
+		return usage_if(cli_value__format(arg, &cfg->format),
+				"invalid format '%s': expected folded, pprof, both, html or svg", arg);
 	case 'F':
-		if (cli_value__ulong(arg, CLI_MAX_FREQ, &n) || n == 0) {
-			cli_usage__error("invalid frequency '%s': expected 1.." "100000 Hz", arg);
+		if (!count_ok(arg, CLI_MAX_FREQ, "invalid frequency '%s': expected 1.." "100000 Hz", &n))
 			return CLI_EXIT_USAGE;
-		}
 		cfg->freq = (unsigned int)n;
 		cfg->freq_set = true;
 		return -1;
 	case 'd':
-		if (cli_value__seconds(arg, false, &cfg->duration)) {
-			cli_usage__error("invalid duration '%s': expected seconds > 0", arg);
-			return CLI_EXIT_USAGE;
-		}
-		return -1;
+		return usage_if(cli_value__seconds(arg, false, &cfg->duration),
+				"invalid duration '%s': expected seconds > 0", arg);
 	case 'p':
 	case 't':
-		if (opt == 'p' ? cli_value__ids(arg, &cfg->pids, &cfg->npids) :
-				 cli_value__ids(arg, &cfg->tids, &cfg->ntids)) {
-			cli_usage__error(opt == 'p' ? "invalid pid list '%s'" : "invalid tid list '%s'", arg);
-			return CLI_EXIT_USAGE;
-		}
-		return -1;
+		return usage_if(opt == 'p' ? cli_value__ids(arg, &cfg->pids, &cfg->npids) :
+					     cli_value__ids(arg, &cfg->tids, &cfg->ntids),
+				opt == 'p' ? "invalid pid list '%s'" : "invalid tid list '%s'", arg);
 	case 'a':
 		return -1;	/* system-wide is what we do without -p */
 	case 'U':
@@ -261,31 +256,21 @@ static int apply_option(int opt, const char *arg, struct config *cfg)
 		cfg->names.python = false;
 		return -1;
 	case OPT_UNWIND_ROWS:
-		if (cli_value__ulong(arg, 1ul << 28, &n) || n == 0) {
-			cli_usage__error("invalid --unwind-rows '%s': expected 1..268435456", arg);
+		if (!count_ok(arg, 1ul << 28, "invalid --unwind-rows '%s': expected 1..268435456", &n))
 			return CLI_EXIT_USAGE;
-		}
 		cfg->unwind_rows = (unsigned int)n;
 		return -1;
 	case OPT_MAX_STACKS:
-		if (cli_value__ulong(arg, CLI_MAX_STACKS, &n) || n == 0) {
-			cli_usage__error("invalid --max-stacks '%s': expected 1..4194304", arg);
+		if (!count_ok(arg, CLI_MAX_STACKS, "invalid --max-stacks '%s': expected 1..4194304", &n))
 			return CLI_EXIT_USAGE;
-		}
 		cfg->max_stacks = (unsigned int)n;
 		return -1;
 	case OPT_DEBUGINFOD_TIMEOUT:
-		if (cli_value__seconds(arg, true, &cfg->names.debuginfod_timeout)) {
-			cli_usage__error("invalid --debuginfod-timeout '%s': expected seconds >= 0", arg);
-			return CLI_EXIT_USAGE;
-		}
-		return -1;
+		return usage_if(cli_value__seconds(arg, true, &cfg->names.debuginfod_timeout),
+				"invalid --debuginfod-timeout '%s': expected seconds >= 0", arg);
 	case OPT_KILL_AFTER:
-		if (cli_value__seconds(arg, true, &cfg->kill_after)) {
-			cli_usage__error("invalid --kill-after '%s': expected seconds >= 0", arg);
-			return CLI_EXIT_USAGE;
-		}
-		return -1;
+		return usage_if(cli_value__seconds(arg, true, &cfg->kill_after),
+				"invalid --kill-after '%s': expected seconds >= 0", arg);
 	case 'q':
 		cfg->quiet = true;
 		return -1;

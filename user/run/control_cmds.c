@@ -30,8 +30,8 @@ static int snapshot(struct run *r)
 	if (!err)
 		err = output__snapshot(r->out, r->so_far);
 	if (!err && !r->cfg->quiet)
-		p_info("control: snapshot: %" PRIu64 " samples (%" PRIu64 " lost) to %s", r->so_far->stats.bpf[STAT_SAMPLES], profile__lost(r->so_far),
-			r->cfg->output);
+		p_info("control: snapshot: %" PRIu64 " samples (%" PRIu64 " lost) to %s",
+		       r->so_far->stats.bpf[STAT_SAMPLES], profile__lost(r->so_far), r->cfg->output);
 	return err;
 }
 
