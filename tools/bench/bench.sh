@@ -296,14 +296,6 @@ ring_mib() {
 	awk -v s="$s" 'BEGIN { printf "%.2f", s / 1048576 }'
 }
 
-# The BPF programs and maps a process holds, from its file descriptors
-bpf_ids() {	# bpf_ids PID prog|map -> ids, one a line
-	local pid=$1 kind=$2 f
-	for f in /proc/"$pid"/fd/*; do
-		[ "$(readlink "$f" 2>/dev/null)" = "anon_inode:bpf-$kind" ] || continue
-		sed -nE "s/^${kind}_id:[[:space:]]*([0-9]+)/\\1/p" "/proc/$pid/fdinfo/${f##*/}"
-	done | sort -un
-}
 # "run_time_ns run_cnt" summed over the perf_event programs of PID
 bpf_prog_stats() {
 	local pid=$1 f t=0 c=0 rt rc
@@ -316,14 +308,44 @@ bpf_prog_stats() {
 	done
 	echo "$t $c"
 }
-# MiB of BPF map memory (memlock, as `bpftool map show` reports it)
+# MiB of kernel memory in the BPF maps a run created (memlock, as `bpftool
+# map show` reports it): the maps its fds hold, plus the inner maps of its
+# maps of maps (the unwind row store's per-file rows: user/unwind/rowstore.c
+# closes their fds once the outer map holds them), each counted once
 maps_memlock_mib() {
-	local id b s=0
-	for id in $(bpf_ids "$1" map); do
-		b=$(bpftool map show id "$id" 2>/dev/null | sed -nE 's/.*memlock ([0-9]+)B.*/\1/p')
-		s=$((s + ${b:-0}))
+	local pid=$1 f id b s=0
+	declare -A seen=()
+	for f in /proc/"$pid"/fd/*; do
+		[ "$(readlink "$f" 2>/dev/null)" = "anon_inode:bpf-map" ] || continue
+		read -r id b <<<"$(awk '/^map_id:/ { i = $2 } /^memlock:/ { m = $2 } END { print i, m }' \
+			"/proc/$pid/fdinfo/${f##*/}" 2>/dev/null)"
+		[ -n "$id" ] && [ -z "${seen[$id]:-}" ] || continue
+		seen[$id]=1; s=$((s + ${b:-0}))
+	done
+	for id in $(outer_map_ids "$pid"); do
+		for f in $(inner_map_ids "$id"); do
+			[ -z "${seen[$f]:-}" ] || continue
+			seen[$f]=1
+			b=$(bpftool map show id "$f" 2>/dev/null | sed -nE 's/.*memlock ([0-9]+)B.*/\1/p')
+			s=$((s + ${b:-0}))
+		done
 	done
 	awk -v s="$s" 'BEGIN { printf "%.2f", s / 1048576 }'
+}
+# ids of the maps of maps (BPF_MAP_TYPE_ARRAY_OF_MAPS, HASH_OF_MAPS) PID holds
+outer_map_ids() {
+	local f
+	for f in /proc/"$1"/fd/*; do
+		[ "$(readlink "$f" 2>/dev/null)" = "anon_inode:bpf-map" ] || continue
+		awk '/^map_type:/ { t = $2 } /^map_id:/ { i = $2 } END { if (t == 12 || t == 13) print i }' \
+			"/proc/$1/fdinfo/${f##*/}" 2>/dev/null
+	done
+}
+# the inner map ids in map of maps ID (bpftool dumps them as 4 bytes, little-endian)
+inner_map_ids() {
+	bpftool -j map dump id "$1" 2>/dev/null |
+		jq -r '.[] | .value | map(ltrimstr("0x")) | reverse | join("")' 2>/dev/null |
+		while read -r hex; do [ -n "$hex" ] && echo $((16#$hex)); done
 }
 
 drop_caches() { sync; echo 3 >/proc/sys/vm/drop_caches; }
@@ -496,10 +518,14 @@ peer_runs() {
 BPFTRACE_PROG="profile:hz:$P2_HZ { @[kstack, ustack, comm] = count(); }"
 # the --call-graph modes bpfprof's --help lists, and which is the default
 alone_modes() {
-	local m
+	local m help
+	# read whole first: with pipefail, grep -q quitting early can fail the
+	# pipe by SIGPIPE and drop a mode at random
+	help=$("$BPFPROF" --help 2>&1 | grep -- "--call-graph" || true)
 	for m in fp dwarf auto; do
-		"$BPFPROF" --help 2>&1 | grep -q -- "--call-graph.*$m" && printf '%s ' "$m"
+		grep -q -- "--call-graph.*$m" <<<"$help" && printf '%s ' "$m"
 	done
+	return 0
 }
 default_mode() { "$BPFPROF" --help 2>&1 | grep -- "--call-graph" | grep -oE '[a-z]+ \(default\)' | cut -d' ' -f1; }
 # alone_ns NAME CMD...: runs CMD over bench_fixed, prints its perf_event
@@ -515,6 +541,7 @@ alone_ns() {
 	read -r rt0 rc0 <<<"$(bpf_prog_stats "$tpid")"
 	sleep "$FLOOR_SECS"
 	read -r rt rc <<<"$(bpf_prog_stats "$tpid")"
+	maps_memlock_mib "$tpid" >"$W/$name.mib"
 	# the figures are read: a peer that prints its whole map at SIGINT
 	# (bpftrace symbolizes every stack of every process, 14 min once on a
 	# busy machine) gets 5 s for it, then SIGKILL
@@ -540,6 +567,7 @@ alone_runs() {
 			else
 				peer_add "alone_$m" "$(alone_ns "alone-$m" "$BPFPROF" -a -F "$P2_HZ" --call-graph "$m" -o "$W/alone.folded")"
 			fi
+			peer_add "mib_$m" "$(cat "$W/alone-$m.mib")"
 		done
 	done
 	restore_bpf_stats
@@ -714,7 +742,13 @@ part4() {
 		row 4 "peak RSS, bench_stacks: bpfprof vs perf record" MiB "$(p3v rss_b)" perf "$(p3v rss_pr)"
 		row 4 "peak RSS, bench_stacks: bpfprof vs perf script" MiB "$(p3v rss_b)" perf "$(p3v rss_ps)"
 	fi
-	goal 4 "BPF maps (memlock), default one-shot run" MiB "$(pv maps)" "" "" 16
+	goal 4 "BPF maps (memlock, inner maps included), default one-shot run" MiB "$(pv maps)" "" "" 16
+	local m
+	for m in default $(alone_modes); do
+		[ -n "$(pv "mib_$m")" ] || continue
+		row 4 "BPF maps (memlock, inner maps included), alone, --call-graph $([ "$m" = default ] && echo "$(default_mode) (default)" || echo "$m")" \
+			MiB "$(pv "mib_$m")" "" ""
+	done
 	[ -n "$(p3v maps_b)" ] &&
 		row 4 "BPF maps (memlock), --max-stacks $P3_MAX_STACKS" MiB "$(p3v maps_b)" "" ""
 	row 4 "perf ring buffers mapped" MiB "$(pv ring_b)" perf "$(pv ring_p)"
@@ -782,10 +816,10 @@ part6() {
 # ================================== 7. --call-graph auto vs fp vs dwarf
 # One mode's run of WORKLOAD ARGS at P7_HZ system-wide: sets P7_NS (BPF
 # program ns per sample), P7_MIB (kernel memory: the memlock of bpfprof's
-# map fds plus its unwind rows, which live in inner maps no fd of it holds),
+# maps, the unwind rows' inner maps included),
 # P7_LINE (the unwind tables line).
 p7_run() {
-	local mode=$1 name=$2 bp bt stats wpid rows_mib; shift 2
+	local mode=$1 name=$2 bp bt stats wpid; shift 2
 	"$@" >/dev/null 2>&1 &
 	wpid=$!; STARTED+=("$wpid")
 	start_bpfprof "p7-$mode-$name" --call-graph "$mode" -a -F "$P7_HZ" -o "$W/p7-$mode-$name.folded"
@@ -797,9 +831,6 @@ p7_run() {
 	kill -TERM "$wpid" 2>/dev/null || true; wait "$wpid" 2>/dev/null || true
 	P7_NS=$(awk -v s="$stats" 'BEGIN { split(s, a, " "); if (a[2]) printf "%.0f", a[1] / a[2]; else print "" }')
 	P7_LINE=$(grep 'unwind tables:' "$W/p7-$mode-$name.err" || true)
-	# the rows loaded at the end (16 bytes each): "(R rows of B, peak P, M MiB)"
-	rows_mib=$(sed -nE 's/.*peak [0-9]+, ([0-9.]+) MiB\).*/\1/p' <<<"$P7_LINE")
-	[ -n "$P7_MIB" ] && P7_MIB=$(calc "$P7_MIB + ${rows_mib:-0}")
 }
 
 # p7_target NAME BPFPROF-OPTS... -- WORKLOAD...: bpfprof -p on the workload
