@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
@@ -190,6 +191,34 @@ int maps_for_each_exec(pid_t pid, int (*fn)(const struct maps_line *ml, void *ct
 		err = -EIO;
 	free(line);
 	/* Nothing was written: closing a read-only stream cannot lose data. */
+	fclose(f);
+	return err;
+}
+
+int vdso_image(const void **base, size_t *size)
+{
+	uint64_t at = getauxval(AT_SYSINFO_EHDR);
+	FILE *f;
+	char *line = NULL;
+	size_t cap = 0;
+	int err = -ENOENT;
+
+	if (!at)
+		return -ENOENT;
+	f = fopen("/proc/self/maps", "re");
+	if (!f)
+		return -errno;
+	while (getline(&line, &cap, f) > 0) {
+		struct maps_line ml;
+
+		if (maps_parse_line(line, &ml) || ml.start != at)
+			continue;
+		*base = (const void *)(uintptr_t)at;
+		*size = ml.end - ml.start;
+		err = 0;
+		break;
+	}
+	free(line);
 	fclose(f);
 	return err;
 }

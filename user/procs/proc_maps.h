@@ -4,6 +4,7 @@
 #define BPFPROF_PROC_MAPS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -39,5 +40,10 @@ bool vma_name__decode(char *name, bool escaped, pid_t pid, uint32_t dev_major,
  * or the first non-zero value fn returned. */
 int maps_for_each_exec(pid_t pid, int (*fn)(const struct maps_line *ml, void *ctx),
 		       void *ctx);
+
+/* This process's vDSO image (every process of this kernel maps the same
+ * one): its address (getauxval(AT_SYSINFO_EHDR)) and its mapping's size.
+ * Returns 0, or -ENOENT without one, -errno when our maps are unreadable. */
+int vdso_image(const void **base, size_t *size);
 
 #endif

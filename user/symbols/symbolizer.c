@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/auxv.h>
 
 #include "config.h"
 #include "demangle.h"
@@ -87,41 +86,18 @@ void symbolizer__free(struct symbolizer *sz)
 	free(sz);
 }
 
-static int vdso_size(uint64_t base, size_t *size)
-{
-	FILE *f = fopen("/proc/self/maps", "re");
-	char *line = NULL;
-	size_t cap = 0;
-	int err = -ENOENT;
-
-	if (!f)
-		return -errno;
-	while (getline(&line, &cap, f) > 0) {
-		struct maps_line ml;
-
-		if (maps_parse_line(line, &ml) || ml.start != base)
-			continue;
-		*size = ml.end - ml.start;
-		err = 0;
-		break;
-	}
-	free(line);
-	fclose(f);
-	return err;
-}
-
 /* Every process of this kernel maps the same vDSO image: read ours. */
 static struct file_entry *vdso(struct symbolizer *sz)
 {
-	uint64_t base = getauxval(AT_SYSINFO_EHDR);
+	const void *base;
 	size_t size = 0;
 
 	if (!sz->vdso_loaded) {
 		sz->vdso_loaded = true;
 		sz->vdso.name = "[vdso]";
 		sz->vdso.path = "[vdso]";
-		if (base && vdso_size(base, &size) == 0)
-			sz->vdso.syms = elf_syms__open_mem((const void *)(uintptr_t)base, size);
+		if (vdso_image(&base, &size) == 0)
+			sz->vdso.syms = elf_syms__open_mem(base, size);
 		elf_syms__build_id_hex(sz->vdso.syms, sz->vdso.build_id);
 	}
 	return &sz->vdso;

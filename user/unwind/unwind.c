@@ -30,6 +30,7 @@
 #include "rowstore.h"
 #include "unwind.h"
 #include "unwind_table.h"
+#include "vdso.h"
 
 /* A file's table: how its frames are walked, and who uses it. */
 struct ufile {
@@ -61,6 +62,9 @@ struct unwinder {
 	struct files *files;		/* the registry the tables hang in */
 	struct ufile *tables;		/* every table, a list */
 	void *procs;			/* tsearch tree of struct uproc */
+	struct ufile vdso;		/* every process's [vdso]: built at the first one
+					 * seen, kept for the whole run */
+	size_t vdso_size;		/* its mapping's size */
 	struct unwind_stats st;
 	uint64_t last_sweep;		/* CLOCK_MONOTONIC ns */
 	void (*on_sync)(void *arg, struct procs *procs, pid_t tgid);
@@ -280,14 +284,64 @@ static int hold(struct proc_ctx *c, struct ufile *f)
 	return 0;
 }
 
+/* The vDSO's table, from our own image (vdso.h): a few FDEs, built here. */
+static void load_vdso(struct unwinder *u)
+{
+	struct unwind_table t = { 0 };
+	struct ufile *f = &u->vdso;
+
+	f->ready = true;
+	f->refs = 1;	/* never put: it stays */
+	f->slot = UNWIND_FILE_FP;
+	if (vdso_table__build(&t, &f->es, &u->vdso_size) || !t.nrows) {
+		u->st.files_without++;
+		unwind_table__free(&t);
+		return;
+	}
+	elf_syms__drop_symbols(f->es);
+	place_table(u, f, &t);
+	f->usable = true;
+	unwind_table__free(&t);
+}
+
+/* v goes into the process's entry, walked as its file f says. */
+static void add_map(struct proc_ctx *c, const struct ufile *f, const struct vma *v)
+{
+	uint64_t vaddr;
+
+	if (!f->ready || !f->usable || elf_syms__vaddr(f->es, v->pgoff, &vaddr))
+		return;
+	c->all[c->n % MAX_UNWIND_MAPS] = (struct unwind_map){
+		.start = v->start, .end = v->end, .bias = v->start - vaddr,
+		.file = f->slot, .nrows = f->nrows,
+	};
+	c->n++;
+}
+
+/* A mapping without a file: the [vdso] is walked by the vDSO's table
+ * (without it, a leaf there would send the whole stack to frame pointers);
+ * anonymous memory by nothing. */
+static void add_special(struct proc_ctx *c, const struct vma *v)
+{
+	struct unwinder *u = c->u;
+
+	if (strcmp(v->path, "[vdso]"))
+		return;
+	if (!u->vdso.ready)
+		load_vdso(u);
+	if (vdso_table__matches(v, u->vdso_size))
+		add_map(c, &u->vdso, v);
+}
+
 static int add_mapping(const struct vma *v, bool alive, void *arg)
 {
 	struct proc_ctx *c = arg;
 	struct ufile *f;
-	uint64_t vaddr;
 
-	if (!v->file)	/* no file (anonymous, special), or not in the registry */
+	if (!v->file) {	/* no file (anonymous, special), or not in the registry */
+		add_special(c, v);
 		return 0;
+	}
 	f = file_get(c->u, c->tgid, alive, v);
 	if (!f)
 		return -ENOMEM;
@@ -296,13 +350,7 @@ static int add_mapping(const struct vma *v, bool alive, void *arg)
 		return -ENOMEM;
 	}
 	c->pending |= !f->ready;
-	if (!f->ready || !f->usable || elf_syms__vaddr(f->es, v->pgoff, &vaddr))
-		return 0;
-	c->all[c->n % MAX_UNWIND_MAPS] = (struct unwind_map){
-		.start = v->start, .end = v->end, .bias = v->start - vaddr,
-		.file = f->slot, .nrows = f->nrows,
-	};
-	c->n++;
+	add_map(c, f, v);
 	return 0;
 }
 
@@ -559,6 +607,7 @@ void unwinder__free(struct unwinder *u)
 		free_file(u->tables);
 		u->tables = next;
 	}
+	elf_syms__free(u->vdso.es);
 	rowstore__free(u->rows);
 	free(u);
 }
