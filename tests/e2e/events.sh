@@ -50,7 +50,8 @@ echo "== what the kernel cannot do: one line, before sampling"
 expect_error "cycles (no PMU)" 1 "event 'cycles': no hardware PMU" "$BPFPROF" -e cycles -d 1
 check "--list omits cycles" bash -c "! '$BPFPROF' --list | grep -q '^  cycles '"
 check "--list has page-faults" bash -c "'$BPFPROF' --list | grep -q '^  page-faults '"
-expect_error "unknown event" 2 "unknown event 'no-such-event'" "$BPFPROF" -e no-such-event -d 1
+expect_error "unknown event: one hint, to --list" 2 "unknown event 'no-such-event' \\(see bpfprof --list\\)$" \
+	"$BPFPROF" -e no-such-event -d 1
 expect_error "missing tracepoint" 1 "event 'sched:no_such_tp': no such tracepoint" "$BPFPROF" -e sched:no_such_tp -d 1
 expect_error "uprobe on a missing symbol" 1 "event 'u:/bin/true:no_such_function': cannot attach" \
 	"$BPFPROF" -e u:/bin/true:no_such_function -d 1

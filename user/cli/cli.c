@@ -157,9 +157,11 @@ static int apply_event_option(int opt, const char *arg, struct config *cfg)
 
 	switch (opt) {
 	case 'e':
-		return usage_if(events__parse(arg, cfg->events, MAX_EVENTS - 1, &cfg->nevents, err,
-					      sizeof(err)),
-				"%s", err);
+		if (!events__parse(arg, cfg->events, MAX_EVENTS - 1, &cfg->nevents, err,
+				   sizeof(err)))
+			return -1;
+		p_usage("bpfprof --list", "%s", err);	/* the events there are */
+		return CLI_EXIT_USAGE;
 	case 'c':
 		if (!count_ok(arg, 1ul << 40, "invalid period '%s': expected a count > 0", &n))
 			return CLI_EXIT_USAGE;

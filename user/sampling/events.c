@@ -132,7 +132,7 @@ int events__parse(const char *list, struct event *evs, int max, int *n, char *er
 			break;
 		}
 		if (parse_one(tok, &evs[*n])) {
-			snprintf(err, errlen, "unknown event '%s' (see bpfprof --list)", tok);
+			snprintf(err, errlen, "unknown event '%s'", tok);
 			ret = -EINVAL;
 			break;
 		}
