@@ -9,7 +9,9 @@
  *   main -> fleet_outer (program) -> fleet_lib_middle -> fleet_lib_hot (library)
  * It spins busy_percent of every few ms and sleeps the rest: a fleet of
  * many at once then fits the machine, which the profiler shares.
- * Usage: nofp_fleet [seconds=1 [busy_percent=100]]
+ * It may idle idle_ms first (within its seconds), as a program that starts
+ * and then works.
+ * Usage: nofp_fleet [seconds=1 [busy_percent=100 [idle_ms=0]]]
  */
 #define _GNU_SOURCE
 #include <stdint.h>
@@ -71,13 +73,16 @@ NOINLINE uint64_t fleet_outer(uint64_t deadline, unsigned int busy_percent)
 int main(int argc, char **argv)
 {
 	double secs = arg_seconds(argc, argv, 1, 1.0);
-	int busy = argc > 2 ? atoi(argv[2]) : 100;
+	int busy = argc > 2 ? atoi(argv[2]) : 100, idle_ms = argc > 3 ? atoi(argv[3]) : 0;
+	uint64_t deadline = now_ns() + (uint64_t)(secs * 1e9);
+	struct timespec idle = { .tv_sec = idle_ms / 1000, .tv_nsec = idle_ms % 1000 * 1000000L };
 
-	if (busy < 1 || busy > 100) {
-		fprintf(stderr, "%s: invalid busy percentage '%s' (1..100)\n", argv[0], argv[2]);
+	if (busy < 1 || busy > 100 || idle_ms < 0 || idle_ms > 60000) {
+		fprintf(stderr, "usage: %s [seconds [busy_percent (1..100) [idle_ms]]]\n", argv[0]);
 		return 2;
 	}
-	sink = fleet_outer(now_ns() + (uint64_t)(secs * 1e9), (unsigned int)busy);
+	nanosleep(&idle, NULL);	/* as a program that starts, then works */
+	sink = fleet_outer(deadline, (unsigned int)busy);
 	return 0;
 }
 

@@ -549,6 +549,13 @@ bool unwinder__busy(const struct unwinder *u)
 	return u->builder && builder__busy(u->builder);
 }
 
+static bool has_entry(struct unwinder *u, pid_t tgid)
+{
+	struct uproc key = { .tgid = tgid };
+
+	return tfind(&key, &u->procs, cmp_tgid) != NULL;
+}
+
 void unwinder__sync(struct unwinder *u, struct procs *procs, const pid_t *roots, int nroots)
 {
 	pid_t *tgids;
@@ -557,11 +564,12 @@ void unwinder__sync(struct unwinder *u, struct procs *procs, const pid_t *roots,
 	take_built(u, procs);
 	n = procs__take_changed(procs, &tgids);
 
-	/* an exit is always taken: a process forgotten by then (its samples
-	 * all drained at an interval's end) no longer says whose child it was,
-	 * and its tables stayed held for good (the soak's fleet: 1 of 200) */
+	/* a process with an entry is always synced: one forgotten by then
+	 * (exited, its samples all drained at an interval's end) no longer
+	 * says whose child it was, and its tables stayed held for good (the
+	 * soak's fleet: 1 member of 200, in one run of two) */
 	for (i = 0; i < n; i++)
-		if (!nroots || !procs__alive(procs, tgids[i], 0) ||
+		if (!nroots || has_entry(u, tgids[i]) ||
 		    procs__descends(procs, tgids[i], roots, nroots)) {
 			sync_proc(u, procs, tgids[i]);
 			if (u->on_sync)
