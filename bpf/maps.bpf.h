@@ -168,6 +168,25 @@ struct {
 	__type(value, struct unwind_proc);
 } unwind_procs SEC(".maps");
 
+/* Row hints: per CPU, where the last search for a (file, address) ended,
+ * in a small direct-mapped table. A hint is only a guess, checked against
+ * the rows themselves (stack.bpf.h): a file slot reused by another file or
+ * a colliding address costs a full search, never a wrong row. */
+#define ROW_HINTS	512	/* a power of 2 */
+
+struct row_hint {
+	__u64 vaddr;
+	__u32 file;
+	__u32 row;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, ROW_HINTS);
+	__type(key, __u32);
+	__type(value, struct row_hint);
+} row_hints SEC(".maps");
+
 /* The sampled process's entry, copied per stack (stack.bpf.h) */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
