@@ -151,6 +151,26 @@ note_dwarf "clocks: vDSO leaf keeps read_clocks" "$a" "$d" "$f"
 check "clocks: >= 90% of samples in the vDSO keep read_clocks;clock_gettime ($a%; dwarf $d%; fp $f%)" \
 	all [ "$a" -ge 90 ] -- [ "$d" -ge 90 ]
 
+echo "== the startup window: stacks taken before a new process's tables are loaded are counted"
+# At 999 Hz the tens of ms between the exec and the tables hold a few to
+# 20 samples, walked by frame pointers: every stack that is not whole (it
+# misses _start, or a vDSO leaf misses read_clocks) must be one the summary
+# counts as not complete, most of all 'by frame pointers (no tables yet)'.
+"$BPFPROF" -F 999 -o "$T/start.folded" -- "$EX/clocks" 0.5 2>"$T/start.err"
+check "clocks at 999 Hz: exit 0" [ $? -eq 0 ]
+unwind_stop() { sed -nE "s/.*, unwind:( | .*, )([0-9]+) $2.*/\2/p" "$1" | tail -1; }
+fpfb=$(unwind_stop "$T/start.err" 'by frame pointers \(no tables yet\)')
+whole=$(unwind_stop "$T/start.err" 'complete')
+n=$(summary_samples "$T/start.err")
+broken=$(awk '{ n = $NF; line = $0; sub(/ [0-9]+$/, "", line)
+	while (line ~ /;[^;]*_\[k\]$/) sub(/;[^;]*_\[k\]$/, "", line)
+	k = split(line, f, ";"); if (f[1] != "clocks") next
+	if (line !~ /;_start;/ || (f[k] ~ /^__vdso_/ && line !~ /;read_clocks;clock_gettime;__vdso_/)) b += n
+	} END { print b + 0 }' "$T/start.folded")
+echo "  $n samples: $whole complete, $fpfb by frame pointers (no tables yet), $broken not whole"
+check "the startup window is counted as fp-fallback ($fpfb), and every stack not whole ($broken) as not complete ($((n - whole)))" \
+	all [ "${fpfb:-0}" -ge 1 ] -- [ "$broken" -le $((n - ${whole:-0})) ]
+
 echo "== hostile CFI: table work bounded, SIGINT honoured whatever a builder does (issue 11 defect 1)"
 GEN_PY=tests/gen
 # the issue's file: one FDE of 5000 advance_loc/def_cfa_offset pairs, then
