@@ -33,10 +33,16 @@ while [ "$(intervals_written)" -lt $((n + 2)) ]; do sleep 0.2; done
 intervals_written >"$T/base_line"
 step_ms=$(( (SECS - 2 * interval - SECONDS) * 1000 / FLEET ))
 [ "$step_ms" -ge 50 ] || step_ms=50
-printf -v step '%d.%03d' $((step_ms / 1000)) $((step_ms % 1000))
 busy=$((step_ms / 10)); [ "$busy" -le 100 ] || busy=100
 fleet=()
-for i in $(seq -w 1 "$FLEET"); do "$T/fleet_$i/fleet_$i" 1 "$busy" 100 >/dev/null & fleet+=($!); sleep "$step"; done
+for i in $(seq -w 1 "$FLEET"); do
+	"$T/fleet_$i/fleet_$i" 1 "$busy" 100 >/dev/null & fleet+=($!)
+	# 0.5-1.5 steps: a fixed step that divides the interval (2.5 s of
+	# 10) put every member between two drains, none alive at one
+	ms=$((step_ms / 2 + RANDOM % (step_ms + 1)))
+	printf -v step '%d.%03d' $((ms / 1000)) $((ms % 1000))
+	sleep "$step"
+done
 wait "${fleet[@]}"
 intervals_written >"$T/fleet_line"
 while :; do sleep 1; done
