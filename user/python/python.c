@@ -54,6 +54,7 @@ struct pyprof {
 	void *files, *procs, *codes;	/* tsearch trees */
 	size_t ncodes;
 	uint32_t trims;		/* pyprof__trim() calls */
+	bool armed;		/* a CPython's entry went in: codes can be noted */
 	struct py_stats st;
 };
 
@@ -206,6 +207,7 @@ void pyprof__sync_proc(struct pyprof *py, struct procs *procs, pid_t tgid)
 			add_proc(py, tgid, NULL);
 		return;
 	}
+	py->armed = true;
 	add_proc(py, tgid, s.v);
 }
 
@@ -272,9 +274,15 @@ static void read_code(struct pyprof *py, const struct py_code_key *k)
 
 void pyprof__poll(struct pyprof *py)
 {
-	struct py_code_key *keys = malloc(POLL_MAX_CODES * sizeof(*keys));
+	struct py_code_key *keys;
 	size_t n = 0;
 
+	/* the BPF side notes code objects only of processes with an entry:
+	 * before the first, the walk below (a scan of the map's 16k buckets,
+	 * 20 times a second in dwarf mode) would find nothing */
+	if (!py->armed)
+		return;
+	keys = malloc(POLL_MAX_CODES * sizeof(*keys));
 	if (!keys)
 		return;
 	/* collected first: deleting while walking would restart the walk */
