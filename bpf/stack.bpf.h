@@ -65,13 +65,25 @@ static __always_inline struct unwind_proc *proc_slot(void)
 	return bpf_map_lookup_elem(&proc_scratch, &zero);
 }
 
-/* The mapping covering pc: one mapping per bpf_loop() step, so the
- * verifier checks one step, not 48 unrolled ones. */
+/* The mapping covering pc: a binary search over the process's mappings
+ * (sorted by start, none overlapping), a step per bpf_loop() call, so the
+ * verifier checks one step, not every path through them. */
+#define MAP_SEARCH_STEPS	8	/* 2^8 > MAX_UNWIND_MAPS */
+
 struct map_search {
 	__u64 pc;
 	struct unwind_map m;
+	__u32 lo, hi;
 	bool found;
 };
+
+/* The mappings in the per-CPU slot (copy_proc bounds them). */
+static __always_inline __u32 pr_nmaps(void)
+{
+	const struct unwind_proc *pr = proc_slot();
+
+	return pr ? pr->nmaps : 0;
+}
 
 /* A frame-pointer step in a file whose rows did not fit: noted in map
  * memory, which the verifier does not track value by value. */
@@ -86,15 +98,20 @@ static __always_inline void mark_not_loaded(void)
 static long map_search_step(__u32 i, struct map_search *ms)
 {
 	const struct unwind_proc *pr = proc_slot();
+	__u32 mid;
 
-	if (!pr || i >= pr->nmaps)
+	(void)i;
+	if (!pr || ms->lo >= ms->hi)
 		return 1;
-	/* a bound the verifier sees on i itself (clang would merge the two) */
-	__asm__ volatile("" : "+r"(i));
-	if (i >= MAX_UNWIND_MAPS)
+	mid = ms->lo + (ms->hi - ms->lo) / 2;
+	if (mid >= MAX_UNWIND_MAPS)
 		return 1;
-	if (ms->pc >= pr->maps[i].start && ms->pc < pr->maps[i].end) {
-		ms->m = pr->maps[i];
+	if (ms->pc < pr->maps[mid].start) {
+		ms->hi = mid;
+	} else if (ms->pc >= pr->maps[mid].end) {
+		ms->lo = mid + 1;
+	} else {
+		ms->m = pr->maps[mid];
 		ms->found = true;
 		return 1;
 	}
@@ -293,7 +310,8 @@ static long unwind_step(__u32 i, struct unwind_ctx *c)
 	st->nr = n + 1;
 	c->hash = hash_step(c->hash, c->ip);
 	ms.pc = pc;
-	bpf_loop(MAX_UNWIND_MAPS, map_search_step, &ms, 0);
+	ms.hi = pr_nmaps();
+	bpf_loop(MAP_SEARCH_STEPS, map_search_step, &ms, 0);
 	if (!ms.found) {
 		c->stop = STAT_UNWIND_NO_MAPPING;
 		return 1;
