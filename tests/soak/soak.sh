@@ -159,6 +159,7 @@ echo "soak: fleet of $FLEET from interval line $base_line, last exited before li
 echo "soak: per interval line, unwind rows / files / BPF maps bytes:" \
 	"$(for ((k = 1; k <= ${#FOOT[@]}; k++)); do printf '%s/%s/%s ' "$(foot $k $ROWS)" "$(foot $k $FILES)" "$(foot $k $KBYTES)"; done)"
 echo "soak: RSS KiB at each interval: ${rss[*]}"
+echo "soak: open fds at each interval: ${fds[*]}"
 check "soak: bpfprof exit 0 ($rc)" [ "$rc" -eq 0 ]
 check "soak: RSS after warm-up grows <= 10% ($rss_warm -> max $rss_max KiB)" \
 	[ $((rss_max * 100)) -le $((rss_warm * 110)) ]
