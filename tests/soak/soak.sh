@@ -163,7 +163,14 @@ echo "soak: open fds at each interval: ${fds[*]}"
 check "soak: bpfprof exit 0 ($rc)" [ "$rc" -eq 0 ]
 check "soak: RSS after warm-up grows <= 10% ($rss_warm -> max $rss_max KiB)" \
 	[ $((rss_max * 100)) -le $((rss_warm * 110)) ]
-check "soak: open fds flat ($fd_min..$fd_max)" [ $((fd_max - fd_min)) -le 2 ]
+# fds: back to their level once the fleet is gone (a leak of one per member,
+# per interval or per drain would show here), and bounded while it runs: a
+# reading may fall while one or two members are alive, whose program and
+# library are open (a libdwfl session each: the file, its debug file) until
+# the registry releases them after their exit (51..54 once in 5 smoke runs).
+fd_end=${fds[-1]}
+check "soak: open fds flat: $fd_end at the end, $fd_min..$fd_max after warm-up" \
+	all [ $((fd_end - fd_min)) -le 2 ] -- [ $((fd_max - fd_min)) -le 8 ]
 check "soak: stack map bounded ($maxids ids at most)" [ "${maxids:-99999}" -le 16384 ]
 check "soak: drained totals == BPF-side counter ($sum + $lost == $total)" \
 	all [ -n "$total" ] -- [ $((sum + lost)) -eq "${total:-0}" ]
