@@ -26,6 +26,7 @@
 #include "elf_syms.h"
 #include "files.h"
 #include "mapped_file.h"
+#include "proc_entry.h"
 #include "procs.h"
 #include "rowstore.h"
 #include "unwind.h"
@@ -261,9 +262,7 @@ static void sweep_idle(struct unwinder *u)
 struct proc_ctx {
 	struct unwinder *u;
 	pid_t tgid;
-	struct unwind_proc entry;
-	struct unwind_map all[MAX_UNWIND_MAPS];	/* oldest first; the newest MAX kept */
-	size_t n;
+	struct proc_entry maps;
 	struct ufile **files;			/* one reference per mapping */
 	size_t nfiles, cap;
 	bool pending;				/* a file's table is being built */
@@ -311,11 +310,10 @@ static void add_map(struct proc_ctx *c, const struct ufile *f, const struct vma 
 
 	if (!f->ready || !f->usable || elf_syms__vaddr(f->es, v->pgoff, &vaddr))
 		return;
-	c->all[c->n % MAX_UNWIND_MAPS] = (struct unwind_map){
+	proc_entry__add(&c->maps, &(struct unwind_map){
 		.start = v->start, .end = v->end, .bias = v->start - vaddr,
 		.file = f->slot, .nrows = f->nrows,
-	};
-	c->n++;
+	});
 }
 
 /* A mapping without a file: the [vdso] is walked by the vDSO's table
@@ -409,37 +407,13 @@ static struct uproc *replace_files(struct unwinder *u, pid_t tgid, struct ufile 
 	return p;
 }
 
-static int cmp_start(const void *a, const void *b)
-{
-	const struct unwind_map *x = a, *y = b;
-
-	return x->start < y->start ? -1 : x->start > y->start;
-}
-
-static bool overlaps_any(const struct unwind_map *m, const struct unwind_map *kept, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (m->start < kept[i].end && kept[i].start < m->end)
-			return true;
-	return false;
-}
-
-/* The newest mappings win where they overlap older ones (a later mmap over
- * a range replaces it); the BPF side binary-searches them by start. */
 static void write_entry(struct unwinder *u, struct proc_ctx *c)
 {
+	struct unwind_proc entry = { 0 };	/* walk_flags 0, unused slots too */
 	__u32 key = (__u32)c->tgid;
-	size_t i, n = 0, kept = c->n < MAX_UNWIND_MAPS ? c->n : MAX_UNWIND_MAPS;
 
-	for (i = 0; i < kept; i++) {
-		const struct unwind_map *m = &c->all[(c->n - 1 - i) % MAX_UNWIND_MAPS];
-
-		if (!overlaps_any(m, c->entry.maps, n))
-			c->entry.maps[n++] = *m;
-	}
-	qsort(c->entry.maps, n, sizeof(c->entry.maps[0]), cmp_start);
-	c->entry.nmaps = (__u32)n;
-	if (bpf_map_update_elem(u->procs_fd, &key, &c->entry, BPF_ANY) == 0)
+	proc_entry__layout(&c->maps, &entry);
+	if (bpf_map_update_elem(u->procs_fd, &key, &entry, BPF_ANY) == 0)
 		u->st.procs++;
 }
 
@@ -464,7 +438,7 @@ static void sync_proc(struct unwinder *u, struct procs *procs, pid_t tgid)
 	c->tgid = tgid;
 	if (procs__for_each_vma(procs, tgid, add_mapping, c) == 0 && c->pending)
 		; /* synced again when the builds are done */
-	else if (c->n)
+	else if (c->maps.n)
 		write_entry(u, c);
 	else
 		bpf_map_delete_elem(u->procs_fd, &key);	/* frame pointers, counted */
