@@ -777,7 +777,9 @@ part5() {
 # ============================================================ 6. fleet cost
 part6() {
 	header "6. fleet cost: bpfprof --interval $P6_INTERVAL --output-dir DIR -F $P6_HZ for $P6_SECS s"
-	if ! "$BPFPROF" --help 2>&1 | grep -q -- '--interval'; then
+	# grep reads the whole help: -q would stop at the match, and bpfprof's
+	# SIGPIPE fails the pipeline under pipefail (part 6 read "no --interval")
+	if ! "$BPFPROF" --help 2>&1 | grep -- '--interval' >/dev/null; then
 		local c
 		for c in idle busy; do
 			row_na 6 "sampler CPU, $c machine (% of one core)" "this bpfprof has no --interval"
