@@ -91,6 +91,7 @@ enum stat_kind {
 	STAT_UNWIND_NO_RULE,		/* no rule for the address (PLT, expression, gap) */
 	STAT_UNWIND_READ_FAULT,		/* reading the stack failed */
 	STAT_UNWIND_DEPTH,		/* MAX_STACK_DEPTH frames */
+	STAT_UNWIND_BAD_ADDRESS,	/* a return address that is no user address */
 	/* not a stop: stacks that crossed a file whose rows did not fit the
 	 * budget (--unwind-rows, MAX_UNWIND_FILES) and were walked there by
 	 * frame pointers */

@@ -25,6 +25,14 @@
 
 #define ROW_SEARCH_STEPS	24	/* binary search over up to 16M rows */
 
+/* A user address has bit 63 clear, which tells a native frame from a
+ * Python one (PY_FRAME_TAG) in a user stack: a return address read from
+ * a corrupt frame may have it set. */
+static __always_inline bool user_address(__u64 ip)
+{
+	return !(ip & PY_FRAME_TAG);
+}
+
 /* One half by bpf_get_stack() (flags: 0 for the kernel's, BPF_F_USER_STACK
  * for the kernel's frame-pointer walk of the user's), hashed. Returns 0
  * (nr 0: no such side here) or the reason the sample is lost. */
@@ -40,8 +48,15 @@ static __always_inline __u32 get_stack(void *ctx, struct stack_trace *st, __u64 
 	if (bytes < 0)
 		return STAT_LOST_STACK_ERROR;
 	st->nr = (__u64)bytes / sizeof(__u64);
-	for (__u32 i = 0; i < MAX_STACK_DEPTH && i < st->nr; i++)
+	for (__u32 i = 0; i < MAX_STACK_DEPTH && i < st->nr; i++) {
+		/* the walk read a value that is no user address (a corrupt
+		 * or hand-made frame): the stack ends before it */
+		if ((flags & BPF_F_USER_STACK) && !user_address(st->ips[i])) {
+			st->nr = i;
+			break;
+		}
 		h = hash_step(h, st->ips[i]);
+	}
 	*hash = h;
 	return 0;
 }
@@ -301,6 +316,10 @@ static long unwind_step(__u32 i, struct unwind_ctx *c)
 		return 0;
 	w->done = 0;
 	w->native = 1;
+	if (!user_address(c->ip)) {	/* read from a corrupt frame */
+		c->stop = STAT_UNWIND_BAD_ADDRESS;
+		return 1;
+	}
 	n = st->nr;
 	if (n >= MAX_STACK_DEPTH) {	/* checked above; again for the verifier */
 		c->stop = STAT_UNWIND_DEPTH;

@@ -173,6 +173,25 @@ echo "  $n samples: $whole complete, $fpfb by frame pointers (no tables yet), $b
 check "the startup window is counted as fp-fallback ($fpfb), and every stack not whole ($broken) as not complete ($((n - whole)))" \
 	all [ "${fpfb:-0}" -ge 1 ] -- [ "$broken" -le $((n - ${whole:-0})) ]
 
+echo "== a return address that is no user address: the stack ends before it, in every mode"
+# bad_return_spin's frame holds 0xffff912345678000 where its return address
+# would be, by its frame pointer and by its CFI. Bit 63 tags a Python frame
+# in a user stack: such a value once came out as '[python code 0x...]_[py]'
+# (CI, a Python 3.9 run). Every mode must end the stack at the frame.
+run_modes bad_return -- "$EX/bad_return" 2
+for m in auto dwarf fp; do
+	n=$(comm_total "$T/bad_return.$m" bad_return)
+	at=$(awk '{ line = $0; sub(/ [0-9]+$/, "", line)
+		while (line ~ /;[^;]*_\[k\]$/) sub(/;[^;]*_\[k\]$/, "", line)
+		if (line == "bad_return;bad_return_spin") t += $NF } END { print t + 0 }' "$T/bad_return.$m")
+	check "bad_return $m: no Python frame, every stack ends at the frame ($at of $n samples)" \
+		all [ "$n" -ge 50 ] -- [ "$at" -ge $((n - 3)) ] -- \
+		    [ "$(grep -c '_\[py\]' "$T/bad_return.$m")" -eq 0 ]
+done
+bad=$(unwind_stop "$T/bad_return.auto.err" 'at a non-user return address')
+n=$(summary_samples "$T/bad_return.auto.err")
+check "bad_return: the summary counts those stops ($bad of $n samples)" [ "${bad:-0}" -ge $((n * 9 / 10)) ]
+
 echo "== hostile CFI: table work bounded, SIGINT honoured whatever a builder does (issue 11 defect 1)"
 GEN_PY=tests/gen
 # the issue's file: one FDE of 5000 advance_loc/def_cfa_offset pairs, then

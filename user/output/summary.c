@@ -35,10 +35,11 @@ static void unwind_part(const struct profile *p, char *buf, size_t size)
 		return;
 	snprintf(buf, size, ", unwind: %" PRIu64 " complete, %" PRIu64 " stopped without a rule, %"
 		 PRIu64 " outside known files, %" PRIu64 " read faults, %" PRIu64 " at max depth, %"
+		 PRIu64 " at a non-user return address, %"
 		 PRIu64 " by frame pointers (no tables yet), %" PRIu64 " through files whose "
 		 "tables did not fit", b[STAT_UNWIND_END], b[STAT_UNWIND_NO_RULE],
 		 b[STAT_UNWIND_NO_MAPPING], b[STAT_UNWIND_READ_FAULT], b[STAT_UNWIND_DEPTH],
-		 b[STAT_UNWIND_FP_FALLBACK], b[STAT_UNWIND_NOT_LOADED]);
+		 b[STAT_UNWIND_BAD_ADDRESS], b[STAT_UNWIND_FP_FALLBACK], b[STAT_UNWIND_NOT_LOADED]);
 }
 
 /* What stayed unnamed, by reason: " (no symbol 12, file unreadable 1)". */
