@@ -8,6 +8,8 @@
  *   main -> run_jit -> jit_spin_first   (first half; "START SIZE name")
  *   main -> run_jit -> jit_spin_second  (second half; "0xSTART 0xSIZE name",
  *                                        as newer JDKs write)
+ * The map starts with two lines no profiler can use (a size of 0, a
+ * start that is not hex), as a buggy agent writes: skipped and counted.
  * Usage: jit_perfmap [seconds]   (default 5; the map is left, as JITs do)
  */
 #define _GNU_SOURCE
@@ -62,6 +64,8 @@ int main(int argc, char **argv)
 	map = fopen(path, "w");
 	if (!map)
 		die(argv[0], path);
+	if (fputs("7f0000001000 0 empty_function\nzz00 40 not_hex\n", map) < 0)
+		die(argv[0], "perf map");
 	mem = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (mem == MAP_FAILED)
 		die(argv[0], "mmap");

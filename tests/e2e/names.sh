@@ -30,6 +30,8 @@ check "jit map: the line appended mid-run, 0x-prefixed, names its code too ($sec
 	[ "$second" -ge 25 ]
 # (the generated code keeps no frame pointer: a frame-pointer walk skips run_jit)
 check "jit map: under main" grep -qE '^jit_perfmap;.*main;(run_jit;)?jit_spin_second [0-9]+$' "$T/jitmap.folded"
+check "jit map: its two malformed lines skipped and counted in the summary" \
+	grep -q 'JIT map lines skipped: 2 malformed, 0 past' "$T/jitmap.err"
 
 echo "== an -O2 -g program whose hot function is inlined: a frame of its own, marked _[i]"
 "$BPFPROF" -o "$T/inl.folded" -- "$EX/inline_hot" 2 2>"$T/inl.err"

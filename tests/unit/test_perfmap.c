@@ -166,3 +166,51 @@ Test(perfmap, open_refuses_what_is_not_a_regular_file)
 		close(fd);
 	unlink(path);
 }
+
+/* A JIT that never stops generating: past PERFMAP_MAX_BYTES of entries
+ * and names held, lines are counted, not kept; the first ones still name. */
+Test(perfmap, lines_past_the_byte_cap_are_counted_not_kept)
+{
+	struct perfmap *pm = perfmap__new();
+	char name[PERFMAP_LINE_MAX - 64], line[PERFMAP_LINE_MAX];
+	size_t lines = PERFMAP_MAX_BYTES / sizeof(name) + 100;
+
+	cr_assert_not_null(pm);
+	memset(name, 'f', sizeof(name) - 1);
+	name[sizeof(name) - 1] = '\0';
+	for (size_t i = 0; i < lines; i++) {
+		int n = snprintf(line, sizeof(line), "%zx 10 %s\n", 0x1000 + i * 0x10, name);
+
+		cr_assert_eq(perfmap__feed(pm, line, (size_t)n), 0);
+	}
+	cr_expect_gt(perfmap__over_cap(pm), 99);
+	cr_expect_eq(perfmap__count(pm) + perfmap__over_cap(pm), lines);
+	cr_expect_eq(perfmap__malformed(pm), 0);
+	cr_expect_lt(perfmap__count(pm) * sizeof(name), (size_t)PERFMAP_MAX_BYTES);
+	expect_at(pm, 0x1000, name);
+	expect_at(pm, 0x1000 + (lines - 1) * 0x10, NULL);
+	perfmap__free(pm);
+}
+
+/* A huge (here sparse) file is read PERFMAP_READ_MAX bytes a call: a line
+ * past that is there only after the next call. */
+Test(perfmap, a_huge_file_is_read_in_bounded_steps)
+{
+	char path[] = "/tmp/bpfprof-perfmap-XXXXXX";
+	const char tail[] = "\n1000 10 past_the_hole\n";
+	int fd = mkstemp(path);
+	struct perfmap *pm = perfmap__new();
+
+	cr_assert(fd >= 0);
+	cr_assert_not_null(pm);
+	unlink(path);
+	cr_assert_eq(pwrite(fd, tail, sizeof(tail) - 1, (off_t)PERFMAP_READ_MAX + 4096),
+		     (ssize_t)sizeof(tail) - 1);
+	cr_assert_eq(perfmap__read_fd(pm, fd), 0);
+	expect_at(pm, 0x1000, NULL);
+	cr_assert_eq(perfmap__read_fd(pm, fd), 0);
+	expect_at(pm, 0x1000, "past_the_hole");
+	cr_expect_eq(perfmap__malformed(pm), 1);	/* the hole: one line of NULs */
+	close(fd);
+	perfmap__free(pm);
+}

@@ -42,6 +42,22 @@ static void unwind_part(const struct profile *p, char *buf, size_t size)
 		 b[STAT_UNWIND_BAD_ADDRESS], b[STAT_UNWIND_FP_FALLBACK], b[STAT_UNWIND_NOT_LOADED]);
 }
 
+/* Inputs skipped whole or in part: files over the size limits, JIT map
+ * lines. */
+static void skipped_part(const struct profile *p, char *buf, size_t size)
+{
+	const struct profile_stats *st = &p->stats;
+	int n = 0;
+
+	if (st->files_over_limit)
+		n = snprintf(buf, size, ", %" PRIu64 " files skipped (over size limits)",
+			     st->files_over_limit);
+	if ((st->jit_malformed || st->jit_over_cap) && n >= 0 && (size_t)n < size)
+		snprintf(buf + n, size - (size_t)n,
+			 ", JIT map lines skipped: %" PRIu64 " malformed, %" PRIu64
+			 " past a map's size cap", st->jit_malformed, st->jit_over_cap);
+}
+
 /* What stayed unnamed, by reason: " (no symbol 12, file unreadable 1)". */
 static void unnamed_part(const struct profile *p, char *buf, size_t size)
 {
@@ -100,7 +116,7 @@ static void debuginfod_part(const struct profile *p, char *buf, size_t size)
 void summary__format(const struct profile *p, const char *why, char *buf, size_t size)
 {
 	const uint64_t *b = p->stats.bpf;
-	char offcpu[256] = "", unwind[384] = "", files[96] = "", unnamed[320] = "", python[512] = "";
+	char offcpu[256] = "", unwind[384] = "", files[192] = "", unnamed[320] = "", python[512] = "";
 	char dbgd[160] = "";
 
 	unnamed_part(p, unnamed, sizeof(unnamed));
@@ -108,9 +124,7 @@ void summary__format(const struct profile *p, const char *why, char *buf, size_t
 	offcpu_part(p, offcpu, sizeof(offcpu));
 	unwind_part(p, unwind, sizeof(unwind));
 	python_part(p, python, sizeof(python));
-	if (p->stats.files_over_limit)
-		snprintf(files, sizeof(files), ", %" PRIu64 " files skipped (over size limits)",
-			 p->stats.files_over_limit);
+	skipped_part(p, files, sizeof(files));
 	snprintf(buf, size,
 		 "%" PRIu64 " samples, %zu stacks, %" PRIu64 " lost "
 		 "(stackmap-full %" PRIu64 ", stack-error %" PRIu64 ", counts-full %" PRIu64 "), %"

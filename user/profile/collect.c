@@ -29,11 +29,23 @@ struct collector {
 	bool need_ksyms, warned;
 	struct pevent events[MAX_EVENTS];
 	int nevents;
-	uint64_t over_limit;		/* files over the limits reported so far */
+	struct symbolizer_skips skips;	/* what was skipped, reported so far */
 	struct debuginfod_stats dbgd;	/* debuginfod's counts reported so far */
 };
 
 #define KALLSYMS "/proc/kallsyms"
+
+/* What the symbolizer skipped during this turn. */
+static void skips_part(struct collector *c, struct profile_stats *st)
+{
+	struct symbolizer_skips now;
+
+	symbolizer__skips(c->sz, &now);
+	st->files_over_limit = now.files_over_limit - c->skips.files_over_limit;
+	st->jit_malformed = now.jit_malformed - c->skips.jit_malformed;
+	st->jit_over_cap = now.jit_over_cap - c->skips.jit_over_cap;
+	c->skips = now;
+}
 
 /* What debuginfod gave during this turn. */
 static void debuginfod_part(struct collector *c, struct profile_stats *st)
@@ -148,8 +160,7 @@ int collector__collect(struct collector *c, struct profile **out)
 	python_stats(c, &p->stats);
 	err = resolve__drained(&d, c->ks, c->sz, c->py, session__tracks_exec(c->session), p);
 	p->stats.stack_ids = d.stack_ids;
-	p->stats.files_over_limit = symbolizer__over_limit(c->sz) - c->over_limit;
-	c->over_limit = symbolizer__over_limit(c->sz);
+	skips_part(c, &p->stats);
 	debuginfod_part(c, &p->stats);
 	drain__free(&d);
 	/* every sample of a process that exited before the flip is in this

@@ -20,6 +20,8 @@ struct jit_procs {
 	void *tree;
 	size_t n;
 	uint64_t turn;		/* starts at 1: 0 means never refreshed */
+	uint64_t malformed;	/* lines skipped since the start, all maps */
+	uint64_t over_cap;
 };
 
 struct jit_procs *jit_procs__new(void)
@@ -54,6 +56,12 @@ size_t jit_procs__count(const struct jit_procs *jp)
 	return jp->n;
 }
 
+void jit_procs__skipped(const struct jit_procs *jp, uint64_t *malformed, uint64_t *over_cap)
+{
+	*malformed = jp->malformed;
+	*over_cap = jp->over_cap;
+}
+
 static int cmp_proc(const void *pa, const void *pb)
 {
 	const struct jit_proc *a = pa, *b = pb;
@@ -86,6 +94,8 @@ static struct jit_proc *get_proc(struct jit_procs *jp, pid_t tgid, uint64_t star
 
 static void refresh(struct jit_procs *jp, struct jit_proc *p, bool alive)
 {
+	size_t malformed, over_cap;
+
 	if (p->turn == jp->turn || p->dead)
 		return;
 	p->turn = jp->turn;
@@ -93,10 +103,16 @@ static void refresh(struct jit_procs *jp, struct jit_proc *p, bool alive)
 		p->fd = perfmap__open(p->tgid, alive);
 	/* after its exit, once: the last bytes it wrote */
 	p->dead = !alive;
-	if (p->fd >= 0 && perfmap__read_fd(p->pm, p->fd) < 0) {
+	if (p->fd < 0)
+		return;
+	malformed = perfmap__malformed(p->pm);
+	over_cap = perfmap__over_cap(p->pm);
+	if (perfmap__read_fd(p->pm, p->fd) < 0) {
 		close(p->fd);
 		p->fd = -1;
 	}
+	jp->malformed += perfmap__malformed(p->pm) - malformed;
+	jp->over_cap += perfmap__over_cap(p->pm) - over_cap;
 }
 
 void jit_procs__refresh(struct jit_procs *jp, pid_t tgid, uint64_t start_time, bool alive)

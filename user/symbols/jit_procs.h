@@ -33,4 +33,8 @@ void jit_procs__next_turn(struct jit_procs *jp, bool (*is_alive)(void *ctx, pid_
 
 size_t jit_procs__count(const struct jit_procs *jp);
 
+/* Lines of all maps skipped since the start: malformed, and well-formed
+ * but past a map's byte cap (perfmap.h). */
+void jit_procs__skipped(const struct jit_procs *jp, uint64_t *malformed, uint64_t *over_cap);
+
 #endif

@@ -28,7 +28,9 @@ struct perfmap {
 	size_t line_len;
 	bool line_too_long;	/* the current line is skipped to its end */
 	off_t read_to;		/* bytes of the file fed so far */
+	size_t bytes;		/* held: entries and names */
 	size_t malformed;
+	size_t over_cap;	/* well-formed lines skipped: PERFMAP_MAX_BYTES held */
 };
 
 struct perfmap *perfmap__new(void)
@@ -56,6 +58,11 @@ size_t perfmap__malformed(const struct perfmap *pm)
 	return pm->malformed;
 }
 
+size_t perfmap__over_cap(const struct perfmap *pm)
+{
+	return pm->over_cap;
+}
+
 /* A hex number, optionally 0x-prefixed, then one or more blanks. */
 static bool parse_hex_field(const char **pp, uint64_t *out)
 {
@@ -80,6 +87,7 @@ static int add_line(struct perfmap *pm, char *line)
 	uint64_t start, size;
 	size_t len = strlen(line);
 	struct pm_sym *s;
+	size_t need;
 
 	while (len && (line[len - 1] == '\r' || line[len - 1] == ' ' || line[len - 1] == '\t'))
 		line[--len] = '\0';
@@ -88,6 +96,13 @@ static int add_line(struct perfmap *pm, char *line)
 	if (!parse_hex_field(&p, &start) || !parse_hex_field(&p, &size) || !size || !*p ||
 	    start + size < start) {
 		pm->malformed++;
+		return 0;
+	}
+	/* a JIT that never stops generating (or a hostile file) must not
+	 * take all memory: past the cap, lines are counted, not kept */
+	need = sizeof(*s) + strlen(p) + 1;
+	if (pm->bytes + need > PERFMAP_MAX_BYTES) {
+		pm->over_cap++;
 		return 0;
 	}
 	if (pm->n == pm->cap) {
@@ -110,6 +125,7 @@ static int add_line(struct perfmap *pm, char *line)
 		pm->unsorted = true;
 	if (size > pm->max_len)
 		pm->max_len = size;
+	pm->bytes += need;
 	pm->n++;
 	return 0;
 }
@@ -147,10 +163,11 @@ int perfmap__feed(struct perfmap *pm, const char *buf, size_t len)
 int perfmap__read_fd(struct perfmap *pm, int fd)
 {
 	char buf[65536];
+	off_t budget = PERFMAP_READ_MAX;
 	ssize_t got;
 	int err;
 
-	for (;;) {
+	for (; budget > 0; budget -= got) {
 		got = pread(fd, buf, sizeof(buf), pm->read_to);
 		if (got < 0) {
 			if (errno == EINTR)
@@ -164,6 +181,7 @@ int perfmap__read_fd(struct perfmap *pm, int fd)
 		if (err)
 			return err;
 	}
+	return 0;	/* the rest at the next call */
 }
 
 static int cmp_sym(const void *pa, const void *pb)

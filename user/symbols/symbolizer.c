@@ -68,12 +68,13 @@ void symbolizer__trim(struct symbolizer *sz)
 		demangler__clear(sz->dm);
 }
 
-uint64_t symbolizer__over_limit(const struct symbolizer *sz)
+void symbolizer__skips(const struct symbolizer *sz, struct symbolizer_skips *sk)
 {
 	struct files_stats st;
 
 	files__stats(sz->files, &st);
-	return st.over_limit;
+	sk->files_over_limit = st.over_limit;
+	jit_procs__skipped(sz->jit, &sk->jit_malformed, &sk->jit_over_cap);
 }
 
 void symbolizer__free(struct symbolizer *sz)

@@ -63,8 +63,15 @@ void symbolizer__between_stacks(struct symbolizer *sz);
  * (re-read on demand). */
 void symbolizer__trim(struct symbolizer *sz);
 
-/* Files skipped since the start because they are beyond a bound of
- * elf_limits.h (their frames stay unresolved, FILE+0xOFFSET). */
-uint64_t symbolizer__over_limit(const struct symbolizer *sz);
+/* What was skipped since the start: files beyond a bound of elf_limits.h
+ * (their frames stay unresolved, FILE+0xOFFSET), JIT map lines malformed
+ * or past a map's byte cap (their code stays unnamed). */
+struct symbolizer_skips {
+	uint64_t files_over_limit;
+	uint64_t jit_malformed;
+	uint64_t jit_over_cap;
+};
+
+void symbolizer__skips(const struct symbolizer *sz, struct symbolizer_skips *sk);
 
 #endif
