@@ -168,12 +168,9 @@ static int apply_event_option(int opt, const char *arg, struct config *cfg)
 		cfg->period = n;
 		return -1;
 	case OPT_COMM:
-		if (!*arg || strlen(arg) >= TASK_COMM_LEN) {
-			cli_usage__error("invalid --comm '%s': a task name has 1 to 15 characters", arg);
-			return CLI_EXIT_USAGE;
-		}
 		cfg->comm = arg;
-		return -1;
+		return usage_if(!*arg || strlen(arg) >= TASK_COMM_LEN,
+				"invalid --comm '%s': a task name has 1 to 15 characters", arg);
 	case OPT_CGROUP:
 		cfg->cgroup = arg;
 		return -1;
@@ -181,10 +178,8 @@ static int apply_event_option(int opt, const char *arg, struct config *cfg)
 		cfg->offcpu = true;
 		return -1;
 	case OPT_MIN_BLOCK:
-		if (cli_value__ulong(arg, 3600ul * 1000000, &n)) {
-			cli_usage__error("invalid --min-block '%s': expected microseconds", arg);
-			return CLI_EXIT_USAGE;
-		}
+		if (cli_value__ulong(arg, 3600ul * 1000000, &n))
+			return usage_if(true, "invalid --min-block '%s': expected microseconds", arg);
 		cfg->min_block_us = n;
 		return -1;
 	default:	/* OPT_LIST */
