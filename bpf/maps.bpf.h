@@ -52,9 +52,12 @@ struct {
 	__type(value, __u32);
 } cgroup SEC(".maps");
 
-/* tgid -> when it last exec'd (bpf_ktime_get_ns, CLOCK_MONOTONIC). */
+/* tgid -> when it last exec'd (bpf_ktime_get_ns, CLOCK_MONOTONIC); the
+ * entry goes when the process ends (task_exit). Not preallocated: kernel
+ * memory for the processes that exec'd and live, not for MAX_EXEC_TIMES. */
 struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(max_entries, MAX_EXEC_TIMES);
 	__type(key, __u32);
 	__type(value, __u64);

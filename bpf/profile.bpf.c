@@ -205,14 +205,21 @@ int BPF_PROG(follow, struct task_struct *parent, struct task_struct *child)
 
 /* ... and forgotten when it ends: the map has room for MAX_FILTER_PIDS
  * processes at once, not for every child a long command forks (the soak's
- * churn forks 50 a second: from the 1025th on, none was profiled). */
+ * churn forks 50 a second: from the 1025th on, none was profiled). So is
+ * what the exec and Python maps hold of an ending thread or process:
+ * those maps are not preallocated, they hold only what lives. */
 SEC("tp_btf/sched_process_exit")
-int BPF_PROG(unfollow, struct task_struct *p)
+int BPF_PROG(task_exit, struct task_struct *p)
 {
-	__u32 tgid = p->tgid;
+	__u32 tgid = p->tgid, tid = p->pid;
 
+	bpf_map_delete_elem(&py_threads, &tid);
 	/* its last thread: the signal struct counts the live ones */
-	if (follow_forks && !BPF_CORE_READ(p, signal, live.counter))
+	if (BPF_CORE_READ(p, signal, live.counter))
+		return 0;
+	bpf_map_delete_elem(&exec_times, &tgid);
+	bpf_map_delete_elem(&py_procs, &tgid);
+	if (follow_forks)
 		bpf_map_delete_elem(&tgids, &tgid);
 	return 0;
 }

@@ -14,7 +14,7 @@
 #define DEFAULT_MAX_STACKS	16384
 #define DEFAULT_MAX_COUNTS	16384
 #define MAX_FILTER_PIDS		1024
-#define MAX_EXEC_TIMES		16384	/* processes whose last exec is remembered (LRU) */
+#define MAX_EXEC_TIMES		16384	/* live processes whose last exec is remembered */
 #define MAX_EVENTS		8	/* events recorded at once (-e a,b,... and --off-cpu) */
 #define MAX_OFFCPU_THREADS	32768	/* threads blocked at once that off-CPU follows */
 #define MAX_UNWIND_MAPS		48	/* executable mappings per process the unwinder knows */

@@ -16,10 +16,12 @@
 
 #define PY_MAX_THREADS		64	/* thread states searched for the sampled thread */
 
-/* tgid -> what its interpreter looks like; written by user/python (LRU:
- * the entries of processes gone make room). */
+/* tgid -> what its interpreter looks like; written by user/python, gone
+ * at the process's exec or end (task_exit). Python's maps are not
+ * preallocated: kernel memory for what is there, MAX_* the ceiling. */
 struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(max_entries, MAX_PY_PROCS);
 	__type(key, __u32);
 	__type(value, struct py_proc);
@@ -28,15 +30,19 @@ struct {
 /* Code objects sampled and not yet read by user space, which deletes them
  * once read; a lookup first, so a known one costs no update. */
 struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(max_entries, MAX_PY_CODES);
 	__type(key, struct py_code_key);
 	__type(value, __u8);
 } py_codes SEC(".maps");
 
-/* tid -> its thread state, checked against the thread id at every use. */
+/* tid -> its thread state, checked against the thread id at every use;
+ * gone when the thread ends (task_exit). Full: the thread states are
+ * searched at each sample instead. */
 struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(max_entries, MAX_PY_THREADS);
 	__type(key, __u32);
 	__type(value, __u64);

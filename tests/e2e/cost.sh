@@ -39,3 +39,41 @@ cost_run memlock-max-stacks --max-stacks 262144
 # generations) x 262144 x 16 B = 32 MiB up front, 622 MiB before.
 check "--max-stacks 262144: elements a ceiling, buckets only up front (maps $KIB KiB <= 40 MiB)" \
 	all [ "$KIB" -gt 0 ] -- [ "$KIB" -le 40960 ]
+
+echo "== maps of what lives: exec stamps and Python's thread states go with their task"
+# map_id PID NAME: the id of the run's map NAME, from PID's fdinfo (other
+# runs on the machine have their own); entries ID: how many it holds.
+map_id() {
+	local f id
+	for f in /proc/"$1"/fdinfo/*; do
+		id=$(sed -n 's/^map_id:[[:space:]]*//p' "$f" 2>/dev/null)
+		[ -n "$id" ] && [ "$(bpftool map show id "$id" -j 2>/dev/null | jq -r .name)" = "$2" ] &&
+			{ echo "$id"; return; }
+	done
+}
+entries() { bpftool map dump id "$1" -j 2>/dev/null | jq length; }
+"$BPFPROF" -a -F 499 -d 15 -o "$T/live.folded" 2>"$T/live.err" &
+bp=$!
+sleep 2
+ex=$(map_id "$bp" exec_times); th=$(map_id "$bp" py_threads); pp=$(map_id "$bp" py_procs)
+for i in $(seq 200); do /bin/true; done
+python3 -c '
+import threading, time
+def spin():
+    end = time.time() + 5
+    while time.time() < end: pass
+ts = [threading.Thread(target=spin) for _ in range(16)]
+for t in ts: t.start()
+time.sleep(2)
+print("ready", flush=True)
+for t in ts: t.join()
+' | { read -r _; entries "$th" >"$T/live.threads"; cat >/dev/null; }
+sleep 1
+e=$(entries "$ex"); t=$(entries "$th"); p=$(entries "$pp")
+during=$(cat "$T/live.threads")
+kill -INT "$bp"; wait "$bp"
+check "live maps: exit 0 after Ctrl-C" [ $? -eq 0 ]
+check "exec stamps of 200 exited commands gone, only the live ones kept ($e entries)" \
+	all [ -n "$e" ] -- [ "$e" -le 20 ]
+check "Python's thread states: there while its 17 threads run ($during), gone with them ($t), its entry too ($p)" \
+	all [ "${during:-0}" -ge 4 ] -- [ "${t:-99}" -le 2 ] -- [ "${p:-99}" -eq 0 ]

@@ -260,7 +260,7 @@ static int choose_programs(struct profile_bpf *skel, const struct session_opts *
 		{ skel->progs.sample_uprobe, has_kind(opts, EVENT_UPROBE, EVENT_UPROBE) },
 		{ skel->progs.offcpu, has_kind(opts, EVENT_OFFCPU, EVENT_OFFCPU) },
 		{ skel->progs.follow, opts->follow_forks },
-		{ skel->progs.unfollow, opts->follow_forks },
+		{ skel->progs.task_exit, opts->follow_forks || with_exec },
 		{ skel->progs.exec, with_exec },
 	};
 	int err = 0;
@@ -351,24 +351,33 @@ int session__add_tgid(struct session *s, pid_t tgid, uint64_t start_ticks)
 	return 0;
 }
 
-/* Helper programs: following forks, stamping execs. */
+/* One program attached, its link kept. Returns 0 or -errno. */
+static int attach_one(struct session *s, struct bpf_program *prog)
+{
+	struct bpf_link *link = bpf_program__attach(prog);
+
+	if (!link || attach__link(s->attached, link))
+		return errno ? -errno : -EINVAL;
+	return 0;
+}
+
+/* Helper programs: following forks, stamping execs, and at a task's end
+ * forgetting it (tgids, exec times, Python's maps). Without the last, exec
+ * stamps are not taken either: their map would only fill. */
 static int attach_helpers(struct session *s)
 {
-	struct bpf_link *link;
+	int err = 0;
 
-	for (int i = 0; s->follow_forks && i < 2; i++) {
-		link = bpf_program__attach(i ? s->skel->progs.unfollow : s->skel->progs.follow);
-		if (!link || attach__link(s->attached, link)) {
-			fprintf(stderr, "bpfprof: cannot follow the command's children: %s\n",
-				strerror(errno));
-			return -errno;
-		}
+	if (s->follow_forks || s->tracks_exec)
+		err = attach_one(s, s->skel->progs.task_exit);
+	if (!err && s->follow_forks)
+		err = attach_one(s, s->skel->progs.follow);
+	if (err && s->follow_forks) {
+		fprintf(stderr, "bpfprof: cannot follow the command's children: %s\n", strerror(-err));
+		return err;
 	}
-	if (s->tracks_exec) {
-		link = bpf_program__attach(s->skel->progs.exec);
-		if (!link || attach__link(s->attached, link))
-			s->tracks_exec = false;	/* degrade, as at load */
-	}
+	if (err || (s->tracks_exec && attach_one(s, s->skel->progs.exec)))
+		s->tracks_exec = false;	/* degrade, as at load */
 	return 0;
 }
 
