@@ -466,3 +466,30 @@ Test(elf_syms, vdso)
 	expect_build_id(es, dump.s);
 	elf_syms__free(es);
 }
+
+/* The unwinder's open: the same segments (file offset -> vaddr) and
+ * build-id as a full open, no symbols, a fraction of the memory. */
+Test(elf_syms, layout_only_open_has_segments_and_build_id_not_symbols)
+{
+	struct path p = build("lib.so", LIB_FLAGS);
+	struct elf_syms *full = open_path(p.s), *lay;
+	struct nm_sym s = nm_find(p.s, false, "asm_nosize");
+	uint64_t off = vaddr_to_off(p.s, s.addr), v_full, v_lay, sym_off;
+	int fd = open(p.s, O_RDONLY | O_CLOEXEC);
+
+	cr_assert(fd >= 0 && s.found);
+	lay = elf_syms__open_layout_fd(fd);
+	cr_assert_not_null(lay, "%s", strerror(errno));
+	cr_assert_eq(close(fd), 0);
+	cr_assert_eq(elf_syms__vaddr(full, off, &v_full), 0);
+	cr_assert_eq(elf_syms__vaddr(lay, off, &v_lay), 0);
+	cr_expect_eq(v_lay, v_full);
+	cr_expect_eq(v_lay, s.addr);
+	expect_build_id(lay, p.s);
+	cr_expect_gt(elf_syms__count(full), 0);
+	cr_expect_eq(elf_syms__count(lay), 0);
+	cr_expect_null(elf_syms__lookup(lay, off, &sym_off));
+	cr_expect_lt(elf_syms__bytes(lay), elf_syms__bytes(full));
+	elf_syms__free(full);
+	elf_syms__free(lay);
+}

@@ -32,8 +32,9 @@ static int begin_fail(const void *head, size_t len)
 	return ENOEXEC;
 }
 
-/* Everything from an open Elf; NULL with errno set on failure. */
-static struct elf_syms *load(Elf *elf, uint64_t fsize)
+/* Everything from an open Elf (the symbols only if with_syms); NULL with
+ * errno set on failure. */
+static struct elf_syms *load(Elf *elf, uint64_t fsize, bool with_syms)
 {
 	struct elf_syms *es;
 	size_t phnum;
@@ -52,7 +53,7 @@ static struct elf_syms *load(Elf *elf, uint64_t fsize)
 	err = elf_syms_read__segs(es, elf, phnum, fsize);
 	if (!err)
 		err = elf_read__build_id(elf, phnum, fsize, es->build_id, &es->build_id_len);
-	if (!err)
+	if (!err && with_syms)
 		err = elf_syms_read__syms(es, elf, fsize);
 	if (err) {
 		elf_syms__free(es);
@@ -64,9 +65,9 @@ static struct elf_syms *load(Elf *elf, uint64_t fsize)
 }
 
 /* Runs load() and releases the Elf, keeping load()'s errno. */
-static struct elf_syms *load_and_end(Elf *elf, uint64_t fsize)
+static struct elf_syms *load_and_end(Elf *elf, uint64_t fsize, bool with_syms)
 {
-	struct elf_syms *es = load(elf, fsize);
+	struct elf_syms *es = load(elf, fsize, with_syms);
 	int err = errno;
 
 	elf_end(elf);
@@ -74,7 +75,7 @@ static struct elf_syms *load_and_end(Elf *elf, uint64_t fsize)
 	return es;
 }
 
-struct elf_syms *elf_syms__open_fd(int fd)
+static struct elf_syms *open_fd(int fd, bool with_syms)
 {
 	unsigned char magic[SELFMAG];
 	struct stat st;
@@ -100,7 +101,17 @@ struct elf_syms *elf_syms__open_fd(int fd)
 		errno = begin_fail(magic, got > 0 ? (size_t)got : 0);
 		return NULL;
 	}
-	return load_and_end(elf, (uint64_t)st.st_size);
+	return load_and_end(elf, (uint64_t)st.st_size, with_syms);
+}
+
+struct elf_syms *elf_syms__open_fd(int fd)
+{
+	return open_fd(fd, true);
+}
+
+struct elf_syms *elf_syms__open_layout_fd(int fd)
+{
+	return open_fd(fd, false);
 }
 
 struct elf_syms *elf_syms__open_mem(const void *image, size_t size)
@@ -137,7 +148,7 @@ struct elf_syms *elf_syms__open_mem(const void *image, size_t size)
 		free(copy);
 		return NULL;
 	}
-	es = load_and_end(elf, size);
+	es = load_and_end(elf, size, true);
 	err = errno;
 	free(copy);
 	errno = err;

@@ -21,6 +21,11 @@ struct elf_syms;
  * read: only the names of its functions are copied. */
 struct elf_syms *elf_syms__open_fd(int fd);
 
+/* The same without the symbols: segments and build-id, all a user of
+ * elf_syms__vaddr() needs (the unwinder's tables), at a fraction of the
+ * time and memory. */
+struct elf_syms *elf_syms__open_layout_fd(int fd);
+
 /* The same from an ELF image in memory (the vDSO). The bytes are copied. */
 struct elf_syms *elf_syms__open_mem(const void *image, size_t size);
 

@@ -39,7 +39,7 @@ static void build(struct builder *b, struct job *j)
 	const struct unwind_limits lim = { .cancel = &b->cancel };
 	double t0 = seconds();
 
-	j->r.es = elf_syms__open_fd(j->fd);
+	j->r.es = elf_syms__open_layout_fd(j->fd);
 	j->r.err = j->r.es ? unwind_table__build_limited(j->fd, &j->r.table, &lim) : -ENOEXEC;
 	j->r.seconds = seconds() - t0;
 	close(j->fd);

@@ -173,9 +173,7 @@ static void built(struct built *r, void *arg)
 	struct unwinder *u = arg;
 	struct ufile *f = r->tag;
 
-	f->es = r->es;
-	/* only its segments are needed here; its names are the registry's */
-	elf_syms__drop_symbols(f->es);
+	f->es = r->es;	/* its segments only: its names are the registry's */
 	f->slot = UNWIND_FILE_FP;
 	if (r->err || !r->table.nrows) {
 		u->st.files_without++;
