@@ -93,8 +93,8 @@ static void take_footprint(struct run *r, struct footprint *f)
 {
 	struct files_stats fs;
 	struct unwind_stats us = { 0 };
-	struct kmem km = { 0 };
-	int err = kmem__read(session__unwind_files_fd(r->session), &km);
+	uint64_t maps = 0;
+	int err = kmem__read(&maps);
 
 	if (err && !r->kmem_said)
 		p_warn("cannot read the BPF maps' kernel memory: %s", strerror(-err));
@@ -106,7 +106,7 @@ static void take_footprint(struct run *r, struct footprint *f)
 		.set = true, .unwind_rows = us.rows, .unwind_files = us.files,
 		.tables_loaded = us.files_loaded, .tables_dropped = us.files_dropped,
 		.registry_files = fs.entries, .registry_released = fs.released,
-		.kernel_bytes = km.maps + km.rows, .row_bytes = km.rows,
+		.kernel_bytes = maps + us.row_bytes, .row_bytes = us.row_bytes,
 	};
 }
 
@@ -180,8 +180,6 @@ static int wait_loop(struct run *r)
 	uint64_t end = r->cfg->duration > 0 ?
 		r->start_ns + (uint64_t)(r->cfg->duration * 1e9) : UINT64_MAX;
 	uint64_t step = (uint64_t)((r->top ? r->cfg->refresh : r->cfg->interval) * 1e9);
-	/* dwarf: a new process's tables should be in before it runs long */
-	int poll_ms = r->unwinder ? POLL_MS / 4 : POLL_MS;
 	struct pollfd fds[4] = {
 		{ .fd = r->sig_fd, .events = POLLIN },
 		{ .fd = tracker__fd(r->tracker), .events = POLLIN },
@@ -192,6 +190,9 @@ static int wait_loop(struct run *r)
 
 	for (;;) {
 		uint64_t now = procs__now(), next = end;
+		/* a table under way should be in before its process runs long;
+		 * else new records wake the loop, and it is idle */
+		int poll_ms = r->unwinder && unwinder__busy(r->unwinder) ? POLL_MS / 4 : POLL_MS;
 		int timeout;
 
 		if (step && r->interval_ns + step < next)

@@ -13,8 +13,7 @@
 
 #include "kmem.h"
 
-/* The memlock line of fd's fdinfo: the bytes the kernel charges the map. */
-static int fd_memlock(int fd, uint64_t *bytes)
+int kmem__map_bytes(int fd, uint64_t *bytes)
 {
 	char path[64], line[128];
 	FILE *f;
@@ -59,52 +58,14 @@ static int held_maps(uint64_t *bytes)
 
 		if (*end || end == de->d_name || fd == dirfd(d) || !is_map_fd(dirfd(d), de->d_name))
 			continue;
-		if (fd_memlock((int)fd, &b) == 0)
+		if (kmem__map_bytes((int)fd, &b) == 0)
 			*bytes += b;
 	}
 	closedir(d);
 	return 0;
 }
 
-/* The inner maps in files_fd's slots: a user-space lookup of an
- * array-of-maps gives the inner map's id, which opens it for its fdinfo. */
-static int inner_maps(int files_fd, uint64_t *bytes, unsigned int *count)
+int kmem__read(uint64_t *bytes)
 {
-	struct bpf_map_info info = { 0 };
-	__u32 len = sizeof(info), slot, id;
-	uint64_t b;
-	int fd, err;
-
-	if (bpf_obj_get_info_by_fd(files_fd, &info, &len))
-		return -errno;
-	*bytes = 0;
-	*count = 0;
-	for (slot = 0; slot < info.max_entries; slot++) {
-		if (bpf_map_lookup_elem(files_fd, &slot, &id)) {
-			if (errno == ENOENT)
-				continue;	/* an empty slot */
-			return -errno;
-		}
-		fd = bpf_map_get_fd_by_id(id);
-		if (fd < 0 && errno == ENOENT)
-			continue;	/* dropped meanwhile: no longer held */
-		if (fd < 0)
-			return -errno;
-		err = fd_memlock(fd, &b);
-		close(fd);
-		if (err)
-			return err;
-		*bytes += b;
-		(*count)++;
-	}
-	return 0;
-}
-
-int kmem__read(int files_fd, struct kmem *out)
-{
-	int err = held_maps(&out->maps);
-
-	if (!err)
-		err = inner_maps(files_fd, &out->rows, &out->row_maps);
-	return err;
+	return held_maps(bytes);
 }

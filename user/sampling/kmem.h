@@ -1,24 +1,22 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * The kernel memory of the run's BPF maps, as the kernel accounts it (the
- * memlock figure of each map's fdinfo, what `bpftool map show` prints):
- * every map this process holds a descriptor of, and the unwind rows' inner
- * maps, which only the unwind_files array-of-maps holds (rowstore.c closes
- * their descriptors once they are in it). Fleet mode logs it every interval,
- * so a leak of kernel memory shows as a figure that keeps growing.
+ * memlock figure of each map's fdinfo, what `bpftool map show` prints).
+ * The unwind rows' inner maps are held by the unwind_files array-of-maps
+ * only (rowstore.c closes their descriptors once they are in it): the
+ * rowstore reads each one's figure when it creates it. Fleet mode logs the
+ * sum every interval, so a leak of kernel memory shows as a figure that
+ * keeps growing.
  */
 #ifndef BPFPROF_KMEM_H
 #define BPFPROF_KMEM_H
 
 #include <stdint.h>
 
-struct kmem {
-	uint64_t maps;		/* bytes of the maps behind our descriptors */
-	uint64_t rows;		/* bytes of the inner maps in unwind_files */
-	unsigned int row_maps;	/* how many of those */
-};
+/* The bytes the kernel charges the map behind fd. 0 or -errno. */
+int kmem__map_bytes(int fd, uint64_t *bytes);
 
-/* Fills *out; files_fd: the unwind_files array-of-maps. 0 or -errno. */
-int kmem__read(int files_fd, struct kmem *out);
+/* The sum over every map this process holds a descriptor of. 0 or -errno. */
+int kmem__read(uint64_t *bytes);
 
 #endif

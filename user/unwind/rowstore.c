@@ -6,6 +6,7 @@
 
 #include <bpf/bpf.h>
 
+#include "kmem.h"
 #include "rowstore.h"
 
 #define UPLOAD_CHUNK	65536	/* rows per batch update */
@@ -14,6 +15,8 @@ struct rowstore {
 	int files_fd;
 	size_t budget, rows, files;
 	size_t *slot_rows;		/* per slot: its rows, 0 when free */
+	uint64_t *slot_bytes;		/* per slot: its map's kernel memory */
+	uint64_t bytes;			/* of all loaded */
 	/* Free slots, oldest freed first: a program that read a process
 	 * entry just before its file was dropped finds an empty slot, not
 	 * another file's rows, unless every other slot was reused since. */
@@ -28,8 +31,9 @@ int rowstore__new(int files_fd, unsigned int nslots, size_t budget_rows, struct 
 	if (!rs)
 		return -ENOMEM;
 	rs->slot_rows = calloc(nslots, sizeof(*rs->slot_rows));
+	rs->slot_bytes = calloc(nslots, sizeof(*rs->slot_bytes));
 	rs->free_q = calloc(nslots, sizeof(*rs->free_q));
-	if (!rs->slot_rows || !rs->free_q) {
+	if (!rs->slot_rows || !rs->slot_bytes || !rs->free_q) {
 		rowstore__free(rs);
 		return -ENOMEM;
 	}
@@ -52,6 +56,7 @@ void rowstore__free(struct rowstore *rs)
 		if (rs->slot_rows[i])
 			rowstore__drop(rs, (int)i);
 	free(rs->slot_rows);
+	free(rs->slot_bytes);
 	free(rs->free_q);
 	free(rs);
 }
@@ -99,6 +104,7 @@ static int rows_map(const struct unwind_row *rows, size_t n)
 int rowstore__load(struct rowstore *rs, const struct unwind_row *rows, size_t n)
 {
 	unsigned int slot;
+	uint64_t bytes = 0;
 	int fd, err = 0;
 
 	if (!n || n > UINT32_MAX)
@@ -109,6 +115,10 @@ int rowstore__load(struct rowstore *rs, const struct unwind_row *rows, size_t n)
 	if (fd < 0)
 		return fd;
 	slot = rs->free_q[rs->q_head];
+	/* read now: once the descriptor is closed, only the outer map has
+	 * it (unreadable: counted as 0, the rows are loaded all the same) */
+	if (kmem__map_bytes(fd, &bytes))
+		bytes = 0;
 	if (bpf_map_update_elem(rs->files_fd, &slot, &fd, BPF_ANY))
 		err = -errno;
 	close(fd);	/* the outer map holds it now */
@@ -117,6 +127,8 @@ int rowstore__load(struct rowstore *rs, const struct unwind_row *rows, size_t n)
 	rs->q_head = (rs->q_head + 1) % rs->nslots;
 	rs->q_len--;
 	rs->slot_rows[slot] = n;
+	rs->slot_bytes[slot] = bytes;
+	rs->bytes += bytes;
 	rs->rows += n;
 	rs->files++;
 	return (int)slot;
@@ -131,10 +143,17 @@ void rowstore__drop(struct rowstore *rs, int handle)
 	/* the kernel frees the rows after a grace period */
 	bpf_map_delete_elem(rs->files_fd, &slot);
 	rs->rows -= rs->slot_rows[slot];
+	rs->bytes -= rs->slot_bytes[slot];
 	rs->files--;
 	rs->slot_rows[slot] = 0;
+	rs->slot_bytes[slot] = 0;
 	rs->free_q[(rs->q_head + rs->q_len) % rs->nslots] = slot;
 	rs->q_len++;
+}
+
+uint64_t rowstore__bytes(const struct rowstore *rs)
+{
+	return rs->bytes;
 }
 
 size_t rowstore__rows(const struct rowstore *rs)

@@ -30,6 +30,8 @@ void rowstore__drop(struct rowstore *rs, int handle);
 /* Rows and files loaded now. */
 size_t rowstore__rows(const struct rowstore *rs);
 size_t rowstore__files(const struct rowstore *rs);
+/* The kernel memory of the loaded rows' maps (kmem.h), in bytes. */
+uint64_t rowstore__bytes(const struct rowstore *rs);
 
 void rowstore__free(struct rowstore *rs);
 

@@ -563,6 +563,7 @@ void unwinder__stats(const struct unwinder *u, struct unwind_stats *st)
 	*st = u->st;
 	st->rows = rowstore__rows(u->rows);
 	st->files = rowstore__files(u->rows);
+	st->row_bytes = rowstore__bytes(u->rows);
 }
 
 static void free_proc(void *node)

@@ -29,6 +29,7 @@ struct unwind_stats {
 	size_t files_refused;		/* tables that did not fit (walked by frame pointers) */
 	size_t files_dropped;		/* rows freed when the last process using them went */
 	size_t rows;			/* rows loaded now */
+	uint64_t row_bytes;		/* their maps' kernel memory */
 	size_t rows_peak;		/* the most loaded at once */
 	size_t procs;			/* process entries written */
 	double build_seconds;		/* spent building tables */
