@@ -17,6 +17,7 @@ struct rowstore {
 	size_t *slot_rows;		/* per slot: its rows, 0 when free */
 	uint64_t *slot_bytes;		/* per slot: its map's kernel memory */
 	uint64_t bytes;			/* of all loaded */
+	bool closing;			/* the outer map goes soon, and its rows with it */
 	/* Free slots, oldest freed first: a program that read a process
 	 * entry just before its file was dropped finds an empty slot, not
 	 * another file's rows, unless every other slot was reused since. */
@@ -140,8 +141,11 @@ void rowstore__drop(struct rowstore *rs, int handle)
 
 	if (handle < 0 || slot >= rs->nslots || !rs->slot_rows[slot])
 		return;
-	/* the kernel frees the rows after a grace period */
-	bpf_map_delete_elem(rs->files_fd, &slot);
+	/* the kernel frees the rows after a grace period, which the delete
+	 * waits for (16 ms here): the end of a run, which drops every file,
+	 * leaves them to the outer map's own end */
+	if (!rs->closing)
+		bpf_map_delete_elem(rs->files_fd, &slot);
 	rs->rows -= rs->slot_rows[slot];
 	rs->bytes -= rs->slot_bytes[slot];
 	rs->files--;
@@ -149,6 +153,11 @@ void rowstore__drop(struct rowstore *rs, int handle)
 	rs->slot_bytes[slot] = 0;
 	rs->free_q[(rs->q_head + rs->q_len) % rs->nslots] = slot;
 	rs->q_len++;
+}
+
+void rowstore__closing(struct rowstore *rs)
+{
+	rs->closing = true;
 }
 
 uint64_t rowstore__bytes(const struct rowstore *rs)

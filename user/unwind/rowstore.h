@@ -27,6 +27,10 @@ int rowstore__load(struct rowstore *rs, const struct unwind_row *rows, size_t n)
 /* Frees a handle's rows and slot. */
 void rowstore__drop(struct rowstore *rs, int handle);
 
+/* No program reads the rows any more and the outer map is about to go:
+ * drops from now on free only the handles, not the kernel's slots. */
+void rowstore__closing(struct rowstore *rs);
+
 /* Rows and files loaded now. */
 size_t rowstore__rows(const struct rowstore *rs);
 size_t rowstore__files(const struct rowstore *rs);

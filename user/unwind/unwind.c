@@ -514,6 +514,7 @@ void unwinder__stop(struct unwinder *u)
 {
 	builder__free(u->builder);	/* cancels the build under way */
 	u->builder = NULL;
+	rowstore__closing(u->rows);
 }
 
 bool unwinder__busy(const struct unwinder *u)

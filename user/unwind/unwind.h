@@ -60,7 +60,9 @@ void unwinder__on_sync(struct unwinder *u, void (*fn)(void *arg, struct procs *p
 bool unwinder__busy(const struct unwinder *u);
 
 /* No more tables: the build under way is cancelled, the queue dropped
- * (the run is over; the CPU goes to writing the profile). */
+ * (the run is over; the CPU goes to writing the profile). The tables
+ * dropped from now on stay in the BPF maps until the session ends: the
+ * programs must be detached by then. */
 void unwinder__stop(struct unwinder *u);
 
 void unwinder__stats(const struct unwinder *u, struct unwind_stats *st);
