@@ -90,7 +90,10 @@ struct profile {
 	int nevents;
 	struct psample *samples;
 	size_t nsamples, cap;
-	void *names;			/* tsearch tree of interned strings */
+	struct interned {		/* the strings frames point to, once each */
+		char **slots;		/* open addressing; NULL: free */
+		size_t cap, n;		/* cap: a power of two, at most half full */
+	} names;
 	struct profile_stats stats;
 };
 
