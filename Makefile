@@ -20,7 +20,7 @@ USER_DIRS  := user $(patsubst %/,%,$(sort $(dir $(wildcard user/*/*.c))))
 CPPFLAGS   := -D_GNU_SOURCE -DBPFPROF_VERSION='"$(VERSION)"' -I$(BUILD) -Ibpf $(addprefix -I,$(USER_DIRS))
 CFLAGS     ?= -O2 -g
 CFLAGS     += -std=c17 $(WARNINGS)
-LDLIBS     := -lbpf -ldw -ldebuginfod -lelf -lz -lprotobuf-c -lcurl -liberty -lm
+LDLIBS     := -lbpf -ldw -lelf -lz -lprotobuf-c -liberty -lm
 SANITIZE   := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 BPF_SRCS   := $(wildcard bpf/*.bpf.c)

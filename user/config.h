@@ -33,6 +33,9 @@ enum out_format {
 #define DEFAULT_KILL_AFTER	2.0	/* seconds between the command's SIGTERM and SIGKILL */
 #define DEFAULT_DEBUGINFOD_TIMEOUT 2.0	/* seconds a run may wait on debuginfod servers */
 #define FLEET_DEFAULT_FREQ	19	/* Hz: cheap enough to leave on all day */
+/* DWARF (lines, inline frames) fleet mode holds at once: an agent's few
+ * MiB, not a -dbg package's 10 (--dwarf-mem) */
+#define FLEET_DEFAULT_DWARF_MEM	(4ull << 20)
 
 /* Where user frames get their names beyond the symbol table; each source
  * is on by default and has a switch to turn it off. */
@@ -41,6 +44,8 @@ struct name_sources {
 	bool inlines;			/* inlined functions as frames (--no-inline) */
 	bool python;			/* CPython's frames in user stacks (--no-python) */
 	double debuginfod_timeout;	/* s a run may wait on debuginfod in all; 0: never ask */
+	unsigned long long dwarf_mem;	/* DWARF bytes held at once; 0: no bound */
+	bool dwarf_mem_set;		/* --dwarf-mem given (else fleet mode bounds it) */
 };
 
 struct config {

@@ -22,6 +22,7 @@ cost_run() {
 	local bp=$!
 	sleep 2
 	KIB=$(memlock_kib "$bp")
+	MAPS=$(awk '{ print $6 }' "/proc/$bp/maps" | sort -u)
 	wait "$bp"
 	check "$name: exit 0" [ $? -eq 0 ]
 	local samples lost
@@ -33,6 +34,11 @@ cost_run() {
 echo "== kernel memory of the maps"
 cost_run memlock-default
 check "default run: BPF maps pin <= 16 MiB of kernel memory ($KIB KiB)" all [ "$KIB" -gt 0 ] -- [ "$KIB" -le 16384 ]
+# libcurl (push) and libdebuginfod come in only when used: linked, their
+# TLS libraries were 6 MiB of every run's RSS
+libs=$(echo "$MAPS" | grep -E 'lib(curl|debuginfod|gnutls|ssl|crypto)' | tr '\n' ' ')
+check "default run: no libcurl, libdebuginfod or TLS library mapped (${libs:-none})" \
+	all [ -n "$MAPS" ] -- [ -z "$libs" ]
 cost_run memlock-max-stacks --max-stacks 262144
 # Elements are allocated as stored, but a hash map's bucket array (16 bytes
 # per max entry) is not: 8 maps (counts + 3 stack depth classes, 2

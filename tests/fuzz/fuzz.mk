@@ -57,7 +57,7 @@ FUZZ_SRCS_fde_index := user/symbols/fde_index.c user/unwind/cfi_bytes.c user/sym
 FUZZ_LIBS_fde_index := -ldw -lelf -lz
 FUZZ_SRCS_debug_file := user/symbols/dwarf_lines.c user/symbols/debuginfod.c \
                         user/procs/mapped_file.c user/errors.c
-FUZZ_LIBS_debug_file := -ldw -ldebuginfod -lelf -lz -lm
+FUZZ_LIBS_debug_file := -ldw -lelf -lz -lm
 # The parser each target is about, for fuzz-cov.
 FUZZ_MAIN_elf_syms  := user/symbols/elf_syms.c
 FUZZ_MAIN_proc_maps := user/procs/proc_maps.c

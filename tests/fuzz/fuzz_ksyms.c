@@ -35,14 +35,17 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 static const struct ksym *find(const struct ksyms *ks, uint64_t addr)
 {
 	const struct ksym *sym = ksyms__find(ks, addr);
+	const char *name, *module;
 
 	if (!sym)
 		return NULL;
 	CHECK(sym->addr != 0 && sym->addr <= addr);
-	CHECK(sym->name && strlen(sym->name) > 0);
-	CHECK(!strchr(sym->name, '\n') && !strchr(sym->name, '\t'));
-	if (sym->module)
-		CHECK(strlen(sym->module) > 0 && !strchr(sym->module, ']'));
+	name = ksyms__name(ks, sym);
+	module = ksyms__module(ks, sym);
+	CHECK(name && strlen(name) > 0);
+	CHECK(!strchr(name, '\n') && !strchr(name, '\t'));
+	if (module)
+		CHECK(strlen(module) > 0 && !strchr(module, ']'));
 	/* The first alias answers for its address, and for itself. */
 	CHECK(ksyms__find(ks, sym->addr) == sym);
 	if (addr != sym->addr)
@@ -122,7 +125,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			a = ksyms__find(parsed, addr);
 			b = ksyms__find(loaded, addr);
 			CHECK(!a == !b);
-			CHECK(!a || (a->addr == b->addr && !strcmp(a->name, b->name)));
+			CHECK(!a || (a->addr == b->addr && !strcmp(ksyms__name(parsed, a), ksyms__name(loaded, b))));
 		}
 	}
 	ksyms__free(parsed);

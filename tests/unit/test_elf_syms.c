@@ -493,3 +493,33 @@ Test(elf_syms, layout_only_open_has_segments_and_build_id_not_symbols)
 	elf_syms__free(full);
 	elf_syms__free(lay);
 }
+
+static uint64_t dwarf_bytes_of(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct elf_syms *es;
+	uint64_t n;
+
+	cr_assert(fd >= 0, "open %s: %s", path, strerror(errno));
+	es = elf_syms__open_fd(fd);
+	close(fd);
+	cr_assert_not_null(es, "%s: %s", path, strerror(errno));
+	n = elf_syms__dwarf_bytes(es);
+	elf_syms__free(es);
+	return n;
+}
+
+/* A file's DWARF is counted as libdw holds it: compressed sections at
+ * their decompressed size, the same as the file they were compressed
+ * from; a file without DWARF holds none. */
+Test(elf_syms, dwarf_bytes_as_decompressed)
+{
+	struct path plain = build("dwarf", PIE_FLAGS " -g"), zlib = path_of("dwarf.z");
+	struct path none = strip_copy(plain.s, "dwarf.nodebug");
+	uint64_t n = dwarf_bytes_of(plain.s);
+
+	run("objcopy --compress-debug-sections=zlib '%s' '%s'", plain.s, zlib.s);
+	cr_assert_gt(n, 1000, "%" PRIu64 " bytes of DWARF in a -g build", n);
+	cr_expect_eq(dwarf_bytes_of(zlib.s), n);
+	cr_expect_eq(dwarf_bytes_of(none.s), 0);
+}

@@ -297,3 +297,53 @@ Test(files, dropped_symbols_keep_the_segments)
 	cr_expect_lt(elf_syms__bytes(es), 4096);
 	elf_syms__free(es);
 }
+
+static struct files *new_dwarf_files(uint64_t dwarf_max)
+{
+	struct files *fs = files__new(&(struct files_opts){ .inlines = true,
+							     .dwarf_max = dwarf_max });
+
+	cr_assert_not_null(fs);
+	return fs;
+}
+
+/* The file vaddr of this test's own code (new_dwarf_files). */
+static uint64_t own_vaddr(struct file_entry *f, const struct vma *v)
+{
+	uint64_t vaddr, off = (uint64_t)(uintptr_t)new_dwarf_files - v->start + v->pgoff;
+
+	cr_assert_eq(elf_syms__vaddr(f->syms, off, &vaddr), 0);
+	return vaddr;
+}
+
+/* DWARF sessions are bounded in bytes: a file whose DWARF alone is over
+ * the bound gets none (counted); under it, one opens and its bytes are
+ * what the file's .debug_* sections hold. */
+Test(files, dwarf_budget_refuses_a_file_over_it)
+{
+	struct found exe;
+	struct vma v = mapping_of(&exe, "test_files");
+	struct files *fs = new_dwarf_files(1);
+	struct file_entry *f = files__get(fs, getpid(), true, &v);
+	uint64_t need;
+
+	cr_assert_not_null(files__symbols(fs, f, getpid(), true, &v));
+	need = elf_syms__dwarf_bytes(f->syms);
+	cr_assert_gt(need, 1, "this test is built with -g");
+	cr_expect_null(files__src(fs, f, getpid(), true, &v, own_vaddr(f, &v)));
+	cr_expect_eq(stats(fs).dwarf_over, 1);
+	cr_expect_eq(stats(fs).line_opens, 0);
+	files__put(fs, f);
+	files__free(fs);
+
+	fs = new_dwarf_files(need);
+	f = files__get(fs, getpid(), true, &v);
+	cr_assert_not_null(files__symbols(fs, f, getpid(), true, &v));
+	cr_expect_not_null(files__src(fs, f, getpid(), true, &v, own_vaddr(f, &v)));
+	cr_expect_eq(stats(fs).dwarf_over, 0);
+	cr_expect_eq(stats(fs).line_opens, 1);
+	cr_expect_eq(stats(fs).dwarf_open, need);
+	cr_expect_eq(stats(fs).dwarf_peak, need);
+	files__put(fs, f);
+	files__free(fs);
+}

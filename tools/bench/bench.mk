@@ -50,7 +50,7 @@ $(BENCH_BUILD)/unwind_cost: tools/bench/unwind_cost.c $(UNWIND_COST_SRCS) user/u
 INLINE_COST_SRCS := user/symbols/dwarf_lines.c user/symbols/debuginfod.c user/procs/mapped_file.c user/errors.c
 $(BENCH_BUILD)/inline_cost: tools/bench/inline_cost.c $(INLINE_COST_SRCS) user/symbols/dwarf_lines.h
 	@mkdir -p $(@D)
-	$(CC) $(BENCH_CFLAGS) $(CPPFLAGS) $< $(INLINE_COST_SRCS) -ldw -ldebuginfod -lelf -lz -lm -o $@
+	$(CC) $(BENCH_CFLAGS) $(CPPFLAGS) $< $(INLINE_COST_SRCS) -ldw -lelf -lz -lm -o $@
 
 # bench_stacks' shared libraries: one source, built once per library number
 $(BENCH_BUILD)/libstackbench%.so: tools/bench/libstackbench.c tools/bench/stackbench.h

@@ -23,7 +23,7 @@ enum {
 	OPT_MAX_BYTES, OPT_PUSH, OPT_APP, OPT_SPOOL_DIR, OPT_SPOOL_MAX,
 	OPT_COMM, OPT_CGROUP, OPT_OFFCPU, OPT_MIN_BLOCK, OPT_LIST,
 	OPT_CALL_GRAPH, OPT_UNWIND_ROWS, OPT_NO_DEMANGLE, OPT_KILL_AFTER, OPT_NO_PROGRESS,
-	OPT_NO_INLINE, OPT_NO_PYTHON, OPT_DEBUGINFOD_TIMEOUT,
+	OPT_NO_INLINE, OPT_NO_PYTHON, OPT_DEBUGINFOD_TIMEOUT, OPT_DWARF_MEM,
 	OPT_REPORT, OPT_CONTROL, OPT_START_DISABLED,
 };
 
@@ -43,6 +43,7 @@ static const struct option long_opts[] = {
 	{ "unwind-rows", required_argument, NULL, OPT_UNWIND_ROWS },
 	{ "no-demangle", no_argument,       NULL, OPT_NO_DEMANGLE },
 	{ "no-inline",   no_argument,       NULL, OPT_NO_INLINE },
+	{ "dwarf-mem",   required_argument, NULL, OPT_DWARF_MEM },
 	{ "no-python",   no_argument,       NULL, OPT_NO_PYTHON },
 	{ "debuginfod-timeout", required_argument, NULL, OPT_DEBUGINFOD_TIMEOUT },
 	{ "all-cpus",    no_argument,       NULL, 'a' },
@@ -249,6 +250,11 @@ static int apply_option(int opt, const char *arg, struct config *cfg)
 	case OPT_NO_INLINE:
 		cfg->names.inlines = false;
 		return -1;
+	case OPT_DWARF_MEM:
+		cfg->names.dwarf_mem_set = true;
+		return usage_if(cli_value__size(arg, &cfg->names.dwarf_mem),
+				"invalid --dwarf-mem '%s': expected bytes, or a number with K, M or G",
+				arg);
 	case OPT_NO_PYTHON:
 		cfg->names.python = false;
 		return -1;

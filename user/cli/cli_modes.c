@@ -82,6 +82,8 @@ enum cli_result cli_modes__check(struct config *cfg)
 			err = "-o is for one profile; with --interval use --output-dir";
 		if (!cfg->freq_set)
 			cfg->freq = FLEET_DEFAULT_FREQ;
+		if (!cfg->names.dwarf_mem_set)
+			cfg->names.dwarf_mem = FLEET_DEFAULT_DWARF_MEM;
 	} else if (cfg->output_dir || cfg->push_url) {
 		err = "--output-dir and --push need --interval";
 	}

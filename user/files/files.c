@@ -46,8 +46,9 @@ struct fentry {
 	int fd;				/* the mapped file, kept open; -1: by path */
 	bool tried;			/* symbols read (or found unreadable) */
 	bool fdes_tried;		/* functions by CFI read (or found unreadable) */
-	bool no_lines;			/* libdwfl refused it: no DWARF lines */
+	bool no_lines;			/* libdwfl refused it, or over the DWARF budget */
 	size_t bytes;			/* what its symbols, answers and functions hold */
+	uint64_t dwarf_bytes;		/* what its session holds (its files' DWARF) */
 	struct lru_link link[NR_LRU];
 };
 
@@ -121,6 +122,7 @@ static void close_session(struct files *fs, struct fentry *e)
 		return;
 	lru_unlink(fs, LRU_LINES, e);
 	dwarf_lines__close(e->pub.lines);
+	fs->st.dwarf_open -= e->dwarf_bytes;
 }
 
 /* Drops what files__symbols() and files__src() read; read again on demand. */
@@ -407,17 +409,41 @@ const struct fde_index *files__functions(struct files *fs, struct file_entry *f,
 	return f->fdes;
 }
 
+/* Room for a session holding need bytes of DWARF within the budget: the
+ * least recently used sessions close. False when need alone is over it
+ * (the file then has names from its symbols, no lines or inline frames:
+ * libc's DWARF, decompressed, is 10 MiB). */
+static bool dwarf_room(struct files *fs, uint64_t need)
+{
+	uint64_t max = fs->opts.dwarf_max;
+
+	if (!max)
+		return true;
+	if (need > max)
+		return false;
+	while (fs->lru[LRU_LINES].oldest && fs->st.dwarf_open + need > max)
+		close_session(fs, fs->lru[LRU_LINES].oldest);
+	return true;
+}
+
 /* A libdwfl session for f, open (the cache of its answers made the first
- * time); false when libdwfl cannot read the file. */
+ * time); false when libdwfl cannot read the file or its DWARF is over the
+ * budget. */
 static bool open_session(struct files *fs, struct fentry *e, pid_t tgid, bool alive,
 			 const struct vma *v)
 {
 	struct file_entry *f = &e->pub;
+	uint64_t need = elf_syms__dwarf_bytes(f->syms) + elf_syms__dwarf_bytes(f->debug);
 	int fd;
 
 	if (f->lines && dwarf_lines__is_open(f->lines)) {
 		lru_touch(fs, LRU_LINES, e);
 		return true;
+	}
+	if (!dwarf_room(fs, need)) {
+		e->no_lines = true;
+		fs->st.dwarf_over++;
+		return false;
 	}
 	fd = open_file(e, tgid, alive, v);
 	if (fd >= 0 && !f->lines)
@@ -430,6 +456,10 @@ static bool open_session(struct files *fs, struct fentry *e, pid_t tgid, bool al
 		return false;
 	}
 	lru_push(fs, LRU_LINES, e);
+	e->dwarf_bytes = need;
+	fs->st.dwarf_open += need;
+	if (fs->st.dwarf_open > fs->st.dwarf_peak)
+		fs->st.dwarf_peak = fs->st.dwarf_open;
 	fs->st.line_opens++;
 	return true;
 }

@@ -59,6 +59,7 @@ struct file_entry {
 struct files_opts {
 	bool inlines;			/* dwarf_lines with inline frames */
 	size_t max_bytes;		/* what symbols may hold; 0: the default */
+	uint64_t dwarf_max;		/* DWARF open sessions may hold; 0: no bound */
 };
 
 struct files *files__new(const struct files_opts *opts);
@@ -129,6 +130,9 @@ struct files_stats {
 	uint64_t reads;			/* symbol reads since the start */
 	uint64_t line_opens;		/* libdwfl sessions opened since the start */
 	uint64_t over_limit;		/* files beyond a bound of elf_limits.h */
+	uint64_t dwarf_over;		/* files whose DWARF alone is over dwarf_max */
+	uint64_t dwarf_open;		/* the DWARF bytes of the open sessions */
+	uint64_t dwarf_peak;		/* their most at once */
 	uint64_t released;		/* entries released since the start */
 };
 

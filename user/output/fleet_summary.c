@@ -34,9 +34,11 @@ static void print_files(const struct files *files)
 
 	files__stats(files, &st);
 	p_info("fleet: file registry: %zu files now (peak %zu), %" PRIu64 " released, %zu with "
-	       "symbols read (%.1f MiB), %" PRIu64 " symbol reads, %zu kept open", st.entries,
-	       st.peak_entries, st.released, st.loaded, st.bytes / 1048576.0, st.reads,
-	       st.kept_open);
+	       "symbols read (%.1f MiB), %" PRIu64 " symbol reads, %zu kept open; DWARF "
+	       "sessions %.1f MiB now (peak %.1f), %" PRIu64 " files over --dwarf-mem",
+	       st.entries, st.peak_entries, st.released, st.loaded, st.bytes / 1048576.0,
+	       st.reads, st.kept_open, st.dwarf_open / 1048576.0, st.dwarf_peak / 1048576.0,
+	       st.dwarf_over);
 }
 
 void fleet_summary__print(const struct output *out, uint64_t bpf_samples,

@@ -15,9 +15,8 @@
 #include <string.h>
 #include <time.h>
 
-#include <curl/curl.h>
-
 #include "errors.h"
+#include "libcurl.h"
 #include "push.h"
 #include "push_reply.h"
 #include "spool.h"
@@ -74,7 +73,7 @@ static int set_request(struct pusher *ps, const struct spool_item *it, const cha
 	CURL *c = ps->curl;
 
 	snprintf(label, sizeof(label), "%s{hostname=%s}", ps->o.app, ps->o.host);
-	name = curl_easy_escape(c, label, 0);
+	name = libcurl.easy_escape(c, label, 0);
 	if (!name)
 		return -ENOMEM;
 	while (bl && ps->o.url[bl - 1] == '/')
@@ -82,36 +81,36 @@ static int set_request(struct pusher *ps, const struct spool_item *it, const cha
 	snprintf(url, sizeof(url), "%.*s/ingest?name=%s&from=%" PRId64 "&until=%" PRId64
 		 "&format=%s&sampleRate=%u&spyName=bpfprof", (int)bl, ps->o.url, name, it->from,
 		 it->until, it->fmt == FORMAT_PPROF ? "pprof" : "folded", ps->o.freq);
-	curl_free(name);
-	curl_easy_reset(c);
-	curl_easy_setopt(c, CURLOPT_URL, url);
-	curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
-	curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, (long)ATTEMPT_MS);
-	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, (long)CONNECT_MS);
-	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(c, CURLOPT_USERAGENT, "bpfprof/" BPFPROF_VERSION);
+	libcurl.free(name);
+	libcurl.easy_reset(c);
+	libcurl.easy_setopt(c, CURLOPT_URL, url);
+	libcurl.easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
+	libcurl.easy_setopt(c, CURLOPT_TIMEOUT_MS, (long)ATTEMPT_MS);
+	libcurl.easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, (long)CONNECT_MS);
+	libcurl.easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+	libcurl.easy_setopt(c, CURLOPT_USERAGENT, "bpfprof/" BPFPROF_VERSION);
 	/* the reply goes to memory, bounded: never to stdout */
-	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, push_reply__write);
-	curl_easy_setopt(c, CURLOPT_WRITEDATA, ps->reply);
+	libcurl.easy_setopt(c, CURLOPT_WRITEFUNCTION, push_reply__write);
+	libcurl.easy_setopt(c, CURLOPT_WRITEDATA, ps->reply);
 	if (it->fmt == FORMAT_PPROF) {
 		/* Pyroscope takes pprof as a multipart form field "profile" */
 		curl_mimepart *part;
 
-		*mime = curl_mime_init(c);
-		part = *mime ? curl_mime_addpart(*mime) : NULL;
-		if (!part || curl_mime_name(part, "profile") ||
-		    curl_mime_filename(part, "profile.pb.gz") ||
-		    curl_mime_data(part, body, len) ||
-		    curl_mime_type(part, "application/octet-stream"))
+		*mime = libcurl.mime_init(c);
+		part = *mime ? libcurl.mime_addpart(*mime) : NULL;
+		if (!part || libcurl.mime_name(part, "profile") ||
+		    libcurl.mime_filename(part, "profile.pb.gz") ||
+		    libcurl.mime_data(part, body, len) ||
+		    libcurl.mime_type(part, "application/octet-stream"))
 			return -ENOMEM;
-		curl_easy_setopt(c, CURLOPT_MIMEPOST, *mime);
+		libcurl.easy_setopt(c, CURLOPT_MIMEPOST, *mime);
 	} else {
-		*hdrs = curl_slist_append(NULL, "Content-Type: text/plain");
+		*hdrs = libcurl.slist_append(NULL, "Content-Type: text/plain");
 		if (!*hdrs)
 			return -ENOMEM;
-		curl_easy_setopt(c, CURLOPT_HTTPHEADER, *hdrs);
-		curl_easy_setopt(c, CURLOPT_POSTFIELDS, body);
-		curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len);
+		libcurl.easy_setopt(c, CURLOPT_HTTPHEADER, *hdrs);
+		libcurl.easy_setopt(c, CURLOPT_POSTFIELDS, body);
+		libcurl.easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len);
 	}
 	return 0;
 }
@@ -126,22 +125,22 @@ static long transfer(struct pusher *ps, const char **why)
 	CURLMsg *msg;
 
 	*why = "stopped";
-	if (curl_multi_add_handle(ps->multi, ps->curl) != CURLM_OK)
+	if (libcurl.multi_add_handle(ps->multi, ps->curl) != CURLM_OK)
 		return -1;
 	while (running && !atomic_load(&ps->stop)) {
-		if (curl_multi_perform(ps->multi, &running) != CURLM_OK ||
-		    (running && curl_multi_poll(ps->multi, NULL, 0, 1000, NULL) != CURLM_OK))
+		if (libcurl.multi_perform(ps->multi, &running) != CURLM_OK ||
+		    (running && libcurl.multi_poll(ps->multi, NULL, 0, 1000, NULL) != CURLM_OK))
 			break;
 	}
-	while ((msg = curl_multi_info_read(ps->multi, &left)))
+	while ((msg = libcurl.multi_info_read(ps->multi, &left)))
 		if (msg->msg == CURLMSG_DONE)
 			rc = msg->data.result;
 	/* a reply cut at its bound still has its status */
 	if (rc == CURLE_OK || (rc == CURLE_WRITE_ERROR && ps->reply->cut))
-		curl_easy_getinfo(ps->curl, CURLINFO_RESPONSE_CODE, &status);
+		libcurl.easy_getinfo(ps->curl, CURLINFO_RESPONSE_CODE, &status);
 	else if (running == 0)
-		*why = curl_easy_strerror(rc);
-	curl_multi_remove_handle(ps->multi, ps->curl);
+		*why = libcurl.easy_strerror(rc);
+	libcurl.multi_remove_handle(ps->multi, ps->curl);
 	return status;
 }
 
@@ -156,8 +155,8 @@ static long send_item(struct pusher *ps, const struct spool_item *it, const char
 	push_reply__reset(ps->reply);
 	if (!set_request(ps, it, body, len, &mime, &hdrs))
 		status = transfer(ps, why);
-	curl_mime_free(mime);
-	curl_slist_free_all(hdrs);
+	libcurl.mime_free(mime);
+	libcurl.slist_free_all(hdrs);
 	return status;
 }
 
@@ -339,6 +338,10 @@ int pusher__new(const struct push_opts *o, struct pusher **out)
 
 	if (!ps)
 		return -ENOMEM;
+	if (libcurl__load()) {
+		free(ps);
+		return -ENOENT;
+	}
 	ps->o = *o;
 	/* a write to a socket or pipe closed by its reader fails with EPIPE
 	 * instead of killing the run */
@@ -355,8 +358,8 @@ int pusher__new(const struct push_opts *o, struct pusher **out)
 		pusher__free(ps);
 		return err;
 	}
-	ps->curl = curl_easy_init();
-	ps->multi = curl_multi_init();
+	ps->curl = libcurl.easy_init();
+	ps->multi = libcurl.multi_init();
 	ps->reply = malloc(sizeof(*ps->reply));
 	ps->work = true;	/* what an earlier run left goes first */
 	err = ps->curl && ps->multi && ps->reply ? start_worker(ps) : -ENOMEM;
@@ -377,7 +380,7 @@ static void stop_worker(struct pusher *ps)
 	atomic_store(&ps->stop, true);
 	pthread_cond_broadcast(&ps->cond);
 	pthread_mutex_unlock(&ps->lock);
-	curl_multi_wakeup(ps->multi);	/* cuts a transfer under way */
+	libcurl.multi_wakeup(ps->multi);	/* cuts a transfer under way */
 	pthread_join(ps->thread, NULL);
 	ps->started = false;
 }
@@ -388,9 +391,9 @@ void pusher__free(struct pusher *ps)
 		return;
 	stop_worker(ps);
 	if (ps->curl)
-		curl_easy_cleanup(ps->curl);
+		libcurl.easy_cleanup(ps->curl);
 	if (ps->multi)
-		curl_multi_cleanup(ps->multi);
+		libcurl.multi_cleanup(ps->multi);
 	free(ps->reply);
 	spool__free(ps->spool);
 	pthread_cond_destroy(&ps->cond);

@@ -42,8 +42,8 @@ static void unwind_part(const struct profile *p, char *buf, size_t size)
 		 b[STAT_UNWIND_BAD_ADDRESS], b[STAT_UNWIND_FP_FALLBACK], b[STAT_UNWIND_NOT_LOADED]);
 }
 
-/* Inputs skipped whole or in part: files over the size limits, JIT map
- * lines. */
+/* Inputs skipped whole or in part: files over the size limits, DWARF
+ * over its budget, JIT map lines. */
 static void skipped_part(const struct profile *p, char *buf, size_t size)
 {
 	const struct profile_stats *st = &p->stats;
@@ -52,6 +52,10 @@ static void skipped_part(const struct profile *p, char *buf, size_t size)
 	if (st->files_over_limit)
 		n = snprintf(buf, size, ", %" PRIu64 " files skipped (over size limits)",
 			     st->files_over_limit);
+	if (st->files_dwarf_over && n >= 0 && (size_t)n < size)
+		n += snprintf(buf + n, size - (size_t)n,
+			      ", %" PRIu64 " files named without lines or inline frames"
+			      " (DWARF over --dwarf-mem)", st->files_dwarf_over);
 	if ((st->jit_malformed || st->jit_over_cap) && n >= 0 && (size_t)n < size)
 		snprintf(buf + n, size - (size_t)n,
 			 ", JIT map lines skipped: %" PRIu64 " malformed, %" PRIu64

@@ -198,6 +198,7 @@ int profile__merge(struct profile *dst, const struct profile *src)
 	dst->stats.stacks_missing += src->stats.stacks_missing;
 	dst->stats.tracking_lost += src->stats.tracking_lost;
 	dst->stats.files_over_limit += src->stats.files_over_limit;
+	dst->stats.files_dwarf_over += src->stats.files_dwarf_over;
 	dst->stats.jit_malformed += src->stats.jit_malformed;
 	dst->stats.jit_over_cap += src->stats.jit_over_cap;
 	dst->stats.duration += src->stats.duration;

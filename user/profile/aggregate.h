@@ -59,6 +59,7 @@ struct profile_stats {
 	uint64_t stacks_missing;	/* stack ids gone from the stack map */
 	uint64_t tracking_lost;		/* process tracking records dropped */
 	uint64_t files_over_limit;	/* ELF files skipped, beyond the sane sizes */
+	uint64_t files_dwarf_over;	/* files whose DWARF is over --dwarf-mem */
 	uint64_t jit_malformed;		/* JIT map lines skipped: malformed */
 	uint64_t jit_over_cap;		/* ... well-formed, past the map's byte cap */
 	bool debuginfod;		/* DEBUGINFOD_URLS set, servers asked */

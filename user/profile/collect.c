@@ -42,6 +42,7 @@ static void skips_part(struct collector *c, struct profile_stats *st)
 
 	symbolizer__skips(c->sz, &now);
 	st->files_over_limit = now.files_over_limit - c->skips.files_over_limit;
+	st->files_dwarf_over = now.files_dwarf_over - c->skips.files_dwarf_over;
 	st->jit_malformed = now.jit_malformed - c->skips.jit_malformed;
 	st->jit_over_cap = now.jit_over_cap - c->skips.jit_over_cap;
 	c->skips = now;

@@ -111,7 +111,8 @@ int run__start_tracking(struct run *r)
 	int i, err;
 
 	r->procs = procs__new();
-	r->files = files__new(&(struct files_opts){ .inlines = r->cfg->names.inlines });
+	r->files = files__new(&(struct files_opts){ .inlines = r->cfg->names.inlines,
+						    .dwarf_max = r->cfg->names.dwarf_mem });
 	if (!r->procs || !r->files)
 		return -ENOMEM;
 	files__attach(r->files, r->procs);

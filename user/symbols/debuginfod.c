@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* debuginfod lookups, counted and held to a budget (see debuginfod.h). */
+#include <dlfcn.h>
 #include <elfutils/debuginfod.h>
 #include <math.h>
 #include <stdio.h>
@@ -41,6 +42,25 @@ void debuginfod__configure(double budget)
 	setenv("DEBUGINFOD_TIMEOUT", secs, 0);
 }
 
+/* The client's debuginfod_set_progressfn(), from the libdebuginfod that
+ * libdw loaded itself (dlopen, the first time a session asked a server):
+ * linking it would load libcurl, and with it TLS libraries, into every
+ * run (6 MiB of RSS) for a feature most runs never use. */
+static void set_progressfn(debuginfod_client *client, debuginfod_progressfn_t fn)
+{
+	static void (*set)(debuginfod_client *, debuginfod_progressfn_t);
+	void *lib;
+
+	if (!set) {
+		lib = dlopen("libdebuginfod.so.1", RTLD_LAZY | RTLD_NOLOAD);
+		*(void **)&set = lib ? dlsym(lib, "debuginfod_set_progressfn") : NULL;
+		if (lib)
+			dlclose(lib);	/* libdw holds its own reference */
+	}
+	if (set)
+		set(client, fn);
+}
+
 /* Called by the client about once a second while it waits: nonzero
  * cancels the lookup. */
 static int progress(debuginfod_client *c, long done, long total)
@@ -77,7 +97,7 @@ int debuginfod__find_debuginfo(Dwfl_Module *mod, void **userdata, const char *mo
 	/* the Dwfl's client exists from here on: it gets our callback */
 	client = asks && *userdata ? dwfl_get_debuginfod_client(*userdata) : NULL;
 	if (client)
-		debuginfod_set_progressfn(client, progress);
+		set_progressfn(client, progress);
 	dbg.started = now();
 	fd = dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name, debuglink_file,
 					  debuglink_crc, debuginfo_file_name);

@@ -245,6 +245,11 @@ void elf_syms__build_id_hex(const struct elf_syms *es, char *out)
 	out[2 * len] = '\0';
 }
 
+uint64_t elf_syms__dwarf_bytes(const struct elf_syms *es)
+{
+	return es ? es->dwarf_bytes : 0;
+}
+
 size_t elf_syms__bytes(const struct elf_syms *es)
 {
 	return es ? sizeof(*es) + es->nr_segs * sizeof(*es->segs) +

@@ -58,6 +58,10 @@ size_t elf_syms__count(const struct elf_syms *es);
  * all a user of elf_syms__vaddr() needs (the unwinder's tables). */
 void elf_syms__drop_symbols(struct elf_syms *es);
 
+/* The bytes of the file's DWARF (its .debug_* sections, compressed ones
+ * as decompressed): what a libdwfl session on it holds; 0 for none. */
+uint64_t elf_syms__dwarf_bytes(const struct elf_syms *es);
+
 /* The memory es holds, in bytes (what a cache of them budgets). */
 size_t elf_syms__bytes(const struct elf_syms *es);
 void elf_syms__free(struct elf_syms *es);

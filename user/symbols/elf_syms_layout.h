@@ -35,6 +35,7 @@ struct elf_syms {
 	unsigned char build_id[BUILD_ID_MAX];
 	size_t build_id_len;
 	bool full_symtab;	/* symbols from .symtab, not only .dynsym */
+	uint64_t dwarf_bytes;	/* .debug_* sections, as libdw holds them */
 };
 
 static inline uint64_t add_sat(uint64_t a, uint64_t b)

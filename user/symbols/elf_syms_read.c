@@ -205,6 +205,43 @@ static int collect_syms(struct elf_syms *es, Elf_Data *data, size_t nr, Elf_Data
 	return 0;
 }
 
+/* What libdw holds of sh's section once it reads it: a compressed one
+ * (SHF_COMPRESSED) decompressed on the heap, its size from its header;
+ * others mapped, as big as they are. */
+static uint64_t dwarf_section_bytes(Elf_Scn *scn, const GElf_Shdr *sh, uint64_t fsize)
+{
+	GElf_Chdr ch;
+
+	if (!(sh->sh_flags & SHF_COMPRESSED))
+		return sh->sh_size;
+	if (sh->sh_offset > fsize || sh->sh_size > fsize - sh->sh_offset ||
+	    sh->sh_size < sizeof(Elf64_Chdr) || !gelf_getchdr(scn, &ch))
+		return 0;	/* libdw will not read it either */
+	return ch.ch_size;
+}
+
+/* The bytes of the file's DWARF (every .debug_* section): what a libdwfl
+ * session on it would hold, known before one is opened. */
+static uint64_t dwarf_bytes(Elf *elf, uint64_t fsize)
+{
+	Elf_Scn *scn = NULL;
+	uint64_t sum = 0;
+	const char *name;
+	GElf_Shdr sh;
+	size_t shstrndx;
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return 0;
+	while ((scn = elf_nextscn(elf, scn))) {
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS)
+			continue;
+		name = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (name && !strncmp(name, ".debug_", 7))
+			sum = add_sat(sum, dwarf_section_bytes(scn, &sh, fsize));
+	}
+	return sum;
+}
+
 int elf_syms_read__syms(struct elf_syms *es, Elf *elf, uint64_t fsize)
 {
 	Elf_Data *data, *strtab;
@@ -213,6 +250,7 @@ int elf_syms_read__syms(struct elf_syms *es, Elf *elf, uint64_t fsize)
 	GElf_Shdr sh;
 	int err;
 
+	es->dwarf_bytes = dwarf_bytes(elf, fsize);
 	err = find_symtab(elf, &scn, &sh);
 	if (err || !scn)
 		return err;	/* no symbols: a valid, empty result */

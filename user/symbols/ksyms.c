@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* Kernel symbols from /proc/kallsyms.
  *
- * The input is parsed twice by the same scanner: the first pass counts the
- * kept symbols and the bytes their strings need, the second fills arrays of
- * exactly that size. So there is no realloc, and no pointer into a buffer
- * that could move. Every name and module name lives in one string arena.
+ * One pass over the text, line by line, whether it comes from memory or
+ * from the file in chunks: /proc/kallsyms is ~5 MiB, and reading it whole
+ * before parsing tripled what loading it held at its peak (fleet mode's
+ * RSS starts there). A symbol is 16 bytes: its address and two offsets
+ * into one string arena (names, and each module's name once).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -21,11 +22,16 @@
 /* kallsyms gives no symbol sizes: past the last symbol, assume at most this. */
 #define LAST_SYM_MAX_SIZE	(1ULL << 20)
 #define READ_CHUNK		(64 * 1024)
+#define MAX_LINE		(READ_CHUNK - 1)	/* longer lines are malformed */
+#define ARENA_MAX		UINT32_MAX	/* offsets are 32-bit; KSYM_NONE is the last */
 
 struct ksyms {
 	struct ksym *syms;	/* sorted by address, then by input order */
-	size_t nr;
+	size_t nr, cap;
 	char *strs;		/* arena: NUL-terminated names and modules */
+	size_t bytes, strs_cap;
+	uint32_t prev_mod;	/* the module of the last kept symbol */
+	bool failed;		/* out of memory, or the arena past 4 GiB */
 };
 
 /* One kallsyms line, pointing into the input (not NUL-terminated). */
@@ -33,15 +39,6 @@ struct raw_sym {
 	uint64_t addr;
 	const char *name, *mod;
 	size_t name_len, mod_len;	/* mod_len 0: kernel image */
-};
-
-/* Scanner state shared by both passes so that they take the same decisions. */
-struct scan {
-	size_t nr;		/* symbols kept so far */
-	size_t bytes;		/* arena bytes used so far */
-	const char *prev_mod;	/* previous kept module, in the input */
-	size_t prev_mod_len;
-	const char *prev_mod_str;	/* its copy in the arena (2nd pass) */
 };
 
 static bool is_text_type(char t)
@@ -83,64 +80,99 @@ static bool parse_line(const char *p, const char *eol, struct raw_sym *rs)
 	       !memchr(rs->mod, ']', rs->mod_len);
 }
 
-static char *arena_put(char *arena, size_t *pos, const char *s, size_t len)
+/* Grows *p (of *cap elements of size) to hold need; 1.5x each time. */
+static bool grow(void *p, size_t *cap, size_t need, size_t size)
 {
-	char *dst = arena + *pos;
+	size_t n = *cap ? *cap : 4096 / size;
+	void *q;
 
-	memcpy(dst, s, len);
-	dst[len] = '\0';
-	*pos += len + 1;
-	return dst;
+	if (need <= *cap)
+		return true;
+	while (n < need)
+		n += n / 2;
+	q = realloc(*(void **)p, n * size);
+	if (!q)
+		return false;
+	*(void **)p = q;
+	*cap = n;
+	return true;
+}
+
+/* s (len bytes) into the arena: its offset, or KSYM_NONE on failure. */
+static uint32_t arena_put(struct ksyms *ks, const char *s, size_t len)
+{
+	size_t at = ks->bytes;
+
+	if (len >= ARENA_MAX - at || !grow(&ks->strs, &ks->strs_cap, at + len + 1, 1)) {
+		ks->failed = true;
+		return KSYM_NONE;
+	}
+	memcpy(ks->strs + at, s, len);
+	ks->strs[at + len] = '\0';
+	ks->bytes = at + len + 1;
+	return (uint32_t)at;
 }
 
 /* A module's symbols are contiguous in kallsyms, so comparing with the
  * previous module is enough to store each module name once. */
-static bool same_mod(const struct scan *sc, const struct raw_sym *rs)
+static uint32_t module_of(struct ksyms *ks, const struct raw_sym *rs)
 {
-	return sc->prev_mod && sc->prev_mod_len == rs->mod_len &&
-	       !memcmp(sc->prev_mod, rs->mod, rs->mod_len);
+	const char *prev = ks->prev_mod == KSYM_NONE ? NULL : ks->strs + ks->prev_mod;
+
+	if (!rs->mod)
+		return KSYM_NONE;
+	if (!prev || strlen(prev) != rs->mod_len || memcmp(prev, rs->mod, rs->mod_len))
+		ks->prev_mod = arena_put(ks, rs->mod, rs->mod_len);
+	return ks->prev_mod;
 }
 
-/* Accounts for one kept symbol; with ks, also stores it. */
-static void keep_sym(struct scan *sc, const struct raw_sym *rs, struct ksyms *ks)
+/* One line [p, eol) of the input: kept if it is a text symbol. */
+static void add_line(struct ksyms *ks, const char *p, const char *eol)
 {
-	struct ksym *sym = ks ? &ks->syms[sc->nr] : NULL;
-	bool new_mod = rs->mod && !same_mod(sc, rs);
+	struct raw_sym rs;
+	struct ksym *sym;
 
-	if (sym) {
-		sym->addr = rs->addr;
-		sym->name = arena_put(ks->strs, &sc->bytes, rs->name, rs->name_len);
-		if (new_mod)
-			sc->prev_mod_str = arena_put(ks->strs, &sc->bytes,
-						     rs->mod, rs->mod_len);
-		sym->module = rs->mod ? sc->prev_mod_str : NULL;
-	} else {
-		sc->bytes += rs->name_len + 1;
-		if (new_mod)
-			sc->bytes += rs->mod_len + 1;
+	if (ks->failed || !parse_line(p, eol, &rs))
+		return;
+	if (!grow(&ks->syms, &ks->cap, ks->nr + 1, sizeof(*ks->syms))) {
+		ks->failed = true;
+		return;
 	}
-	if (new_mod) {
-		sc->prev_mod = rs->mod;
-		sc->prev_mod_len = rs->mod_len;
-	}
-	sc->nr++;
+	sym = &ks->syms[ks->nr];
+	sym->addr = rs.addr;
+	sym->module = module_of(ks, &rs);
+	sym->name = arena_put(ks, rs.name, rs.name_len);
+	if (!ks->failed)
+		ks->nr++;
 }
 
-/* Walks every line; the last one may lack its '\n'. */
-static void scan(const char *buf, size_t len, struct scan *sc, struct ksyms *ks)
+/* The complete lines of [buf, buf + len): how many bytes they took. A last
+ * line without its '\n' is taken only when final. */
+static size_t add_lines(struct ksyms *ks, const char *buf, size_t len, bool final)
 {
 	const char *p = buf, *end = buf + len, *eol;
-	struct raw_sym rs;
 
-	memset(sc, 0, sizeof(*sc));
 	while (p < end) {
 		eol = memchr(p, '\n', end - p);
+		if (!eol && !final)
+			break;
 		if (!eol)
 			eol = end;
-		if (parse_line(p, eol, &rs))
-			keep_sym(sc, &rs, ks);
+		/* the same lines from memory as from the file (read_lines) */
+		if ((size_t)(eol - p) < MAX_LINE)
+			add_line(ks, p, eol);
 		p = eol < end ? eol + 1 : end;
 	}
+	return p - buf;
+}
+
+static struct ksyms *ksyms_begin(void)
+{
+	struct ksyms *ks = calloc(1, sizeof(*ks));
+
+	if (ks)
+		ks->prev_mod = KSYM_NONE;
+	return ks;
 }
 
 static int cmp_ksym(const void *a, const void *b)
@@ -155,97 +187,104 @@ static int cmp_ksym(const void *a, const void *b)
 	return 0;
 }
 
-struct ksyms *ksyms__parse(const char *buf, size_t len)
+/* Sorts what was kept and gives back the slack; NULL (freed) with errno
+ * on failure or when nothing was kept. */
+static struct ksyms *ksyms_end(struct ksyms *ks)
 {
-	struct ksyms *ks;
-	struct scan sc;
+	void *p;
 
-	if (!buf && len) {
-		errno = EINVAL;
-		return NULL;
-	}
-	/* len 0 would make scan() compute NULL + 0 for a NULL buf. */
-	if (len)
-		scan(buf, len, &sc, NULL);
-	if (!len || !sc.nr) {
-		errno = ENODATA;
-		return NULL;
-	}
-
-	ks = calloc(1, sizeof(*ks));
-	if (!ks)
-		return NULL;
-	ks->syms = calloc(sc.nr, sizeof(*ks->syms));
-	ks->strs = malloc(sc.bytes);
-	if (!ks->syms || !ks->strs) {
+	if (ks->failed || !ks->nr) {
+		errno = ks->failed ? ENOMEM : ENODATA;
 		ksyms__free(ks);
-		errno = ENOMEM;
 		return NULL;
 	}
-	scan(buf, len, &sc, ks);
-	ks->nr = sc.nr;
+	p = realloc(ks->syms, ks->nr * sizeof(*ks->syms));
+	if (p)
+		ks->syms = p;
+	p = realloc(ks->strs, ks->bytes);
+	if (p)
+		ks->strs = p;
 	qsort(ks->syms, ks->nr, sizeof(*ks->syms), cmp_ksym);
 	return ks;
 }
 
-/* Reads a whole file: /proc files report size 0, so read until EOF. */
-static char *read_file(int fd, size_t *lenp)
+struct ksyms *ksyms__parse(const char *buf, size_t len)
 {
-	size_t len = 0, cap = 0;
-	char *buf = NULL, *tmp;
-	ssize_t n;
+	struct ksyms *ks;
 
+	if (!buf || !len) {
+		errno = buf || !len ? ENODATA : EINVAL;
+		return NULL;
+	}
+	ks = ksyms_begin();
+	if (!ks)
+		return NULL;
+	add_lines(ks, buf, len, true);
+	return ksyms_end(ks);
+}
+
+/* Reads fd in chunks into ks: /proc files report size 0, so until EOF.
+ * A line that does not fit the buffer is dropped whole (as add_lines()
+ * drops it from memory). Returns
+ * 0 or errno. */
+static int read_lines(struct ksyms *ks, int fd)
+{
+	char *buf = malloc(READ_CHUNK), *nl;
+	size_t have = 0, used;
+	bool skipping = false;	/* inside a line too long to keep */
+	ssize_t n;
+	int err = 0;
+
+	if (!buf)
+		return ENOMEM;
 	for (;;) {
-		if (cap - len < READ_CHUNK) {
-			if (cap > SIZE_MAX / 2 - READ_CHUNK) {
-				errno = EFBIG;
-				goto err;
-			}
-			cap = cap * 2 + READ_CHUNK;
-			tmp = realloc(buf, cap);
-			if (!tmp)
-				goto err;
-			buf = tmp;
-		}
-		n = read(fd, buf + len, cap - len);
+		n = read(fd, buf + have, READ_CHUNK - have);
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n < 0)
-			goto err;
+		if (n < 0) {
+			err = errno;
+			break;
+		}
+		have += n;
+		if (skipping) {
+			nl = memchr(buf, '\n', have);
+			used = nl ? (size_t)(nl + 1 - buf) : have;
+			memmove(buf, buf + used, have - used);
+			have -= used;
+			skipping = !nl;
+		}
+		used = add_lines(ks, buf, have, !n);
+		memmove(buf, buf + used, have - used);
+		have -= used;
 		if (!n)
 			break;
-		len += n;
+		if (have == READ_CHUNK) {
+			have = 0;
+			skipping = true;
+		}
 	}
-	*lenp = len;
-	return buf;
-err:
 	free(buf);
-	return NULL;
+	return err;
 }
 
 struct ksyms *ksyms__load(const char *path)
 {
-	struct ksyms *ks = NULL;
-	size_t len;
-	char *buf;
+	struct ksyms *ks;
 	int fd, err;
 
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return NULL;
-	buf = read_file(fd, &len);
-	err = errno;
+	ks = ksyms_begin();
+	err = ks ? read_lines(ks, fd) : ENOMEM;
 	close(fd);
-	if (buf) {
-		ks = ksyms__parse(buf, len);
-		err = errno;
-		free(buf);
+	if (err) {
+		ksyms__free(ks);
+		errno = err;
+		return NULL;
 	}
-	/* close() and free() must not clobber the reason of the failure. */
-	errno = err;
-	return ks;
+	return ksyms_end(ks);
 }
-
 struct ksyms_loader {
 	pthread_t thread;
 	char *path;
@@ -360,6 +399,16 @@ int ksyms__span(const struct ksyms *ks, uint64_t *start, uint64_t *end)
 	*start = ks->syms[0].addr;
 	*end = ks->syms[ks->nr - 1].addr + LAST_SYM_MAX_SIZE;
 	return 0;
+}
+
+const char *ksyms__name(const struct ksyms *ks, const struct ksym *sym)
+{
+	return ks->strs + sym->name;
+}
+
+const char *ksyms__module(const struct ksyms *ks, const struct ksym *sym)
+{
+	return sym->module == KSYM_NONE ? NULL : ks->strs + sym->module;
 }
 
 size_t ksyms__count(const struct ksyms *ks)

@@ -6,11 +6,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* A symbol: its names are offsets into its table's strings (16 bytes a
+ * symbol, ~120k of them): ksyms__name(), ksyms__module(). */
 struct ksym {
 	uint64_t addr;
-	const char *name;
-	const char *module;	/* "ext4", "bpf"...; NULL for the kernel image */
+	uint32_t name;
+	uint32_t module;	/* KSYM_NONE: the kernel image */
 };
+
+#define KSYM_NONE	UINT32_MAX
 
 struct ksyms;
 struct ksyms_loader;
@@ -41,6 +45,11 @@ const struct ksym *ksyms__find(const struct ksyms *ks, uint64_t addr);
 /* The addresses ksyms__find() can name: [*start, *end), kernel and
  * modules. Returns 0, or -ENOENT when there is no symbol. */
 int ksyms__span(const struct ksyms *ks, uint64_t *start, uint64_t *end);
+
+const char *ksyms__name(const struct ksyms *ks, const struct ksym *sym);
+
+/* "ext4", "bpf"...; NULL for the kernel image. */
+const char *ksyms__module(const struct ksyms *ks, const struct ksym *sym);
 
 size_t ksyms__count(const struct ksyms *ks);
 void ksyms__free(struct ksyms *ks);

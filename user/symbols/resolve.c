@@ -143,8 +143,8 @@ static uint32_t bpf_frames(const struct raw_stack *s, const struct ksyms *ks)
 
 	for (i = 0; ks && i < s->nr; i++) {
 		sym = ksyms__find(ks, lookup_addr(s, i));
-		if (!sym || !((sym->module && !strcmp(sym->module, "bpf")) ||
-			      !strncmp(sym->name, "bpf_trace_run", 13)))
+		if (!sym || !((ksyms__module(ks, sym) && !strcmp(ksyms__module(ks, sym), "bpf")) ||
+			      !strncmp(ksyms__name(ks, sym), "bpf_trace_run", 13)))
 			break;
 	}
 	return i;
@@ -178,7 +178,7 @@ static void add_kernel(struct scratch *sc, const struct raw_stack *s, const stru
 			st->unresolved++;
 			st->unnamed[ks ? UNNAMED_NO_KSYM : UNNAMED_NO_KSYMS]++;
 		}
-		put(sc, sym ? sym->name : "[unknown]", true);
+		put(sc, sym ? ksyms__name(ks, sym) : "[unknown]", true);
 		sc->frames[sc->n - 1].mapping = KERNEL_MAPPING;
 		sc->frames[sc->n - 1].addr = addr;
 		kernel_mapping(&sc->frames[sc->n - 1], ks);

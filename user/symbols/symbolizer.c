@@ -74,6 +74,7 @@ void symbolizer__skips(const struct symbolizer *sz, struct symbolizer_skips *sk)
 
 	files__stats(sz->files, &st);
 	sk->files_over_limit = st.over_limit;
+	sk->files_dwarf_over = st.dwarf_over;
 	jit_procs__skipped(sz->jit, &sk->jit_malformed, &sk->jit_over_cap);
 }
 

@@ -64,10 +64,12 @@ void symbolizer__between_stacks(struct symbolizer *sz);
 void symbolizer__trim(struct symbolizer *sz);
 
 /* What was skipped since the start: files beyond a bound of elf_limits.h
- * (their frames stay unresolved, FILE+0xOFFSET), JIT map lines malformed
+ * (their frames stay unresolved, FILE+0xOFFSET), files whose DWARF is
+ * over the budget (no source lines, no inline frames), JIT map lines malformed
  * or past a map's byte cap (their code stays unnamed). */
 struct symbolizer_skips {
 	uint64_t files_over_limit;
+	uint64_t files_dwarf_over;	/* DWARF over --dwarf-mem: names only */
 	uint64_t jit_malformed;
 	uint64_t jit_over_cap;
 };
