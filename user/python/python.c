@@ -51,6 +51,8 @@ struct pycode {
 
 struct pyprof {
 	int procs_fd, codes_fd;
+	const volatile uint64_t *noted;	/* code objects the BPF side put in */
+	uint64_t walked;		/* ... as of the last walk that took them all */
 	void *files, *procs, *codes;	/* tsearch trees */
 	size_t ncodes;
 	uint32_t trims;		/* pyprof__trim() calls */
@@ -78,7 +80,7 @@ static int cmp_code(const void *pa, const void *pb)
 	return (a->fp > b->fp) - (a->fp < b->fp);
 }
 
-struct pyprof *pyprof__new(int procs_fd, int codes_fd)
+struct pyprof *pyprof__new(int procs_fd, int codes_fd, const volatile uint64_t *noted)
 {
 	struct pyprof *py = calloc(1, sizeof(*py));
 
@@ -86,6 +88,7 @@ struct pyprof *pyprof__new(int procs_fd, int codes_fd)
 		return NULL;
 	py->procs_fd = procs_fd;
 	py->codes_fd = codes_fd;
+	py->noted = noted;
 	return py;
 }
 
@@ -275,12 +278,13 @@ static void read_code(struct pyprof *py, const struct py_code_key *k)
 void pyprof__poll(struct pyprof *py)
 {
 	struct py_code_key *keys;
+	uint64_t noted = *py->noted;
 	size_t n = 0;
 
-	/* the BPF side notes code objects only of processes with an entry:
-	 * before the first, the walk below (a scan of the map's 16k buckets,
-	 * 20 times a second in dwarf mode) would find nothing */
-	if (!py->armed)
+	/* the BPF side notes code objects only of processes with an entry,
+	 * and counts them: with none new, the walk below (a scan of the
+	 * map's 16k buckets, 5 to 20 times a second) would find nothing */
+	if (!py->armed || noted == py->walked)
 		return;
 	keys = malloc(POLL_MAX_CODES * sizeof(*keys));
 	if (!keys)
@@ -293,6 +297,8 @@ void pyprof__poll(struct pyprof *py)
 		read_code(py, &keys[i]);
 		bpf_map_delete_elem(py->codes_fd, &keys[i]);
 	}
+	if (n < POLL_MAX_CODES)	/* all taken; else the rest at the next poll */
+		py->walked = noted;
 	free(keys);
 }
 

@@ -27,7 +27,8 @@ struct py_stats {
 };
 
 /* procs_fd, codes_fd: the BPF maps py_procs and py_codes. */
-struct pyprof *pyprof__new(int procs_fd, int codes_fd);
+/* noted: the BPF side's count of code objects put in codes_fd's map. */
+struct pyprof *pyprof__new(int procs_fd, int codes_fd, const volatile uint64_t *noted);
 void pyprof__free(struct pyprof *py);
 
 /* tgid's mappings changed: looks for a CPython in them. */

@@ -97,7 +97,8 @@ static int start_python(struct run *r)
 {
 	if (!r->cfg->names.python)
 		return 0;
-	r->py = pyprof__new(session__py_procs_fd(r->session), session__py_codes_fd(r->session));
+	r->py = pyprof__new(session__py_procs_fd(r->session), session__py_codes_fd(r->session),
+			    session__py_codes_noted(r->session));
 	if (!r->py)
 		return -ENOMEM;
 	unwinder__on_sync(r->unwinder, sync_python, r->py);

@@ -506,3 +506,8 @@ int session__py_codes_fd(const struct session *s)
 {
 	return bpf_map__fd(s->skel->maps.py_codes);
 }
+
+const volatile uint64_t *session__py_codes_noted(const struct session *s)
+{
+	return (const volatile uint64_t *)&s->skel->bss->py_codes_noted;
+}

@@ -76,6 +76,9 @@ int session__unwind_procs_fd(const struct session *s);
 /* Python frames: the maps of CPython processes and of sampled code objects. */
 int session__py_procs_fd(const struct session *s);
 int session__py_codes_fd(const struct session *s);
+/* How many code objects the BPF side has noted in py_codes since the
+ * start (shared memory: read without a syscall). */
+const volatile uint64_t *session__py_codes_noted(const struct session *s);
 
 /* Sums generation gen's per-CPU stats into stats[STAT_MAX] and zeroes them
  * (call only for a generation obtained from session__flip()). */
