@@ -257,6 +257,29 @@ Test(procs, reap_drops_only_processes_gone_before)
 	procs__free(p);
 }
 
+/* procs remembers its last answer for a (tgid, start time): a birth with
+ * the same pid, or a reap, must not leave it stale (nor freed). */
+Test(procs, remembered_incarnation_follows_births_and_reaps)
+{
+	struct procs *p = procs__new();
+	struct vma old = vma_at(0x1000, 15, "/old"), young = vma_at(0x8000, 45, "/young");
+
+	cr_assert_eq(procs__fork(p, FAKE, FAKE + 1, 10), 0);
+	cr_assert_eq(procs__mmap(p, FAKE + 1, &old), 0);
+	cr_expect_str_eq(procs__find(p, FAKE + 1, 50, EXEC_LATEST, 0x1000)->path, "/old");
+	cr_expect(procs__alive(p, FAKE + 1, 50));
+	cr_assert_eq(procs__exit(p, FAKE + 1, 30), 0);
+	cr_expect_not(procs__alive(p, FAKE + 1, 50));
+	cr_assert_eq(procs__fork(p, FAKE, FAKE + 1, 40), 0);
+	cr_assert_eq(procs__mmap(p, FAKE + 1, &young), 0);
+	cr_expect_str_eq(procs__find(p, FAKE + 1, 50, EXEC_LATEST, 0x8000)->path, "/young");
+	cr_expect_null(procs__find(p, FAKE + 1, 50, EXEC_LATEST, 0x1000));
+	cr_expect_str_eq(procs__find(p, FAKE + 1, 5, EXEC_LATEST, 0x1000)->path, "/old");
+	cr_expect_eq(procs__reap(p, 45), 1);	/* frees the one just asked for */
+	cr_expect_null(procs__find(p, FAKE + 1, 5, EXEC_LATEST, 0x1000));
+	procs__free(p);
+}
+
 /* A FIFO, a directory, a regular file at a path: only the last is opened,
  * and the FIFO is refused at once (no writer: a blocking open would hang). */
 Test(procs, file_open_regular_refuses_what_is_not_a_regular_file)

@@ -33,6 +33,14 @@ struct procs {
 	pid_t *changed;		/* tgids whose mappings changed since the last take */
 	size_t nchanged, cap_changed;
 	struct procs_files files;	/* .get NULL: no registry */
+	/* the last incarnation() answer: every frame of a stack asks it
+	 * twice, and stacks come process by process; forgotten when a
+	 * process is born, exits or is reaped */
+	struct {
+		pid_t tgid;
+		uint64_t start_time;
+		struct proc *pr;	/* NULL: nothing remembered */
+	} last;
 };
 
 /* Notes that tgid's current image changed (for procs__take_changed()). */
@@ -171,6 +179,7 @@ static struct proc *born(struct procs *p, pid_t tgid, uint64_t time)
 		return NULL;
 	}
 	p->count++;
+	p->last.pr = NULL;
 	return pr;
 }
 
@@ -184,12 +193,18 @@ static struct proc *current(struct procs *p, pid_t tgid, uint64_t time)
 
 /* The incarnation that started at start_time: the newest one that began
  * after the exit of the one before it (a pid is free only after exit). */
-static struct proc *incarnation(const struct procs *p, pid_t tgid, uint64_t start_time)
+static struct proc *incarnation(struct procs *p, pid_t tgid, uint64_t start_time)
 {
-	struct proc *pr = newest(p, tgid);
+	struct proc *pr;
 
+	if (p->last.pr && p->last.tgid == tgid && p->last.start_time == start_time)
+		return p->last.pr;
+	pr = newest(p, tgid);
 	while (pr && start_time && pr->older && start_time <= pr->older->exit_time)
 		pr = pr->older;
+	p->last.tgid = tgid;
+	p->last.start_time = start_time;
+	p->last.pr = pr;
 	return pr;
 }
 
@@ -300,6 +315,7 @@ int procs__exit(struct procs *p, pid_t tgid, uint64_t time)
 	if (pr && !pr->exited) {
 		pr->exited = true;
 		pr->exit_time = time;
+		p->last.pr = NULL;
 		mark_changed(p, pr);	/* the unwinder lets its files go */
 	}
 	return 0;
@@ -445,6 +461,7 @@ size_t procs__reap(struct procs *p, uint64_t before)
 	struct reap_ctx ctx = { .p = p, .before = before };
 	size_t i;
 
+	p->last.pr = NULL;
 	twalk_r(p->root, reap_chain, &ctx);
 	for (i = 0; i < ctx.ngone; i++) {
 		struct proc *pr = newest(p, ctx.gone[i]);

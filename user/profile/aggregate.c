@@ -28,14 +28,26 @@ void profile__free(struct profile *p)
 }
 
 /* Interning is a hash set: a search tree took 37 % of an end of run (four
- * lookups a frame, each a dozen strcmp). FNV-1a, linear probing. */
+ * lookups a frame, each a dozen strcmp), and hashing byte by byte (FNV-1a)
+ * then 7 %. Eight bytes a step (FxHash's rotate-xor-multiply), a final
+ * mix for the low bits the mask keeps; linear probing. */
 static uint64_t str_hash(const char *s)
 {
-	uint64_t h = 0xcbf29ce484222325ULL;
+	size_t len = strlen(s), i;
+	uint64_t h = len, w;
 
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
-	return h;
+	for (i = 0; i + 8 <= len; i += 8) {
+		memcpy(&w, s + i, 8);
+		h = ((h << 5 | h >> 59) ^ w) * 0x517cc1b727220a95ULL;
+	}
+	if (i < len) {
+		w = 0;
+		memcpy(&w, s + i, len - i);
+		h = ((h << 5 | h >> 59) ^ w) * 0x517cc1b727220a95ULL;
+	}
+	h ^= h >> 29;
+	h *= 0xbf58476d1ce4e5b9ULL;
+	return h ^ (h >> 32);
 }
 
 /* The slot that holds name, or the free one where it would go. */
