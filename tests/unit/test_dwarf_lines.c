@@ -69,6 +69,29 @@ Test(dwarf_lines, inline_frame_with_call_site)
 	dwarf_lines__free(dl);
 }
 
+/* Each address is resolved once and its answer kept: across the cache's
+ * growth (1000 addresses, past its first 256 slots) and after the session
+ * closes (answers stay; a new address then has none). */
+Test(dwarf_lines, every_address_once_across_growth_and_close)
+{
+	struct dwarf_lines *dl = open_file(INLINE_HOT, true);
+	uint64_t start = sym_addr(INLINE_HOT, "main");
+	const struct src_chain *first[1000];
+	size_t i;
+
+	for (i = 0; i < 1000; i++)
+		first[i] = dwarf_lines__at(dl, start + i);
+	cr_assert_not_null(first[0], "main has a line");
+	cr_expect_eq(dwarf_lines__count(dl), 1000);
+	dwarf_lines__close(dl);
+	for (i = 0; i < 1000; i++)
+		cr_assert_eq(dwarf_lines__at(dl, start + i), first[i], "address +%zu", i);
+	cr_expect_eq(dwarf_lines__count(dl), 1000);
+	cr_expect_null(dwarf_lines__at(dl, start + 1000), "closed: nothing new is resolved");
+	cr_expect_eq(dwarf_lines__count(dl), 1000);
+	dwarf_lines__free(dl);
+}
+
 Test(dwarf_lines, no_inline_keeps_lines)
 {
 	struct dwarf_lines *dl = open_file(INLINE_HOT, false);
