@@ -225,8 +225,7 @@ struct ksyms *ksyms__parse(const char *buf, size_t len)
 
 /* Reads fd in chunks into ks: /proc files report size 0, so until EOF.
  * A line that does not fit the buffer is dropped whole (as add_lines()
- * drops it from memory). Returns
- * 0 or errno. */
+ * drops it from memory). Returns 0 or errno. */
 static int read_lines(struct ksyms *ks, int fd)
 {
 	char *buf = malloc(READ_CHUNK), *nl;
@@ -285,6 +284,7 @@ struct ksyms *ksyms__load(const char *path)
 	}
 	return ksyms_end(ks);
 }
+
 struct ksyms_loader {
 	pthread_t thread;
 	char *path;
