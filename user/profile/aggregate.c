@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "aggregate.h"
+#include "hash_bytes.h"
 
 struct profile *profile__new(void)
 {
@@ -28,32 +29,11 @@ void profile__free(struct profile *p)
 }
 
 /* Interning is a hash set: a search tree took 37 % of an end of run (four
- * lookups a frame, each a dozen strcmp), and hashing byte by byte (FNV-1a)
- * then 7 %. Eight bytes a step (FxHash's rotate-xor-multiply), a final
- * mix for the low bits the mask keeps; linear probing. */
-static uint64_t str_hash(const char *s)
-{
-	size_t len = strlen(s), i;
-	uint64_t h = len, w;
-
-	for (i = 0; i + 8 <= len; i += 8) {
-		memcpy(&w, s + i, 8);
-		h = ((h << 5 | h >> 59) ^ w) * 0x517cc1b727220a95ULL;
-	}
-	if (i < len) {
-		w = 0;
-		memcpy(&w, s + i, len - i);
-		h = ((h << 5 | h >> 59) ^ w) * 0x517cc1b727220a95ULL;
-	}
-	h ^= h >> 29;
-	h *= 0xbf58476d1ce4e5b9ULL;
-	return h ^ (h >> 32);
-}
-
-/* The slot that holds name, or the free one where it would go. */
+ * lookups a frame, each a dozen strcmp). The slot that holds name, or the
+ * free one where it would go (linear probing). */
 static char **interned_slot(const struct interned *in, const char *name)
 {
-	size_t mask = in->cap - 1, i = str_hash(name) & mask;
+	size_t mask = in->cap - 1, i = hash_bytes(name, strlen(name)) & mask;
 
 	while (in->slots[i] && strcmp(in->slots[i], name))
 		i = (i + 1) & mask;

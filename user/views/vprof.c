@@ -7,20 +7,10 @@
 #include <string.h>
 
 #include "aggregate.h"
+#include "hash_bytes.h"
 #include "vprof.h"
 
 #define BLOCK_SIZE	(64 * 1024)
-
-static uint64_t hash_bytes(const char *s, size_t len, uint64_t h)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		h = (h ^ (unsigned char)s[i]) * 0x100000001b3ull;
-	return h;
-}
-
-#define HASH_SEED	0xcbf29ce484222325ull
 
 struct vprof *vprof__new(void)
 {
@@ -101,7 +91,7 @@ static int grow_strings(struct vprof *v)
 
 		if (!s)
 			continue;
-		slot = hash_bytes(s, strlen(s), HASH_SEED) & (cap - 1);
+		slot = hash_bytes(s, strlen(s)) & (cap - 1);
 		while (table[slot])
 			slot = (slot + 1) & (cap - 1);
 		table[slot] = s;
@@ -118,7 +108,7 @@ const char *vprof__intern(struct vprof *v, const char *s, size_t len)
 
 	if ((v->nstrings + 1) * 2 > v->strings_cap && grow_strings(v))
 		return NULL;
-	slot = hash_bytes(s, len, HASH_SEED) & (v->strings_cap - 1);
+	slot = hash_bytes(s, len) & (v->strings_cap - 1);
 	for (; v->strings[slot]; slot = (slot + 1) & (v->strings_cap - 1)) {
 		const char *t = v->strings[slot];
 
