@@ -44,13 +44,14 @@ echo "== report of perf's folded output (stackcollapse-perf style)"
 if perf record -q -F 199 -g -o "$T/perf.data" -- "$EX/syscalls" 1 >/dev/null 2>&1; then
 	perf script -i "$T/perf.data" 2>/dev/null | awk -f tools/bench/fold_perf.awk >"$T/perf.folded"
 	row=$("$BPFPROF" report --sort symbol "$T/perf.folded" | grep -v '^#' | head -1)
-	# the leaf with the most samples, counted here: read_zero itself where
-	# the CPU clears memory with an inline rep stosb, its callee
-	# rep_stos_alternative where the kernel patched in the call
-	top=$(awk '{ n = $NF; sub(/ [0-9]+$/, ""); k = split($0, f, ";"); self[f[k]] += n }
-		END { for (x in self) if (self[x] > best) { best = self[x]; top = x } print top }' "$T/perf.folded")
-	under=$(awk -v t="$top" '{ sub(/ [0-9]+$/, ""); k = split($0, f, ";")
-		if (f[k] == t && (t == "read_zero_[k]" || f[k - 1] == "read_zero_[k]")) { print "yes"; exit } }' "$T/perf.folded")
+	# the leaf with the most samples, counted here, and whether it is
+	# read_zero or called from it: read_zero itself where the CPU clears
+	# memory with an inline rep stosb, its callee rep_stos_alternative
+	# where the kernel patched in the call
+	IFS=$'\t' read -r top under < <(awk '{ n = $NF; sub(/ [0-9]+$/, ""); k = split($0, f, ";"); self[f[k]] += n
+			if (f[k] == "read_zero_[k]" || f[k - 1] == "read_zero_[k]") zero[f[k]] = 1 }
+		END { for (x in self) if (self[x] > best) { best = self[x]; top = x }
+			print top "\t" ((top in zero) ? "yes" : "no") }' "$T/perf.folded")
 	check "report of perf's folded: the top leaf is read_zero or its callee ($top)" [ "$under" = yes ]
 	name=${top%_\[k\]}
 	check "report of perf's folded: first row is that leaf, a kernel frame ($row)" \
