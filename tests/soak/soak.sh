@@ -80,12 +80,15 @@ kill -TERM "$bp"; wait "$bp"; rc=$?
 read -r base_line <"$T/base_line"
 
 # After warm-up: the highest reading of the first quarter is what the run
-# had reached; no later one may pass it by more than 10%. Not one reading:
-# readings dip by 16 MiB now and then while the fleet runs (memory handed
-# back, taken again), and a dip taken as the reference failed a flat run.
+# had reached. A leak is in every later reading, so the lowest of the last
+# quarter may pass it by 10% at most; one reading says little: RSS swings
+# by 1.7 MiB between intervals while the fleet's tables come and go (12116
+# -> 13772 -> 10992 KiB in one flat run), 14% of a 12 MiB agent. The
+# highest reading is held to the fleet RSS goal (issue 16: 20 MiB).
 warm=$(( ${#rss[@]} / 4 )); [ "$warm" -ge 1 ] || warm=1
 rss_warm=$(printf '%s\n' "${rss[@]:0:$((warm + 1))}" | sort -n | tail -1)
 rss_max=$(printf '%s\n' "${rss[@]:$warm}" | sort -n | tail -1)
+rss_late=$(printf '%s\n' "${rss[@]: -$warm}" | sort -n | head -1)
 rss_end=${rss[-1]}
 fd_min=$(printf '%s\n' "${fds[@]:$warm}" | sort -n | head -1)
 fd_max=$(printf '%s\n' "${fds[@]:$warm}" | sort -n | tail -1)
@@ -145,7 +148,7 @@ fleet_unwound=$(cat "$T/out"/*.folded | awk -v re="$to_main" '$0 ~ re { t += $NF
 fleet_members=$(cat "$T/out"/*.folded | awk -v re="$chain" '$0 ~ re { split($0, f, ";"); m[f[1]] = 1 }
 	END { print length(m) }')
 
-echo "soak: ${SECS}s, RSS after warm-up ${rss_warm} KiB, max ${rss_max} KiB, end ${rss_end} KiB;" \
+echo "soak: ${SECS}s, RSS after warm-up ${rss_warm} KiB, max ${rss_max} KiB, last quarter's lowest ${rss_late} KiB, end ${rss_end} KiB;" \
 	"fds ${fd_min}..${fd_max}; stack map held at most ${maxids} ids;" \
 	"samples ${sum} + lost ${lost} vs BPF-side ${total}; churn children ${named}/${churn} named;" \
 	"file registry ${reg_now} files at the end (peak ${reg_peak}, ${reg_released} released);" \
@@ -161,8 +164,9 @@ echo "soak: per interval line, unwind rows / files / BPF maps bytes:" \
 echo "soak: RSS KiB at each interval: ${rss[*]}"
 echo "soak: open fds at each interval: ${fds[*]}"
 check "soak: bpfprof exit 0 ($rc)" [ "$rc" -eq 0 ]
-check "soak: RSS after warm-up grows <= 10% ($rss_warm -> max $rss_max KiB)" \
-	[ $((rss_max * 100)) -le $((rss_warm * 110)) ]
+check "soak: RSS does not grow: the last quarter's lowest <= 10% over the warm-up's highest ($rss_warm -> $rss_late KiB)" \
+	[ $((rss_late * 100)) -le $((rss_warm * 110)) ]
+check "soak: peak RSS <= 20 MiB ($rss_max KiB)" [ "$rss_max" -le 20480 ]
 # fds: back to their level once the fleet is gone (a leak of one per member,
 # per interval or per drain would show here), and bounded while it runs: a
 # reading may fall while one or two members are alive, whose program and
