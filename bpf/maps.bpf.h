@@ -24,11 +24,14 @@ const volatile bool kernel_stacks = true;
 const volatile bool user_stacks = true;
 const volatile __u32 unwind_mode = UNWIND_FP;	/* enum unwind_mode: --call-graph */
 const volatile bool python = false;		/* Python frames (--no-python: off) */
+const volatile bool lazy_tables = false;	/* fleet mode -a: tables for sampled processes */
 const volatile __u32 offcpu_event = 0;		/* event index of off-CPU time */
 const volatile __u64 min_block_ns = 1000;
 const volatile __u64 tick_ns = 10000000;	/* the unit of /proc's start times (1 s / USER_HZ) */
 
-/* The generation samples go to; written by user space only. */
+/* The generation samples go to is gen & 1; user space adds 1 at each
+ * flip, so gen's value tells one writing of a generation from the next
+ * (the stored-stack hints' epoch). Written by user space only. */
 volatile __u32 gen = 0;
 
 /* --control disable, --start-disabled: while set, no sample is counted
@@ -171,6 +174,22 @@ struct {
 	__type(value, struct unwind_proc);
 } unwind_procs SEC(".maps");
 
+/* Fleet mode over the whole machine builds a process's tables when it is
+ * first sampled, not every running program's at start: a sample of a
+ * process without an entry puts its tgid here (value 0: asked; user space
+ * sets 1 once it has synced it) and counts unwind_asked, so user space
+ * walks the map only when that moved. task_exit deletes the entry: a new
+ * process given the pid asks again. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, MAX_UNWIND_PROCS);
+	__type(key, __u32);
+	__type(value, __u32);
+} unwind_wanted SEC(".maps");
+
+volatile __u64 unwind_asked = 0;
+
 /* Row hints: per CPU, where the last search for a (file, address) ended,
  * in a small direct-mapped table. A hint is only a guess, checked against
  * the rows themselves (stack.bpf.h): a file slot reused by another file or
@@ -190,6 +209,25 @@ struct {
 	__type(value, struct row_hint);
 } row_hints SEC(".maps");
 
+/* The walked thread's stack, read a window at a time (stack.bpf.h): a
+ * user read costs ~40 ns on this VM whatever its size up to 1 KiB, and a
+ * walk reads one or two words a frame, most of them within a few hundred
+ * bytes of each other. Per CPU; valid for one walk. */
+#define STACK_WINDOW	1024	/* a power of 2 */
+#define USER_PAGE	4096
+struct stack_window {
+	__u64 base;		/* user address of bytes[0] */
+	__u64 len;		/* bytes held; 0: none */
+	__u8 bytes[STACK_WINDOW];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct stack_window);
+} stack_windows SEC(".maps");
+
 /* The sampled process's entry, copied per stack (stack.bpf.h) */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -197,6 +235,25 @@ struct {
 	__type(key, __u32);
 	__type(value, struct unwind_proc);
 } proc_scratch SEC(".maps");
+
+/* Stacks stored lately, per CPU: a small direct-mapped table of (stack
+ * key, epoch). A hit skips the stack map's lookup (its hash and bucket
+ * walk: ~100 ns a sample here); the epoch, gen's value when it was
+ * stored, says the stack is in the generation written now, not in one
+ * drained since. A miss or a collision costs the lookup, never a stack. */
+#define STORED_HINTS	256	/* a power of 2 */
+struct stored_hint {
+	__u64 key;
+	__u32 epoch;
+	__u32 pad;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, STORED_HINTS);
+	__type(key, __u32);
+	__type(value, struct stored_hint);
+} stored_hints SEC(".maps");
 
 static __always_inline void slot_inc(void *map, __u32 slot)
 {
@@ -234,25 +291,44 @@ static __always_inline void *stack_map(__u32 g, __u32 cls)
 	return cls == 0 ? (void *)&stacks0_s : cls == 1 ? (void *)&stacks0_m : (void *)&stacks0_l;
 }
 
+static __always_inline struct stored_hint *stored_hint_slot(__u64 key)
+{
+	__u32 slot = (__u32)(key ^ (key >> 32)) & (STORED_HINTS - 1);
+
+	return bpf_map_lookup_elem(&stored_hints, &slot);
+}
+
 /* Stores the frames under their key in generation g's map of their depth
- * class; *key = the key (STACK_NONE for no frames). A stack already there
- * is found by a lookup, which takes no lock. Returns 0 or the reason the
+ * class, written in epoch (gen's value, g = epoch & 1); *key = the key
+ * (STACK_NONE for no frames). A stack already there is found by its hint
+ * or a lookup, neither of which takes a lock. Returns 0 or the reason the
  * sample is lost. */
-static __always_inline __u32 store_stack(__u32 g, const struct stack_trace *st, __u64 h, __u64 *key)
+static __always_inline __u32 store_stack(__u32 g, __u32 epoch, const struct stack_trace *st, __u64 h,
+					 __u64 *key)
 {
 	__u32 cls = STACK_CLASS(st->nr);
 	void *stacks = stack_map(g, cls);
+	struct stored_hint *hint;
 	long err;
 
 	*key = STACK_NONE;
 	if (!st->nr)
 		return 0;
 	*key = STACK_KEY(h, cls);
-	if (bpf_map_lookup_elem(stacks, key))
+	hint = stored_hint_slot(*key);
+	if (hint && hint->key == *key && hint->epoch == epoch)
 		return 0;
-	err = bpf_map_update_elem(stacks, key, st, BPF_NOEXIST);
-	/* -EEXIST: another CPU stored the same frames in between */
-	return err && err != -EEXIST ? STAT_LOST_STACKMAP_FULL : 0;
+	if (!bpf_map_lookup_elem(stacks, key)) {
+		err = bpf_map_update_elem(stacks, key, st, BPF_NOEXIST);
+		/* -EEXIST: another CPU stored the same frames in between */
+		if (err && err != -EEXIST)
+			return STAT_LOST_STACKMAP_FULL;
+	}
+	if (hint) {
+		hint->key = *key;
+		hint->epoch = epoch;
+	}
+	return 0;
 }
 
 static __always_inline __u32 add_weight(void *counts, struct stack_key *key, __u64 weight)

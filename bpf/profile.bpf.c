@@ -53,9 +53,9 @@ static __always_inline bool wanted(struct stack_key *key, __u32 event)
 	key->tgid = id >> 32;
 	key->pid = (__u32)id;
 	if (filter_tgids &&
-	    !is_target(&tgids, key->tgid, BPF_CORE_READ(task, group_leader, start_boottime)))
+	    !is_target(&tgids, key->tgid, task->group_leader->start_boottime))
 		return false;
-	if (filter_tids && !is_target(&tids, key->pid, BPF_CORE_READ(task, start_boottime)))
+	if (filter_tids && !is_target(&tids, key->pid, task->start_boottime))
 		return false;
 	if (filter_cgroup && bpf_current_task_under_cgroup(&cgroup, 0) != 1)
 		return false;
@@ -63,7 +63,7 @@ static __always_inline bool wanted(struct stack_key *key, __u32 event)
 	if (filter_comm && !comm_matches(key->comm))
 		return false;
 	key->event = event;
-	key->start_time = BPF_CORE_READ(task, group_leader, start_time);
+	key->start_time = task->group_leader->start_time;
 	exec_time = bpf_map_lookup_elem(&exec_times, &key->tgid);
 	key->exec_time = exec_time ? *exec_time : 0;
 	return true;
@@ -77,9 +77,11 @@ static __always_inline struct blocked *scratch_slot(void)
 	return bpf_map_lookup_elem(&scratch, &zero);
 }
 
-/* One sample into one generation's maps; called with constant map
- * pointers so the verifier knows each helper's map. */
-static __always_inline void record(void *ctx, struct stack_key *key, void *counts, __u32 g)
+/* One sample into one generation's maps, written in epoch (gen's value:
+ * g = epoch & 1); called with constant map pointers so the verifier knows
+ * each helper's map. */
+static __always_inline void record(void *ctx, struct stack_key *key, void *counts, __u32 g,
+				   __u32 epoch)
 {
 	struct blocked *sc = scratch_slot();
 	__u32 lost = STAT_LOST_STACK_ERROR;
@@ -88,7 +90,7 @@ static __always_inline void record(void *ctx, struct stack_key *key, void *count
 	if (sc)
 		lost = take_stacks(ctx, key, g, &sc->s);
 	if (sc && !lost)
-		lost = store_stacks(g, &sc->s, key);
+		lost = store_stacks(g, epoch, &sc->s, key);
 	if (!lost)
 		lost = add_weight(counts, key, 1);
 	if (lost)
@@ -98,14 +100,15 @@ static __always_inline void record(void *ctx, struct stack_key *key, void *count
 static __always_inline int sample_event(void *ctx, __u32 event)
 {
 	struct stack_key key = {};
+	__u32 epoch = gen;	/* read once: the generation and the epoch agree */
 
 	if (!wanted(&key, event))
 		return 0;
 	add_total(TOTAL_SAMPLES, 1);
-	if (gen)
-		record(ctx, &key, &counts1, 1);
+	if (epoch & 1)
+		record(ctx, &key, &counts1, 1, epoch);
 	else
-		record(ctx, &key, &counts0, 0);
+		record(ctx, &key, &counts0, 0, epoch);
 	return 0;
 }
 
@@ -150,7 +153,8 @@ static __always_inline void switch_out(void *ctx, struct task_struct *prev, __u3
 /* next comes back: its stacks go into the generation being written now
  * and the time it was away onto them, so a block counts, whole, in the
  * interval it ends in. */
-static __always_inline void switch_in(struct task_struct *next, void *counts, __u32 g)
+static __always_inline void switch_in(struct task_struct *next, void *counts, __u32 g,
+				      __u32 epoch)
 {
 	__u32 tid = next->pid, lost;
 	struct blocked *b = bpf_map_lookup_elem(&blocked, &tid);
@@ -164,7 +168,7 @@ static __always_inline void switch_in(struct task_struct *next, void *counts, __
 		stat_inc(g, STAT_OFFCPU_SHORT);
 	} else {
 		key = b->key;
-		lost = store_stacks(g, &b->s, &key);
+		lost = store_stacks(g, epoch, &b->s, &key);
 		if (!lost)
 			lost = add_weight(counts, &key, delta / 1000);
 		if (lost) {
@@ -180,12 +184,14 @@ static __always_inline void switch_in(struct task_struct *next, void *counts, __
 SEC("tp_btf/sched_switch")
 int BPF_PROG(offcpu, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
-	if (gen) {
+	__u32 epoch = gen;	/* read once, as in sample_event */
+
+	if (epoch & 1) {
 		switch_out(ctx, prev, 1);
-		switch_in(next, &counts1, 1);
+		switch_in(next, &counts1, 1, epoch);
 	} else {
 		switch_out(ctx, prev, 0);
-		switch_in(next, &counts0, 0);
+		switch_in(next, &counts0, 0, epoch);
 	}
 	return 0;
 }
@@ -219,6 +225,7 @@ int BPF_PROG(task_exit, struct task_struct *p)
 		return 0;
 	bpf_map_delete_elem(&exec_times, &tgid);
 	bpf_map_delete_elem(&py_procs, &tgid);
+	bpf_map_delete_elem(&unwind_wanted, &tgid);
 	if (follow_forks)
 		bpf_map_delete_elem(&tgids, &tgid);
 	return 0;

@@ -71,6 +71,10 @@ struct {
 	__type(value, struct py_walk);
 } py_walks SEC(".maps");
 
+/* Set by user space when it first stores a py_procs entry: until then a
+ * sample looks nothing up there. */
+volatile __u32 py_procs_stored = 0;
+
 static __always_inline struct py_walk *py_walk_get(void)
 {
 	__u32 zero = 0;
@@ -88,11 +92,18 @@ static __always_inline int py_read(void *dst, __u32 size, __u64 addr)
 static __always_inline void py_begin(__u32 tgid, __u64 start_time, bool on)
 {
 	struct py_walk *w = py_walk_get();
-	const struct py_proc *pp = on ? bpf_map_lookup_elem(&py_procs, &tgid) : NULL;
+	const struct py_proc *pp = NULL;
 
 	if (!w)
 		return;
-	__builtin_memset(w, 0, sizeof(*w));
+	/* no CPython found yet: no lookup (30 ns a sample) */
+	if (on && py_procs_stored)
+		pp = bpf_map_lookup_elem(&py_procs, &tgid);
+	/* the header only: pp and win are read only in an eval range */
+	w->native = 0;
+	w->eval_start = w->eval_end = 0;
+	w->frame = 0;
+	w->looked = w->done = 0;
 	w->tgid = tgid;
 	w->start_time = start_time;
 	if (pp) {

@@ -27,6 +27,48 @@ empty=$(sed -nE 's/^[0-9]+ ([0-9]+) samples.*/\1/p' "$D/bpfprof-intervals.log" |
 check "drain: no interval is empty ($empty empty)" [ "$empty" -eq 0 ]
 maxids=$(sed -nE 's/.*stack map held ([0-9]+) ids/\1/p' "$D/bpfprof-intervals.log" | sort -n | tail -1)
 check "drain: the stack map is emptied every interval (at most $maxids ids held)" [ "$maxids" -le 200 ]
+# A stack stored in one interval is stored again in the next: the BPF
+# side's hints of stacks it stored (bpf/maps.bpf.h) hold for one
+# generation's writing only. Had one outlived its flip, a later interval's
+# counts would point at stacks drained with an earlier one.
+missing=$(log_sum "$D/bpfprof-intervals.log" "stack halves missing")
+spun=$(awk '/;thread_main;thread_work;thread_spin / { n++ } END { print n + 0 }' "$D"/*.folded)
+# files of 20 samples or more (not the last, partial one) without the chain
+unspun=$(for f in "$D"/*.folded; do
+	[ "$(folded_sum "$f")" -lt 20 ] || grep -q ';thread_main;thread_work;thread_spin ' "$f" || echo "$f"
+done | wc -l)
+check "drain: no stack half missing in any interval ($missing), the workers' chain in every full file ($unspun without)" \
+	all [ "$missing" -eq 0 ] -- [ "$unspun" -eq 0 ] -- [ "$spun" -ge 30 ]
+
+echo "== fleet mode over the machine: tables for the processes sampled, when first sampled"
+# At start, every running program's tables were half of fleet mode's CPU
+# over 10 minutes. Now a process gets them when a sample of it asks; a
+# one-shot -a run still builds them all at once (true stacks from the
+# first sample). nofp_chain has no frame pointers: only its tables unwind
+# it to main.
+# asked_for ERR: "entries asked" from the unwinder's exit line
+asked_for() { sed -nE 's/.* ([0-9]+) process entries \(([0-9]+) asked by a sample\).*/\1 \2/p' "$1"; }
+D=$T/lazy; mkdir -p "$D"
+"$EX/nofp_chain" 8 & np=$!
+sleep 0.3
+users=$(ps -e -o vsz= | awk '$1 > 0' | wc -l)	# processes with user memory
+"$BPFPROF" -F 99 --interval 1 --output-dir "$D" -d 4 2>"$T/lazy.err"
+check "lazy run: exit 0" [ $? -eq 0 ]
+read -r entries asked <<<"$(asked_for "$T/lazy.err")"
+"$BPFPROF" -F 99 -a -d 1 -o "$T/eager.folded" 2>"$T/eager.err"
+read -r eager_entries eager_asked <<<"$(asked_for "$T/eager.err")"
+kill "$np" 2>/dev/null; wait "$np" 2>/dev/null
+check "lazy: entries asked for by samples ($asked), for fewer processes ($entries entries) than run ($users)" \
+	all [ "${asked:-0}" -ge 1 ] -- [ "${entries:-999}" -lt "$users" ]
+check "one-shot -a: every process's entry at start, none asked ($eager_entries entries, $eager_asked asked)" \
+	all [ "${eager_asked:-1}" -eq 0 ] -- [ "${eager_entries:-0}" -ge "${entries:-999}" ]
+# after the first interval (its tables are built then), nofp_chain's
+# samples unwind to main
+files=("$D"/*.folded)
+read -r whole all <<<"$(cat "${files[@]:1}" | awk '/^nofp_chain;/ { t += $NF
+	if ($0 ~ /;main;nofp_outer;nofp_middle;nofp_hot /) w += $NF } END { print w + 0, t + 0 }')"
+check "lazy: nofp_chain unwound to main after the first interval ($whole of $all samples)" \
+	all [ "$all" -ge 100 ] -- [ $((whole * 100)) -ge $((all * 95)) ]
 
 echo "== off-CPU in fleet mode: 30 intervals of microseconds vs the BPF-side total"
 # a block is stored, stacks and all, into the interval it ends in: the files

@@ -133,10 +133,12 @@ void summary__format(const struct profile *p, const char *why, char *buf, size_t
 		 "%" PRIu64 " samples, %zu stacks, %" PRIu64 " lost "
 		 "(stackmap-full %" PRIu64 ", stack-error %" PRIu64 ", counts-full %" PRIu64 "), %"
 		 PRIu64 "/%" PRIu64
-		 " frames unresolved%s%s%s, %" PRIu64 " tracking records lost%s%s%s, %.2f s (%s)",
+		 " frames unresolved%s%s%s, %" PRIu64 " stack halves missing, %" PRIu64
+		 " tracking records lost%s%s%s, %.2f s (%s)",
 		 b[STAT_SAMPLES], p->nsamples, profile__lost(p),
 		 b[STAT_LOST_STACKMAP_FULL], b[STAT_LOST_STACK_ERROR], b[STAT_LOST_COUNTS_FULL],
-		 p->stats.unresolved, p->stats.frames, unnamed, files, dbgd, p->stats.tracking_lost,
+		 p->stats.unresolved, p->stats.frames, unnamed, files, dbgd, p->stats.stacks_missing,
+		 p->stats.tracking_lost,
 		 offcpu, unwind, python,
 		 p->stats.duration, why);
 }

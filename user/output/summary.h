@@ -7,8 +7,10 @@
 
 struct profile;
 
-/* "N samples, S stacks, L lost (by reason), U/F frames unresolved, T
- * tracking records lost, D s (why)" into buf. */
+/* "N samples, S stacks, L lost (by reason), U/F frames unresolved, M
+ * stack halves missing (a count whose kernel or user stack was not in the
+ * stack map: its sample is kept, without that half), T tracking records
+ * lost, D s (why)" into buf. */
 void summary__format(const struct profile *p, const char *why, char *buf, size_t size);
 
 #endif

@@ -52,6 +52,7 @@ struct pycode {
 struct pyprof {
 	int procs_fd, codes_fd;
 	const volatile uint64_t *noted;	/* code objects the BPF side put in */
+	volatile uint32_t *procs_stored;	/* the BPF side's gate: an entry went in */
 	uint64_t walked;		/* ... as of the last walk that took them all */
 	void *files, *procs, *codes;	/* tsearch trees */
 	size_t ncodes;
@@ -80,7 +81,8 @@ static int cmp_code(const void *pa, const void *pb)
 	return (a->fp > b->fp) - (a->fp < b->fp);
 }
 
-struct pyprof *pyprof__new(int procs_fd, int codes_fd, const volatile uint64_t *noted)
+struct pyprof *pyprof__new(int procs_fd, int codes_fd, const volatile uint64_t *noted,
+			   volatile uint32_t *procs_stored)
 {
 	struct pyprof *py = calloc(1, sizeof(*py));
 
@@ -89,6 +91,7 @@ struct pyprof *pyprof__new(int procs_fd, int codes_fd, const volatile uint64_t *
 	py->procs_fd = procs_fd;
 	py->codes_fd = codes_fd;
 	py->noted = noted;
+	py->procs_stored = procs_stored;
 	return py;
 }
 
@@ -211,6 +214,7 @@ void pyprof__sync_proc(struct pyprof *py, struct procs *procs, pid_t tgid)
 		return;
 	}
 	py->armed = true;
+	__atomic_store_n(py->procs_stored, 1, __ATOMIC_SEQ_CST);
 	add_proc(py, tgid, s.v);
 }
 

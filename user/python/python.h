@@ -27,8 +27,10 @@ struct py_stats {
 };
 
 /* procs_fd, codes_fd: the BPF maps py_procs and py_codes. */
-/* noted: the BPF side's count of code objects put in codes_fd's map. */
-struct pyprof *pyprof__new(int procs_fd, int codes_fd, const volatile uint64_t *noted);
+/* noted: the BPF side's count of code objects put in codes_fd's map;
+ * procs_stored: its word that says procs_fd has had an entry. */
+struct pyprof *pyprof__new(int procs_fd, int codes_fd, const volatile uint64_t *noted,
+			   volatile uint32_t *procs_stored);
 void pyprof__free(struct pyprof *py);
 
 /* tgid's mappings changed: looks for a CPython in them. */

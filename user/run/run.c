@@ -180,19 +180,21 @@ static int wait_loop(struct run *r)
 	uint64_t end = r->cfg->duration > 0 ?
 		r->start_ns + (uint64_t)(r->cfg->duration * 1e9) : UINT64_MAX;
 	uint64_t step = (uint64_t)((r->top ? r->cfg->refresh : r->cfg->interval) * 1e9);
-	struct pollfd fds[4] = {
+	struct pollfd fds[] = {
 		{ .fd = r->sig_fd, .events = POLLIN },
 		{ .fd = tracker__fd(r->tracker), .events = POLLIN },
 		{ .fd = r->control ? control__fd(r->control) : -1, .events = POLLIN },
 		{ .fd = r->top ? top_live__fd(r->top) : -1, .events = POLLIN },
+		/* a table built: its process's entry goes in at once (at the
+		 * next timeout, up to 200 ms later, 21 samples at 99 Hz were
+		 * walked by frame pointers when the build ended just after a
+		 * sync) */
+		{ .fd = r->unwinder ? unwinder__fd(r->unwinder) : -1, .events = POLLIN },
 	};
 	int err;
 
 	for (;;) {
 		uint64_t now = procs__now(), next = end;
-		/* a table under way should be in before its process runs long;
-		 * else new records wake the loop, and it is idle */
-		int poll_ms = r->unwinder && unwinder__busy(r->unwinder) ? POLL_MS / 4 : POLL_MS;
 		int timeout;
 
 		if (step && r->interval_ns + step < next)
@@ -207,9 +209,9 @@ static int wait_loop(struct run *r)
 				return err;
 			continue;
 		}
-		timeout = next - now < (uint64_t)poll_ms * 1000000 ?
-			(int)((next - now) / 1000000) + 1 : poll_ms;
-		if (poll(fds, 4, timeout) < 0 && errno != EINTR)
+		timeout = next - now < (uint64_t)POLL_MS * 1000000 ?
+			(int)((next - now) / 1000000) + 1 : POLL_MS;
+		if (poll(fds, sizeof(fds) / sizeof(fds[0]), timeout) < 0 && errno != EINTR)
 			return -errno;
 		if (r->top && top_live__keys(r->top)) {
 			r->stop_reason = "quit";
@@ -236,10 +238,12 @@ static void print_unwind_stats(const struct run *r)
 	p_info("unwind tables: %zu files loaded (%zu rows of %u, peak %zu, "
 		"%.1f MiB), %zu walked by frame pointers, %zu without usable CFI (%zu over the build's "
 		"budget), %zu did not fit, "
-		"%zu dropped after their processes exited, %zu process entries, %.2f s building",
+		"%zu dropped after their processes exited, %zu process entries (%zu asked by a sample), "
+		"%.2f s building",
 		us.files, us.rows, r->cfg->unwind_rows, us.rows_peak,
 		us.rows * sizeof(struct unwind_row) / 1048576.0, us.files_fp, us.files_without,
-		us.files_over_budget, us.files_refused, us.files_dropped, us.procs, us.build_seconds);
+		us.files_over_budget, us.files_refused, us.files_dropped, us.procs, us.asked,
+		us.build_seconds);
 }
 
 /* The run's accounting lines on stderr, after the last profile. */

@@ -44,6 +44,15 @@ int run__check_pids(struct run *r)
 	return err ? err : start_times(r->cfg->tids, r->cfg->ntids, "thread", &r->tid_starts);
 }
 
+/* Fleet mode over the whole machine builds tables for the processes it
+ * samples, when it first samples them: at start, every running program's
+ * were half its CPU over 10 minutes (a one-shot run, or one of -p and --
+ * processes, wants true stacks from the first sample). */
+static bool lazy_tables(const struct config *cfg)
+{
+	return cfg->interval > 0 && !cfg->npids && !cfg->cmd;
+}
+
 int run__load(struct run *r)
 {
 	const struct config *cfg = r->cfg;
@@ -55,7 +64,7 @@ int run__load(struct run *r)
 		.npids = cfg->npids, .tids = cfg->tids, .tid_starts = r->tid_starts,
 		.ntids = cfg->ntids, .comm = cfg->comm, .cgroup = cfg->cgroup,
 		.min_block_us = cfg->min_block_us, .unwind_mode = cfg->call_graph,
-		.python = cfg->names.python,
+		.python = cfg->names.python, .lazy_tables = lazy_tables(cfg),
 	};
 	uint64_t cmd_start;
 	int i, err;
@@ -98,7 +107,7 @@ static int start_python(struct run *r)
 	if (!r->cfg->names.python)
 		return 0;
 	r->py = pyprof__new(session__py_procs_fd(r->session), session__py_codes_fd(r->session),
-			    session__py_codes_noted(r->session));
+			    session__py_codes_noted(r->session), session__py_procs_stored(r->session));
 	if (!r->py)
 		return -ENOMEM;
 	unwinder__on_sync(r->unwinder, sync_python, r->py);
@@ -124,6 +133,11 @@ int run__start_tracking(struct run *r)
 				    r->cfg->unwind_rows, r->files, &r->unwinder);
 		if (err)
 			return err;
+		/* the ask is forgotten with its process at exit (task_exit,
+		 * attached with the exec stamps): without it, eager */
+		if (lazy_tables(r->cfg) && session__tracks_exec(r->session))
+			unwinder__set_lazy(r->unwinder, session__unwind_wanted_fd(r->session),
+					   session__unwind_asked(r->session));
 		err = start_python(r);
 		if (err)
 			return err;

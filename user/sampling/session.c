@@ -139,14 +139,15 @@ fail:
 
 int session__flip(struct session *s)
 {
-	__u32 zero = 0, old = s->skel->bss->gen & 1;
+	__u32 zero = 0, now = s->skel->bss->gen;
 
 	/* the BPF side reads gen once per sample; a plain store is seen at
-	 * once (shared mmap), the grace period below orders the rest */
-	__atomic_store_n(&s->skel->bss->gen, old ^ 1, __ATOMIC_SEQ_CST);
+	 * once (shared mmap), the grace period below orders the rest. A
+	 * count, not a bit: its value is the stored-stack hints' epoch */
+	__atomic_store_n(&s->skel->bss->gen, now + 1, __ATOMIC_SEQ_CST);
 	if (bpf_map_update_elem(s->sync_outer_fd, &zero, &s->sync_inner_fd, BPF_ANY))
 		return -errno;
-	return (int)old;
+	return (int)(now & 1);
 }
 
 /* Off-CPU blocks that began before a disable would count the time spent
@@ -238,6 +239,7 @@ static void configure(struct profile_bpf__rodata *ro, const struct session_opts 
 	ro->user_stacks = opts->sides != SIDES_KERNEL_ONLY;
 	ro->python = opts->python && opts->unwind_mode != UNWIND_FP;
 	ro->unwind_mode = opts->unwind_mode;
+	ro->lazy_tables = opts->lazy_tables && opts->unwind_mode != UNWIND_FP;
 	ro->min_block_ns = (__u64)opts->min_block_us * 1000;
 	ro->tick_ns = 1000000000ull / (__u64)sysconf(_SC_CLK_TCK);
 	if (opts->comm) {
@@ -510,4 +512,19 @@ int session__py_codes_fd(const struct session *s)
 const volatile uint64_t *session__py_codes_noted(const struct session *s)
 {
 	return (const volatile uint64_t *)&s->skel->bss->py_codes_noted;
+}
+
+int session__unwind_wanted_fd(const struct session *s)
+{
+	return bpf_map__fd(s->skel->maps.unwind_wanted);
+}
+
+const volatile uint64_t *session__unwind_asked(const struct session *s)
+{
+	return (const volatile uint64_t *)&s->skel->bss->unwind_asked;
+}
+
+volatile uint32_t *session__py_procs_stored(const struct session *s)
+{
+	return (volatile uint32_t *)&s->skel->bss->py_procs_stored;
 }

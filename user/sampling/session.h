@@ -31,6 +31,7 @@ struct session_opts {
 	unsigned long min_block_us;	/* off-CPU blocks shorter are not recorded */
 	enum unwind_mode unwind_mode;	/* --call-graph: fp, dwarf, auto */
 	bool python;		/* Python frames in user stacks (auto, dwarf) */
+	bool lazy_tables;	/* a sampled process without tables asks for them */
 	const char *btf_path;	/* NULL: the running kernel's */
 	unsigned int max_stacks;	/* entries of the stack and counts maps */
 };
@@ -79,6 +80,12 @@ int session__py_codes_fd(const struct session *s);
 /* How many code objects the BPF side has noted in py_codes since the
  * start (shared memory: read without a syscall). */
 const volatile uint64_t *session__py_codes_noted(const struct session *s);
+/* The BPF side's map of processes that asked for tables, and its count
+ * of asks (bpf/maps.bpf.h: unwind_wanted). */
+int session__unwind_wanted_fd(const struct session *s);
+const volatile uint64_t *session__unwind_asked(const struct session *s);
+/* The BPF side's gate of py_procs lookups (bpf/python.bpf.h). */
+volatile uint32_t *session__py_procs_stored(const struct session *s);
 
 /* Sums generation gen's per-CPU stats into stats[STAT_MAX] and zeroes them
  * (call only for a generation obtained from session__flip()). */

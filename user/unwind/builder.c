@@ -2,7 +2,9 @@
 /* The table builder's thread: a queue in, a list out, one lock. */
 #include <errno.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <sys/eventfd.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -24,6 +26,7 @@ struct builder {
 	size_t running;				/* 0 or 1: a job out of the queue, not done */
 	bool stop;
 	atomic_bool cancel;			/* the build under way stops */
+	int done_fd;				/* eventfd: readable while done is not empty */
 };
 
 static double seconds(void)
@@ -68,6 +71,9 @@ static void *run(void *arg)
 		b->running = 0;
 		j->next = b->done;
 		b->done = j;
+		/* the loop takes the table in now, not at its next timeout;
+		 * fails only at a count of 2^64-2: readable already */
+		(void)eventfd_write(b->done_fd, 1);
 	}
 	pthread_mutex_unlock(&b->lock);
 	return NULL;
@@ -82,12 +88,18 @@ int builder__new(struct builder **out)
 		return -ENOMEM;
 	b->queue_tail = &b->queue;
 	atomic_init(&b->cancel, false);
+	b->done_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (b->done_fd < 0) {
+		free(b);
+		return -errno;
+	}
 	pthread_mutex_init(&b->lock, NULL);
 	pthread_cond_init(&b->wake, NULL);
 	err = pthread_create(&b->thread, NULL, run, b);
 	if (err) {
 		pthread_cond_destroy(&b->wake);
 		pthread_mutex_destroy(&b->lock);
+		close(b->done_fd);
 		free(b);
 		return -err;
 	}
@@ -116,11 +128,15 @@ int builder__submit(struct builder *b, int fd, void *tag)
 size_t builder__collect(struct builder *b, void (*done)(struct built *r, void *arg), void *arg)
 {
 	struct job *list, *next;
+	eventfd_t ignored;
 	size_t n = 0;
 
 	pthread_mutex_lock(&b->lock);
 	list = b->done;
 	b->done = NULL;
+	/* under the lock: a job done after this read writes it again;
+	 * EAGAIN: none was done */
+	(void)eventfd_read(b->done_fd, &ignored);
 	pthread_mutex_unlock(&b->lock);
 	for (; list; list = next, n++) {
 		next = list->next;
@@ -128,6 +144,11 @@ size_t builder__collect(struct builder *b, void (*done)(struct built *r, void *a
 		free(list);
 	}
 	return n;
+}
+
+int builder__fd(const struct builder *b)
+{
+	return b->done_fd;
 }
 
 bool builder__busy(struct builder *b)
@@ -168,5 +189,6 @@ void builder__free(struct builder *b)
 	free_jobs(b->done);
 	pthread_cond_destroy(&b->wake);
 	pthread_mutex_destroy(&b->lock);
+	close(b->done_fd);
 	free(b);
 }

@@ -34,6 +34,9 @@ int builder__submit(struct builder *b, int fd, void *tag);
  * symbols); returns how many. */
 size_t builder__collect(struct builder *b, void (*done)(struct built *r, void *arg), void *arg);
 
+/* Readable (poll) while finished jobs wait to be collected. */
+int builder__fd(const struct builder *b);
+
 /* True while jobs are queued or under way. */
 bool builder__busy(struct builder *b);
 

@@ -70,6 +70,9 @@ struct unwinder {
 	uint64_t last_sweep;		/* CLOCK_MONOTONIC ns */
 	void (*on_sync)(void *arg, struct procs *procs, pid_t tgid);
 	void *on_sync_arg;
+	int wanted_fd;			/* lazy: the BPF side's unwind_wanted; else -1 */
+	const volatile uint64_t *asked;	/* ... and its count of asks */
+	uint64_t asked_seen;		/* the count at the last walk of the map */
 };
 
 static void entry_released(void *u, void *table);
@@ -82,6 +85,7 @@ int unwinder__new(int files_fd, int procs_fd, enum unwind_mode mode, unsigned in
 
 	if (!u)
 		return -ENOMEM;
+	u->wanted_fd = -1;
 	err = rowstore__new(files_fd, MAX_UNWIND_FILES, max_rows, &u->rows);
 	if (!err)
 		err = builder__new(&u->builder);
@@ -517,6 +521,11 @@ void unwinder__stop(struct unwinder *u)
 	rowstore__closing(u->rows);
 }
 
+int unwinder__fd(const struct unwinder *u)
+{
+	return u->builder ? builder__fd(u->builder) : -1;
+}
+
 bool unwinder__busy(const struct unwinder *u)
 {
 	return u->builder && builder__busy(u->builder);
@@ -529,8 +538,77 @@ static bool has_entry(struct unwinder *u, pid_t tgid)
 	return tfind(&key, &u->procs, cmp_tgid) != NULL;
 }
 
+static void sync_one(struct unwinder *u, struct procs *procs, pid_t tgid)
+{
+	sync_proc(u, procs, tgid);
+	if (u->on_sync)
+		u->on_sync(u->on_sync_arg, procs, tgid);
+}
+
+void unwinder__set_lazy(struct unwinder *u, int wanted_fd, const volatile uint64_t *asked)
+{
+	u->wanted_fd = wanted_fd;
+	u->asked = asked;
+}
+
+/* The tgids in the wanted map that asked and were not served yet. */
+static size_t asking(struct unwinder *u, __u32 **out)
+{
+	__u32 key, last, state, *keys = NULL, *grown;
+	size_t n = 0, cap = 0;
+	bool first = true;
+
+	while (bpf_map_get_next_key(u->wanted_fd, first ? NULL : &last, &key) == 0) {
+		first = false;
+		last = key;
+		if (bpf_map_lookup_elem(u->wanted_fd, &key, &state) || state)
+			continue;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 64;
+			grown = reallocarray(keys, cap, sizeof(*keys));
+			if (!grown)
+				break;	/* the rest at the next walk */
+			keys = grown;
+		}
+		keys[n++] = key;
+	}
+	*out = keys;
+	return n;
+}
+
+/* Lazy: the processes sampled for the first time since the last walk get
+ * their entries (a build each file not loaded yet). One whose mappings
+ * are not known yet (its first mmap records not read) is forgotten in the
+ * map, so its next sample asks again. */
+static void take_asked(struct unwinder *u, struct procs *procs)
+{
+	uint64_t asked;
+	__u32 *keys, served = 1;
+	size_t n, i;
+
+	if (u->wanted_fd < 0)
+		return;
+	asked = __atomic_load_n(u->asked, __ATOMIC_ACQUIRE);
+	if (asked == u->asked_seen)
+		return;
+	u->asked_seen = asked;
+	n = asking(u, &keys);
+	for (i = 0; i < n; i++) {
+		if (!procs__alive(procs, (pid_t)keys[i], 0)) {
+			bpf_map_delete_elem(u->wanted_fd, &keys[i]);
+			continue;
+		}
+		bpf_map_update_elem(u->wanted_fd, &keys[i], &served, BPF_EXIST);
+		u->st.asked++;
+		if (!has_entry(u, (pid_t)keys[i]))
+			sync_one(u, procs, (pid_t)keys[i]);
+	}
+	free(keys);
+}
+
 void unwinder__sync(struct unwinder *u, struct procs *procs, const pid_t *roots, int nroots)
 {
+	bool lazy = u->wanted_fd >= 0;
 	pid_t *tgids;
 	size_t n, i;
 
@@ -540,15 +618,14 @@ void unwinder__sync(struct unwinder *u, struct procs *procs, const pid_t *roots,
 	/* a process with an entry is always synced: one forgotten by then
 	 * (exited, its samples all drained at an interval's end) no longer
 	 * says whose child it was, and its tables stayed held for good (the
-	 * soak's fleet: 1 member of 200, in one run of two) */
+	 * soak's fleet: 1 member of 200, in one run of two). Lazy, no other
+	 * is: it gets its entry when it is sampled (take_asked). */
 	for (i = 0; i < n; i++)
-		if (!nroots || has_entry(u, tgids[i]) ||
-		    procs__descends(procs, tgids[i], roots, nroots)) {
-			sync_proc(u, procs, tgids[i]);
-			if (u->on_sync)
-				u->on_sync(u->on_sync_arg, procs, tgids[i]);
-		}
+		if (has_entry(u, tgids[i]) ||
+		    (!lazy && (!nroots || procs__descends(procs, tgids[i], roots, nroots))))
+			sync_one(u, procs, tgids[i]);
 	free(tgids);
+	take_asked(u, procs);
 	sweep_idle(u);
 }
 

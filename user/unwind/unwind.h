@@ -32,6 +32,7 @@ struct unwind_stats {
 	uint64_t row_bytes;		/* their maps' kernel memory */
 	size_t rows_peak;		/* the most loaded at once */
 	size_t procs;			/* process entries written */
+	size_t asked;			/* lazy: processes that asked by a sample */
 	double build_seconds;		/* spent building tables */
 };
 
@@ -51,10 +52,20 @@ int unwinder__preload(struct unwinder *u, const char *path);
  * or -- COMMAND profiles). */
 void unwinder__sync(struct unwinder *u, struct procs *procs, const pid_t *roots, int nroots);
 
+/* Lazy tables (fleet mode over the machine): a process gets its entry,
+ * and its files their tables, when a sample of it asks (wanted_fd: the BPF
+ * side's unwind_wanted, asked: its count of asks), not when it starts or
+ * is found running; one with an entry is kept up to date as before. */
+void unwinder__set_lazy(struct unwinder *u, int wanted_fd, const volatile uint64_t *asked);
+
 /* fn(arg, procs, tgid) runs for every process synced, after its tables:
  * others that follow a process's mappings (Python) ride on the same changes. */
 void unwinder__on_sync(struct unwinder *u, void (*fn)(void *arg, struct procs *procs, pid_t tgid),
 		       void *arg);
+
+/* Readable (poll) when built tables wait to go in: unwinder__sync()
+ * takes them. -1 once stopped. */
+int unwinder__fd(const struct unwinder *u);
 
 /* True while tables are being built (the builder's thread is at work). */
 bool unwinder__busy(const struct unwinder *u);
