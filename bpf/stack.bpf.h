@@ -505,16 +505,18 @@ static __always_inline __u32 take_ustack(void *ctx, const struct stack_key *key,
 	return 0;
 }
 
-/* Both halves, as asked (-U, -K), into the scratch slot's stacks.
- * Returns 0 or the reason the sample is lost. */
+/* Both halves, as asked (-U, -K), into the scratch slot's stacks; no
+ * kernel half when the event interrupted user mode (in_user). Returns 0
+ * or the reason the sample is lost. */
 static __always_inline __u32 take_stacks(void *ctx, const struct stack_key *key, __u32 g,
-					 struct stacks *s)
+					 struct stacks *s, bool in_user)
 {
 	__u32 lost = 0;
 
 	s->kst.nr = 0;
 	s->ust.nr = 0;
-	if (kernel_stacks)
+	s->khash = FNV_OFFSET;
+	if (kernel_stacks && !in_user)
 		lost = get_stack(ctx, &s->kst, &s->khash, 0);
 	if (!lost && user_stacks)
 		lost = take_ustack(ctx, key, g, s);

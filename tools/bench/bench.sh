@@ -398,8 +398,8 @@ run_fixed() {
 
 # ====================================================== 1. workload slowdown
 part1() {
-	local iters rep hz a b c ac bc cc
-	declare -A SLOW_B SLOW_P ALONE CPU_B CPU_P COST_B COST_P
+	local iters rep hz a b c ac bc cc fc
+	declare -A SLOW_B SLOW_P ALONE CPU_B CPU_P COST_B COST_P COST_F
 	iters=$(iters_for "$P1_SECS")
 	P1_ITERS=$iters
 	log "part 1: bench_fixed $iters iterations x $NCPU threads, $P1_REPS repeats at ${P1_HZ// /, } Hz"
@@ -416,6 +416,16 @@ part1() {
 			start_perf p1p -F "$hz" -g -a -o "$W/p1.data"
 			run_fixed "$iters"; c=$RUN_SECS; cc=$RUN_CPU
 			stop_timed "$LAST_PID" "$LAST_TPID" INT
+
+			# the floor: what a sample costs the workload with no stack
+			# taken at all (the timer, the perf event, perf's record)
+			if [ "$hz" = 997 ]; then
+				rm -f "$W/p1.data"
+				start_perf p1f -F "$hz" -a -o "$W/p1.data"
+				run_fixed "$iters"; fc=$RUN_CPU
+				stop_timed "$LAST_PID" "$LAST_TPID" INT
+				COST_F[$hz]+=" $(calc "($fc - $ac) / ($hz * $fc) * 1e6")"
+			fi
 
 			ALONE[$hz]+=" $a"
 			SLOW_B[$hz]+=" $(calc "($b / $a - 1) * 100")"
@@ -436,6 +446,10 @@ part1() {
 		row 1 "workload CPU time increase at $hz Hz" % "${CPU_B[$hz]}" perf "${CPU_P[$hz]}"
 		if [ "$hz" = 997 ]; then
 			goal 1 "in-context CPU per sample at $hz Hz" us "${COST_B[$hz]}" perf "${COST_P[$hz]}" 0.8
+			row 1 "in-context CPU per sample at $hz Hz, perf record without -g (no stack: the floor)" us \
+				"" floor "${COST_F[$hz]}"
+			row 1 "in-context CPU per sample at $hz Hz vs that floor" us \
+				"${COST_B[$hz]}" floor "${COST_F[$hz]}"
 		else
 			row 1 "in-context CPU per sample at $hz Hz" us "${COST_B[$hz]}" perf "${COST_P[$hz]}"
 		fi
