@@ -256,7 +256,9 @@ __noinline long stack_word_miss(__u64 *dst, __u64 addr)
 
 	if (!dst)
 		return -1;
-	if (!w || !window_fill(w, addr))
+	/* a word across a page's end (a misaligned, corrupt frame): read
+	 * as it is, both pages */
+	if (!w || !window_fill(w, addr) || w->len < sizeof(*dst))
 		return bpf_probe_read_user(dst, sizeof(*dst), (void *)addr);
 	*dst = *(__u64 *)w->bytes;
 	return 0;
