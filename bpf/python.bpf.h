@@ -212,9 +212,7 @@ static __always_inline void py_note_code(const struct py_walk *w, __u64 code, __
 				 .fp = fp };
 	__u8 one = 1;
 
-	if (!bpf_map_lookup_elem(&py_codes, &k) &&
-	    !bpf_map_update_elem(&py_codes, &k, &one, BPF_NOEXIST))
-		__sync_fetch_and_add(&py_codes_noted, 1);
+	note_once(&py_codes, &k, &one, &py_codes_noted);
 }
 
 /*

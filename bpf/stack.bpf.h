@@ -469,9 +469,8 @@ static __always_inline void ask_tables(__u32 tgid)
 {
 	__u32 asked = 0;
 
-	if (lazy_tables && !bpf_map_lookup_elem(&unwind_wanted, &tgid) &&
-	    !bpf_map_update_elem(&unwind_wanted, &tgid, &asked, BPF_NOEXIST))
-		__sync_fetch_and_add(&unwind_asked, 1);
+	if (lazy_tables)
+		note_once(&unwind_wanted, &tgid, &asked, &unwind_asked);
 }
 
 /* The user half of the current task's stack into s (nr 0: none, as in a

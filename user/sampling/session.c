@@ -13,6 +13,8 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
+#include "map_keys.h"
+
 #include "attach.h"
 #include "events.h"
 #include "session.h"
@@ -154,21 +156,10 @@ int session__flip(struct session *s)
  * disabled when they end: they are forgotten (none begins while disabled). */
 static int forget_blocked(struct session *s)
 {
-	int fd = bpf_map__fd(s->skel->maps.blocked);
-	__u32 key, next, *keys = NULL;
-	size_t n = 0, i;
-	int err = 0;
+	int fd = bpf_map__fd(s->skel->maps.blocked), err;
+	__u32 *keys;
+	size_t n = map_u32_keys(fd, &keys, &err), i;
 
-	for (void *prev = NULL; !bpf_map_get_next_key(fd, prev, &next); prev = &key) {
-		__u32 *grown = realloc(keys, (n + 1) * sizeof(*keys));
-
-		if (!grown) {
-			err = -ENOMEM;
-			break;
-		}
-		keys = grown;
-		keys[n++] = key = next;
-	}
 	for (i = 0; i < n; i++)
 		bpf_map_delete_elem(fd, &keys[i]);	/* gone since: fine */
 	free(keys);

@@ -25,6 +25,7 @@
 #include "builder.h"
 #include "elf_syms.h"
 #include "files.h"
+#include "map_keys.h"
 #include "mapped_file.h"
 #include "proc_entry.h"
 #include "procs.h"
@@ -551,31 +552,6 @@ void unwinder__set_lazy(struct unwinder *u, int wanted_fd, const volatile uint64
 	u->asked = asked;
 }
 
-/* The tgids in the wanted map that asked and were not served yet. */
-static size_t asking(struct unwinder *u, __u32 **out)
-{
-	__u32 key, last, state, *keys = NULL, *grown;
-	size_t n = 0, cap = 0;
-	bool first = true;
-
-	while (bpf_map_get_next_key(u->wanted_fd, first ? NULL : &last, &key) == 0) {
-		first = false;
-		last = key;
-		if (bpf_map_lookup_elem(u->wanted_fd, &key, &state) || state)
-			continue;
-		if (n == cap) {
-			cap = cap ? 2 * cap : 64;
-			grown = reallocarray(keys, cap, sizeof(*keys));
-			if (!grown)
-				break;	/* the rest at the next walk */
-			keys = grown;
-		}
-		keys[n++] = key;
-	}
-	*out = keys;
-	return n;
-}
-
 /* Lazy: the processes sampled for the first time since the last walk get
  * their entries (a build each file not loaded yet). One whose mappings
  * are not known yet (its first mmap records not read) is forgotten in the
@@ -583,8 +559,9 @@ static size_t asking(struct unwinder *u, __u32 **out)
 static void take_asked(struct unwinder *u, struct procs *procs)
 {
 	uint64_t asked;
-	__u32 *keys, served = 1;
+	__u32 *keys, state, served = 1;
 	size_t n, i;
+	int err;
 
 	if (u->wanted_fd < 0)
 		return;
@@ -592,8 +569,12 @@ static void take_asked(struct unwinder *u, struct procs *procs)
 	if (asked == u->asked_seen)
 		return;
 	u->asked_seen = asked;
-	n = asking(u, &keys);
+	/* out of memory: the rest at the next ask */
+	n = map_u32_keys(u->wanted_fd, &keys, &err);
 	for (i = 0; i < n; i++) {
+		/* served already, or gone with its process since the walk */
+		if (bpf_map_lookup_elem(u->wanted_fd, &keys[i], &state) || state)
+			continue;
 		if (!procs__alive(procs, (pid_t)keys[i], 0)) {
 			bpf_map_delete_elem(u->wanted_fd, &keys[i]);
 			continue;
