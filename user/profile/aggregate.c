@@ -25,6 +25,7 @@ void profile__free(struct profile *p)
 	for (i = 0; i < p->names.cap; i++)
 		free(p->names.slots[i]);
 	free(p->names.slots);
+	free(p->names.owned);
 	free(p);
 }
 
@@ -40,18 +41,35 @@ static char **interned_slot(const struct interned *in, const char *name)
 	return &in->slots[i];
 }
 
+/* The slot of the copy at address s, or the free one where it would go. */
+static const char **owned_slot(const struct interned *in, const char *s)
+{
+	size_t mask = in->cap - 1, i = (size_t)(((uintptr_t)s * 0x9e3779b97f4a7c15ULL) >> 32) & mask;
+
+	while (in->owned[i] && in->owned[i] != s)
+		i = (i + 1) & mask;
+	return &in->owned[i];
+}
+
 static int interned_grow(struct interned *in)
 {
 	struct interned grown = { .cap = in->cap ? in->cap * 2 : 1024, .n = in->n };
 	size_t i;
 
 	grown.slots = calloc(grown.cap, sizeof(*grown.slots));
-	if (!grown.slots)
+	grown.owned = calloc(grown.cap, sizeof(*grown.owned));
+	if (!grown.slots || !grown.owned) {
+		free(grown.slots);
+		free(grown.owned);
 		return -ENOMEM;
+	}
 	for (i = 0; i < in->cap; i++)
-		if (in->slots[i])
+		if (in->slots[i]) {
 			*interned_slot(&grown, in->slots[i]) = in->slots[i];
+			*owned_slot(&grown, in->slots[i]) = in->slots[i];
+		}
 	free(in->slots);
+	free(in->owned);
 	*in = grown;
 	return 0;
 }
@@ -61,6 +79,8 @@ static const char *intern(struct profile *p, const char *name)
 	struct interned *in = &p->names;
 	char **slot;
 
+	if (in->cap && *owned_slot(in, name))
+		return name;	/* one of ours */
 	if (2 * (in->n + 1) > in->cap && interned_grow(in))
 		return NULL;
 	slot = interned_slot(in, name);
@@ -68,9 +88,15 @@ static const char *intern(struct profile *p, const char *name)
 		*slot = strdup(name);
 		if (!*slot)
 			return NULL;
+		*owned_slot(in, *slot) = *slot;
 		in->n++;
 	}
 	return *slot;
+}
+
+const char *profile__intern(struct profile *p, const char *s)
+{
+	return intern(p, s ? s : "");
 }
 
 /* A frame's string (NULL: "") interned; one that is the frame before's,
@@ -78,7 +104,7 @@ static const char *intern(struct profile *p, const char *name)
 static const char *intern_like(struct profile *p, const char *s, const char *prev,
 			       const char *prev_copy)
 {
-	return prev_copy && s == prev ? prev_copy : intern(p, s ? s : "");
+	return prev_copy && s == prev ? prev_copy : profile__intern(p, s);
 }
 
 static struct psample *new_sample(struct profile *p)

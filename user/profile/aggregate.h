@@ -94,12 +94,19 @@ struct profile {
 	struct interned {		/* the strings frames point to, once each */
 		char **slots;		/* open addressing; NULL: free */
 		size_t cap, n;		/* cap: a power of two, at most half full */
+		/* the same copies by address: a frame that points at one
+		 * already (profile__intern()) is not hashed again */
+		const char **owned;
 	} names;
 	struct profile_stats stats;
 };
 
 struct profile *profile__new(void);
 void profile__free(struct profile *p);
+
+/* The profile's own copy of s (NULL: ""), made on first sight; it lives
+ * as long as p. NULL when out of memory. */
+const char *profile__intern(struct profile *p, const char *s);
 
 /* Adds one stack of an event: frames root first, their strings are copied
  * (interned), count scaled by the event's scale. Returns 0 or -ENOMEM. */

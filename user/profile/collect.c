@@ -138,6 +138,8 @@ int collector__collect(struct collector *c, struct profile **out)
 	struct profile *p = profile__new();
 	struct drained d = { 0 };
 	int stacks_fds[STACK_CLASSES];
+	/* the run's last collect: what is left of the session is read once */
+	bool last = session__stopped(c->session);
 	uint64_t flipped;
 	int gen, err;
 
@@ -150,7 +152,7 @@ int collector__collect(struct collector *c, struct profile **out)
 	err = gen < 0 ? gen : session__take_stats(c->session, gen, p->stats.bpf);
 	if (!err) {
 		session__stacks_fds(c->session, gen, stacks_fds);
-		err = drain__collect(session__counts_fd(c->session, gen), stacks_fds, &d);
+		err = drain__collect(session__counts_fd(c->session, gen), stacks_fds, last, &d);
 	}
 	if (err) {
 		p_err("cannot read the BPF maps: %s", strerror(-err));
@@ -168,10 +170,13 @@ int collector__collect(struct collector *c, struct profile **out)
 	 * generation or an earlier one: it can go */
 	pyprof__trim(c->py, c->procs);	/* before the reap: it asks procs who exited */
 	procs__reap(c->procs, flipped);
-	symbolizer__trim(c->sz);
 	/* what the symbols and the drain freed goes back to the system: a
-	 * fleet agent's RSS follows the bounded caches, not the peak */
-	malloc_trim(0);
+	 * fleet agent's RSS follows the bounded caches, not the peak (at the
+	 * last collect, the exit gives all back) */
+	if (!last) {
+		symbolizer__trim(c->sz);
+		malloc_trim(0);
+	}
 	if (err) {
 		profile__free(p);
 		return err;

@@ -17,6 +17,7 @@ struct reader {
 	size_t *first;			/* per stack: its first frame in d->frames */
 	size_t cap_first;
 	size_t val_size;		/* the stack map being read: its value size */
+	bool last;			/* read only: see drain__collect() */
 };
 
 /* Makes room for need elements of size bytes in *arr (capacity *cap). */
@@ -43,7 +44,8 @@ typedef int (*batch_fn)(struct reader *r, const void *keys, const void *vals, __
 /* bpf_map_lookup_and_delete_batch() walks the hash bucket by bucket and
  * fails with ENOENT, the last entries filled in, once it has passed the
  * end. The generation is ours alone (see session__flip()): reading and
- * emptying it loses nothing. */
+ * emptying it loses nothing. bpf_map_lookup_batch() walks it the same way
+ * without freeing each entry. */
 static int take_all(int fd, size_t key_size, size_t val_size, batch_fn fn, struct reader *r)
 {
 	void *keys = malloc(BATCH * key_size), *vals = malloc(BATCH * val_size), *in = NULL;
@@ -53,7 +55,8 @@ static int take_all(int fd, size_t key_size, size_t val_size, batch_fn fn, struc
 
 	while (!err && !done) {
 		cnt = BATCH;
-		if (bpf_map_lookup_and_delete_batch(fd, in, &out_batch, keys, vals, &cnt, NULL)) {
+		if (r->last ? bpf_map_lookup_batch(fd, in, &out_batch, keys, vals, &cnt, NULL) :
+			      bpf_map_lookup_and_delete_batch(fd, in, &out_batch, keys, vals, &cnt, NULL)) {
 			if (errno != ENOENT) {
 				err = -errno;
 				break;
@@ -156,9 +159,10 @@ static int link_stacks(struct reader *r)
 	return 0;
 }
 
-int drain__collect(int counts_fd, const int stacks_fds[STACK_CLASSES], struct drained *d)
+int drain__collect(int counts_fd, const int stacks_fds[STACK_CLASSES], bool last,
+		   struct drained *d)
 {
-	struct reader r = { .d = d };
+	struct reader r = { .d = d, .last = last };
 	int err, c;
 
 	memset(d, 0, sizeof(*d));

@@ -3,6 +3,7 @@
 #ifndef BPFPROF_DRAIN_H
 #define BPFPROF_DRAIN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <linux/types.h>
@@ -33,9 +34,11 @@ struct drained {
 
 /* Reads one drained generation (see session__flip()): takes every entry of
  * the counts map and of the stack maps (one per depth class), in batches, links each count to its
- * stacks, and leaves both maps empty. Returns 0 or -errno; release with
- * drain__free(). */
-int drain__collect(int counts_fd, const int stacks_fds[STACK_CLASSES], struct drained *out);
+ * stacks, and leaves both maps empty; the last read of a stopped session
+ * (last) leaves them as they are, which the kernel does faster, as the maps
+ * are not read again. Returns 0 or -errno; release with drain__free(). */
+int drain__collect(int counts_fd, const int stacks_fds[STACK_CLASSES], bool last,
+		   struct drained *out);
 void drain__free(struct drained *d);
 
 #endif

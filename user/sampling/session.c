@@ -398,6 +398,11 @@ void session__stop(struct session *s)
 	s->attached = NULL;
 }
 
+bool session__stopped(const struct session *s)
+{
+	return s->attached == NULL;
+}
+
 int session__counts_fd(const struct session *s, int gen)
 {
 	return bpf_map__fd(gen ? s->skel->maps.counts1 : s->skel->maps.counts0);

@@ -55,6 +55,9 @@ int session__start(struct session *s);
 /* Stops sampling: detaches and closes the events. Idempotent. */
 void session__stop(struct session *s);
 
+/* Whether session__stop() ran: no sample comes any more. */
+bool session__stopped(const struct session *s);
+
 /* Hands the generation samples went to so far over to the caller: new
  * samples go to the other one from now on, and by the time this returns
  * no BPF program is still writing to the old one. Returns the old

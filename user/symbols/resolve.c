@@ -9,6 +9,7 @@
 #include "aggregate.h"
 #include "drain.h"
 #include "dwarf_lines.h"
+#include "frame_memo.h"
 #include "ksyms.h"
 #include "procs.h"
 #include "python.h"
@@ -20,11 +21,23 @@
 #define PYTHON_MAPPING	"[python]"		/* Python frames' mapping in pprof */
 /* kernel + user frames, and room for inline frames (dropped past it) */
 #define MAX_FRAMES	(4 * MAX_STACK_DEPTH)
+#define MAX_INLINED	32	/* inline frames of one address kept (DWARF's nesting) */
 
 struct scratch {
 	struct pframe frames[MAX_FRAMES];
 	char names[MAX_FRAMES][NAME_MAX_LEN];	/* for names built here */
 	uint32_t n;
+};
+
+/* One resolve: the stack being built, the frames of the addresses seen so
+ * far (the user ones of the process at hand), where names come from. */
+struct resolver {
+	struct scratch sc;
+	struct frame_memo *user, *kernel;
+	struct profile *p;
+	struct symbolizer *sz;
+	const struct ksyms *ks;
+	const struct pyprof *py;
 };
 
 /* Every frame but the innermost is a return address, which points after
@@ -35,36 +48,86 @@ static uint64_t lookup_addr(const struct raw_stack *s, uint32_t i)
 	return i ? s->ips[i] - 1 : s->ips[i];
 }
 
-static void put(struct scratch *sc, const char *name, bool kernel)
+static struct pframe user_frame(const char *name, const struct user_sym *us, uint64_t addr,
+				const struct src_frame *src, bool inlined)
 {
-	sc->frames[sc->n] = (struct pframe){ .name = name, .kernel = kernel };
-	sc->n++;
-}
-
-static void put_user(struct scratch *sc, const char *name, const struct user_sym *us,
-		     uint64_t addr, const struct src_frame *src, bool inlined)
-{
-	sc->frames[sc->n] = (struct pframe){
+	return (struct pframe){
 		.name = name, .mapping = us->path, .build_id = us->build_id, .addr = addr,
 		.map_start = us->map_start, .map_limit = us->map_end, .map_off = us->map_pgoff,
 		.file = src ? src->file : NULL, .line = src ? src->line : 0, .inlined = inlined,
 	};
-	sc->n++;
 }
 
-/* The functions inlined at this address, outermost first, each a frame of
- * its own after the function that holds the code (room allowing: the
- * kernel's frames still need theirs). */
-static void put_inlined(struct scratch *sc, const struct user_sym *us, uint64_t addr,
-			struct symbolizer *sz)
+/* The frame's strings, the profile's copies: they outlive the symbol
+ * tables the symbolizer may drop between stacks. */
+static int intern_frame(struct profile *p, struct pframe *f)
 {
-	const struct src_chain *c = us->src;
+	f->name = profile__intern(p, f->name);
+	f->mapping = profile__intern(p, f->mapping);
+	f->build_id = profile__intern(p, f->build_id);
+	f->file = profile__intern(p, f->file);
+	return f->name && f->mapping && f->build_id && f->file ? 0 : -ENOMEM;
+}
 
-	for (uint32_t i = 0; c && i < c->ninlined && sc->n < MAX_FRAMES - MAX_STACK_DEPTH; i++) {
-		const char *name = symbolizer__demangle(sz, c->inlined[i].name);
+static int remember(struct resolver *rv, struct frame_memo *m, uint64_t addr, struct pframe *f,
+		    uint32_t n, uint8_t why, struct memo_hit *hit)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (intern_frame(rv->p, &f[i]))
+			return -ENOMEM;
+	return frame_memo__add(m, addr, f, n, why, hit);
+}
 
-		put_user(sc, name ? name : "[inlined]", us, addr, &c->inlined[i], true);
+/* The frames of a user address of the process at hand, resolved on first
+ * sight: the function that holds the code, then the functions inlined
+ * there, outermost first; one left unnamed is FILE+0xOFFSET (the start of
+ * the function the CFI knows) or [unknown]. */
+static int user_frames(struct resolver *rv, const struct user_ctx *ctx, uint64_t addr,
+		       struct memo_hit *hit)
+{
+	struct pframe f[1 + MAX_INLINED];
+	char name[NAME_MAX_LEN];
+	struct user_sym us;
+	uint32_t n = 0;
+
+	if (frame_memo__find(rv->user, addr, hit))
+		return 0;
+	symbolizer__user(rv->sz, ctx, addr, &us);
+	if (us.name) {
+		const struct src_chain *c = us.src;
+
+		f[n++] = user_frame(us.name, &us, addr, c ? &c->outer : NULL, false);
+		for (uint32_t i = 0; c && i < c->ninlined && n < 1 + MAX_INLINED; i++) {
+			const char *iname = symbolizer__demangle(rv->sz, c->inlined[i].name);
+
+			f[n++] = user_frame(iname ? iname : "[inlined]", &us, addr, &c->inlined[i], true);
+		}
+	} else if (us.dso) {
+		snprintf(name, sizeof(name), "%s+0x%" PRIx64, us.dso,
+			 us.in_function ? us.func_off : us.file_off);
+		f[n++] = user_frame(name, &us, addr, NULL, false);
+	} else {
+		f[n++] = (struct pframe){ .name = "[unknown]", .addr = addr, .map_limit = UINT64_MAX };
 	}
+	return remember(rv, rv->user, addr, f, n, us.name ? UNNAMED_NONE : us.why, hit);
+}
+
+static void count_frame(struct profile_stats *st, uint8_t why)
+{
+	st->frames++;
+	if (why != UNNAMED_NONE) {
+		st->unresolved++;
+		st->unnamed[why]++;
+	}
+}
+
+/* An address's frames into the stack: the function's always, the inlined
+ * ones while room is left (the kernel's frames still need theirs). */
+static void put_hit(struct scratch *sc, const struct memo_hit *hit)
+{
+	sc->frames[sc->n++] = hit->frames[0];
+	for (uint32_t i = 1; i < hit->n && sc->n < MAX_FRAMES - MAX_STACK_DEPTH; i++)
+		sc->frames[sc->n++] = hit->frames[i];
 }
 
 /* A Python frame (bpf/python.bpf.h): its code object, read while the
@@ -92,45 +155,27 @@ static void put_python(struct scratch *sc, uint64_t ip, uint64_t fp, const struc
 	sc->n++;
 }
 
-static void add_user(struct scratch *sc, const struct raw_stack *s, const struct user_ctx *ctx,
-		     struct symbolizer *sz, const struct pyprof *py, struct profile_stats *st)
+static int add_user(struct resolver *rv, const struct raw_stack *s, const struct user_ctx *ctx)
 {
-	struct user_sym us;
+	struct profile_stats *st = &rv->p->stats;
+	struct memo_hit hit;
 	uint32_t i;
 
 	for (i = s->nr; i-- > 0;) {
-		uint64_t addr;
-
 		/* a Python frame is two slots, PY_FRAME then its fingerprint:
 		 * walked root first, the fingerprint comes first */
 		if (i > 0 && PY_IS_FRAME(s->ips[i - 1]))
 			continue;
 		if (PY_IS_FRAME(s->ips[i])) {
-			put_python(sc, s->ips[i], i + 1 < s->nr ? s->ips[i + 1] : 0, ctx, py, st);
+			put_python(&rv->sc, s->ips[i], i + 1 < s->nr ? s->ips[i + 1] : 0, ctx, rv->py, st);
 			continue;
 		}
-		addr = lookup_addr(s, i);
-		symbolizer__user(sz, ctx, addr, &us);
-		st->frames++;
-		if (us.name) {
-			put_user(sc, us.name, &us, addr, us.src ? &us.src->outer : NULL, false);
-			put_inlined(sc, &us, addr, sz);
-			continue;
-		}
-		st->unresolved++;
-		st->unnamed[us.why]++;
-		if (us.dso) {
-			/* one frame per function the CFI knows, at its start;
-			 * the exact address stays in the frame (pprof) */
-			snprintf(sc->names[sc->n], NAME_MAX_LEN, "%s+0x%" PRIx64, us.dso,
-				 us.in_function ? us.func_off : us.file_off);
-			put_user(sc, sc->names[sc->n], &us, addr, NULL, false);
-		} else {
-			put(sc, "[unknown]", false);
-			sc->frames[sc->n - 1].addr = addr;
-			sc->frames[sc->n - 1].map_limit = UINT64_MAX;
-		}
+		if (user_frames(rv, ctx, lookup_addr(s, i), &hit))
+			return -ENOMEM;
+		count_frame(st, hit.why);
+		put_hit(&rv->sc, &hit);
 	}
+	return 0;
 }
 
 /* The innermost kernel frames of a tracepoint's or sched_switch's sample
@@ -163,26 +208,34 @@ static void kernel_mapping(struct pframe *f, const struct ksyms *ks)
 	}
 }
 
-static void add_kernel(struct scratch *sc, const struct raw_stack *s, const struct ksyms *ks,
-		       struct profile_stats *st)
+/* A kernel address's frame, named on first sight. */
+static int kernel_frame(struct resolver *rv, uint64_t addr, struct memo_hit *hit)
 {
-	uint32_t i, skip = bpf_frames(s, ks);
 	const struct ksym *sym;
+	struct pframe f;
+
+	if (frame_memo__find(rv->kernel, addr, hit))
+		return 0;
+	sym = rv->ks ? ksyms__find(rv->ks, addr) : NULL;
+	f = (struct pframe){ .name = sym ? ksyms__name(rv->ks, sym) : "[unknown]",
+			     .mapping = KERNEL_MAPPING, .addr = addr, .kernel = true };
+	kernel_mapping(&f, rv->ks);
+	return remember(rv, rv->kernel, addr, &f, 1,
+			sym ? UNNAMED_NONE : rv->ks ? UNNAMED_NO_KSYM : UNNAMED_NO_KSYMS, hit);
+}
+
+static int add_kernel(struct resolver *rv, const struct raw_stack *s)
+{
+	uint32_t i, skip = bpf_frames(s, rv->ks);
+	struct memo_hit hit;
 
 	for (i = s->nr; i-- > skip;) {
-		uint64_t addr = lookup_addr(s, i);
-
-		sym = ks ? ksyms__find(ks, addr) : NULL;
-		st->frames++;
-		if (!sym) {
-			st->unresolved++;
-			st->unnamed[ks ? UNNAMED_NO_KSYM : UNNAMED_NO_KSYMS]++;
-		}
-		put(sc, sym ? ksyms__name(ks, sym) : "[unknown]", true);
-		sc->frames[sc->n - 1].mapping = KERNEL_MAPPING;
-		sc->frames[sc->n - 1].addr = addr;
-		kernel_mapping(&sc->frames[sc->n - 1], ks);
+		if (kernel_frame(rv, lookup_addr(s, i), &hit))
+			return -ENOMEM;
+		count_frame(&rv->p->stats, hit.why);
+		put_hit(&rv->sc, &hit);
 	}
+	return 0;
 }
 
 static int by_process(const void *a, const void *b)
@@ -192,12 +245,15 @@ static int by_process(const void *a, const void *b)
 
 	if (x->key.tgid != y->key.tgid)
 		return x->key.tgid < y->key.tgid ? -1 : 1;
-	return (x->key.start_time > y->key.start_time) - (x->key.start_time < y->key.start_time);
+	if (x->key.start_time != y->key.start_time)
+		return x->key.start_time < y->key.start_time ? -1 : 1;
+	return (x->key.exec_time > y->key.exec_time) - (x->key.exec_time < y->key.exec_time);
 }
 
-/* The records of one process one after the other: the files they need
- * are read (or their libdwfl sessions opened) once, not once per turn of
- * the symbol cache's budget. */
+/* The records of one process (one image of it) one after the other: the
+ * files they need are read (or their libdwfl sessions opened) once, not
+ * once per turn of the symbol cache's budget, and the addresses it
+ * resolved are remembered until the next one. */
 static const struct raw_count **by_process_order(const struct drained *d)
 {
 	const struct raw_count **order = malloc((d->n ? d->n : 1) * sizeof(*order));
@@ -210,39 +266,81 @@ static const struct raw_count **by_process_order(const struct drained *d)
 	return order;
 }
 
+static void resolver__free(struct resolver *rv)
+{
+	if (!rv)
+		return;
+	frame_memo__free(rv->user);
+	frame_memo__free(rv->kernel);
+	free(rv);
+}
+
+static struct resolver *resolver__new(const struct ksyms *ks, struct symbolizer *sz,
+				      const struct pyprof *py, struct profile *p)
+{
+	struct resolver *rv = malloc(sizeof(*rv));
+
+	if (!rv)
+		return NULL;
+	*rv = (struct resolver){ .user = frame_memo__new(), .kernel = frame_memo__new(), .p = p,
+				 .sz = sz, .ks = ks, .py = py };
+	if (!rv->user || !rv->kernel) {
+		resolver__free(rv);
+		return NULL;
+	}
+	return rv;
+}
+
+static bool same_image(const struct user_ctx *a, const struct user_ctx *b)
+{
+	return a->tgid == b->tgid && a->start_time == b->start_time && a->exec_time == b->exec_time;
+}
+
+/* One record's stack into the profile. */
+static int resolve_record(struct resolver *rv, const struct raw_count *r, bool exec_known,
+			  struct user_ctx *image)
+{
+	struct user_ctx ctx = {
+		.tgid = (pid_t)r->key.tgid, .start_time = r->key.start_time,
+		.exec_time = exec_known ? r->key.exec_time : EXEC_LATEST,
+	};
+	int err = 0;
+
+	rv->sc.n = 0;
+	if (r->ustack) {
+		if (!same_image(&ctx, image)) {
+			frame_memo__forget(rv->user);
+			*image = ctx;
+		}
+		err = add_user(rv, r->ustack, &ctx);
+	}
+	if (!err && r->kstack)
+		err = add_kernel(rv, r->kstack);
+	if (!err)
+		err = profile__add(rv->p, r->key.event, r->key.comm, (pid_t)r->key.tgid,
+				   (pid_t)r->key.pid, r->count, rv->sc.frames, rv->sc.n);
+	symbolizer__between_stacks(rv->sz);	/* the profile has copied the names */
+	return err;
+}
+
 int resolve__drained(const struct drained *d, const struct ksyms *ks, struct symbolizer *sz,
 		     const struct pyprof *py, bool exec_known, struct profile *p)
 {
-	struct scratch *sc = malloc(sizeof(*sc));
+	struct resolver *rv = resolver__new(ks, sz, py, p);
 	const struct raw_count **order = by_process_order(d);
-	const struct raw_count *r;
+	struct user_ctx image = { .tgid = -1 };
 	size_t i;
 	int err = 0;
 
-	if (!sc || !order) {
-		free(sc);
+	if (!rv || !order) {
+		resolver__free(rv);
 		free(order);
 		return -ENOMEM;
 	}
-	for (i = 0; !err && i < d->n; i++) {
-		r = order[i];
-		sc->n = 0;
-		if (r->ustack) {
-			struct user_ctx ctx = {
-				.tgid = (pid_t)r->key.tgid, .start_time = r->key.start_time,
-				.exec_time = exec_known ? r->key.exec_time : EXEC_LATEST,
-			};
-
-			add_user(sc, r->ustack, &ctx, sz, py, &p->stats);
-		}
-		if (r->kstack)
-			add_kernel(sc, r->kstack, ks, &p->stats);
-		err = profile__add(p, r->key.event, r->key.comm, (pid_t)r->key.tgid, (pid_t)r->key.pid,
-				   r->count, sc->frames, sc->n);
-		symbolizer__between_stacks(sz);	/* the profile has copied the names */
-	}
+	for (i = 0; !err && i < d->n; i++)
+		err = resolve_record(rv, order[i], exec_known, &image);
 	p->stats.stacks_missing += d->stacks_missing;
 	free(order);
-	free(sc);
+	resolver__free(rv);
 	return err;
 }
