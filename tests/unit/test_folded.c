@@ -165,3 +165,52 @@ Test(folded, merge_keeps_the_newer_footprint)
 	profile__free(src);
 	profile__free(dst);
 }
+
+/* Lines come out in strcmp order and merged, whatever the frames: names
+ * that are prefixes of others ("f" and "f-x", "f;x" prints "f:x"), names
+ * that print the same ("g;1" and "g:1"), marks, comms, events, stacks one
+ * frame longer than others. The order is the one `LC_ALL=C sort` gives. */
+Test(folded, lines_sorted_bytewise_and_merged)
+{
+	static const char *names[] = { "f", "f-x", "f;x", "f:x", "fz", "g;1", "g:1", "a\nb", "" };
+	const size_t nn = sizeof(names) / sizeof(names[0]);
+	struct profile *p = profile__new();
+	struct pframe fr[6];
+	uint64_t total = 0, sum = 0;
+	char *out, *line, *save, **lines;
+	size_t n = 0;
+
+	cr_assert_not_null(p);
+	p->nevents = 2;
+	snprintf(p->events[0].name, sizeof(p->events[0].name), "cpu-clock");
+	snprintf(p->events[1].name, sizeof(p->events[1].name), "cpu");
+	srand(7);
+	for (int i = 0; i < 3000; i++) {
+		uint32_t depth = 1 + rand() % 6;
+
+		for (uint32_t k = 0; k < depth; k++)
+			fr[k] = (struct pframe){ .name = names[rand() % nn], .kernel = rand() % 5 == 0,
+						 .inlined = rand() % 7 == 0 };
+		cr_assert_eq(profile__add(p, rand() % 2, rand() % 2 ? "app" : "app2", 1, 1, 1 + i % 3,
+					  fr, depth), 0);
+		total += 1 + i % 3;
+	}
+	out = write_folded(p);
+	lines = calloc(p->nsamples, sizeof(*lines));
+	cr_assert_not_null(lines);
+	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *sp = strrchr(line, ' ');
+
+		cr_assert_not_null(sp);
+		sum += strtoull(sp + 1, NULL, 10);
+		*sp = '\0';
+		if (n)	/* sorted, and each line once */
+			cr_assert_lt(strcmp(lines[n - 1], line), 0, "'%s' then '%s'", lines[n - 1], line);
+		lines[n++] = line;
+	}
+	cr_expect_eq(sum, total);
+	cr_expect_gt(n, 100);
+	free(lines);
+	free(out);
+	profile__free(p);
+}
