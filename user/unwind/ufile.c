@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * The unwinder's file side (unwind_priv.h): a file's table is built once,
+ * on the builder's thread, and its rows loaded once (rowstore.c) for every
+ * process that maps it. It hangs in the file's entry of the registry of
+ * mapped files (files.h), shared with the symbolizer; the process entries
+ * hold references on it, and it goes after the last one lets go (having
+ * lingered a while) or when the registry releases the file. In auto mode a
+ * file that keeps frame pointers everywhere (or has no usable CFI) loads
+ * no rows at all: its frames take frame-pointer steps.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+
+#include "builder.h"
+#include "elf_syms.h"
+#include "files.h"
+#include "mapped_file.h"
+#include "procs.h"
+#include "rowstore.h"
+#include "unwind_priv.h"
+#include "unwind_table.h"
+#include "vdso.h"
+
+/* How the file's frames are walked, from its table. */
+static void place_table(struct unwinder *u, struct ufile *f, const struct unwind_table *t)
+{
+	int handle;
+
+	if (u->mode == UNWIND_AUTO && unwind_table__keeps_fp(t)) {
+		f->slot = UNWIND_FILE_FP;
+		u->st.files_fp++;
+		return;
+	}
+	handle = rowstore__load(u->rows, t->rows, t->nrows);
+	if (handle < 0) {
+		/* over the budget (or the kernel refused): frame pointers,
+		 * counted here and per stack */
+		f->slot = UNWIND_FILE_NOT_LOADED;
+		u->st.files_refused++;
+		return;
+	}
+	f->slot = (__u32)handle;
+	f->nrows = (__u32)t->nrows;
+	u->st.files_loaded++;
+	if (rowstore__rows(u->rows) > u->st.rows_peak)
+		u->st.rows_peak = rowstore__rows(u->rows);
+}
+
+static void free_file(void *node)
+{
+	struct ufile *f = node;
+
+	elf_syms__free(f->es);
+	free(f);
+}
+
+/* Frees the file's rows and forgets its table. */
+static void release_file(struct unwinder *u, struct ufile *f)
+{
+	if (f->slot != UNWIND_FILE_FP && f->slot != UNWIND_FILE_NOT_LOADED) {
+		rowstore__drop(u->rows, (int)f->slot);
+		u->st.files_dropped++;
+	}
+	if (f->entry)
+		f->entry->unwind = NULL;
+	if (f->prev)
+		f->prev->next = f->next;
+	else
+		u->tables = f->next;
+	if (f->next)
+		f->next->prev = f->prev;
+	free_file(f);
+}
+
+/* The registry lets the file go (no process maps it any more): its table
+ * goes now if nobody holds it, else when the last holder does (a table
+ * being built waits for the builder). */
+void ufile__released(void *arg, void *table)
+{
+	struct unwinder *u = arg;
+	struct ufile *f = table;
+
+	f->entry = NULL;
+	if (!f->refs && f->ready)
+		release_file(u, f);
+}
+
+/* A table the builder finished. A file without usable CFI is walked by
+ * frame pointers in auto mode (what else could walk it), and not at all in
+ * dwarf mode; one over the build's budget is counted apart. */
+void ufile__built(struct built *r, void *arg)
+{
+	struct unwinder *u = arg;
+	struct ufile *f = r->tag;
+
+	f->es = r->es;	/* its segments only: its names are the registry's */
+	f->slot = UNWIND_FILE_FP;
+	if (r->err || !r->table.nrows) {
+		u->st.files_without++;
+		if (r->err == -E2BIG || r->err == -ETIME)
+			u->st.files_over_budget++;
+		f->usable = f->es && u->mode == UNWIND_AUTO;
+	} else {
+		place_table(u, f, &r->table);
+		f->usable = true;
+	}
+	unwind_table__free(&r->table);
+	u->st.build_seconds += r->seconds;
+	f->ready = true;
+	if (!f->refs)	/* every process that wanted it went meanwhile */
+		f->idle_since = procs__now();
+}
+
+struct ufile *ufile__get(struct unwinder *u, pid_t tgid, bool alive, const struct vma *v)
+{
+	struct file_entry *e = v->file;
+	struct ufile *f = e->unwind;
+	int fd;
+
+	if (f) {
+		f->refs++;
+		f->idle_since = 0;
+		return f;
+	}
+	f = calloc(1, sizeof(*f));
+	if (!f)
+		return NULL;
+	f->entry = e;
+	f->refs = 1;
+	e->unwind = f;
+	f->next = u->tables;
+	if (u->tables)
+		u->tables->prev = f;
+	u->tables = f;
+	/* the registry's own: a file of another mount namespace kept open */
+	fd = files__open(u->files, e, tgid, alive, v);
+	if (fd < 0 || !u->builder || builder__submit(u->builder, fd, f)) {
+		u->st.files_without++;
+		f->slot = UNWIND_FILE_FP;
+		f->ready = true;
+	}
+	return f;
+}
+
+/* After the last reference the file lingers (see ufile__sweep()). */
+void ufile__put(struct unwinder *u, struct ufile *f)
+{
+	(void)u;
+	if (!--f->refs)
+		f->idle_since = procs__now();
+}
+
+/* Files nobody has used for IDLE_LINGER_NS: their rows freed, forgotten.
+ * The wait spares a rebuild when the same program runs again at once (a
+ * script run in a loop, a compiler under make). */
+#define IDLE_LINGER_NS	2000000000ull
+#define SWEEP_EVERY_NS	500000000ull
+
+void ufile__sweep(struct unwinder *u)
+{
+	uint64_t now = procs__now();
+	struct ufile *f, *next;
+
+	if (now < u->last_sweep + SWEEP_EVERY_NS)
+		return;
+	u->last_sweep = now;
+	for (f = u->tables; f; f = next) {
+		next = f->next;
+		/* released by the registry: nothing could find it again */
+		if (!f->refs && f->ready && (!f->entry || f->idle_since + IDLE_LINGER_NS <= now))
+			release_file(u, f);
+	}
+}
+
+/* The vDSO's table, from our own image (vdso.h): a few FDEs, built here. */
+void ufile__load_vdso(struct unwinder *u)
+{
+	struct unwind_table t = { 0 };
+	struct ufile *f = &u->vdso;
+
+	f->ready = true;
+	f->refs = 1;	/* never put: it stays */
+	f->slot = UNWIND_FILE_FP;
+	if (vdso_table__build(&t, &f->es, &u->vdso_size) || !t.nrows) {
+		u->st.files_without++;
+		unwind_table__free(&t);
+		return;
+	}
+	elf_syms__drop_symbols(f->es);
+	place_table(u, f, &t);
+	f->usable = true;
+	unwind_table__free(&t);
+}
+
+int unwinder__preload(struct unwinder *u, const char *path)
+{
+	struct file_entry *e;
+	struct stat st;
+	struct vma v;
+	int fd = file_open_regular(path);
+
+	if (fd < 0)
+		return fd;
+	if (fstat(fd, &st)) {
+		close(fd);
+		return -errno;
+	}
+	close(fd);
+	v = (struct vma){ .dev_major = major(st.st_dev), .dev_minor = minor(st.st_dev),
+			  .ino = st.st_ino, .path = (char *)path };
+	/* as if a running process (ours) mapped it: opened by path, checked;
+	 * neither reference is ever put, so it stays for the whole run */
+	e = files__get(u->files, getpid(), false, &v);
+	if (!e)
+		return -ENOMEM;
+	v.file = e;
+	return ufile__get(u, getpid(), false, &v) ? 0 : -ENOMEM;
+}
+
+void ufile__free_all(struct unwinder *u)
+{
+	while (u->tables) {
+		struct ufile *next = u->tables->next;
+
+		if (u->tables->entry)
+			u->tables->entry->unwind = NULL;
+		free_file(u->tables);
+		u->tables = next;
+	}
+	elf_syms__free(u->vdso.es);
+}

@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* Inside the unwinder (unwind.h): its state, shared by the process side
+ * (unwind.c: one entry per process, synced as its mappings change) and
+ * the file side (ufile.c: one table per file, built once, referenced by
+ * the entries of every process that maps it). Nothing outside
+ * user/unwind/ includes this. */
+#ifndef BPFPROF_UNWIND_PRIV_H
+#define BPFPROF_UNWIND_PRIV_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <linux/types.h>
+
+#include "unwind.h"
+
+struct built;
+struct elf_syms;
+struct file_entry;
+struct vma;
+
+/* A file's table: how its frames are walked, and who uses it. */
+struct ufile {
+	struct file_entry *entry;	/* its registry entry (entry->unwind is this);
+					 * NULL once the registry released it */
+	struct ufile *prev, *next;	/* every table, for the sweep */
+	struct elf_syms *es;		/* for file offset -> virtual address */
+	__u32 slot;			/* unwind_map.file: a rowstore handle or UNWIND_FILE_* */
+	__u32 nrows;
+	bool ready;			/* its table was built (or could not be) */
+	bool usable;			/* its mappings go into process entries */
+	size_t refs;			/* process entries using it, + 1 when preloaded */
+	uint64_t idle_since;		/* CLOCK_MONOTONIC ns its last user went; 0: in use */
+};
+
+/* A process with an entry: the files it holds references on. */
+struct uproc {
+	pid_t tgid;			/* first: the tree's key */
+	struct ufile **files;
+	size_t nfiles;
+	bool waiting;			/* for a table being built: synced again when done */
+};
+
+struct unwinder {
+	int procs_fd;
+	enum unwind_mode mode;
+	struct rowstore *rows;
+	struct builder *builder;
+	struct files *files;		/* the registry the tables hang in */
+	struct ufile *tables;		/* every table, a list */
+	void *procs;			/* tsearch tree of struct uproc */
+	struct ufile vdso;		/* every process's [vdso]: built at the first one
+					 * seen, kept for the whole run */
+	size_t vdso_size;		/* its mapping's size */
+	struct unwind_stats st;
+	uint64_t last_sweep;		/* CLOCK_MONOTONIC ns */
+	void (*on_sync)(void *arg, struct procs *procs, pid_t tgid);
+	void *on_sync_arg;
+	int wanted_fd;			/* lazy: the BPF side's unwind_wanted; else -1 */
+	const volatile uint64_t *asked;	/* ... and its count of asks */
+	uint64_t asked_seen;		/* the count at the last walk of the map */
+};
+
+/* ---- ufile.c: the file side --------------------------------------------- */
+
+/* The file behind v, with one more reference; NULL without memory. A new
+ * file's table is built on the builder's thread: until it is ready, the
+ * processes that map it wait. */
+struct ufile *ufile__get(struct unwinder *u, pid_t tgid, bool alive, const struct vma *v);
+
+/* One reference less; after the last the file lingers (ufile__sweep()). */
+void ufile__put(struct unwinder *u, struct ufile *f);
+
+/* The builder's callback: a table it finished goes in (arg: the unwinder). */
+void ufile__built(struct built *r, void *arg);
+
+/* The registry's callback: it let the file go (arg: the unwinder). */
+void ufile__released(void *arg, void *table);
+
+/* Files nobody has used for a while: their rows freed, forgotten. */
+void ufile__sweep(struct unwinder *u);
+
+/* The vDSO's table, built the first time a process maps it. */
+void ufile__load_vdso(struct unwinder *u);
+
+/* Every table forgotten (the unwinder's end; its rows go with the store). */
+void ufile__free_all(struct unwinder *u);
+
+#endif
