@@ -32,18 +32,54 @@ Test(aggregate, equal_strings_are_one_copy_across_growth)
 		char want[32];
 
 		snprintf(want, sizeof(want), "fn_%zu", i);
-		cr_assert_str_eq(s->frames[0].name, want);
+		cr_assert_str_eq(s->frames[0]->name, want);
 		snprintf(want, sizeof(want), "fn_%zu", i % 7);
-		cr_assert_str_eq(s->frames[1].name, want);
+		cr_assert_str_eq(s->frames[1]->name, want);
 		/* fn_0..fn_6 of the second frame are the first frames' copies */
-		cr_assert_eq(s->frames[1].name, p->samples[i % 7].frames[0].name);
-		cr_assert_eq(s->frames[0].mapping, s->frames[1].mapping);
-		cr_assert_str_eq(s->frames[0].mapping, map);
-		cr_assert_str_eq(s->frames[0].file, "");	/* none: "" */
+		cr_assert_eq(s->frames[1]->name, p->samples[i % 7].frames[0]->name);
+		cr_assert_eq(s->frames[0]->mapping, s->frames[1]->mapping);
+		cr_assert_str_eq(s->frames[0]->mapping, map);
+		cr_assert_str_eq(s->frames[0]->file, "");	/* none: "" */
 		if (!first)
-			first = s->frames[0].mapping;
-		cr_assert_eq(s->frames[0].mapping, first, "one copy of the mapping");
+			first = s->frames[0]->mapping;
+		cr_assert_eq(s->frames[0]->mapping, first, "one copy of the mapping");
 	}
 	cr_assert_eq(p->names.n, 5000 + 2);	/* the names, the mapping, "" */
 	profile__free(p);
+}
+
+/* A frame is kept once however many stacks hold it: equal frames are one
+ * copy, a frame that differs in any field (its address, line, mark,
+ * mapping) is another; a merge copies src's frames into dst's own, which
+ * outlive src. */
+Test(aggregate, equal_frames_are_one_copy_and_merge_copies)
+{
+	struct profile *p = profile__new(), *dst = profile__new();
+	char name[32] = "work";
+	struct pframe base = { .name = name, .mapping = "/bin/app", .addr = 0x401000, .line = 7 };
+	struct pframe f[6] = { base, base, base, base, base, base };
+
+	cr_assert(p && dst);
+	f[1].addr++;
+	f[2].line++;
+	f[3].inlined = true;
+	f[4].mapping = "/bin/other";
+	f[5].map_start = 0x400000;
+	for (int i = 0; i < 1000; i++)
+		cr_assert_eq(profile__add(p, 0, "app", 1, 1, 1, f, 6), 0);
+	cr_assert_eq(p->frames.n, 6, "6 distinct frames, %zu kept", p->frames.n);
+	for (size_t i = 1; i < p->nsamples; i++)
+		for (int k = 0; k < 6; k++)
+			cr_assert_eq(p->samples[i].frames[k], p->samples[0].frames[k]);
+	cr_assert_eq(profile__merge(dst, p), 0);
+	cr_assert_eq(profile__merge(dst, p), 0);
+	profile__free(p);
+	strcpy(name, "gone");	/* the caller's buffer: not what frames point to */
+	cr_assert_eq(dst->nsamples, 2000);
+	cr_assert_eq(dst->frames.n, 6);
+	cr_assert_str_eq(dst->samples[1999].frames[0]->name, "work");
+	cr_assert_eq(dst->samples[1999].frames[2]->line, 8);
+	cr_assert(dst->samples[0].frames[3]->inlined);
+	cr_assert_str_eq(dst->samples[0].frames[4]->mapping, "/bin/other");
+	profile__free(dst);
 }

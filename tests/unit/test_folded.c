@@ -95,8 +95,8 @@ Test(folded, names_are_interned)
 	cr_assert_eq(profile__add(p, 0, "a", 1, 1, 1, f, 1), 0);
 	cr_assert_eq(profile__add(p, 0, "b", 2, 2, 1, g, 1), 0);
 	name[0] = 'X';	/* the profile holds its own copy */
-	cr_expect_eq(p->samples[0].frames[0].name, p->samples[1].frames[0].name);
-	cr_expect_str_eq(p->samples[1].frames[0].name, "main");
+	cr_expect_eq(p->samples[0].frames[0]->name, p->samples[1].frames[0]->name);
+	cr_expect_str_eq(p->samples[1].frames[0]->name, "main");
 	profile__free(p);
 }
 

@@ -79,12 +79,12 @@ static void put_line(struct text *t, const struct psample *s, const char *root)
 	put_name(t, comm[0] ? comm : "[unknown]");
 	for (i = 0; i < s->nframes; i++) {
 		put_bytes(t, ";", 1);
-		put_name(t, s->frames[i].name);
-		if (s->frames[i].kernel)
+		put_name(t, s->frames[i]->name);
+		if (s->frames[i]->kernel)
 			put_bytes(t, "_[k]", 4);
-		else if (s->frames[i].inlined)
+		else if (s->frames[i]->inlined)
 			put_bytes(t, "_[i]", 4);	/* as stackcollapse-perf.pl --inline marks them */
-		else if (s->frames[i].python)
+		else if (s->frames[i]->python)
 			put_bytes(t, "_[py]", 5);
 	}
 }

@@ -183,10 +183,10 @@ static uint64_t function_id(struct builder *b, const struct pframe *f)
 
 /* One Location per address: the frame that holds the code and the frames
  * inlined into it there (f[0..n), root first), as Lines, innermost first. */
-static uint64_t location_id(struct builder *b, const struct pframe *f, uint32_t n)
+static uint64_t location_id(struct builder *b, const struct pframe *const *f, uint32_t n)
 {
-	uint64_t map = mapping_id(b, f), leaf_fn = function_id(b, &f[n - 1]), id;
-	struct pp_key key = { .b = (const void *)(uintptr_t)n, .x = map, .y = f->addr, .z = leaf_fn };
+	uint64_t map = mapping_id(b, f[0]), leaf_fn = function_id(b, f[n - 1]), id;
+	struct pp_key key = { .b = (const void *)(uintptr_t)n, .x = map, .y = f[0]->addr, .z = leaf_fn };
 	size_t nloc = b->prof.n_location;
 	Location **arr, *loc;
 	Line *lines;
@@ -211,7 +211,7 @@ static uint64_t location_id(struct builder *b, const struct pframe *f, uint32_t 
 	loc->line = (Line **)(loc + 1);
 	lines = (Line *)(loc->line + n);
 	for (uint32_t i = 0; i < n; i++) {
-		const struct pframe *fr = &f[n - 1 - i];
+		const struct pframe *fr = f[n - 1 - i];
 
 		perftools__profiles__line__init(&lines[i]);
 		lines[i].function_id = function_id(b, fr);
@@ -221,7 +221,7 @@ static uint64_t location_id(struct builder *b, const struct pframe *f, uint32_t 
 	loc->n_line = n;
 	loc->id = id;
 	loc->mapping_id = map;
-	loc->address = f->addr;
+	loc->address = f[0]->addr;
 	arr[b->prof.n_location++] = loc;
 	return id;
 }
@@ -252,7 +252,7 @@ static int add_sample(struct builder *b, const struct profile *p, const struct p
 	 * address's inlined frames after the one that holds the code */
 	for (i = ps->nframes; i > 0; i = first) {
 		first = i - 1;
-		while (first > 0 && ps->frames[first].inlined)
+		while (first > 0 && ps->frames[first]->inlined)
 			first--;
 		blk->locations[nloc++] = location_id(b, &ps->frames[first], i - first);
 	}

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* The in-memory profile: symbolized samples, frame names interned once. */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +27,9 @@ void profile__free(struct profile *p)
 		free(p->names.slots[i]);
 	free(p->names.slots);
 	free(p->names.owned);
+	for (i = 0; i < p->frames.cap; i++)
+		free(p->frames.slots[i]);
+	free(p->frames.slots);
 	free(p);
 }
 
@@ -107,6 +111,90 @@ static const char *intern_like(struct profile *p, const char *s, const char *pre
 	return prev_copy && s == prev ? prev_copy : profile__intern(p, s);
 }
 
+/* Frames hash and compare by their fields: the strings are interned, so
+ * equal strings are equal pointers. */
+static uint64_t frame_hash(const struct pframe *f)
+{
+	uint64_t h = hash_step(hash_step(hash_step(0, (uintptr_t)f->name), (uintptr_t)f->mapping),
+			       (uintptr_t)f->file);
+	uint64_t flags = (uint64_t)f->kernel | (uint64_t)f->inlined << 1 | (uint64_t)f->python << 2;
+
+	h = hash_step(hash_step(hash_step(h, f->addr), f->map_start), f->line | flags << 32);
+	h ^= h >> 29;
+	return h * 0xbf58476d1ce4e5b9ULL;
+}
+
+static bool same_frame(const struct pframe *a, const struct pframe *b)
+{
+	return a->name == b->name && a->mapping == b->mapping && a->build_id == b->build_id &&
+	       a->file == b->file && a->line == b->line && a->addr == b->addr &&
+	       a->map_start == b->map_start && a->map_limit == b->map_limit &&
+	       a->map_off == b->map_off && a->kernel == b->kernel && a->inlined == b->inlined &&
+	       a->python == b->python;
+}
+
+static struct pframe **frame_slot(const struct frame_set *fs, const struct pframe *f)
+{
+	size_t mask = fs->cap - 1, i = (size_t)(frame_hash(f) >> 32) & mask;
+
+	while (fs->slots[i] && !same_frame(fs->slots[i], f))
+		i = (i + 1) & mask;
+	return &fs->slots[i];
+}
+
+static int frames_grow(struct frame_set *fs)
+{
+	struct frame_set grown = { .cap = fs->cap ? fs->cap * 2 : 1024, .n = fs->n };
+	size_t i;
+
+	grown.slots = calloc(grown.cap, sizeof(*grown.slots));
+	if (!grown.slots)
+		return -ENOMEM;
+	for (i = 0; i < fs->cap; i++)
+		if (fs->slots[i])
+			*frame_slot(&grown, fs->slots[i]) = fs->slots[i];
+	free(fs->slots);
+	*fs = grown;
+	return 0;
+}
+
+/* The profile's copy of f (its strings interned already). */
+static const struct pframe *intern_frame(struct profile *p, const struct pframe *f)
+{
+	struct frame_set *fs = &p->frames;
+	struct pframe **slot;
+
+	if (2 * (fs->n + 1) > fs->cap && frames_grow(fs))
+		return NULL;
+	slot = frame_slot(fs, f);
+	if (!*slot) {
+		*slot = malloc(sizeof(**slot));
+		if (!*slot)
+			return NULL;
+		**slot = *f;
+		fs->n++;
+	}
+	return *slot;
+}
+
+/* in, with its strings the profile's copies; prev_in and prev: the frame
+ * before it as given and as copied (NULL for the first). */
+static const struct pframe *copy_frame(struct profile *p, const struct pframe *in,
+				       const struct pframe *prev_in, const struct pframe *prev)
+{
+	struct pframe f = *in;
+
+	f.file = intern_like(p, in->file, prev ? prev_in->file : NULL, prev ? prev->file : NULL);
+	f.name = profile__intern(p, in->name);
+	f.mapping = intern_like(p, in->mapping, prev ? prev_in->mapping : NULL,
+				prev ? prev->mapping : NULL);
+	f.build_id = intern_like(p, in->build_id, prev ? prev_in->build_id : NULL,
+				 prev ? prev->build_id : NULL);
+	if (!f.name || !f.mapping || !f.build_id || !f.file)
+		return NULL;
+	return intern_frame(p, &f);
+}
+
 static struct psample *new_sample(struct profile *p)
 {
 	if (p->nsamples == p->cap) {
@@ -121,41 +209,19 @@ static struct psample *new_sample(struct profile *p)
 	return &p->samples[p->nsamples];
 }
 
-int profile__add(struct profile *p, uint32_t event, const char *comm, pid_t tgid, pid_t pid,
-		 uint64_t count, const struct pframe *frames, uint32_t nframes)
+/* A new sample, its frames to be filled in. */
+static struct psample *add_sample(struct profile *p, uint32_t event, const char *comm, pid_t tgid,
+				  pid_t pid, uint64_t count, uint32_t nframes)
 {
 	uint64_t scale = event < MAX_EVENTS && p->events[event].scale ? p->events[event].scale : 1;
 	struct psample *s = new_sample(p);
-	uint32_t i;
 
 	if (!s)
-		return -ENOMEM;
+		return NULL;
 	memset(s, 0, sizeof(*s));
 	s->frames = calloc(nframes ? nframes : 1, sizeof(*s->frames));
 	if (!s->frames)
-		return -ENOMEM;
-	for (i = 0; i < nframes; i++) {
-		struct pframe *f = &s->frames[i];
-		const struct pframe *in = &frames[i], *in0 = i ? &frames[i - 1] : in;
-		const struct pframe *f0 = i ? &s->frames[i - 1] : NULL;
-
-		f->kernel = frames[i].kernel;
-		f->inlined = frames[i].inlined;
-		f->python = frames[i].python;
-		f->line = frames[i].line;
-		f->addr = frames[i].addr;
-		f->map_start = frames[i].map_start;
-		f->map_limit = frames[i].map_limit;
-		f->map_off = frames[i].map_off;
-		f->file = intern_like(p, in->file, in0->file, f0 ? f0->file : NULL);
-		f->name = intern(p, in->name);
-		f->mapping = intern_like(p, in->mapping, in0->mapping, f0 ? f0->mapping : NULL);
-		f->build_id = intern_like(p, in->build_id, in0->build_id, f0 ? f0->build_id : NULL);
-		if (!f->name || !f->mapping || !f->build_id || !f->file) {
-			free(s->frames);
-			return -ENOMEM;
-		}
-	}
+		return NULL;
 	strncpy(s->comm, comm, sizeof(s->comm) - 1);
 	s->tgid = tgid;
 	s->pid = pid;
@@ -163,8 +229,35 @@ int profile__add(struct profile *p, uint32_t event, const char *comm, pid_t tgid
 	s->raw = count;
 	s->count = count * scale;
 	s->nframes = nframes;
+	return s;
+}
+
+/* A sample with n frames: arr's, or (arr NULL) those ptrs points at. */
+static int add_stack(struct profile *p, uint32_t event, const char *comm, pid_t tgid, pid_t pid,
+		     uint64_t count, const struct pframe *arr, const struct pframe *const *ptrs,
+		     uint32_t n)
+{
+	struct psample *s = add_sample(p, event, comm, tgid, pid, count, n);
+	const struct pframe *in, *prev_in = NULL;
+
+	if (!s)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < n; i++, prev_in = in) {
+		in = arr ? &arr[i] : ptrs[i];
+		s->frames[i] = copy_frame(p, in, prev_in, i ? s->frames[i - 1] : NULL);
+		if (!s->frames[i]) {
+			free(s->frames);
+			return -ENOMEM;
+		}
+	}
 	p->nsamples++;
 	return 0;
+}
+
+int profile__add(struct profile *p, uint32_t event, const char *comm, pid_t tgid, pid_t pid,
+		 uint64_t count, const struct pframe *frames, uint32_t nframes)
+{
+	return add_stack(p, event, comm, tgid, pid, count, frames, NULL, nframes);
 }
 
 uint64_t profile__total(const struct profile *p)
@@ -204,8 +297,9 @@ int profile__merge(struct profile *dst, const struct profile *src)
 	int k, err;
 
 	for (s = src->samples; s < src->samples + src->nsamples; s++) {
-		err = profile__add(dst, s->event, s->comm, s->tgid, s->pid, s->raw, s->frames,
-				   s->nframes);
+		/* src's frames copied into dst's */
+		err = add_stack(dst, s->event, s->comm, s->tgid, s->pid, s->raw, NULL, s->frames,
+				s->nframes);
 		if (err)
 			return err;
 	}

@@ -35,7 +35,9 @@ struct psample {
 	uint64_t count;		/* in the event's unit, scaled */
 	uint64_t raw;		/* as counted by the BPF side */
 	uint32_t nframes;
-	struct pframe *frames;	/* root (outermost) first */
+	/* root (outermost) first: the profile's frames (profile.frames),
+	 * each distinct frame once however many stacks hold it */
+	const struct pframe **frames;
 };
 
 /* Fleet mode: what the run holds when an interval is drained, for the
@@ -98,6 +100,10 @@ struct profile {
 		 * already (profile__intern()) is not hashed again */
 		const char **owned;
 	} names;
+	struct frame_set {		/* the frames samples point to, once each */
+		struct pframe **slots;	/* open addressing; NULL: free */
+		size_t cap, n;		/* cap: a power of two, at most half full */
+	} frames;
 	struct profile_stats stats;
 };
 
@@ -108,8 +114,8 @@ void profile__free(struct profile *p);
  * as long as p. NULL when out of memory. */
 const char *profile__intern(struct profile *p, const char *s);
 
-/* Adds one stack of an event: frames root first, their strings are copied
- * (interned), count scaled by the event's scale. Returns 0 or -ENOMEM. */
+/* Adds one stack of an event: frames root first, copied (interned, their
+ * strings too), count scaled by the event's scale. Returns 0 or -ENOMEM. */
 int profile__add(struct profile *p, uint32_t event, const char *comm, pid_t tgid, pid_t pid,
 		 uint64_t count, const struct pframe *frames, uint32_t nframes);
 

@@ -255,7 +255,7 @@ static int add_psample(struct vprof *v, const struct profile *p, const struct ps
 		ids[n++] = (uint32_t)id;
 	}
 	for (i = 0; i < ps->nframes; i++) {
-		const struct pframe *f = &ps->frames[i];
+		const struct pframe *f = ps->frames[i];
 
 		id = vprof__frame(v, f->name, f->mapping, f->kernel ? VK_KERNEL :
 				  f->python ? VK_PYTHON : VK_USER);
