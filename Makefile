@@ -151,7 +151,8 @@ $(BUILD)/tests/gen/%: tests/gen/%.c
 	@mkdir -p $(@D)
 	$(CC) -O1 -g -Wall -Wextra -Werror $< -o $@ -lpthread
 
-unit: $(UNIT_BINS) $(BUILD)/examples/inline_hot	# test_dwarf_lines reads it
+unit: $(UNIT_BINS) $(BUILD)/examples/inline_hot \
+      $(BUILD)/examples/nofp_fleet $(BUILD)/examples/lib_caller	# test_dwarf_lines, test_linked read them
 	@fail=0; for t in $(UNIT_BINS); do echo "== $$t"; $$t --jobs 2 || fail=1; done; exit $$fail
 
 e2e: bpfprof $(BUILD)/asan/bpfprof examples $(TEST_GEN)

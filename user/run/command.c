@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "errors.h"
+#include "linked.h"
 #include "run_state.h"
 #include "unwind.h"
 
@@ -21,15 +22,32 @@ int run__spawn_command(struct run *r)
 	return err;
 }
 
-/* The command's own executable, as execvp() will find it: its table is
- * built before it starts, so its first samples unwind too. */
+/* exe's table and those of the libraries it links: built before the
+ * command starts. */
+static void preload_linked(struct run *r, const char *exe)
+{
+	char **libs;
+	int n = linked__libs(exe, &libs);
+
+	unwinder__preload(r->unwinder, exe);
+	for (int i = 0; i < n; i++) {
+		unwinder__preload(r->unwinder, libs[i]);
+		free(libs[i]);
+	}
+	if (n >= 0)
+		free(libs);
+}
+
+/* The command's own executable, as execvp() will find it, and what it
+ * links: their tables are built before it starts, so its first samples
+ * unwind too. */
 static void preload_executable(struct run *r)
 {
 	const char *name = r->cfg->cmd[0], *path = getenv("PATH");
 	char buf[4096];
 
 	if (strchr(name, '/')) {
-		unwinder__preload(r->unwinder, name);
+		preload_linked(r, name);
 		return;
 	}
 	while (path && *path) {
@@ -37,7 +55,7 @@ static void preload_executable(struct run *r)
 
 		snprintf(buf, sizeof(buf), "%.*s/%s", (int)len, path, name);
 		if (access(buf, X_OK) == 0) {
-			unwinder__preload(r->unwinder, buf);
+			preload_linked(r, buf);
 			return;
 		}
 		path += len + (path[len] == ':');

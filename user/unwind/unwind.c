@@ -45,6 +45,10 @@ int unwinder__new(int files_fd, int procs_fd, enum unwind_mode mode, unsigned in
 	u->mode = mode;
 	u->files = files;
 	files__on_release(files, ufile__released, u);
+	/* now, not at the first process that maps it: loading a table waits
+	 * for an RCU grace period (the outer map's update), 15-19 ms here,
+	 * which a command's first samples spent walked by frame pointers */
+	ufile__load_vdso(u);
 	*out = u;
 	return 0;
 }
@@ -97,8 +101,6 @@ static void add_special(struct proc_ctx *c, const struct vma *v)
 
 	if (strcmp(v->path, "[vdso]"))
 		return;
-	if (!u->vdso.ready)
-		ufile__load_vdso(u);
 	if (vdso_table__matches(v, u->vdso_size))
 		add_map(c, &u->vdso, v);
 }

@@ -80,7 +80,7 @@ void ufile__released(void *arg, void *table);
 /* Files nobody has used for a while: their rows freed, forgotten. */
 void ufile__sweep(struct unwinder *u);
 
-/* The vDSO's table, built the first time a process maps it. */
+/* The vDSO's table (from our own image), built once for the whole run. */
 void ufile__load_vdso(struct unwinder *u);
 
 /* Every table forgotten (the unwinder's end; its rows go with the store). */
