@@ -14,6 +14,19 @@ struct profile *profile__new(void)
 	return calloc(1, sizeof(struct profile));
 }
 
+/* How a set's members hash and compare with a key of their kind. */
+struct pset_kind {
+	uint64_t (*hash)(const void *key);
+	bool (*same)(const void *member, const void *key);
+};
+
+static void pset_free(struct pset *s, bool members)
+{
+	for (size_t i = 0; members && i < s->cap; i++)
+		free(s->slots[i]);
+	free(s->slots);
+}
+
 void profile__free(struct profile *p)
 {
 	size_t i;
@@ -23,77 +36,83 @@ void profile__free(struct profile *p)
 	for (i = 0; i < p->nsamples; i++)
 		free(p->samples[i].frames);
 	free(p->samples);
-	for (i = 0; i < p->names.cap; i++)
-		free(p->names.slots[i]);
-	free(p->names.slots);
-	free(p->names.owned);
-	for (i = 0; i < p->frames.cap; i++)
-		free(p->frames.slots[i]);
-	free(p->frames.slots);
+	pset_free(&p->names, true);
+	pset_free(&p->owned, false);	/* the names' copies */
+	pset_free(&p->frames, true);
 	free(p);
 }
 
-/* Interning is a hash set: a search tree took 37 % of an end of run (four
- * lookups a frame, each a dozen strcmp). The slot that holds name, or the
- * free one where it would go (linear probing). */
-static char **interned_slot(const struct interned *in, const char *name)
+/* The slot that holds key, or the free one where it would go. (Interning
+ * in a search tree took 37 % of an end of run: four lookups a frame, each
+ * a dozen strcmp.) */
+static void **pset_slot(const struct pset *s, const struct pset_kind *k, const void *key)
 {
-	size_t mask = in->cap - 1, i = hash_bytes(name, strlen(name)) & mask;
+	size_t mask = s->cap - 1, i = (size_t)(k->hash(key) >> 32) & mask;
 
-	while (in->slots[i] && strcmp(in->slots[i], name))
+	while (s->slots[i] && !k->same(s->slots[i], key))
 		i = (i + 1) & mask;
-	return &in->slots[i];
+	return &s->slots[i];
 }
 
-/* The slot of the copy at address s, or the free one where it would go. */
-static const char **owned_slot(const struct interned *in, const char *s)
+/* Room for one more member. Returns 0 or -ENOMEM. */
+static int pset_room(struct pset *s, const struct pset_kind *k)
 {
-	size_t mask = in->cap - 1, i = (size_t)(((uintptr_t)s * 0x9e3779b97f4a7c15ULL) >> 32) & mask;
+	struct pset grown = { .cap = s->cap ? s->cap * 2 : 1024, .n = s->n };
 
-	while (in->owned[i] && in->owned[i] != s)
-		i = (i + 1) & mask;
-	return &in->owned[i];
-}
-
-static int interned_grow(struct interned *in)
-{
-	struct interned grown = { .cap = in->cap ? in->cap * 2 : 1024, .n = in->n };
-	size_t i;
-
+	if (2 * (s->n + 1) <= s->cap)
+		return 0;
 	grown.slots = calloc(grown.cap, sizeof(*grown.slots));
-	grown.owned = calloc(grown.cap, sizeof(*grown.owned));
-	if (!grown.slots || !grown.owned) {
-		free(grown.slots);
-		free(grown.owned);
+	if (!grown.slots)
 		return -ENOMEM;
-	}
-	for (i = 0; i < in->cap; i++)
-		if (in->slots[i]) {
-			*interned_slot(&grown, in->slots[i]) = in->slots[i];
-			*owned_slot(&grown, in->slots[i]) = in->slots[i];
-		}
-	free(in->slots);
-	free(in->owned);
-	*in = grown;
+	for (size_t i = 0; i < s->cap; i++)
+		if (s->slots[i])
+			*pset_slot(&grown, k, s->slots[i]) = s->slots[i];
+	free(s->slots);
+	*s = grown;
 	return 0;
 }
 
+static uint64_t string_hash(const void *key)
+{
+	return hash_bytes(key, strlen(key));
+}
+
+static bool same_string(const void *member, const void *key)
+{
+	return !strcmp(member, key);
+}
+
+static uint64_t address_hash(const void *key)
+{
+	return (uint64_t)(uintptr_t)key * 0x9e3779b97f4a7c15ULL;
+}
+
+static bool same_address(const void *member, const void *key)
+{
+	return member == key;
+}
+
+static const struct pset_kind by_string = { string_hash, same_string };
+static const struct pset_kind by_address = { address_hash, same_address };
+
 static const char *intern(struct profile *p, const char *name)
 {
-	struct interned *in = &p->names;
-	char **slot;
+	void **slot;
 
-	if (in->cap && *owned_slot(in, name))
+	if (p->owned.cap && *pset_slot(&p->owned, &by_address, name))
 		return name;	/* one of ours */
-	if (2 * (in->n + 1) > in->cap && interned_grow(in))
+	if (pset_room(&p->names, &by_string) || pset_room(&p->owned, &by_address))
 		return NULL;
-	slot = interned_slot(in, name);
+	slot = pset_slot(&p->names, &by_string, name);
 	if (!*slot) {
-		*slot = strdup(name);
-		if (!*slot)
+		char *copy = strdup(name);
+
+		if (!copy)
 			return NULL;
-		*owned_slot(in, *slot) = *slot;
-		in->n++;
+		*slot = copy;
+		p->names.n++;
+		*pset_slot(&p->owned, &by_address, copy) = copy;
+		p->owned.n++;
 	}
 	return *slot;
 }
@@ -113,8 +132,9 @@ static const char *intern_like(struct profile *p, const char *s, const char *pre
 
 /* Frames hash and compare by their fields: the strings are interned, so
  * equal strings are equal pointers. */
-static uint64_t frame_hash(const struct pframe *f)
+static uint64_t frame_hash(const void *key)
 {
+	const struct pframe *f = key;
 	uint64_t h = hash_step(hash_step(hash_step(0, (uintptr_t)f->name), (uintptr_t)f->mapping),
 			       (uintptr_t)f->file);
 	uint64_t flags = (uint64_t)f->kernel | (uint64_t)f->inlined << 1 | (uint64_t)f->python << 2;
@@ -124,8 +144,10 @@ static uint64_t frame_hash(const struct pframe *f)
 	return h * 0xbf58476d1ce4e5b9ULL;
 }
 
-static bool same_frame(const struct pframe *a, const struct pframe *b)
+static bool same_frame(const void *member, const void *key)
 {
+	const struct pframe *a = member, *b = key;
+
 	return a->name == b->name && a->mapping == b->mapping && a->build_id == b->build_id &&
 	       a->file == b->file && a->line == b->line && a->addr == b->addr &&
 	       a->map_start == b->map_start && a->map_limit == b->map_limit &&
@@ -133,46 +155,24 @@ static bool same_frame(const struct pframe *a, const struct pframe *b)
 	       a->python == b->python;
 }
 
-static struct pframe **frame_slot(const struct frame_set *fs, const struct pframe *f)
-{
-	size_t mask = fs->cap - 1, i = (size_t)(frame_hash(f) >> 32) & mask;
-
-	while (fs->slots[i] && !same_frame(fs->slots[i], f))
-		i = (i + 1) & mask;
-	return &fs->slots[i];
-}
-
-static int frames_grow(struct frame_set *fs)
-{
-	struct frame_set grown = { .cap = fs->cap ? fs->cap * 2 : 1024, .n = fs->n };
-	size_t i;
-
-	grown.slots = calloc(grown.cap, sizeof(*grown.slots));
-	if (!grown.slots)
-		return -ENOMEM;
-	for (i = 0; i < fs->cap; i++)
-		if (fs->slots[i])
-			*frame_slot(&grown, fs->slots[i]) = fs->slots[i];
-	free(fs->slots);
-	*fs = grown;
-	return 0;
-}
+static const struct pset_kind by_content = { frame_hash, same_frame };
 
 /* The profile's copy of f (its strings interned already). */
 static const struct pframe *intern_frame(struct profile *p, const struct pframe *f)
 {
-	struct frame_set *fs = &p->frames;
-	struct pframe **slot;
+	void **slot;
 
-	if (2 * (fs->n + 1) > fs->cap && frames_grow(fs))
+	if (pset_room(&p->frames, &by_content))
 		return NULL;
-	slot = frame_slot(fs, f);
+	slot = pset_slot(&p->frames, &by_content, f);
 	if (!*slot) {
-		*slot = malloc(sizeof(**slot));
-		if (!*slot)
+		struct pframe *copy = malloc(sizeof(*copy));
+
+		if (!copy)
 			return NULL;
-		**slot = *f;
-		fs->n++;
+		*copy = *f;
+		*slot = copy;
+		p->frames.n++;
 	}
 	return *slot;
 }

@@ -88,22 +88,22 @@ struct pevent {
 	uint64_t scale;		/* each counted unit is worth this many units (0: 1) */
 };
 
+/* A set of pointers: open addressing, linear probing (aggregate.c). */
+struct pset {
+	void **slots;		/* NULL: free */
+	size_t cap, n;		/* cap: a power of two, at most half full */
+};
+
 struct profile {
 	struct pevent events[MAX_EVENTS];
 	int nevents;
 	struct psample *samples;
 	size_t nsamples, cap;
-	struct interned {		/* the strings frames point to, once each */
-		char **slots;		/* open addressing; NULL: free */
-		size_t cap, n;		/* cap: a power of two, at most half full */
-		/* the same copies by address: a frame that points at one
-		 * already (profile__intern()) is not hashed again */
-		const char **owned;
-	} names;
-	struct frame_set {		/* the frames samples point to, once each */
-		struct pframe **slots;	/* open addressing; NULL: free */
-		size_t cap, n;		/* cap: a power of two, at most half full */
-	} frames;
+	struct pset names;		/* the strings frames point to, once each */
+	struct pset owned;		/* the same copies by address: a frame that
+					 * points at one already (profile__intern())
+					 * is not hashed again */
+	struct pset frames;		/* the frames samples point to, once each */
 	struct profile_stats stats;
 };
 
