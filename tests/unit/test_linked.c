@@ -104,3 +104,20 @@ Test(linked, unreadable_or_not_elf)
 	cr_expect_eq(linked__libs("README.md", &paths), -ENOEXEC);
 	cr_expect_null(paths);
 }
+
+/* The directory search `-- cmd` uses for PATH too: the first directory
+ * that has name with the access asked wins, $ORIGIN is expanded only when
+ * an origin is given, an empty entry is the current directory. */
+Test(linked, find_in_a_directory_list)
+{
+	char out[PATH_MAX];
+
+	cr_assert(linked__find("/nonexistent:/usr/bin:/bin", NULL, "sh", X_OK, out));
+	cr_expect_str_eq(out, "/usr/bin/sh");
+	cr_expect_not(linked__find("/nonexistent:/also/not", NULL, "sh", X_OK, out));
+	cr_expect_not(linked__find("$ORIGIN", NULL, "libhot.so", R_OK, out));
+	cr_assert(linked__find("/x:$ORIGIN/examples", "build", "libhot.so", R_OK, out));
+	cr_expect_str_eq(out, "build/examples/libhot.so");
+	cr_assert(linked__find("/nonexistent::/x", NULL, "README.md", R_OK, out));
+	cr_expect_str_eq(out, "README.md");
+}

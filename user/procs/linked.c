@@ -95,31 +95,32 @@ static int object_dynamic(const char *path, struct dynamic *d)
 	return err;
 }
 
-/* name in the directories of list (':'-separated, $ORIGIN expanded to
- * origin) into out: true when a readable file is there. */
-static bool in_dirs(const char *list, const char *origin, const char *name, char out[PATH_MAX])
+bool linked__find(const char *dirs, const char *origin, const char *name, int mode,
+		  char out[PATH_MAX])
 {
-	while (list && *list) {
-		size_t len = strcspn(list, ":");
+	while (dirs && *dirs) {
+		size_t len = strcspn(dirs, ":");
 		const char *rest = NULL;
 
-		if (!strncmp(list, "$ORIGIN", 7))
-			rest = list + 7;
-		else if (!strncmp(list, "${ORIGIN}", 9))
-			rest = list + 9;
-		if (rest && rest <= list + len)
-			snprintf(out, PATH_MAX, "%s%.*s/%s", origin, (int)(list + len - rest), rest, name);
-		else
-			snprintf(out, PATH_MAX, "%.*s/%s", (int)len, list, name);
-		if (len && !access(out, R_OK))
+		if (origin && !strncmp(dirs, "$ORIGIN", 7))
+			rest = dirs + 7;
+		else if (origin && !strncmp(dirs, "${ORIGIN}", 9))
+			rest = dirs + 9;
+		if (rest && rest <= dirs + len)
+			snprintf(out, PATH_MAX, "%s%.*s/%s", origin, (int)(dirs + len - rest), rest, name);
+		else if (len)
+			snprintf(out, PATH_MAX, "%.*s/%s", (int)len, dirs, name);
+		else	/* an empty one: the current directory, for both */
+			snprintf(out, PATH_MAX, "%s", name);
+		if (!access(out, mode))
 			return true;
-		list += len + (list[len] == ':');
+		dirs += len + (dirs[len] == ':');
 	}
 	return false;
 }
 
 /* The directory our own libc was loaded from: the system's first one. */
-static const char *libc_dir(char buf[PATH_MAX])
+static const char *our_libc_dir(char buf[PATH_MAX])
 {
 	Dl_info info;
 	char *slash;
@@ -135,21 +136,20 @@ static const char *libc_dir(char buf[PATH_MAX])
 }
 
 static bool find_lib(const char *name, const struct dynamic *d, const char *origin,
-		     char out[PATH_MAX])
+		     const char *libc_dir, char out[PATH_MAX])
 {
-	char dir[PATH_MAX];
-
 	if (strchr(name, '/')) {
 		snprintf(out, PATH_MAX, "%s", name);
 		return !access(out, R_OK);
 	}
-	if (!d->runpath && in_dirs(d->rpath, origin, name, out))
+	if (!d->runpath && linked__find(d->rpath, origin, name, R_OK, out))
 		return true;
-	if (in_dirs(getenv("LD_LIBRARY_PATH"), origin, name, out) ||
-	    in_dirs(d->runpath, origin, name, out) || in_dirs(libc_dir(dir), origin, name, out))
+	if (linked__find(getenv("LD_LIBRARY_PATH"), origin, name, R_OK, out) ||
+	    linked__find(d->runpath, origin, name, R_OK, out) ||
+	    linked__find(libc_dir, NULL, name, R_OK, out))
 		return true;
 	for (size_t i = 0; i < sizeof(system_dirs) / sizeof(system_dirs[0]); i++)
-		if (in_dirs(system_dirs[i], origin, name, out))
+		if (linked__find(system_dirs[i], NULL, name, R_OK, out))
 			return true;
 	return false;
 }
@@ -163,7 +163,7 @@ static bool listed(char **paths, size_t n, const char *path)
 }
 
 /* The libraries path links that are not listed yet, appended. */
-static int visit(const char *path, char **paths, size_t *n)
+static int visit(const char *path, const char *libc_dir, char **paths, size_t *n)
 {
 	struct dynamic d = { 0 };
 	char *real = realpath(path, NULL), *slash, found[PATH_MAX], *abs;
@@ -173,7 +173,7 @@ static int visit(const char *path, char **paths, size_t *n)
 	if (slash)
 		*slash = '\0';	/* real is now $ORIGIN */
 	for (size_t i = 0; !err && i < d.nneeded && *n < LINKED_MAX; i++) {
-		if (!find_lib(d.needed[i], &d, real, found))
+		if (!find_lib(d.needed[i], &d, real, libc_dir, found))
 			continue;
 		abs = realpath(found, NULL);
 		if (abs && !listed(paths, *n, abs))
@@ -188,15 +188,16 @@ static int visit(const char *path, char **paths, size_t *n)
 
 int linked__libs(const char *exe, char ***out)
 {
-	char **paths = calloc(LINKED_MAX, sizeof(*paths));
+	char **paths = calloc(LINKED_MAX, sizeof(*paths)), libc[PATH_MAX];
+	const char *libc_dir = our_libc_dir(libc);
 	size_t n = 0;
 	int err;
 
 	if (!paths)
 		return -ENOMEM;
-	err = visit(exe, paths, &n);
+	err = visit(exe, libc_dir, paths, &n);
 	for (size_t i = 0; !err && i < n && n < LINKED_MAX; i++)
-		visit(paths[i], paths, &n);	/* a library it cannot read: skipped */
+		visit(paths[i], libc_dir, paths, &n);	/* a library it cannot read: skipped */
 	if (err) {
 		for (size_t i = 0; i < n; i++)
 			free(paths[i]);

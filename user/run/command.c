@@ -2,7 +2,6 @@
 /* The `-- cmd` a run starts: held before its exec while the BPF side and
  * its unwind tables are made ready, released, ended with the run. */
 #include <poll.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -43,23 +42,13 @@ static void preload_linked(struct run *r, const char *exe)
  * unwind too. */
 static void preload_executable(struct run *r)
 {
-	const char *name = r->cfg->cmd[0], *path = getenv("PATH");
-	char buf[4096];
+	const char *name = r->cfg->cmd[0];
+	char path[PATH_MAX];
 
-	if (strchr(name, '/')) {
+	if (strchr(name, '/'))
 		preload_linked(r, name);
-		return;
-	}
-	while (path && *path) {
-		size_t len = strcspn(path, ":");
-
-		snprintf(buf, sizeof(buf), "%.*s/%s", (int)len, path, name);
-		if (access(buf, X_OK) == 0) {
-			preload_linked(r, buf);
-			return;
-		}
-		path += len + (path[len] == ':');
-	}
+	else if (linked__find(getenv("PATH"), NULL, name, X_OK, path))
+		preload_linked(r, path);
 }
 
 /* The tables preloaded for a command are built before it starts (at most

@@ -10,7 +10,6 @@
  * no rows at all: its frames take frame-pointer steps.
  */
 #include <errno.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <unistd.h>
 #include <sys/stat.h>
@@ -199,28 +198,30 @@ void ufile__load_vdso(struct unwinder *u)
 
 int unwinder__preload(struct unwinder *u, const char *path)
 {
-	struct file_entry *e;
+	struct file_entry *e = NULL;
 	struct stat st;
 	struct vma v;
 	/* the registry keeps files by absolute path (as /proc/PID/maps
 	 * names them): a command given as build/app is one too */
 	char *abs = realpath(path, NULL);
-	int fd = abs ? file_open_regular(abs) : -errno;
+	int fd = abs ? file_open_regular(abs) : -errno, err = fd < 0 ? fd : 0;
 
-	if (fd < 0 || fstat(fd, &st)) {
-		fd = fd < 0 ? fd : (close(fd), -errno);
-		free(abs);
-		return fd;
+	if (!err && fstat(fd, &st))
+		err = -errno;
+	if (fd >= 0)
+		close(fd);
+	if (!err) {
+		v = (struct vma){ .dev_major = major(st.st_dev), .dev_minor = minor(st.st_dev),
+				  .ino = st.st_ino, .path = abs };
+		/* as if a running process (ours) mapped it: opened by path,
+		 * checked; neither reference is ever put, so it stays for the
+		 * whole run */
+		e = files__get(u->files, getpid(), false, &v);
+		err = e ? 0 : -ENOMEM;
 	}
-	close(fd);
-	v = (struct vma){ .dev_major = major(st.st_dev), .dev_minor = minor(st.st_dev),
-			  .ino = st.st_ino, .path = abs };
-	/* as if a running process (ours) mapped it: opened by path, checked;
-	 * neither reference is ever put, so it stays for the whole run */
-	e = files__get(u->files, getpid(), false, &v);
 	free(abs);	/* the registry keeps its own copy */
-	if (!e)
-		return -ENOMEM;
+	if (err)
+		return err;
 	v.file = e;
 	v.path = e->path;
 	return ufile__get(u, getpid(), false, &v) ? 0 : -ENOMEM;

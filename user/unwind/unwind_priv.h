@@ -49,8 +49,8 @@ struct unwinder {
 	struct files *files;		/* the registry the tables hang in */
 	struct ufile *tables;		/* every table, a list */
 	void *procs;			/* tsearch tree of struct uproc */
-	struct ufile vdso;		/* every process's [vdso]: built at the first one
-					 * seen, kept for the whole run */
+	struct ufile vdso;		/* every process's [vdso]: built with the
+					 * unwinder, kept for the whole run */
 	size_t vdso_size;		/* its mapping's size */
 	struct unwind_stats st;
 	uint64_t last_sweep;		/* CLOCK_MONOTONIC ns */
