@@ -78,3 +78,19 @@ expect_error() {
 		fail "$name" "exit $rc (want $want), $lines stderr lines: $(head -3 "$T/bad.err")"
 	fi
 }
+
+# The unprivileged user of the hostile tests, where the real attacker is one:
+# "attacker CMD..." runs CMD as that user, made on first use; run.sh's trap
+# calls attacker_remove (its processes killed, the user deleted). The name
+# carries run.sh's pid: runs side by side do not share one.
+ATTACKER=bpfprof-atk$$
+attacker() {
+	id -u "$ATTACKER" >/dev/null 2>&1 ||
+		useradd -M -N -d /nonexistent -s /usr/sbin/nologin "$ATTACKER" || return 1
+	setpriv --reuid="$ATTACKER" --regid=nogroup --clear-groups "$@"
+}
+attacker_remove() {
+	id -u "$ATTACKER" >/dev/null 2>&1 || return 0
+	pkill -KILL -u "$ATTACKER" 2>/dev/null; sleep 0.1
+	userdel "$ATTACKER" 2>/dev/null
+}

@@ -11,7 +11,7 @@ cd "$(dirname "$0")/../.."
 BPFPROF=${BPFPROF:-./bpfprof}
 EX=${EXAMPLES:-build/examples}
 T=$(mktemp -d /tmp/bpfprof-e2e.XXXXXX)
-trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$T"' EXIT
+trap 'kill $(jobs -p) 2>/dev/null; attacker_remove; rm -rf "$T"' EXIT
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
 SHARES=()
 
