@@ -74,26 +74,31 @@ check "SIGINT in drains: exit 0 ($rc)" [ "$rc" -eq 0 ]
 check "SIGINT in drains: nothing lost or doubled ($sum + $lost == $total)" all [ -n "$total" ] -- [ $((sum + lost)) -eq "$total" ]
 
 echo "== SIGKILL leaves no BPF program, map or link behind"
-# ids of our programs and maps (another bpfprof may be running: compare sets)
-bpf_ids() { bpftool "$1" show 2>/dev/null | awk -v n="$2" '$0 ~ " name " n " " { sub(":", "", $1); print $1 }' | sort; }
-progs0=$(bpf_ids prog sample); maps0=$(bpf_ids map counts0)
-"$BPFPROF" -a -o "$T/killed.folded" 2>/dev/null & bp=$!
-sleep 1
-progs1=$(comm -13 <(echo "$progs0") <(bpf_ids prog sample))
-maps1=$(comm -13 <(echo "$maps0") <(bpf_ids map counts0))
+# The ids of the run's own programs and maps, from its fds' fdinfo (other
+# runs of bpfprof may load theirs beside it: a set diff of bpftool's lists
+# took theirs for ours), read once it has attached (a loaded machine may
+# take a few seconds to get there).
+fd_ids() { cat /proc/"$1"/fdinfo/* 2>/dev/null | sed -nE "s/^$2:[[:space:]]+([0-9]+)/\1/p" | sort -un; }
+bpf_ids() { bpftool "$1" show 2>/dev/null | sed -nE 's/^([0-9]+): .*/\1/p' | sort -n; }
+"$BPFPROF" -a -o "$T/killed.folded" 2>"$T/killed.err" & bp=$!
+for _ in $(seq 200); do grep -q '^bpfprof: profiling' "$T/killed.err" && break; sleep 0.1; done
+progs1=$(fd_ids "$bp" prog_id); maps1=$(fd_ids "$bp" map_id); links1=$(fd_ids "$bp" link_id)
 kill -KILL "$bp"; wait "$bp" 2>/dev/null
 # the kernel frees them once the last reference goes (maps after an RCU
-# grace period, from a work queue): give it a moment
-for _ in $(seq 30); do
-	left_progs=$(comm -12 <(echo "$progs1") <(bpf_ids prog sample) | grep -c .)
-	left_maps=$(comm -12 <(echo "$maps1") <(bpf_ids map counts0) | grep -c .)
-	[ "$left_progs" -eq 0 ] && [ "$left_maps" -eq 0 ] && break
+# grace period, from a work queue): give it a while on a loaded machine
+for _ in $(seq 100); do
+	left_progs=$(comm -12 <(echo "$progs1") <(bpf_ids prog) | grep -c .)
+	left_maps=$(comm -12 <(echo "$maps1") <(bpf_ids map) | grep -c .)
+	left_links=$(comm -12 <(echo "$links1") <(bpf_ids link) | grep -c .)
+	[ "$left_progs" -eq 0 ] && [ "$left_maps" -eq 0 ] && [ "$left_links" -eq 0 ] && break
 	sleep 0.1
 done
-check "SIGKILL: its program was loaded ($(echo $progs1)) and is gone ($left_progs left)" \
+check "SIGKILL: its programs were loaded ($(echo $progs1)) and are gone ($left_progs left)" \
 	all [ -n "$progs1" ] -- [ "$left_progs" -eq 0 ]
-check "SIGKILL: its maps ($(echo $maps1)) are gone ($left_maps left)" \
+check "SIGKILL: its $(echo "$maps1" | grep -c .) maps are gone ($left_maps left)" \
 	all [ -n "$maps1" ] -- [ "$left_maps" -eq 0 ]
+check "SIGKILL: its $(echo "$links1" | grep -c .) links are gone ($left_links left)" \
+	all [ -n "$links1" ] -- [ "$left_links" -eq 0 ]
 
 echo "== output files: no symlink followed, mode 0644"
 echo keep >"$T/victim"
