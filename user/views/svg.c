@@ -3,6 +3,7 @@
  * the page is. */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,20 +14,77 @@
 #define TOP	36	/* room for the title */
 #define MIN_PX	0.3
 
-static void xml_text(const char *s, size_t max, FILE *out)
+/* The well-formed UTF-8 character at s that XML 1.0 allows in text: its
+ * length (1 to 4), 0 for a byte to escape. Refused: C0 controls (tab and
+ * line breaks too: a name is one line), DEL, C1, an overlong form, a
+ * surrogate (CESU/WTF-8 ED A0 80..ED BF BF: a Python lone surrogate),
+ * past U+10FFFF, U+FFFE and U+FFFF, a cut sequence. */
+static size_t xml_char(const unsigned char *s)
 {
-	size_t i;
+	unsigned char lo = 0x80, hi = 0xbf;
+	uint32_t cp;
+	size_t n, i;
 
-	for (i = 0; s[i] && i < max; i++) {
-		switch (s[i]) {
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '&': fputs("&amp;", out); break;
-		case '"': fputs("&quot;", out); break;
-		default:
-			putc((unsigned char)s[i] < 0x20 ? ' ' : s[i], out);
+	if (s[0] < 0x80)
+		return s[0] >= 0x20 && s[0] != 0x7f;
+	n = s[0] >= 0xc2 && s[0] <= 0xdf ? 2 : s[0] >= 0xe0 && s[0] <= 0xef ? 3 :
+	    s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : 0;
+	if (s[0] == 0xe0)
+		lo = 0xa0;	/* below: overlong */
+	else if (s[0] == 0xf0)
+		lo = 0x90;	/* below: overlong */
+	else if (s[0] == 0xed)
+		hi = 0x9f;	/* above: a surrogate */
+	else if (s[0] == 0xf4)
+		hi = 0x8f;	/* above: past U+10FFFF */
+	if (!n || s[1] < lo || s[1] > hi)
+		return 0;
+	cp = s[0] & (0x7f >> n);
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)	/* a NUL ends it here too */
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	return cp <= 0x9f || cp == 0xfffe || cp == 0xffff ? 0 : n;
+}
+
+/* A byte escaped as \xHH takes 4 columns, any other character 1. */
+#define ESC_COLS 4
+
+size_t svg__xml_text(const char *str, size_t max_cols, FILE *out)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t cols = 0, n;
+
+	for (; *s; s += n) {
+		n = xml_char(s);
+		if (cols + (n ? 1 : ESC_COLS) > max_cols)
+			break;
+		cols += n ? 1 : ESC_COLS;
+		if (!n) {
+			fprintf(out, "\\x%02x", *s);	/* as the terminal and folded files show it */
+			n = 1;
+		} else if (n > 1 || !strchr("<>&\"'", *s)) {
+			fwrite(s, 1, n, out);
+		} else {
+			fputs(*s == '<' ? "&lt;" : *s == '>' ? "&gt;" : *s == '&' ? "&amp;" :
+			      *s == '"' ? "&quot;" : "&apos;", out);
 		}
 	}
+	return (size_t)((const char *)s - str);
+}
+
+/* The columns svg__xml_text gives s. */
+static size_t xml_cols(const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t cols = 0, n;
+
+	for (; *s; s += n ? n : 1) {
+		n = xml_char(s);
+		cols += n ? 1 : ESC_COLS;
+	}
+	return cols;
 }
 
 /* The page's palette: kernel blue, user warm, inline aqua, Python green, JIT purple. */
@@ -55,18 +113,18 @@ static void frame_rect(const struct vprof *v, const struct fgtree *t, size_t i, 
 	double y = TOP + (double)(t->max_depth - t->depth[i]) * ROW;
 
 	fputs("<g><title>", out);
-	xml_text(f->name, SIZE_MAX, out);
+	svg__xml_text(f->name, SIZE_MAX, out);
 	fprintf(out, " (%" PRIu64 " samples, %.2f%%)</title><rect x=\"%.1f\" y=\"%.0f\" width=\"%.1f\" "
 		"height=\"%d\" fill=\"", t->value[i], t->total ? 100.0 * t->value[i] / t->total : 0,
 		x, y, w, ROW - 1);
 	fill(f, out);
 	fputs("\"/>", out);
 	if (w > 21) {
-		size_t fit = (size_t)((w - 4) / 7);
+		size_t fit = (size_t)((w - 4) / 7), cols = xml_cols(f->name);
 
 		fprintf(out, "<text x=\"%.1f\" y=\"%.0f\">", x + 3, y + ROW - 4);
-		xml_text(f->name, strlen(f->name) > fit ? fit - 2 : fit, out);
-		fputs(strlen(f->name) > fit ? "..</text>" : "</text>", out);
+		svg__xml_text(f->name, cols > fit ? fit - 2 : fit, out);
+		fputs(cols > fit ? "..</text>" : "</text>", out);
 	}
 	fputs("</g>\n", out);
 }
@@ -84,7 +142,7 @@ int svg__write(const struct vprof *v, const struct fgtree *t, const char *title,
 		"font-family=\"monospace\" font-size=\"12\">\n<rect width=\"100%%\" height=\"100%%\" "
 		"fill=\"#f8f8f8\"/>\n<text x=\"%.0f\" y=\"22\" text-anchor=\"middle\" font-size=\"16\">",
 		WIDTH, TOP + (int)(t->max_depth + 1) * ROW + 4, WIDTH / 2);
-	xml_text(title ? title : "bpfprof", 200, out);
+	svg__xml_text(title ? title : "bpfprof", 200, out);
 	fputs("</text>\n", out);
 	while (i < t->n) {
 		uint32_t d = t->depth[i];
