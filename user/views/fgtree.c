@@ -150,8 +150,9 @@ static int merge(struct fgtree *t, const struct path *paths, size_t n)
 			err = add_node(t, p->frames[d], d + 1);
 		}
 		for (d = 0; !err && d <= p->depth; d++)
-			t->value[open[d]] += p->count;
-		t->total += p->count;
+			err = vprof__add_count(&t->value[open[d]], p->count);
+		if (!err)
+			err = vprof__add_count(&t->total, p->count);
 		prev = p;
 	}
 	free(open);
@@ -202,21 +203,23 @@ static int index_children(const struct fgtree *t, struct child_index *ci)
 
 /* Each BEFORE path weighs the nodes of its longest prefix AFTER has, as
  * difffolded's second column does. */
-static void weigh_before(struct fgtree *t, const struct child_index *ci, const struct path *p)
+static int weigh_before(struct fgtree *t, const struct child_index *ci, const struct path *p)
 {
 	uint64_t node = 0;
 	uint32_t d;
+	int err = vprof__add_count(&t->before[0], p->count);
 
-	t->before[0] += p->count;
-	t->total_before += p->count;
-	for (d = 0; d < p->depth; d++) {
+	if (!err)
+		err = vprof__add_count(&t->total_before, p->count);
+	for (d = 0; !err && d < p->depth; d++) {
 		size_t s = child_slot(ci, (node << 32 | p->frames[d]) + 1);
 
 		if (!ci->keys[s])
-			return;
+			break;
 		node = ci->nodes[s];
-		t->before[node] += p->count;
+		err = vprof__add_count(&t->before[node], p->count);
 	}
+	return err;
 }
 
 static void free_paths(struct path *paths, size_t n)
@@ -239,7 +242,7 @@ static int add_before(struct fgtree *t, struct vprof *v, const struct vprof *bef
 	if (!err)
 		err = index_children(t, &ci);
 	for (i = 0; !err && i < n; i++)
-		weigh_before(t, &ci, &paths[i]);
+		err = weigh_before(t, &ci, &paths[i]);
 	free(ci.keys);
 	free(ci.nodes);
 	free_paths(paths, n);

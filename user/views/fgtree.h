@@ -23,7 +23,8 @@ struct fgtree {
 /* Merges v's stacks (those passing f) into a tree; with before, BEFORE's
  * stacks weigh the same paths of v's shape (paths only BEFORE has are
  * dropped) for a differential flame graph. Frames for the commands and
- * the root are added to v. Returns 0 or -ENOMEM. */
+ * the root are added to v. Returns 0, -ENOMEM or -EOVERFLOW (a sum past
+ * 2^64-1). */
 int fgtree__build(struct vprof *v, const struct vprof *before, const struct vfilter *f,
 		  struct fgtree *t);
 

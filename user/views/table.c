@@ -103,13 +103,12 @@ static int add_stack(struct vtable *t, const struct vprof *v, const struct vstac
 			return -ENOMEM;
 		if (t->stamp[row] != stack_no + 1) {
 			t->stamp[row] = stack_no + 1;
-			t->rows[row].total += s->count;
+			if (vprof__add_count(&t->rows[row].total, s->count))
+				return -EOVERFLOW;
 		}
 		leaf = row;
 	}
-	if (leaf >= 0)
-		t->rows[leaf].self += s->count;
-	return 0;
+	return leaf >= 0 ? vprof__add_count(&t->rows[leaf].self, s->count) : 0;
 }
 
 int vtable__build(const struct vprof *v, const enum vfield *fields, int nfields,
@@ -127,9 +126,10 @@ int vtable__build(const struct vprof *v, const enum vfield *fields, int nfields,
 
 		if (!passes(s, f))
 			continue;
-		t->total += s->count;
 		t->stacks++;
-		err = add_stack(t, v, s, want, f, i);
+		err = vprof__add_count(&t->total, s->count);
+		if (!err)
+			err = add_stack(t, v, s, want, f, i);
 	}
 	if (err)
 		vtable__free(t);

@@ -41,7 +41,8 @@ struct vtable {
 };
 
 /* Builds the table of fields[0..nfields) over the stacks that pass f.
- * Returns 0 or -ENOMEM. Free with vtable__free(). */
+ * Returns 0, -ENOMEM or -EOVERFLOW (a sum past 2^64-1). Free with
+ * vtable__free(). */
 int vtable__build(const struct vprof *v, const enum vfield *fields, int nfields,
 		  const struct vfilter *f, struct vtable *t);
 

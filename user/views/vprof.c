@@ -187,8 +187,12 @@ int vprof__add(struct vprof *v, const char *comm, pid_t pid, const uint32_t *fra
 	       uint32_t depth, uint64_t count)
 {
 	struct vstack *s;
-	const char *icomm = vprof__intern(v, comm, strlen(comm));
+	const char *icomm;
+	uint64_t total = v->total;
 
+	if (vprof__add_count(&total, count))
+		return -EOVERFLOW;
+	icomm = vprof__intern(v, comm, strlen(comm));
 	if (!icomm)
 		return -ENOMEM;
 	if (v->nstacks == v->stacks_cap) {
@@ -210,7 +214,7 @@ int vprof__add(struct vprof *v, const char *comm, pid_t pid, const uint32_t *fra
 	s->comm = icomm;
 	s->pid = pid;
 	v->nstacks++;
-	v->total += count;
+	v->total = total;
 	return 0;
 }
 

@@ -5,6 +5,7 @@
 #ifndef BPFPROF_VPROF_H
 #define BPFPROF_VPROF_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -64,9 +65,23 @@ const char *vprof__intern(struct vprof *v, const char *s, size_t len);
  * copied); -1 on ENOMEM. */
 int64_t vprof__frame(struct vprof *v, const char *name, const char *dso, enum vkind kind);
 
-/* Adds one stack of frame indices (copied), root first. 0 or -ENOMEM. */
+/* Adds one stack of frame indices (copied), root first. 0, -ENOMEM, or
+ * -EOVERFLOW when the total would pass 2^64-1: then every sum the views
+ * make of a profile's counts fits (each is of some of its stacks). */
 int vprof__add(struct vprof *v, const char *comm, pid_t pid, const uint32_t *frames,
 	       uint32_t depth, uint64_t count);
+
+/* *sum += n; -EOVERFLOW (*sum unchanged) when it would pass 2^64-1. Every
+ * sum of counts in the views goes through it. */
+static inline int vprof__add_count(uint64_t *sum, uint64_t n)
+{
+	uint64_t r;
+
+	if (__builtin_add_overflow(*sum, n, &r))
+		return -EOVERFLOW;
+	*sum = r;
+	return 0;
+}
 
 /* The in-memory profile after collect (the profiling run's own view):
  * several events become root frames as in folded output. 0 or -errno. */
