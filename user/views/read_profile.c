@@ -1,12 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* Profiles from files for the views: folded text (bpfprof's and
- * stackcollapse-perf's) and pprof (gzip-compressed or not), told apart by
- * their bytes, so the file name does not matter and "-" reads stdin. */
+ * stackcollapse-perf's) and pprof (gzip-compressed or not). pprof is told by
+ * decoding it, folded is what is not pprof, so the file name does not matter
+ * and "-" reads stdin. A folded line holds any bytes but a newline: the
+ * text is taken as it is (names as bpfprof's writer escaped them), a NUL
+ * byte, which a C string cannot hold, becomes the text \x00. */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <zlib.h>
 
@@ -14,47 +20,60 @@
 #include "profile.pb-c.h"
 #include "vprof.h"
 
-#define MAX_PROFILE_BYTES	(1ull << 30)	/* compressed or not: a bigger profile is refused */
+/* compressed or not: a bigger profile is refused (memory is bounded by it) */
+#define MAX_PROFILE_BYTES	((size_t)1 << 30)
+#define MAX_PROFILE_TEXT	"1 GiB"
+#define READ_CAP		(MAX_PROFILE_BYTES + 1)	/* a byte more: the limit was passed */
 
 typedef Perftools__Profiles__Profile Profile;
 typedef Perftools__Profiles__Location Location;
 
-static int read_all(FILE *f, uint8_t **buf, size_t *len)
+/* Reads fd to its end, at most MAX_PROFILE_BYTES (-EFBIG past it); size:
+ * the file's size when known, else 0. */
+static int read_all(int fd, size_t size, uint8_t **buf, size_t *len)
 {
-	size_t cap = 1 << 16, n = 0, got;
+	size_t cap = size < (1 << 16) ? 1 << 16 : size + 1, n = 0;
 	uint8_t *b = malloc(cap), *bigger;
+	ssize_t got;
 
 	if (!b)
 		return -ENOMEM;
-	while ((got = fread(b + n, 1, cap - n, f)) > 0) {
-		n += got;
+	for (;;) {
 		if (n == cap) {
-			if (cap >= MAX_PROFILE_BYTES) {
-				free(b);
-				return -EFBIG;
-			}
-			bigger = realloc(b, cap * 2);
+			size_t grown = cap < READ_CAP / 2 ? cap * 2 : READ_CAP;
+
+			bigger = cap < READ_CAP ? realloc(b, grown) : NULL;
 			if (!bigger) {
 				free(b);
-				return -ENOMEM;
+				return cap < READ_CAP ? -ENOMEM : -EFBIG;
 			}
 			b = bigger;
-			cap *= 2;
+			cap = grown;
 		}
+		got = read(fd, b + n, cap - n);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			break;
+		n += (size_t)got;
 	}
-	if (ferror(f)) {
+	if (got < 0) {
+		int err = -errno;
+
 		free(b);
-		return -EIO;
+		return err;
 	}
 	*buf = b;
 	*len = n;
 	return 0;
 }
 
+/* gzip data inflated, at most MAX_PROFILE_BYTES of it: -EFBIG past them
+ * (a gzip bomb), -EINVAL when corrupt or cut. */
 static int gunzip(const uint8_t *in, size_t len, uint8_t **out, size_t *out_len)
 {
 	z_stream zs = { .next_in = (uint8_t *)in, .avail_in = (uInt)len };
-	size_t cap = len * 4 + 4096, n = 0;
+	size_t cap = len < MAX_PROFILE_BYTES / 4 ? len * 4 + 4096 : MAX_PROFILE_BYTES, n = 0;
 	uint8_t *b = malloc(cap), *bigger;
 	int zerr = Z_OK;
 
@@ -64,13 +83,17 @@ static int gunzip(const uint8_t *in, size_t len, uint8_t **out, size_t *out_len)
 	}
 	while (zerr != Z_STREAM_END) {
 		if (n == cap) {
-			bigger = cap < MAX_PROFILE_BYTES ? realloc(b, cap * 2) : NULL;
+			if (cap == MAX_PROFILE_BYTES) {
+				zerr = Z_BUF_ERROR;	/* more to come: past the limit */
+				break;
+			}
+			bigger = realloc(b, cap < MAX_PROFILE_BYTES / 2 ? cap * 2 : MAX_PROFILE_BYTES);
 			if (!bigger) {
-				zerr = cap < MAX_PROFILE_BYTES ? Z_MEM_ERROR : Z_BUF_ERROR;
+				zerr = Z_MEM_ERROR;
 				break;
 			}
 			b = bigger;
-			cap *= 2;
+			cap = cap < MAX_PROFILE_BYTES / 2 ? cap * 2 : MAX_PROFILE_BYTES;
 		}
 		zs.next_out = b + n;
 		zs.avail_out = (uInt)(cap - n > UINT32_MAX ? UINT32_MAX : cap - n);
@@ -84,7 +107,7 @@ static int gunzip(const uint8_t *in, size_t len, uint8_t **out, size_t *out_len)
 	inflateEnd(&zs);
 	if (zerr != Z_STREAM_END) {
 		free(b);
-		return zerr == Z_MEM_ERROR ? -ENOMEM : -EINVAL;
+		return zerr == Z_MEM_ERROR ? -ENOMEM : n == MAX_PROFILE_BYTES ? -EFBIG : -EINVAL;
 	}
 	*out = b;
 	*out_len = n;
@@ -125,8 +148,10 @@ static int folded_line(struct vprof *v, char *line, size_t len, uint32_t **ids, 
 		return -EINVAL;
 	errno = 0;
 	count = strtoull(sp + 1, &end, 10);
-	if (errno || end != line + len)
+	if (end != line + len)
 		return -EINVAL;
+	if (errno)
+		return -ERANGE;
 	*sp = '\0';
 	semi = strchr(line, ';');
 	if (semi)
@@ -153,7 +178,22 @@ static int folded_line(struct vprof *v, char *line, size_t len, uint32_t **ids, 
 	return count ? vprof__add(v, line, 0, *ids, n, count) : 0;
 }
 
-static int parse_folded(const char *what, char *buf, size_t len, struct vprof *v)
+/* The one line that says why line lineno was refused. binary: the bytes
+ * did not look like text either. */
+static void folded_error(const char *what, size_t lineno, int err, bool binary)
+{
+	if (err == -EINVAL && binary)
+		p_err("%s: neither folded stacks nor a pprof profile (line %zu is not "
+		      "frame;frame;... COUNT)", what, lineno);
+	else if (err == -EINVAL)
+		p_err("%s:%zu: not a folded stack line (frame;frame;... COUNT)", what, lineno);
+	else if (err == -ERANGE)
+		p_err("%s:%zu: the count does not fit in 64 bits", what, lineno);
+	else if (err == -EOVERFLOW)
+		p_err("%s:%zu: the sample counts add up past 2^64-1", what, lineno);
+}
+
+static int parse_folded(const char *what, char *buf, size_t len, bool binary, struct vprof *v)
 {
 	size_t cap = 64, lineno = 0;
 	uint32_t *ids = malloc(cap * sizeof(*ids));
@@ -173,9 +213,7 @@ static int parse_folded(const char *what, char *buf, size_t len, struct vprof *v
 		line[n] = '\0';	/* buf has a byte past its end for the last line */
 		if (n && line[0] != '#')
 			err = folded_line(v, line, n, &ids, &cap, tmp);
-		if (err == -EINVAL)
-			p_err("%s:%zu: not a folded stack line "
-				"(frame;frame;... COUNT)", what, lineno);
+		folded_error(what, lineno, err, binary);
 		line = next;
 	}
 	free(ids);
@@ -293,31 +331,39 @@ static int pprof_sample(struct vprof *v, const Profile *pr, const Perftools__Pro
 	return err;
 }
 
-static int parse_pprof(const char *what, const uint8_t *buf, size_t len, struct vprof *v)
+/* The bytes as a pprof profile: they decode as one and look like one
+ * (sample types, string_table[0] ""); NULL when they do not. */
+static Profile *pprof_unpack(const uint8_t *buf, size_t len)
 {
 	Profile *pr = perftools__profiles__profile__unpack(NULL, len, buf);
+
+	if (pr && pr->n_sample_type && pr->n_string_table && !pr->string_table[0][0])
+		return pr;
+	if (pr)
+		perftools__profiles__profile__free_unpacked(pr, NULL);
+	return NULL;
+}
+
+static int parse_pprof(const char *what, const Profile *pr, struct vprof *v)
+{
 	int64_t comm_key, pid_key;
 	char *tmp = malloc(4096);
 	size_t i;
 	int err = tmp ? 0 : -ENOMEM;
 
-	if (!pr) {
-		free(tmp);
-		p_err("%s: neither folded stacks nor a pprof profile", what);
-		return -EINVAL;
-	}
 	comm_key = pp_string_index(pr, "comm");
 	pid_key = pp_string_index(pr, "pid");
 	/* value 0: bpfprof's samples/count, or the first event */
 	for (i = 0; !err && i < pr->n_sample; i++)
 		err = pprof_sample(v, pr, pr->sample[i], 0, comm_key, pid_key, tmp);
 	v->has_comm = comm_key > 0;
-	perftools__profiles__profile__free_unpacked(pr, NULL);
+	if (err == -EOVERFLOW)
+		p_err("%s: the sample counts add up past 2^64-1", what);
 	free(tmp);
 	return err;
 }
 
-/* Text: folded. A NUL or control byte in the first KiB: a protobuf. */
+/* Control bytes in the first KiB: not text (said when it is not folded either). */
 static bool looks_binary(const uint8_t *buf, size_t len)
 {
 	size_t i;
@@ -328,30 +374,54 @@ static bool looks_binary(const uint8_t *buf, size_t len)
 	return false;
 }
 
+/* Folded text: a writable copy (a NUL byte as the text \x00), one byte past its end. */
+static int parse_text(const char *what, const uint8_t *buf, size_t len, struct vprof *v)
+{
+	size_t nuls = 0, i, n = 0;
+	char *text;
+	int err;
+
+	for (i = 0; i < len; i++)
+		nuls += !buf[i];
+	text = malloc(len + 3 * nuls + 1);
+	if (!text)
+		return -ENOMEM;
+	for (i = 0; i < len; i++) {
+		if (buf[i]) {
+			text[n++] = (char)buf[i];
+		} else {
+			memcpy(text + n, "\\x00", 4);
+			n += 4;
+		}
+	}
+	err = parse_folded(what, text, n, looks_binary(buf, len), v);
+	free(text);
+	return err;
+}
+
 int vprof__parse(const char *what, const uint8_t *buf, size_t len, struct vprof **out)
 {
 	struct vprof *v = vprof__new();
 	uint8_t *plain = NULL;
-	char *text;
+	Profile *pr = NULL;
 	int err = v ? 0 : -ENOMEM;
 
 	if (!err && len >= 2 && buf[0] == 0x1f && buf[1] == 0x8b) {
 		err = gunzip(buf, len, &plain, &len);
 		if (err == -EINVAL)
 			p_err("%s: corrupt or truncated gzip data", what);
+		else if (err == -EFBIG)
+			p_err("%s: decompresses past the " MAX_PROFILE_TEXT " limit", what);
 		buf = plain;
 	}
-	if (!err && looks_binary(buf, len)) {
-		err = parse_pprof(what, buf, len, v);
-	} else if (!err) {
-		text = malloc(len + 1);	/* writable, one byte past the last line */
-		err = text ? 0 : -ENOMEM;
-		if (text) {
-			memcpy(text, buf, len);
-			err = parse_folded(what, text, len, v);
-		}
-		free(text);
-	}
+	if (!err)
+		pr = pprof_unpack(buf, len);
+	if (pr)
+		err = parse_pprof(what, pr, v);
+	else if (!err)
+		err = parse_text(what, buf, len, v);
+	if (pr)
+		perftools__profiles__profile__free_unpacked(pr, NULL);
 	free(plain);
 	if (err == -ENOMEM)
 		p_err("%s: out of memory", what);
@@ -363,28 +433,80 @@ int vprof__parse(const char *what, const uint8_t *buf, size_t len, struct vprof 
 	return 0;
 }
 
-int vprof__read(const char *path, struct vprof **out)
+/* What a profile may be read from, said of fd (named: a path given, not
+ * standard input): a directory is refused, a regular file past the limit
+ * too (before reading it); of a named path also a device (/dev/zero would
+ * fill the limit) and another user's FIFO (its writer could hold the read
+ * forever): a regular file, or a pipe or FIFO of ours or root's. The
+ * file's size in *size when it is a regular one, else 0. */
+static int check_profile(int fd, const char *what, bool named, size_t *size)
 {
-	bool is_stdin = !strcmp(path, "-");
-	FILE *f = is_stdin ? stdin : fopen(path, "rb");
-	uint8_t *buf = NULL;
-	size_t len = 0;
-	int err;
+	const char *why = NULL;
+	struct stat st;
+	int err = 0;
 
-	if (!f) {
+	if (fstat(fd, &st))
+		err = -errno;
+	else if (S_ISDIR(st.st_mode))
+		err = -EISDIR, why = "is a directory";
+	else if (S_ISREG(st.st_mode) && (uint64_t)st.st_size > MAX_PROFILE_BYTES)
+		err = -EFBIG, why = "larger than " MAX_PROFILE_TEXT;
+	else if (named && S_ISFIFO(st.st_mode) && st.st_uid && st.st_uid != geteuid())
+		err = -EPERM, why = "a FIFO of another user, not read";
+	else if (named && !S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode))
+		err = -EINVAL, why = "not a regular file or a pipe";
+	if (err) {
+		p_err("cannot read %s: %s", what, why ? why : strerror(-err));
+		return err;
+	}
+	*size = S_ISREG(st.st_mode) ? (size_t)st.st_size : 0;
+	return 0;
+}
+
+/* path opened non-blocking, so a FIFO with no writer reads as empty rather
+ * than waits for one; reads block once it passed check_profile. */
+static int open_profile(const char *path, int *fd, size_t *size)
+{
+	int f = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC), err;
+
+	if (f < 0) {
 		err = -errno;
 		p_err("cannot open %s: %s", path, strerror(errno));
 		return err;
 	}
-	err = read_all(f, &buf, &len);
-	if (!is_stdin)
-		fclose(f);
+	err = check_profile(f, path, true, size);
+	if (!err && fcntl(f, F_SETFL, 0)) {
+		err = -errno;
+		p_err("cannot read %s: %s", path, strerror(errno));
+	}
 	if (err) {
-		p_err("cannot read %s: %s", is_stdin ? "standard input" : path,
-			err == -EFBIG ? "larger than 1 GiB" : strerror(-err));
+		close(f);
 		return err;
 	}
-	err = vprof__parse(is_stdin ? "standard input" : path, buf, len, out);
+	*fd = f;
+	return 0;
+}
+
+int vprof__read(const char *path, struct vprof **out)
+{
+	bool is_stdin = !strcmp(path, "-");
+	const char *what = is_stdin ? "standard input" : path;
+	uint8_t *buf = NULL;
+	size_t len = 0, size = 0;
+	int err, fd = STDIN_FILENO;
+
+	err = is_stdin ? check_profile(fd, what, false, &size) : open_profile(path, &fd, &size);
+	if (err)
+		return err;
+	err = read_all(fd, size, &buf, &len);
+	if (!is_stdin)
+		close(fd);
+	if (err) {
+		p_err("cannot read %s: %s", what,
+		      err == -EFBIG ? "larger than " MAX_PROFILE_TEXT : strerror(-err));
+		return err;
+	}
+	err = vprof__parse(what, buf, len, out);
 	free(buf);
 	return err;
 }
