@@ -12,7 +12,9 @@
 #include "diff.h"
 #include "fgtree.h"
 #include "pprof.h"
+#include "profile.pb-c.h"
 #include "report.h"
+#include "svg.h"
 #include "vprof.h"
 
 TestSuite(views, .fini = check_leaks);
@@ -58,12 +60,161 @@ Test(views, folded_markers_kinds_and_comments)
 Test(views, folded_bad_line_is_einval)
 {
 	struct vprof *v = NULL;
-	const char *bad[] = { "app;main\n", "app;main 12x\n", "app;main -3\n", "app main 99999999999999999999999\n" };
+	const char *bad[] = { "app;main\n", "app;main 12x\n", "app;main -3\n", "app;main 3 \n" };
 	size_t i;
 
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 		cr_expect_eq(vprof__parse("t", (const uint8_t *)bad[i], strlen(bad[i]), &v), -EINVAL,
 			     "%s", bad[i]);
+}
+
+/* A folded line holds any bytes but a newline: a control byte that sorts
+ * first does not make it a protobuf; a NUL is the text \x00. */
+Test(views, folded_control_bytes_and_nul)
+{
+	static const char text[] = "\x01" "evil;m\x1b]2;X\x07;\xff\xed\xa0\x80 5\napp;a\0b 3\n";
+	struct vprof *v = NULL;
+
+	cr_assert_eq(vprof__parse("t", (const uint8_t *)text, sizeof(text) - 1, &v), 0);
+	cr_expect_eq(v->total, 8);
+	cr_assert_eq(v->nstacks, 2);
+	cr_expect_str_eq(v->stacks[0].comm, "\x01" "evil");
+	cr_assert_eq(v->stacks[0].depth, 3);
+	cr_expect_str_eq(v->frames[v->stacks[0].frames[0]].name, "m\x1b]2");
+	cr_expect_str_eq(v->frames[v->stacks[0].frames[2]].name, "\xff\xed\xa0\x80");
+	cr_expect_str_eq(v->frames[v->stacks[1].frames[0]].name, "a\\x00b");
+	vprof__free(v);
+}
+
+/* A count past 2^64-1 is a bad line; counts that add up past it, an overflow. */
+Test(views, folded_counts_that_do_not_fit)
+{
+	const char *range = "a;x 1\na;y 18446744073709551616\n";
+	const char *wrap[] = { "a;x 9223372036854775808\nb;y 9223372036854775808\n",
+			       "a;x 18446744073709551615\nb;y 1\n" };
+	struct vprof *v = NULL;
+	size_t i;
+
+	cr_expect_eq(vprof__parse("t", (const uint8_t *)range, strlen(range), &v), -ERANGE);
+	for (i = 0; i < sizeof(wrap) / sizeof(wrap[0]); i++)
+		cr_expect_eq(vprof__parse("t", (const uint8_t *)wrap[i], strlen(wrap[i]), &v),
+			     -EOVERFLOW, "%s", wrap[i]);
+	v = parse("a;x 18446744073709551614\nb;y 1\n");
+	cr_expect_eq(v->total, UINT64_MAX);
+	vprof__free(v);
+}
+
+/* The sums of the table and the tree are checked too, should a profile
+ * ever hold stacks whose total was not (here: set by hand). */
+Test(views, table_and_tree_sums_checked)
+{
+	static const enum vfield by_symbol[] = { VF_SYMBOL };
+	struct vprof *v = parse("a;x 1\nb;x 1\n");
+	struct vfilter f = { 0 };
+	struct vtable t;
+	struct fgtree tree;
+	uint64_t sum = UINT64_MAX - 1;
+
+	v->stacks[0].count = v->stacks[1].count = 1ull << 63;
+	cr_expect_eq(vtable__build(v, by_symbol, 1, &f, &t), -EOVERFLOW);
+	cr_expect_eq(fgtree__build(v, NULL, &f, &tree), -EOVERFLOW);
+	cr_expect_eq(vprof__add_count(&sum, 1), 0);
+	cr_expect_eq(vprof__add_count(&sum, 1), -EOVERFLOW);
+	cr_expect_eq(sum, UINT64_MAX);
+	vprof__free(v);
+}
+
+/* A pprof of n samples of value each, packed. */
+static uint8_t *pack_pprof(size_t n, int64_t value, size_t *len)
+{
+	Perftools__Profiles__ValueType st = PERFTOOLS__PROFILES__VALUE_TYPE__INIT, *sts[] = { &st };
+	Perftools__Profiles__Sample s = PERFTOOLS__PROFILES__SAMPLE__INIT, *ss[4];
+	Perftools__Profiles__Profile pr = PERFTOOLS__PROFILES__PROFILE__INIT;
+	char *strings[] = { "", "samples", "count" };
+	uint8_t *buf;
+	size_t i;
+
+	st.type = 1;
+	st.unit = 2;
+	s.n_value = 1;
+	s.value = &value;
+	for (i = 0; i < n; i++)
+		ss[i] = &s;
+	pr.n_sample_type = 1;
+	pr.sample_type = sts;
+	pr.n_sample = n;
+	pr.sample = ss;
+	pr.n_string_table = 3;
+	pr.string_table = strings;
+	*len = perftools__profiles__profile__get_packed_size(&pr);
+	buf = malloc(*len);
+	cr_assert(buf);
+	perftools__profiles__profile__pack(&pr, buf);
+	return buf;
+}
+
+Test(views, pprof_told_by_decoding_and_sums_checked)
+{
+	struct vprof *v = NULL;
+	size_t len;
+	uint8_t *buf = pack_pprof(2, INT64_MAX, &len);
+
+	cr_assert_eq(vprof__parse("t", buf, len, &v), 0);
+	cr_expect_eq(v->total, UINT64_MAX - 1);
+	cr_expect_eq(v->nstacks, 2);
+	vprof__free(v);
+	free(buf);
+	buf = pack_pprof(3, INT64_MAX, &len);
+	cr_expect_eq(vprof__parse("t", buf, len, &v), -EOVERFLOW);
+	free(buf);
+}
+
+static char *xml(const char *s, size_t max_cols, size_t *took)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	cr_assert(f);
+	*took = svg__xml_text(s, max_cols, f);
+	fclose(f);
+	return buf;
+}
+
+/* Every SVG text: XML's specials as entities, what XML 1.0 cannot hold or
+ * is not UTF-8 as \xHH, other UTF-8 kept; cut by columns, whole characters. */
+Test(views, svg_xml_text)
+{
+	static const struct { const char *in, *out; } cases[] = {
+		{ "<script>&\"'", "&lt;script&gt;&amp;&quot;&apos;" },
+		{ "]]>", "]]&gt;" },
+		{ "jit\xffname", "jit\\xffname" },
+		{ "py\xed\xa0\x80", "py\\xed\\xa0\\x80" },	/* a lone surrogate */
+		{ "\x01\x1b[2J\t\x7f", "\\x01\\x1b[2J\\x09\\x7f" },
+		{ "\xc2\x85", "\\xc2\\x85" },			/* C1: NEL */
+		{ "\xef\xbf\xbe", "\\xef\\xbf\\xbe" },	/* U+FFFE */
+		{ "\xc0\xbc", "\\xc0\\xbc" },			/* an overlong '<' */
+		{ "\xf4\x90\x80\x80", "\\xf4\\x90\\x80\\x80" },	/* past U+10FFFF */
+		{ "\xe2\x82", "\\xe2\\x82" },			/* cut */
+		{ "m\xc3\xbcller \xe6\x97\xa5 \xf0\x9f\x94\xa5", "m\xc3\xbcller \xe6\x97\xa5 \xf0\x9f\x94\xa5" },
+	};
+	size_t i, took;
+	char *out;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		out = xml(cases[i].in, SIZE_MAX, &took);
+		cr_expect_str_eq(out, cases[i].out, "case %zu", i);
+		cr_expect_eq(took, strlen(cases[i].in));
+		free(out);
+	}
+	out = xml("\xc3\xbc\xc3\xbc\xc3\xbc", 2, &took);
+	cr_expect_str_eq(out, "\xc3\xbc\xc3\xbc");
+	cr_expect_eq(took, 4);
+	free(out);
+	out = xml("a\xff" "b", 4, &took);	/* the escape takes 4 columns: not cut in two */
+	cr_expect_str_eq(out, "a");
+	cr_expect_eq(took, 1);
+	free(out);
 }
 
 /* bpfprof's own pprof, read back: the same stacks, kinds and counts. */

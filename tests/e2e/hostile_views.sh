@@ -1,0 +1,136 @@
+# shellcheck shell=bash
+# The views' input side among hostile names and files (issue 23, cases 3, 4,
+# 7 and 10): any bytes but a newline in a folded name, pprof told by decoding
+# it, SVG that is XML whatever the names, pages that run no name, counts
+# whose sum does not fit, and files that are not profiles (a directory, a
+# gzip bomb, a FIFO, /dev/zero). Sourced by run.sh (views.sh has chromium_dom).
+
+HV=$T/hviews; mkdir -p "$HV"
+# shellcheck source=tests/e2e/views.sh disable=SC2034
+type chromium_dom >/dev/null 2>&1 || chromium_dom() {
+	local prof; prof=$(mktemp -d "$T/chrome.XXXXXX")
+	timeout 60 chromium --headless --no-sandbox --disable-gpu --disable-background-networking \
+		--no-first-run --user-data-dir="$prof" --dump-dom "file://$(realpath "$1")$2" 2>/dev/null
+}
+# samples_of REPORT: the sample count in report's heading.
+samples_of() { sed -nE 's/^# bpfprof report.*: ([0-9]+) samples in .*/\1/p' "$1"; }
+# within SECONDS CMD...: CMD ends (any status) before SECONDS; its status in $HV/rc.
+within() { local s=$1; shift; timeout "$s" "$@" >"$HV/within.out" 2>"$HV/within.err"; echo $? >"$HV/rc"; [ "$(cat "$HV/rc")" -ne 124 ]; }
+
+echo "== case 3: folded names with control bytes read back; pprof told by decoding"
+printf '\001evil;main;work 5\napp;main;work 3\n' >"$HV/ctl.folded"
+"$BPFPROF" report "$HV/ctl.folded" >"$HV/ctl.rep" 2>"$HV/ctl.err"; rc=$?
+check "case 3: a \\x01 comm sorted first: report exit 0, 8 samples (exit $rc, $(samples_of "$HV/ctl.rep"): $(head -c 120 "$HV/ctl.err"))" \
+	all [ "$rc" -eq 0 ] -- [ "$(samples_of "$HV/ctl.rep")" = 8 ]
+printf 'a\033]2;X\007b;m\000x;\377w\355\240\200 4\nnext;f 1\n' >"$HV/raw.folded"
+"$BPFPROF" report --sort symbol "$HV/raw.folded" >"$HV/raw.rep" 2>"$HV/raw.err"; rc=$?
+check "case 3: ESC, BEL, NUL, \\xff, ED A0 80 in names: read as folded, 5 samples (exit $rc, $(samples_of "$HV/raw.rep"))" \
+	all [ "$rc" -eq 0 ] -- [ "$(samples_of "$HV/raw.rep")" = 5 ]
+# bpfprof's own output of a command whose name starts with \x01
+ctl=$'\001chain'
+cp "$EX/cpu_chain" "$HV/$ctl"
+"$BPFPROF" -F 199 -o "$HV/own.folded" -- "$HV/$ctl" 1 2>"$HV/own.err"
+"$BPFPROF" report "$HV/own.folded" >"$HV/own.rep" 2>"$HV/own.rep.err"; rc=$?
+row=$(grep -v '^#' "$HV/own.rep" | head -1)
+check "case 3: bpfprof reads its own profile of a \\x01 command: exit $rc, first row hot_leaf ($(head -c 100 "$HV/own.rep.err"))" \
+	all [ "$rc" -eq 0 ] -- bash -c "[[ '$row' == *'[.] hot_leaf' ]]"
+"$BPFPROF" -F 199 -o "$HV/own.pb" -- "$HV/$ctl" 1 2>/dev/null
+row=$("$BPFPROF" report "$HV/own.pb" 2>&1 | grep -v '^#' | head -1)
+check "case 3: and its raw (not gzipped) pprof: first row hot_leaf ($row)" \
+	bash -c "[[ '$row' == *'[.] hot_leaf' ]]"
+python3 tests/gen/craft_pprof.py "$HV/small.pb" 2 5 $'\001x'
+n=$("$BPFPROF" report "$HV/small.pb" | samples_of /dev/stdin)
+check "case 3: a crafted pprof with a \\x01 comm: 10 samples ($n)" [ "$n" = 10 ]
+
+echo "== case 4: SVG that is XML, pages that run no name"
+{
+	printf 'app;main;jit\377name 3\n'
+	printf 'app;main;py\355\240\200lone 3\n'
+	printf 'app;main;<script>document.body.dataset.pwned=1</script> 3\n'
+	printf 'app;main;"><img src=x onerror=document.body.dataset.pwned=2> 3\n'
+	printf "app;main;it's 3\n"
+	printf 'app;main;a&b 3\n'
+	printf 'app;main;]]> 3\n'
+	printf 'app;main;<script>alert(1)</script> 3\n'
+	printf 'app;main;"><img src=x onerror=alert(1)> 3\n'
+} >"$HV/evil.folded"
+"$BPFPROF" flamegraph --format svg --title $'t\377<&>"\'' "$HV/evil.folded" -o "$HV/evil.svg"
+check "case 4: flamegraph --format svg: exit 0" [ $? -eq 0 ]
+check "case 4: the SVG parses as XML (xmllint)" xmllint --noout "$HV/evil.svg"
+check "case 4: the SVG parses as XML (python xml.etree), names kept as text" python3 -c '
+import sys, xml.etree.ElementTree as E
+t = E.parse(sys.argv[1])
+titles = [e.text or "" for e in t.iter("{http://www.w3.org/2000/svg}title")]
+want = ["<script>alert(1)</script>", "\"><img src=x onerror=alert(1)>", "it\x27s", "a&b", "]]>", "jit\\xffname", "py\\xed\\xa0\\x80lone"]
+miss = [w for w in want if not any(x.startswith(w + " (") for x in titles)]
+print("        missing:", miss) if miss else None
+sys.exit(bool(miss))' "$HV/evil.svg"
+dom=$(chromium_dom "$HV/evil.svg" "")
+check "case 4: Chromium renders the SVG without a parse error" \
+	all bash -c "grep -q '<svg' <<<'${dom//\'/}'" -- bash -c "! grep -qi 'parsererror\|error on line' <<<'${dom//\'/}'"
+"$BPFPROF" flamegraph --format svg "$HV/raw.folded" -o "$HV/raw.svg" 2>/dev/null
+check "case 4: the SVG of names with ESC, BEL, NUL, \\xff, ED A0 80 parses as XML (xmllint)" \
+	xmllint --noout "$HV/raw.svg"
+"$BPFPROF" flamegraph "$HV/evil.folded" -o "$HV/evil.html" --title '</script><script>document.body.dataset.pwned=3</script>'
+check "case 4: flamegraph page: exit 0" [ $? -eq 0 ]
+dom=$(chromium_dom "$HV/evil.html" "")
+check "case 4: the page ran no name: no pwned mark, no <img> element, title is text" \
+	all bash -c "grep -q 'bpfprof-data' <<<'${dom//\'/}'" -- bash -c "! grep -q 'data-pwned\|<img' <<<'${dom//\'/}'"
+q=$(python3 -c 'import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1]))' '"><img src=x onerror=alert(1)>')
+res=$(chromium_dom "$HV/evil.html" "?test=$q" | sed -n 's/.*BPFPROF-TEST \(.*\)<\/pre>.*/\1/p' | sed 's/&quot;/"/g; s/&lt;/</g; s/&gt;/>/g; s/&amp;/\&/g')
+check "case 4: the page finds the img payload as a frame name and shows it as text" \
+	bash -c "jq -e '.ok == true and (.tooltip | startswith(\"\\\"><img src=x onerror=alert(1)>\"))' >/dev/null <<<'${res//\'/}'"
+printf 'app;main;a 1\n' >"$HV/before.folded"
+"$BPFPROF" diff "$HV/before.folded" "$HV/evil.folded" -o "$HV/diff.html" >/dev/null
+dom=$(chromium_dom "$HV/diff.html" "")
+check "case 4: the diff page ran no name" \
+	all bash -c "grep -q 'bpfprof-data' <<<'${dom//\'/}'" -- bash -c "! grep -q 'data-pwned\|<img' <<<'${dom//\'/}'"
+
+echo "== case 7: counts whose sum does not fit in 64 bits"
+printf 'a;x 9223372036854775808\nb;y 9223372036854775808\n' >"$HV/wrap63.folded"
+expect_error "case 7: two lines of 2^63" 1 "wrap63.folded:2: .*past 2\\^64" "$BPFPROF" report "$HV/wrap63.folded"
+printf 'a;x 18446744073709551615\nb;y 18446744073709551615\n' >"$HV/wrap64.folded"
+expect_error "case 7: two lines of 2^64-1" 1 "wrap64.folded:2: .*past 2\\^64" "$BPFPROF" report "$HV/wrap64.folded"
+expect_error "case 7: flamegraph of them" 1 "past 2\\^64" "$BPFPROF" flamegraph "$HV/wrap64.folded" -o "$HV/wrap.html"
+expect_error "case 7: diff with them" 1 "past 2\\^64" "$BPFPROF" diff "$HV/before.folded" "$HV/wrap64.folded"
+printf 'a;x 1\na;y 18446744073709551616\n' >"$HV/big.folded"
+expect_error "case 7: a count past 2^64-1" 1 "big.folded:2: .*count" "$BPFPROF" report "$HV/big.folded"
+python3 tests/gen/craft_pprof.py "$HV/huge.pb.gz" 3 9223372036854775807
+expect_error "case 7: pprof, three samples of 2^63-1" 1 "huge.pb.gz: .*past 2\\^64" "$BPFPROF" report "$HV/huge.pb.gz"
+python3 tests/gen/craft_pprof.py "$HV/fits.pb.gz" 2 9223372036854775807
+"$BPFPROF" report "$HV/fits.pb.gz" >"$HV/fits.rep"
+check "case 7: pprof, two samples of 2^63-1: 18446744073709551614 samples ($(samples_of "$HV/fits.rep"))" \
+	[ "$(samples_of "$HV/fits.rep")" = 18446744073709551614 ]
+
+echo "== case 10: files that are not profiles"
+expect_error "case 10: a directory" 1 "$HV: is a directory" "$BPFPROF" report "$HV"
+head -c $((1100 << 20)) /dev/zero | gzip -1 >"$HV/bomb.gz"
+expect_error "case 10: a gzip bomb ($(stat -c %s "$HV/bomb.gz") bytes)" 1 \
+	"bomb.gz: decompresses past the 1 GiB limit" "$BPFPROF" report "$HV/bomb.gz"
+# /usr/bin/time: elapsed seconds, peak RSS KiB
+/usr/bin/time -f '%e %M' -o "$HV/zero.time" "$BPFPROF" report /dev/zero >/dev/null 2>"$HV/zero.err"
+read -r secs kb < <(tail -1 "$HV/zero.time")
+check "case 10: /dev/zero: refused in $secs s, $kb KiB ($(grep -v 'Command exited' "$HV/zero.err"))" \
+	all grep -q '/dev/zero: not a regular file' "$HV/zero.err" -- [ "${kb:-999999}" -lt 204800 ]
+truncate -s 2G "$HV/sparse.folded"
+/usr/bin/time -f '%e %M' -o "$HV/sparse.time" "$BPFPROF" report "$HV/sparse.folded" >/dev/null 2>"$HV/sparse.err"
+read -r secs kb < <(tail -1 "$HV/sparse.time")
+check "case 10: a 2 GiB file: refused in $secs s, $kb KiB ($(grep -v 'Command exited' "$HV/sparse.err"))" \
+	all grep -q 'larger than 1 GiB' "$HV/sparse.err" -- [ "${kb:-999999}" -lt 204800 ]
+rm -f "$HV/sparse.folded"
+mkfifo "$HV/own.fifo"
+within 20 "$BPFPROF" report "$HV/own.fifo"
+check "case 10: our FIFO with no writer: report ends, 0 samples (exit $(cat "$HV/rc"))" \
+	all [ "$(cat "$HV/rc")" -eq 0 ] -- [ "$(samples_of "$HV/within.out")" = 0 ]
+chmod 755 "$T" "$HV"; mkdir -p "$HV/pub"; chmod 1777 "$HV/pub"
+attacker mkfifo "$HV/pub/x.folded"
+attacker sh -c "exec 3<>'$HV/pub/x.folded'; sleep 60" &
+atk=$!
+within 20 "$BPFPROF" report "$HV/pub/x.folded"
+check "case 10: another user's FIFO held open: refused, no hang (exit $(cat "$HV/rc"): $(head -c 150 "$HV/within.err"))" \
+	all [ "$(cat "$HV/rc")" -eq 1 ] -- grep -q "x.folded: a FIFO of another user" "$HV/within.err"
+kill "$atk" 2>/dev/null; wait "$atk" 2>/dev/null
+n=$(printf 'app;main 7\n' | "$BPFPROF" report - | samples_of /dev/stdin)
+check "case 10: a pipe on standard input still reads (7 samples: $n)" [ "$n" = 7 ]
+n=$("$BPFPROF" report <(printf 'app;main 9\n') | samples_of /dev/stdin)
+check "case 10: a process substitution still reads (9 samples: $n)" [ "$n" = 9 ]
