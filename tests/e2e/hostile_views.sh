@@ -34,7 +34,8 @@ cp "$EX/cpu_chain" "$HV/$ctl"
 row=$(grep -v '^#' "$HV/own.rep" | head -1)
 check "case 3: bpfprof reads its own profile of a \\x01 command: exit $rc, first row hot_leaf ($(head -c 100 "$HV/own.rep.err"))" \
 	all [ "$rc" -eq 0 ] -- bash -c "[[ '$row' == *'[.] hot_leaf' ]]"
-"$BPFPROF" -F 199 -o "$HV/own.pb" -- "$HV/$ctl" 1 2>/dev/null
+"$BPFPROF" -F 199 -o "$HV/own.pb.gz" -- "$HV/$ctl" 1 2>/dev/null
+gzip -dc "$HV/own.pb.gz" >"$HV/own.pb"
 row=$("$BPFPROF" report "$HV/own.pb" 2>&1 | grep -v '^#' | head -1)
 check "case 3: and its raw (not gzipped) pprof: first row hot_leaf ($row)" \
 	bash -c "[[ '$row' == *'[.] hot_leaf' ]]"
@@ -134,3 +135,12 @@ n=$(printf 'app;main 7\n' | "$BPFPROF" report - | samples_of /dev/stdin)
 check "case 10: a pipe on standard input still reads (7 samples: $n)" [ "$n" = 7 ]
 n=$("$BPFPROF" report <(printf 'app;main 9\n') | samples_of /dev/stdin)
 check "case 10: a process substitution still reads (9 samples: $n)" [ "$n" = 9 ]
+# a pprof of 50 M empty samples (100 MB): protobuf-c took 60 bytes of memory
+# a byte of it (6.2 GB, 17 s before); decoding stops at the 1 GiB limit
+python3 -c 'import sys; sys.stdout.buffer.write(b"\x0a\x04\x08\x01\x10\x02" + b"\x12\x00" * (50 << 20) + b"\x32\x00")' >"$HV/empty.pb"
+/usr/bin/time -f '%e %M' -o "$HV/empty.time" "$BPFPROF" report "$HV/empty.pb" >/dev/null 2>"$HV/empty.err"
+read -r secs kb < <(tail -1 "$HV/empty.time")
+check "case 10: a pprof that decodes to 60x its size: refused in $secs s, $kb KiB ($(grep -v 'Command exited' "$HV/empty.err"))" \
+	all grep -q 'empty.pb: a pprof profile that takes more than 1 GiB of memory to decode' "$HV/empty.err" -- \
+	[ "${kb:-99999999}" -lt 1638400 ]
+rm -f "$HV/empty.pb"

@@ -331,12 +331,43 @@ static int pprof_sample(struct vprof *v, const Profile *pr, const Perftools__Pro
 	return err;
 }
 
-/* The bytes as a pprof profile: they decode as one and look like one
- * (sample types, string_table[0] ""); NULL when they do not. */
-static Profile *pprof_unpack(const uint8_t *buf, size_t len)
-{
-	Profile *pr = perftools__profiles__profile__unpack(NULL, len, buf);
+/* protobuf-c's allocations while a pprof decodes, counted (not its frees:
+ * decoding frees only when it fails). A file of empty samples took 60 bytes
+ * of memory a byte of file (6 GB for 100 MB): decoding fails past the
+ * profile limit instead. */
+struct decode_budget {
+	size_t used;
+	bool over;
+};
 
+static void *budget_alloc(void *data, size_t size)
+{
+	struct decode_budget *b = data;
+
+	if (size > MAX_PROFILE_BYTES - b->used) {
+		b->over = true;
+		return NULL;
+	}
+	b->used += size;
+	return malloc(size);
+}
+
+static void budget_free(void *data, void *p)
+{
+	(void)data;
+	free(p);
+}
+
+/* The bytes as a pprof profile: they decode as one and look like one
+ * (sample types, string_table[0] ""); NULL when they do not, *too_big
+ * when decoding them would take more than MAX_PROFILE_BYTES. */
+static Profile *pprof_unpack(const uint8_t *buf, size_t len, bool *too_big)
+{
+	struct decode_budget b = { 0 };
+	ProtobufCAllocator counted = { budget_alloc, budget_free, &b };
+	Profile *pr = perftools__profiles__profile__unpack(&counted, len, buf);
+
+	*too_big = b.over;
 	if (pr && pr->n_sample_type && pr->n_string_table && !pr->string_table[0][0])
 		return pr;
 	if (pr)
@@ -404,6 +435,7 @@ int vprof__parse(const char *what, const uint8_t *buf, size_t len, struct vprof 
 	struct vprof *v = vprof__new();
 	uint8_t *plain = NULL;
 	Profile *pr = NULL;
+	bool too_big = false;
 	int err = v ? 0 : -ENOMEM;
 
 	if (!err && len >= 2 && buf[0] == 0x1f && buf[1] == 0x8b) {
@@ -415,11 +447,16 @@ int vprof__parse(const char *what, const uint8_t *buf, size_t len, struct vprof 
 		buf = plain;
 	}
 	if (!err)
-		pr = pprof_unpack(buf, len);
-	if (pr)
+		pr = pprof_unpack(buf, len, &too_big);
+	if (too_big) {
+		err = -EFBIG;
+		p_err("%s: a pprof profile that takes more than " MAX_PROFILE_TEXT
+		      " of memory to decode", what);
+	} else if (pr) {
 		err = parse_pprof(what, pr, v);
-	else if (!err)
+	} else if (!err) {
 		err = parse_text(what, buf, len, v);
+	}
 	if (pr)
 		perftools__profiles__profile__free_unpacked(pr, NULL);
 	free(plain);
