@@ -143,3 +143,104 @@ cleared=$(sed -nE 's/.*control: [0-9]+ commands, ([0-9]+) samples cleared.*/\1/p
 total=$(sed -nE 's/.*fleet: .*BPF-side total ([0-9]+) samples.*/\1/p' "$T/ctlfleet.err")
 check "fleet: $(find "$T/ctlfleet" -name '*.folded' | wc -l) files: $written written + $lost lost + ${cleared:-?} cleared = BPF-side total ${total:-?}" \
 	all [ "${cleared:-0}" -gt 0 ] -- [ "$((written + lost + ${cleared:-0}))" -eq "${total:--1}" ]
+
+echo "== --control under a flood from another user: the run ends on time, SIGTERM is heard, output bounded"
+# A FIFO root made writable by others (a group, an operator's service): its
+# writers are not root. Every bound below holds whatever they write.
+mkdir -p "$T/x"; chmod 755 "$T"; chmod 1777 "$T/x"
+rm -f "$T/x/ctl"; mkfifo -m 666 "$T/x/ctl"
+# one known process profiled (-p): the whole system holds other tests' hostile
+# processes, whose symbols would make the final write's time anyone's guess
+"$EX/cpu_chain" 300 & CC=$!
+# flood SECONDS CMD...: CMD run as the attacker, its stdout into the FIFO,
+# for SECONDS at most (in the background; $! is its pid)
+flood() { local s=$1; shift; attacker timeout -k 1 "$s" bash -c 'exec "$@" >"$0"' "$T/x/ctl" "$@" & }
+ms_since() { echo $((($(date +%s%N) - $1) / 1000000)); }
+# run ERR ARGS...: bpfprof in the background, stderr to ERR, $BP its pid,
+# $T0 when it said it began sampling (-d counts from there)
+run_bg() {
+	local err=$1; shift
+	"$BPFPROF" "$@" 2>"$err" & BP=$!
+	for _ in $(seq 300); do grep -q '^bpfprof: profiling' "$err" && break; sleep 0.1; done
+	T0=$(date +%s%N)
+}
+# wait_max SECONDS: waits for $BP that long at most (then KILL); RC its status
+wait_max() {
+	local i
+	for i in $(seq $(($1 * 10))); do kill -0 $BP 2>/dev/null || break; sleep 0.1; done
+	kill -0 $BP 2>/dev/null && kill -KILL $BP
+	wait $BP; RC=$?
+}
+
+# The same runs without a flood, on this machine now (the ASan build's
+# final write can take seconds under load).
+run_bg "$T/plain.err" -p $CC -d 5 -o "$T/plain.folded"
+wait_max 60; B=$(ms_since "$T0")
+run_bg "$T/plain.err" -p $CC -o "$T/plain.folded"
+sleep 2; t_term=$(date +%s%N); kill -TERM $BP
+wait_max 60; BT=$(ms_since "$t_term")
+echo "        without a flood: -d 5 ended $B ms after it began, SIGTERM took $BT ms"
+# the bounds: 5 + 3 s and 3 s, or what the run takes without a flood now and 3 s (2 s) more
+LIM=$((B + 3000 > 8000 ? B + 3000 : 8000)); LIMT=$((BT + 2000 > 3000 ? BT + 2000 : 3000))
+
+# 64 KiB of enable and disable lines (each once cost ~10 ms of an RCU sync)
+flood 20 bash -c 'yes "enable
+disable" | head -c 65536'; F=$!
+run_bg "$T/flood1.err" -p $CC -d 5 --control "fifo:$T/x/ctl" -o "$T/flood1.folded"
+wait_max 30
+el=$(ms_since "$T0"); kill $F 2>/dev/null; wait $F 2>/dev/null
+check "-d 5 with 64 KiB of enable/disable lines queued: ended $el ms after it began (<= $LIM), exit $RC" \
+	all [ "$el" -le $LIM ] -- [ "$RC" -eq 0 ] -- valid_folded "$T/flood1.folded"
+check "enable/disable lines merged: said in $(grep -c 'control: \(enable\|disable\)' "$T/flood1.err") lines (<= 25)" \
+	[ "$(grep -c 'control: \(enable\|disable\)' "$T/flood1.err")" -le 25 ]
+
+# yes snapshot for 3 s during -d 5, fleet mode: one file per snapshot
+rm -rf "$T/snapdir"; mkdir -m 700 "$T/snapdir"
+run_bg "$T/flood2.err" -p $CC -d 5 --interval 60 --output-dir "$T/snapdir" --control "fifo:$T/x/ctl"
+flood 3 yes snapshot; F=$!
+wait_max 30
+el=$(ms_since "$T0"); kill $F 2>/dev/null; wait $F 2>/dev/null
+files=$(find "$T/snapdir" -name '*.folded' | wc -l)
+check "-d 5 with 'yes snapshot' for 3 s: ended $el ms after it began (<= $LIM), exit $RC" \
+	all [ "$el" -le $LIM ] -- [ "$RC" -eq 0 ]
+check "snapshots at most one a second: $files files written (<= 7)" [ "$files" -le 7 ]
+check "skipped snapshot requests said: $(grep -m1 'snapshot requests skipped' "$T/flood2.err" | cut -c1-120)" \
+	grep -q 'snapshot requests skipped' "$T/flood2.err"
+check "stderr of the snapshot flood: $(wc -c <"$T/flood2.err") bytes (< 8192)" [ "$(wc -c <"$T/flood2.err")" -lt 8192 ]
+
+# the same in one-shot mode: each snapshot merges and writes the whole profile
+run_bg "$T/flood3.err" -p $CC -d 5 --control "fifo:$T/x/ctl" -o "$T/flood3.folded"
+flood 3 yes snapshot; F=$!
+wait_max 30
+el=$(ms_since "$T0"); kill $F 2>/dev/null; wait $F 2>/dev/null
+check "one-shot -d 5 with 'yes snapshot' for 3 s: ended $el ms after it began (<= $LIM), exit $RC, $(grep -c 'control: snapshot:' "$T/flood3.err") snapshots (<= 6)" \
+	all [ "$el" -le $LIM ] -- [ "$RC" -eq 0 ] -- valid_folded "$T/flood3.folded" -- \
+	    [ "$(grep -c 'control: snapshot:' "$T/flood3.err")" -le 6 ]
+
+# 10 MB of garbage: a few lines quoted, the rest counted
+flood 20 head -c 10000000 /dev/urandom; F=$!
+run_bg "$T/flood4.err" -p $CC -d 5 --control "fifo:$T/x/ctl" -o "$T/flood4.folded"
+wait_max 30
+el=$(ms_since "$T0"); kill $F 2>/dev/null; wait $F 2>/dev/null
+check "10 MB of garbage: stderr $(wc -c <"$T/flood4.err") bytes (< 4096), ended $el ms after it began (<= $LIM), exit $RC" \
+	all [ "$(wc -c <"$T/flood4.err")" -lt 4096 ] -- [ "$el" -le $LIM ] -- [ "$RC" -eq 0 ]
+check "bad lines counted: $(grep -o '[0-9]* bad control lines[^;]*' "$T/flood4.err" | tail -1)" \
+	grep -q '[1-9][0-9]* bad control lines' "$T/flood4.err"
+
+# SIGTERM in the middle of a flood of every command
+flood 30 yes "enable
+disable
+snapshot
+clear
+bogus"; F=$!
+run_bg "$T/flood5.err" -p $CC --control "fifo:$T/x/ctl" -o "$T/flood5.folded"
+sleep 2
+t_term=$(date +%s%N); kill -TERM $BP
+wait_max 30
+el=$(ms_since "$t_term"); kill $F 2>/dev/null; wait $F 2>/dev/null
+# (the flood's clears may have left it empty: written, stopped by the signal)
+check "SIGTERM under a FIFO flood: exited in $el ms (<= $LIMT), exit $RC, the profile written" \
+	all [ "$el" -le $LIMT ] -- [ "$RC" -eq 0 ] -- [ -f "$T/flood5.folded" ] -- \
+	    grep -q '(terminated)' "$T/flood5.err"
+kill $CC; wait $CC 2>/dev/null
+rm -f "$T/x/ctl"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* The run's commands (--control's FIFO, SIGUSR1): enable, disable,
- * snapshot, clear. */
+ * snapshot, clear; one turn's worth at a time (control.h merges them). */
 #include <errno.h>
 #include <inttypes.h>
 #include <string.h>
@@ -8,6 +8,7 @@
 #include "aggregate.h"
 #include "errors.h"
 #include "output.h"
+#include "procs.h"
 #include "run_state.h"
 #include "session.h"
 
@@ -29,7 +30,7 @@ static int snapshot(struct run *r)
 	}
 	if (!err)
 		err = output__snapshot(r->out, r->so_far);
-	if (!err && !r->cfg->quiet)
+	if (!err && !r->cfg->quiet && control__may_say(r->control, procs__now()))
 		p_info("control: snapshot: %" PRIu64 " samples (%" PRIu64 " lost) to %s",
 		       r->so_far->stats.bpf[STAT_SAMPLES], profile__lost(r->so_far), r->cfg->output);
 	return err;
@@ -52,48 +53,63 @@ static int clear(struct run *r)
 	return 0;
 }
 
-/* Said on stderr with the BPF side's never-reset total, which the run's
- * accounting is checked against. A failed snapshot is said and the run
- * goes on. */
-int run__control(struct run *r, enum control_cmd cmd)
+/* One command carried out for LINES lines, said with the BPF side's
+ * never-reset total, which the run's accounting is checked against. A
+ * failed snapshot is said and the run goes on; any other failure ends it. */
+static int carried_out(struct run *r, enum control_cmd cmd, unsigned long lines, int err)
 {
 	uint64_t total = 0;
-	int err = 0;
 
-	if (cmd == CONTROL_ENABLE || cmd == CONTROL_DISABLE)
-		err = session__set_enabled(r->session, cmd == CONTROL_ENABLE);
-	else if (cmd == CONTROL_SNAPSHOT)
-		err = snapshot(r);	/* a file that cannot be written: said, the run goes on */
-	else if (cmd == CONTROL_CLEAR)
-		err = clear(r);
 	if (err == -ENOMEM || (err && cmd != CONTROL_SNAPSHOT)) {
 		p_err("control: %s: %s", control__name(cmd), strerror(-err));
 		return err;
 	}
-	r->commands++;
-	if (!err && !r->cfg->quiet && !session__total(r->session, TOTAL_SAMPLES, &total))
+	r->commands += lines;
+	if (err || r->cfg->quiet || !control__may_say(r->control, procs__now()) ||
+	    session__total(r->session, TOTAL_SAMPLES, &total))
+		return 0;
+	if (lines > 1 && cmd == CONTROL_SNAPSHOT)
+		p_info("control: snapshot done; BPF-side total %" PRIu64 " samples (%lu snapshot "
+		       "requests skipped since the last one, at most one a second: this one "
+		       "answers them)", total, lines - 1);
+	else if (lines > 1)
+		p_info("control: %s done; BPF-side total %" PRIu64 " samples (%lu lines "
+		       "merged into one)", control__name(cmd), total, lines);
+	else
 		p_info("control: %s done; BPF-side total %" PRIu64 " samples",
-			control__name(cmd), total);
+		       control__name(cmd), total);
 	return 0;
 }
 
-/* Each acked when done. */
+static int carry_out(struct run *r, const struct control_todo *t)
+{
+	int err = 0;
+
+	if (t->state_lines)
+		err = carried_out(r, t->state, t->state_lines, !t->state_changes ? 0 :
+				  session__set_enabled(r->session, t->state == CONTROL_ENABLE));
+	if (!err && t->clear_lines)
+		err = carried_out(r, CONTROL_CLEAR, t->clear_lines, clear(r));
+	if (!err && t->snapshot)
+		err = carried_out(r, CONTROL_SNAPSHOT, t->snapshot_lines, snapshot(r));
+	if (!err && t->clear_after_lines)
+		err = carried_out(r, CONTROL_CLEAR, t->clear_after_lines, clear(r));
+	return err;
+}
+
+/* One turn: what waits in the FIFO read up to a budget, carried out merged;
+ * the rest waits for the next turn (the loop checks the deadline and the
+ * signals in between). */
 int run__control_input(struct run *r)
 {
-	enum control_cmd cmd;
-	char line[80];
+	uint64_t start = procs__now();
+	struct control_todo t;
 	int err;
 
-	while (r->control && (cmd = control__next(r->control, line, sizeof(line))) != CONTROL_NONE) {
-		if (cmd == CONTROL_UNKNOWN) {
-			p_warn("control: unknown command '%s' (enable, disable, snapshot, clear): "
-			       "ignored", line);
-			continue;
-		}
-		err = run__control(r, cmd);
-		if (err)
-			return err;
-		control__ack(r->control);
-	}
-	return 0;
+	control__read(r->control, start);
+	if (!control__take(r->control, start, &t))
+		return 0;
+	err = carry_out(r, &t);
+	control__done(r->control, &t, start, procs__now());
+	return err;
 }

@@ -73,8 +73,8 @@ static const char *check_signals(struct run *r)
 			output__reopen(r->out);	/* log rotation's convention */
 		else if (si.ssi_signo == SIGHUP)
 			why = "hangup";
-		else if (si.ssi_signo == SIGUSR1 && run__control(r, CONTROL_SNAPSHOT) == -ENOMEM)
-			why = "out of memory";
+		else if (si.ssi_signo == SIGUSR1 && !r->top)	/* top writes no file */
+			control__request(r->control, CONTROL_SNAPSHOT);
 		else if (si.ssi_signo == SIGWINCH && r->top)
 			top_live__redraw(r->top);
 		else if (si.ssi_signo == SIGTSTP && r->top)
@@ -183,7 +183,7 @@ static int wait_loop(struct run *r)
 	struct pollfd fds[] = {
 		{ .fd = r->sig_fd, .events = POLLIN },
 		{ .fd = tracker__fd(r->tracker), .events = POLLIN },
-		{ .fd = r->control ? control__fd(r->control) : -1, .events = POLLIN },
+		{ .fd = -1, .events = POLLIN },	/* the control FIFO, when not resting */
 		{ .fd = r->top ? top_live__fd(r->top) : -1, .events = POLLIN },
 		/* a table built: its process's entry goes in at once (at the
 		 * next timeout, up to 200 ms later, 21 samples at 99 Hz were
@@ -194,7 +194,7 @@ static int wait_loop(struct run *r)
 	int err;
 
 	for (;;) {
-		uint64_t now = procs__now(), next = end;
+		uint64_t now = procs__now(), next = end, wake;
 		int timeout;
 
 		if (step && r->interval_ns + step < next)
@@ -209,8 +209,12 @@ static int wait_loop(struct run *r)
 				return err;
 			continue;
 		}
-		timeout = next - now < (uint64_t)POLL_MS * 1000000 ?
-			(int)((next - now) / 1000000) + 1 : POLL_MS;
+		/* a command waiting (a snapshot's second is up) wakes it too */
+		wake = control__wake(r->control, now);
+		wake = wake < next ? wake : next;
+		timeout = wake <= now ? 0 : wake - now < (uint64_t)POLL_MS * 1000000 ?
+			(int)((wake - now) / 1000000) + 1 : POLL_MS;
+		fds[2].fd = control__poll_fd(r->control, now);
 		if (poll(fds, sizeof(fds) / sizeof(fds[0]), timeout) < 0 && errno != EINTR)
 			return -errno;
 		if (r->top && top_live__keys(r->top)) {
@@ -218,13 +222,16 @@ static int wait_loop(struct run *r)
 			return 0;
 		}
 		err = consume_tracking(r);
-		if (!err)
-			err = run__control_input(r);
 		if (err)
 			return err;
+		/* before the commands: whatever waits in the FIFO, a signal
+		 * ends the run at this turn */
 		r->stop_reason = check_signals(r);
 		if (r->stop_reason)
 			return 0;
+		err = run__control_input(r);
+		if (err)
+			return err;
 		progress__tick(&r->progress, r->session, procs__now());
 	}
 }
@@ -246,16 +253,33 @@ static void print_unwind_stats(const struct run *r)
 		us.build_seconds);
 }
 
+/* --control's lines: commands, samples cleared, acks dropped, the total;
+ * then what was refused or merged, if anything. */
+static void print_control(const struct run *r)
+{
+	struct control_stats st;
+	uint64_t total;
+
+	control__stats(r->control, &st);
+	if (!session__total(r->session, TOTAL_SAMPLES, &total))
+		p_info("control: %lu commands, %" PRIu64 " samples cleared, %lu acks the ACK "
+		       "FIFO had no room for; BPF-side total %" PRIu64 " samples",
+			r->commands, r->cleared, st.acks_dropped, total);
+	if (st.bad_lines || st.skipped || st.left_at_end)
+		p_info("control: %lu bad control lines ignored (%lu longer than %d bytes), %lu "
+		       "snapshot requests skipped (at most one snapshot a second), %lu answered "
+		       "by the final profile", st.bad_lines, st.long_lines, CONTROL_LINE_MAX,
+		       st.skipped, st.left_at_end);
+}
+
 /* The run's accounting lines on stderr, after the last profile. */
 static void print_accounting(const struct run *r)
 {
 	uint64_t total, offcpu_us;
 	bool have_offcpu;
 
-	if (r->cfg->control_ctl && !session__total(r->session, TOTAL_SAMPLES, &total))
-		p_info("control: %lu commands, %" PRIu64 " samples cleared, %lu acks the ACK "
-		       "FIFO had no room for; BPF-side total %" PRIu64 " samples",
-			r->commands, r->cleared, control__acks_dropped(r->control), total);
+	if (r->cfg->control_ctl)
+		print_control(r);
 	if (r->unwinder)
 		print_unwind_stats(r);
 	if (!r->cfg->interval || session__total(r->session, TOTAL_SAMPLES, &total))
@@ -298,6 +322,7 @@ static int finish(struct run *r)
 		return err;
 	}
 	err = run__write_profile(r, r->stop_reason ? r->stop_reason : "error");
+	control__end(r->control);	/* the final profile answers what waits */
 	print_accounting(r);
 	return err;
 }
@@ -344,8 +369,10 @@ static int begin(struct run *r)
 		err = top_live__new(cfg, &r->top);
 	else if (!err)
 		err = output__open(cfg, &r->out);
-	if (!err && cfg->control_ctl)
-		err = control__open(cfg->control_ctl, cfg->control_ack, &r->control);
+	/* no --control: SIGUSR1's snapshots still go through it */
+	if (!err)
+		err = control__open(cfg->control_ctl, cfg->control_ack, !cfg->start_disabled,
+				    &r->control);
 	if (!err) {
 		int fd = signals__block(r->top != NULL, &r->old_mask);
 

@@ -42,7 +42,7 @@ struct run {
 	uint64_t tracking_lost;		/* reported so far */
 	const char *stop_reason;
 	struct progress progress;
-	struct control *control;	/* --control */
+	struct control *control;	/* --control's FIFO (if any), SIGUSR1 */
 	struct profile *so_far;		/* drained before the end, after a snapshot */
 	uint64_t cleared;		/* samples dropped by clear */
 	unsigned long commands;		/* carried out (--control, SIGUSR1) */
@@ -77,9 +77,8 @@ void run__end_command(struct run *r);
 int run__collect(struct run *r, struct profile **out);
 int run__write_profile(struct run *r, const char *why);
 
-/* control_cmds.c: one command (--control, SIGUSR1), said with the BPF
- * side's total; the commands waiting in the control FIFO. */
-int run__control(struct run *r, enum control_cmd cmd);
+/* control_cmds.c: one turn of commands (--control's FIFO, SIGUSR1's
+ * snapshots), each said with the BPF side's total. */
 int run__control_input(struct run *r);
 
 #endif
