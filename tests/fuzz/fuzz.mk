@@ -17,7 +17,7 @@
 #   build/fuzz/fuzz_TARGET build/fuzz/artifacts-TARGET/crash-...
 
 FUZZ_TARGETS       := elf_syms proc_maps ksyms cli events tracker unwind_table perfmap spool \
-                      push_reply fde_index debug_file views
+                      push_reply fde_index debug_file views control
 FUZZ_RUNS          ?= 1000000
 FUZZ_SECONDS       ?= 600
 FUZZ_SMOKE_SECONDS ?= 20
@@ -61,6 +61,7 @@ FUZZ_LIBS_debug_file := -ldw -lelf -lz -lm
 FUZZ_SRCS_views     := user/views/read_profile.c user/views/vprof.c user/views/table.c \
                        user/views/fgtree.c user/views/svg.c user/errors.c $(BUILD)/profile.pb-c.c
 FUZZ_LIBS_views     := -lprotobuf-c -lz
+FUZZ_SRCS_control   := user/sampling/control.c user/errors.c
 # The parser each target is about, for fuzz-cov.
 FUZZ_MAIN_elf_syms  := user/symbols/elf_syms.c
 FUZZ_MAIN_proc_maps := user/procs/proc_maps.c
@@ -75,6 +76,7 @@ FUZZ_MAIN_push_reply := user/output/push_reply.c
 FUZZ_MAIN_fde_index := user/symbols/fde_index.c
 FUZZ_MAIN_debug_file := user/symbols/dwarf_lines.c
 FUZZ_MAIN_views     := user/views/read_profile.c
+FUZZ_MAIN_control   := user/sampling/control.c
 
 .PHONY: fuzz fuzz-long fuzz-build fuzz-smoke fuzz-cov $(patsubst %,fuzz-%,$(FUZZ_TARGETS)) \
 	$(patsubst %,fuzz-long-%,$(FUZZ_TARGETS)) $(patsubst %,fuzz-smoke-%,$(FUZZ_TARGETS))
