@@ -1,0 +1,110 @@
+# shellcheck shell=bash
+# JIT maps other users control (issue 23, cases 1 and 8). An unprivileged
+# user's process names its JIT code in /tmp/perf-PID.map, a file that user
+# controls: planted as a link to root's files or as a FIFO, it is refused
+# (said once, never read, never waited on); grown to millions of lines, it
+# does not take root's bpfprof past the cap of all JIT maps (--jit-map-mem).
+# The workload is the attacker's own examples/jit_perfmap (code in anonymous
+# executable memory, named by the map it writes). Sourced by run.sh.
+
+HM=$T/hmaps
+mkdir -p "$HM/x"; chmod 755 "$T" "$HM"; chmod 1777 "$HM/x"
+# root's secret: one line that would name every JIT frame TEXT
+printf '0 7fffffffffff TEXT\n' >"$HM/secret"; chmod 600 "$HM/secret"
+JIT_PIDS=()
+
+# jit_start NAME SECONDS: an attacker's jit_perfmap; its pid in $jp once its map is written
+jit_start() {
+	local deadline=$((SECONDS + 20)) pidf=$HM/x/$1.pid
+	rm -f "$pidf"
+	attacker sh -c 'echo $$ >"$1.tmp" && mv "$1.tmp" "$1" && exec "$2" "$3"' sh \
+		"$pidf" "$EX/jit_perfmap" "$2" >/dev/null 2>&1 &
+	jp=
+	while [ "$SECONDS" -lt "$deadline" ]; do
+		[ -s "$pidf" ] && jp=$(cat "$pidf") && grep -qs jit_spin_first "/tmp/perf-$jp.map" && break
+		jp=; sleep 0.1
+	done
+	[ -n "$jp" ] && JIT_PIDS+=("$jp")
+}
+jit_stop_all() {
+	local p
+	for p in "${JIT_PIDS[@]}"; do
+		kill "$p" 2>/dev/null
+		rm -f "/tmp/perf-$p.map"
+	done
+	JIT_PIDS=()
+}
+# map_said ERRFILE PID REASON: exactly one line names PID's map, refused for REASON
+map_said() {
+	[ "$(grep -c "perf-$2\.map" "$1")" -eq 1 ] && grep "perf-$2\.map" "$1" | grep -q "refused: $3"
+}
+
+echo "== case 1: /tmp/perf-PID.map planted by an unprivileged user"
+jit_start link 60; pa=$jp
+jit_start shadow 60; pb=$jp
+jit_start hard 60; pc=$jp
+jit_start fifo 60; pd=$jp
+jit_start legit 60; pe=$jp
+check "case 1: five attacker JIT processes wrote their maps ($pa $pb $pc $pd $pe)" \
+	all [ -n "$pa" ] -- [ -n "$pb" ] -- [ -n "$pc" ] -- [ -n "$pd" ] -- [ -n "$pe" ]
+# (a) a symbolic link to a root-only file, (b) to /etc/shadow
+attacker ln -sfn "$HM/secret" "/tmp/perf-$pa.map"
+attacker ln -sfn /etc/shadow "/tmp/perf-$pb.map"
+# (c) a hard link to a root-owned file: with fs.protected_hardlinks on, the
+# kernel refuses the attacker; root makes it, as the attacker would elsewhere
+attacker rm -f "/tmp/perf-$pc.map"
+if attacker ln "$HM/secret" "/tmp/perf-$pc.map" 2>/dev/null; then hard_by=attacker
+else hard_by="root (protected_hardlinks=$(sysctl -n fs.protected_hardlinks))"; ln "$HM/secret" "/tmp/perf-$pc.map"; fi
+# (d) a FIFO
+attacker rm -f "/tmp/perf-$pd.map"; attacker mkfifo "/tmp/perf-$pd.map"
+pids=$pa,$pb,$pc,$pd,$pe
+
+# strace shows every open of a map (LeakSanitizer cannot run under ptrace)
+ASAN_OPTIONS=detect_leaks=0 timeout 120 strace -f -qq -e trace=open,openat,openat2 -o "$HM/p.strace" \
+	"$BPFPROF" -p "$pids" -d 2 -o "$HM/p.folded" 2>"$HM/p.err"; rc=$?
+check "case 1 -p: exit 0, no hang (exit $rc)" [ "$rc" -eq 0 ]
+check "case 1 -p: the JIT code was sampled ($(comm_total "$HM/p.folded" jit_perfmap) samples)" \
+	[ "$(comm_total "$HM/p.folded" jit_perfmap)" -ge 10 ]
+# before: every frame of the process with the link was TEXT
+check "case 1 -p: no frame named TEXT (the root-only file's line)" \
+	bash -c "! grep -q 'TEXT' '$HM/p.folded'"
+# before: /etc/shadow was read, its lines counted as malformed
+check "case 1 -p: /etc/shadow not read (no malformed JIT map lines)" \
+	bash -c "! grep -q 'JIT map lines skipped' '$HM/p.err'"
+check "case 1 -p: every open of a planted map refuses to follow a link (O_NOFOLLOW)" \
+	bash -c "grep -E 'perf-($pa|$pb)\.map' '$HM/p.strace' | grep -q . &&
+		! grep -E 'perf-($pa|$pb)\.map' '$HM/p.strace' | grep -v 'O_NOFOLLOW.*= -1 ELOOP'"
+check "case 1 -p: (a) the link to a root-only file refused, said once" map_said "$HM/p.err" "$pa" "a symbolic link"
+check "case 1 -p: (b) the link to /etc/shadow refused, said once" map_said "$HM/p.err" "$pb" "a symbolic link"
+check "case 1 -p: (c) the hard link (made by $hard_by) refused, said once" map_said "$HM/p.err" "$pc" "owned by uid 0"
+check "case 1 -p: (d) the FIFO refused, said once" map_said "$HM/p.err" "$pd" "not a regular file"
+check "case 1 -p: the attacker's own map still names its code ($(frame_total "$HM/p.folded" jit_perfmap jit_spin_first) samples)" \
+	[ "$(frame_total "$HM/p.folded" jit_perfmap jit_spin_first)" -ge 1 ]
+check "case 1 -p: the refused maps are counted in the summary" \
+	grep -qE 'JIT maps refused: 4' "$HM/p.err"
+
+timeout 120 "$BPFPROF" -a -d 2 -o "$HM/a.folded" 2>"$HM/a.err"; rc=$?
+check "case 1 -a: exit 0, no hang (exit $rc)" [ "$rc" -eq 0 ]
+check "case 1 -a: the JIT code was sampled ($(comm_total "$HM/a.folded" jit_perfmap) samples), no frame named TEXT" \
+	all [ "$(comm_total "$HM/a.folded" jit_perfmap)" -ge 10 ] -- bash -c "! grep -q 'TEXT' '$HM/a.folded'"
+check "case 1 -a: each planted map refused, said once" \
+	all map_said "$HM/a.err" "$pa" "a symbolic link" -- map_said "$HM/a.err" "$pb" "a symbolic link" -- \
+	map_said "$HM/a.err" "$pc" "owned by uid 0" -- map_said "$HM/a.err" "$pd" "not a regular file"
+check "case 1 -a: the attacker's own map still names its code" \
+	[ "$(frame_total "$HM/a.folded" jit_perfmap jit_spin_first)" -ge 1 ]
+jit_stop_all
+
+# a process gone before its samples are named: its map is opened by path
+# after its exit (the process's user is no longer known)
+echo "== case 1: the planted link of a process that exited before the end of the run"
+"$BPFPROF" -a -d 8 -o "$HM/gone.folded" 2>"$HM/gone.err" & bp=$!
+deadline=$((SECONDS + 30))
+until grep -q '^bpfprof: profiling' "$HM/gone.err" 2>/dev/null || [ "$SECONDS" -ge "$deadline" ]; do sleep 0.1; done
+jit_start gone 2; pg=$jp
+[ -n "$pg" ] && attacker ln -sfn "$HM/secret" "/tmp/perf-$pg.map"
+while [ -n "$pg" ] && kill -0 "$pg" 2>/dev/null; do sleep 0.1; done
+wait "$bp"; rc=$?
+check "case 1 gone: exit 0; its JIT code sampled ($(comm_total "$HM/gone.folded" jit_perfmap) samples), no frame named TEXT" \
+	all [ "$rc" -eq 0 ] -- [ "$(comm_total "$HM/gone.folded" jit_perfmap)" -ge 5 ] -- bash -c "! grep -q 'TEXT' '$HM/gone.folded'"
+check "case 1 gone: the link refused, said once" map_said "$HM/gone.err" "$pg" "a symbolic link"
+jit_stop_all
