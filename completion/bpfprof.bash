@@ -39,7 +39,7 @@ _bpfprof()
 		return ;;
 	-F | --freq | -d | --duration | -c | --count | --interval | --kill-after | --max-stacks | \
 	--max-files | --max-bytes | --min-block | --unwind-rows | --spool-max | --push | --app | --comm | \
-	--debuginfod-timeout | --dwarf-mem)
+	--debuginfod-timeout | --dwarf-mem | --jit-map-mem)
 		return ;;
 	esac
 	local i

@@ -32,6 +32,7 @@ enum out_format {
 
 #define DEFAULT_KILL_AFTER	2.0	/* seconds between the command's SIGTERM and SIGKILL */
 #define DEFAULT_DEBUGINFOD_TIMEOUT 2.0	/* seconds a run may wait on debuginfod servers */
+#define DEFAULT_JIT_MAP_MEM	(64ull << 20)	/* bytes all /tmp/perf-PID.map hold */
 #define FLEET_DEFAULT_FREQ	19	/* Hz: cheap enough to leave on all day */
 /* DWARF (lines, inline frames) fleet mode holds at once: an agent's few
  * MiB, not a -dbg package's 10 (--dwarf-mem) */
@@ -46,6 +47,7 @@ struct name_sources {
 	double debuginfod_timeout;	/* s a run may wait on debuginfod in all; 0: never ask */
 	unsigned long long dwarf_mem;	/* DWARF bytes held at once; 0: no bound */
 	bool dwarf_mem_set;		/* --dwarf-mem given (else fleet mode bounds it) */
+	unsigned long long jit_map_mem;	/* bytes all JIT maps hold at once; 0: no bound */
 };
 
 struct config {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* Unit tests of perfmap.c: the JIT map format, malformed lines, growth. */
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <fcntl.h>
@@ -12,9 +13,12 @@
 
 TestSuite(perfmap, .fini = check_leaks);
 
+/* The budget of the maps of one test: 64 MiB, as by default. */
+static struct perfmap_budget budget = { .cap = 64u << 20 };
+
 static struct perfmap *parse(const char *text)
 {
-	struct perfmap *pm = perfmap__new();
+	struct perfmap *pm = perfmap__new(&budget);
 
 	cr_assert_not_null(pm);
 	cr_assert_eq(perfmap__feed(pm, text, strlen(text)), 0);
@@ -76,7 +80,7 @@ Test(perfmap, malformed_lines_are_skipped_and_counted)
 Test(perfmap, embedded_nul_via_feed)
 {
 	static const char text[] = "4000 10 with\0nul\n6000 10 after\n";
-	struct perfmap *pm = perfmap__new();
+	struct perfmap *pm = perfmap__new(&budget);
 
 	cr_assert_not_null(pm);
 	cr_assert_eq(perfmap__feed(pm, text, sizeof(text) - 1), 0);
@@ -102,7 +106,7 @@ Test(perfmap, later_lines_win_and_order_does_not_matter)
 
 Test(perfmap, lines_split_across_feeds_and_overlong_lines)
 {
-	struct perfmap *pm = perfmap__new();
+	struct perfmap *pm = perfmap__new(&budget);
 	static char longline[PERFMAP_LINE_MAX + 64];
 
 	cr_assert_not_null(pm);
@@ -126,7 +130,7 @@ Test(perfmap, a_growing_file_is_read_from_where_it_stopped)
 {
 	char path[] = "/tmp/test_perfmap.XXXXXX";
 	int fd = mkstemp(path);
-	struct perfmap *pm = perfmap__new();
+	struct perfmap *pm = perfmap__new(&budget);
 
 	cr_assert(fd >= 0);
 	cr_assert_not_null(pm);
@@ -146,38 +150,92 @@ Test(perfmap, a_growing_file_is_read_from_where_it_stopped)
 	perfmap__free(pm);
 }
 
-Test(perfmap, open_refuses_what_is_not_a_regular_file)
+/* perfmap__open() of our own pid, the reason of a refusal in why. */
+static int open_own(char *why, size_t size)
 {
 	char path[64];
+
+	return perfmap__open(getpid(), true, path, sizeof(path), why, size);
+}
+
+Test(perfmap, open_refuses_a_fifo_a_symlink_a_hard_link)
+{
+	char path[64], other[80], why[96];
 	int fd;
 
 	snprintf(path, sizeof(path), "/tmp/perf-%d.map", (int)getpid());
+	snprintf(other, sizeof(other), "/tmp/test_perfmap-%d.target", (int)getpid());
 	unlink(path);
-	cr_expect_lt(perfmap__open(getpid(), true), 0, "no map");
+	cr_expect_eq(open_own(why, sizeof(why)), -ENOENT, "no map");
 	cr_assert_eq(mkfifo(path, 0600), 0);
-	cr_expect_lt(perfmap__open(getpid(), true), 0, "a FIFO is refused, without blocking");
+	cr_expect_eq(open_own(why, sizeof(why)), -EPERM, "a FIFO is refused, without blocking");
+	cr_expect_str_eq(why, "not a regular file");
 	unlink(path);
-	fd = open(path, O_CREAT | O_WRONLY, 0600);
+	fd = open(other, O_CREAT | O_WRONLY, 0600);
 	cr_assert(fd >= 0);
 	close(fd);
-	fd = perfmap__open(getpid(), true);
-	cr_expect_geq(fd, 0, "through /proc/self/root and our own pid");
+	cr_assert_eq(symlink(other, path), 0);
+	cr_expect_eq(open_own(why, sizeof(why)), -EPERM);
+	cr_expect_str_eq(why, "a symbolic link");
+	unlink(path);
+	cr_assert_eq(link(other, path), 0);
+	cr_expect_eq(open_own(why, sizeof(why)), -EPERM);
+	cr_expect_str_eq(why, "2 links to it (a hard link)");
+	unlink(other);
+	fd = open_own(why, sizeof(why));
+	cr_expect_geq(fd, 0, "our own file, through /proc/self/root and our own pid: %s", why);
 	if (fd >= 0)
 		close(fd);
 	unlink(path);
 }
 
-/* A JIT that never stops generating: past PERFMAP_MAX_BYTES of entries
- * and names held, lines are counted, not kept; the first ones still name. */
-Test(perfmap, lines_past_the_byte_cap_are_counted_not_kept)
+/* The owner rule: the process's user's (real or effective uid), root's
+ * only for a process of root's; a process gone: its user unknown. */
+Test(perfmap, refusal_by_owner_and_links)
 {
-	struct perfmap *pm = perfmap__new();
-	char name[PERFMAP_LINE_MAX - 64], line[PERFMAP_LINE_MAX];
-	size_t lines = PERFMAP_MAX_BYTES / sizeof(name) + 100;
+	struct stat st = { .st_mode = S_IFREG | 0644, .st_nlink = 1, .st_uid = 1000 };
+	struct perfmap_owner user = { .ruid = 1000, .euid = 1000, .known = true };
+	struct perfmap_owner setuid = { .ruid = 1000, .euid = 0, .known = true };
+	struct perfmap_owner gone = { .known = false };
+	char why[96];
 
-	cr_assert_not_null(pm);
+	perfmap__refusal(&st, &user, why, sizeof(why));
+	cr_expect_str_eq(why, "");
+	st.st_uid = 0;
+	perfmap__refusal(&st, &user, why, sizeof(why));
+	cr_expect_str_eq(why, "owned by uid 0, not the process's 1000");
+	perfmap__refusal(&st, &setuid, why, sizeof(why));
+	cr_expect_str_eq(why, "", "root's file, a process whose euid is root's");
+	perfmap__refusal(&st, &gone, why, sizeof(why));
+	cr_expect_str_eq(why, "");
+	st.st_uid = 1001;
+	perfmap__refusal(&st, &user, why, sizeof(why));
+	cr_expect_str_eq(why, "owned by uid 1001, not the process's 1000");
+	st.st_uid = 1000;
+	st.st_nlink = 3;
+	perfmap__refusal(&st, &user, why, sizeof(why));
+	cr_expect_str_eq(why, "3 links to it (a hard link)");
+	perfmap__refusal(&st, &gone, why, sizeof(why));
+	cr_expect_str_eq(why, "3 links to it (a hard link)");
+	st.st_mode = S_IFIFO | 0644;
+	perfmap__refusal(&st, &user, why, sizeof(why));
+	cr_expect_str_eq(why, "not a regular file");
+}
+
+/* A JIT that never stops generating: past the budget of all maps, lines
+ * are counted, not kept (the map is cut short: none after); the first ones
+ * still name. Two maps share one budget; freeing one gives its bytes back. */
+Test(perfmap, lines_past_the_budget_are_counted_not_kept)
+{
+	struct perfmap_budget small = { .cap = 1u << 20 };
+	struct perfmap *pm = perfmap__new(&small), *other = perfmap__new(&small);
+	char name[200], line[PERFMAP_LINE_MAX];
+	size_t lines = small.cap / sizeof(name) + 100;
+
+	cr_assert(pm && other);
 	memset(name, 'f', sizeof(name) - 1);
 	name[sizeof(name) - 1] = '\0';
+	cr_assert_eq(perfmap__feed(other, "1000 10 first\n", 14), 0);
 	for (size_t i = 0; i < lines; i++) {
 		int n = snprintf(line, sizeof(line), "%zx 10 %s\n", 0x1000 + i * 0x10, name);
 
@@ -186,9 +244,81 @@ Test(perfmap, lines_past_the_byte_cap_are_counted_not_kept)
 	cr_expect_gt(perfmap__over_cap(pm), 99);
 	cr_expect_eq(perfmap__count(pm) + perfmap__over_cap(pm), lines);
 	cr_expect_eq(perfmap__malformed(pm), 0);
-	cr_expect_lt(perfmap__count(pm) * sizeof(name), (size_t)PERFMAP_MAX_BYTES);
+	cr_expect_leq(small.held, small.cap);
+	cr_expect_gt(small.held, small.cap - 2 * sizeof(name) - 4096, "the budget is used");
 	expect_at(pm, 0x1000, name);
 	expect_at(pm, 0x1000 + (lines - 1) * 0x10, NULL);
+	cr_assert_eq(perfmap__feed(other, "2000 10 second\n", 15), 0);
+	cr_expect_eq(perfmap__over_cap(other), 1, "the budget is shared");
+	perfmap__free(pm);
+	cr_assert_eq(perfmap__feed(other, "3000 10 third\n", 14), 0);
+	cr_expect_eq(perfmap__over_cap(other), 2, "a map cut short stays cut");
+	expect_at(other, 0x1000, "first");
+	perfmap__free(other);
+	cr_expect_eq(small.held, 0, "every byte given back");
+}
+
+/* Overlaps: the latest line covering an address names it, whatever the
+ * order and nesting; a huge entry neither hides later ones nor is lost
+ * around them. */
+Test(perfmap, overlapping_and_huge_entries)
+{
+	struct perfmap *pm = parse(
+		"0 7fff00000000 huge\n"
+		"5000 1000 mid\n"
+		"5400 100 inner\n"
+		"4f00 200 straddle\n"		/* later than mid, over its start */
+		"8000 10 low\n"
+		"5400 100 inner_again\n");	/* the same range, rewritten */
+	expect_at(pm, 0, "huge");
+	expect_at(pm, 0x4eff, "huge");
+	expect_at(pm, 0x4f00, "straddle");
+	expect_at(pm, 0x50ff, "straddle");
+	expect_at(pm, 0x5100, "mid");
+	expect_at(pm, 0x5400, "inner_again");
+	expect_at(pm, 0x54ff, "inner_again");
+	expect_at(pm, 0x5500, "mid");
+	expect_at(pm, 0x5fff, "mid");
+	expect_at(pm, 0x6000, "huge");
+	expect_at(pm, 0x8005, "low");
+	expect_at(pm, 0x7ffeffffffff, "huge");
+	expect_at(pm, 0x7fff00000000, NULL);
+	cr_assert_eq(perfmap__feed(pm, "100 7fff00000000 later_huge\n", 28), 0);
+	expect_at(pm, 0x5400, "later_huge");
+	expect_at(pm, 0xff, "huge");
+	expect_at(pm, 0x7fff000000ff, "later_huge");
+	perfmap__free(pm);
+}
+
+/* Agrees with the rule it implements, scanned: random overlapping entries,
+ * added in batches (lookups between: the index rebuilt each time). */
+Test(perfmap, index_agrees_with_a_scan)
+{
+	struct { uint64_t start, end; char name[16]; } e[400];
+	struct perfmap *pm = perfmap__new(&budget);
+	uint64_t seed = 42;
+	char line[64];
+
+	cr_assert_not_null(pm);
+	for (size_t i = 0; i < 400; i++) {
+		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+		e[i].start = (seed >> 33) % 4096;
+		e[i].end = e[i].start + 1 + (seed >> 20) % (i % 50 == 0 ? 4096 : 64);
+		snprintf(e[i].name, sizeof(e[i].name), "f%zu", i);
+		snprintf(line, sizeof(line), "%lx %lx %s\n", (unsigned long)e[i].start,
+			 (unsigned long)(e[i].end - e[i].start), e[i].name);
+		cr_assert_eq(perfmap__feed(pm, line, strlen(line)), 0);
+		if (i % 100 != 99)
+			continue;
+		for (uint64_t a = 0; a < 8300; a += 7) {
+			const char *want = NULL;
+
+			for (size_t j = 0; j <= i; j++)
+				if (e[j].start <= a && a < e[j].end)
+					want = e[j].name;
+			expect_at(pm, a, want);
+		}
+	}
 	perfmap__free(pm);
 }
 
@@ -199,7 +329,7 @@ Test(perfmap, a_huge_file_is_read_in_bounded_steps)
 	char path[] = "/tmp/bpfprof-perfmap-XXXXXX";
 	const char tail[] = "\n1000 10 past_the_hole\n";
 	int fd = mkstemp(path);
-	struct perfmap *pm = perfmap__new();
+	struct perfmap *pm = perfmap__new(&budget);
 
 	cr_assert(fd >= 0);
 	cr_assert_not_null(pm);

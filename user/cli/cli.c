@@ -24,6 +24,7 @@ enum {
 	OPT_COMM, OPT_CGROUP, OPT_OFFCPU, OPT_MIN_BLOCK, OPT_LIST,
 	OPT_CALL_GRAPH, OPT_UNWIND_ROWS, OPT_NO_DEMANGLE, OPT_KILL_AFTER, OPT_NO_PROGRESS,
 	OPT_NO_INLINE, OPT_NO_PYTHON, OPT_DEBUGINFOD_TIMEOUT, OPT_DWARF_MEM,
+	OPT_JIT_MAP_MEM,
 	OPT_REPORT, OPT_CONTROL, OPT_START_DISABLED,
 };
 
@@ -44,6 +45,7 @@ static const struct option long_opts[] = {
 	{ "no-demangle", no_argument,       NULL, OPT_NO_DEMANGLE },
 	{ "no-inline",   no_argument,       NULL, OPT_NO_INLINE },
 	{ "dwarf-mem",   required_argument, NULL, OPT_DWARF_MEM },
+	{ "jit-map-mem", required_argument, NULL, OPT_JIT_MAP_MEM },
 	{ "no-python",   no_argument,       NULL, OPT_NO_PYTHON },
 	{ "debuginfod-timeout", required_argument, NULL, OPT_DEBUGINFOD_TIMEOUT },
 	{ "all-cpus",    no_argument,       NULL, 'a' },
@@ -255,6 +257,10 @@ static int apply_option(int opt, const char *arg, struct config *cfg)
 		return usage_if(cli_value__size(arg, &cfg->names.dwarf_mem),
 				"invalid --dwarf-mem '%s': expected bytes, or a number with K, M or G",
 				arg);
+	case OPT_JIT_MAP_MEM:
+		return usage_if(cli_value__size(arg, &cfg->names.jit_map_mem),
+				"invalid --jit-map-mem '%s': expected bytes, or a number with K, M or G",
+				arg);
 	case OPT_NO_PYTHON:
 		cfg->names.python = false;
 		return -1;
@@ -371,6 +377,7 @@ enum cli_result cli_parse(int argc, char **argv, struct config *cfg)
 	cfg->names.inlines = true;
 	cfg->names.python = true;
 	cfg->names.debuginfod_timeout = DEFAULT_DEBUGINFOD_TIMEOUT;
+	cfg->names.jit_map_mem = DEFAULT_JIT_MAP_MEM;
 	/* 0, not 1: getopt also resets its hidden state (the rest of a cluster
 	 * like "-hv" left over by an earlier call), glibc and musl alike */
 	optind = 0;

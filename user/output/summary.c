@@ -56,10 +56,13 @@ static void skipped_part(const struct profile *p, char *buf, size_t size)
 		n += snprintf(buf + n, size - (size_t)n,
 			      ", %" PRIu64 " files named without lines or inline frames"
 			      " (DWARF over --dwarf-mem)", st->files_dwarf_over);
+	if (st->jit_refused && n >= 0 && (size_t)n < size)
+		n += snprintf(buf + n, size - (size_t)n, ", JIT maps refused: %" PRIu64
+			      " (not the process's own)", st->jit_refused);
 	if ((st->jit_malformed || st->jit_over_cap) && n >= 0 && (size_t)n < size)
 		snprintf(buf + n, size - (size_t)n,
 			 ", JIT map lines skipped: %" PRIu64 " malformed, %" PRIu64
-			 " past a map's size cap", st->jit_malformed, st->jit_over_cap);
+			 " past --jit-map-mem", st->jit_malformed, st->jit_over_cap);
 }
 
 /* What stayed unnamed, by reason: " (no symbol 12, file unreadable 1)". */

@@ -109,18 +109,25 @@ int mapped_file__open(pid_t tgid, bool alive, const struct vma *v, const struct 
 
 int file_open_regular(const char *path)
 {
+	return file_open_regular_flags(path, 0, NULL);
+}
+
+int file_open_regular_flags(const char *path, int flags, struct stat *st)
+{
 	/* O_NONBLOCK: opening a FIFO would wait for a writer, for good */
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY), flags;
-	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | flags), fl;
+	struct stat own;
 
 	if (fd < 0)
 		return -errno;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+	if (!st)
+		st = &own;
+	if (fstat(fd, st) || !S_ISREG(st->st_mode)) {
 		close(fd);
 		return -EINVAL;
 	}
-	flags = fcntl(fd, F_GETFL);
-	if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK)) {
+	fl = fcntl(fd, F_GETFL);
+	if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK)) {
 		close(fd);
 		return -EIO;
 	}

@@ -55,4 +55,10 @@ int mapped_file__open(pid_t tgid, bool alive, const struct vma *v, const struct 
  * through it. Returns the fd or -errno (-EINVAL: not a regular file). */
 int file_open_regular(const char *path);
 
+/* file_open_regular() with more open(2) flags (O_NOFOLLOW: a symbolic link
+ * is -ELOOP), the file's fstat() in *st when st is not NULL (its owner,
+ * links: the caller's checks on what it opened, never on a path). */
+struct stat;
+int file_open_regular_flags(const char *path, int flags, struct stat *st);
+
 #endif

@@ -313,6 +313,7 @@ int profile__merge(struct profile *dst, const struct profile *src)
 	dst->stats.files_dwarf_over += src->stats.files_dwarf_over;
 	dst->stats.jit_malformed += src->stats.jit_malformed;
 	dst->stats.jit_over_cap += src->stats.jit_over_cap;
+	dst->stats.jit_refused += src->stats.jit_refused;
 	dst->stats.duration += src->stats.duration;
 	if (src->stats.stack_ids > dst->stats.stack_ids)
 		dst->stats.stack_ids = src->stats.stack_ids;

@@ -63,7 +63,8 @@ struct profile_stats {
 	uint64_t files_over_limit;	/* ELF files skipped, beyond the sane sizes */
 	uint64_t files_dwarf_over;	/* files whose DWARF is over --dwarf-mem */
 	uint64_t jit_malformed;		/* JIT map lines skipped: malformed */
-	uint64_t jit_over_cap;		/* ... well-formed, past the map's byte cap */
+	uint64_t jit_over_cap;		/* ... well-formed, past --jit-map-mem */
+	uint64_t jit_refused;		/* JIT maps refused: not the process's own */
 	bool debuginfod;		/* DEBUGINFOD_URLS set, servers asked */
 	bool debuginfod_spent;		/* the run's wait budget ran out */
 	uint64_t debuginfod_fetched;	/* debug files the servers gave */

@@ -45,6 +45,7 @@ static void skips_part(struct collector *c, struct profile_stats *st)
 	st->files_dwarf_over = now.files_dwarf_over - c->skips.files_dwarf_over;
 	st->jit_malformed = now.jit_malformed - c->skips.jit_malformed;
 	st->jit_over_cap = now.jit_over_cap - c->skips.jit_over_cap;
+	st->jit_refused = now.jit_refused - c->skips.jit_refused;
 	c->skips = now;
 }
 

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* Per-process JIT maps (see jit_procs.h). */
+#include <errno.h>
 #include <search.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "errors.h"
 #include "jit_procs.h"
 #include "perfmap.h"
 
@@ -13,6 +16,8 @@ struct jit_proc {
 	int fd;			/* -1: not found (yet) */
 	uint64_t turn;		/* the turn it was last refreshed in */
 	bool dead;		/* its process is gone: nothing more to read */
+	bool refused;		/* its map is not its own: never read, said once */
+	bool cut_said;		/* it was cut short (the budget spent): said once */
 	struct perfmap *pm;
 };
 
@@ -22,14 +27,18 @@ struct jit_procs {
 	uint64_t turn;		/* starts at 1: 0 means never refreshed */
 	uint64_t malformed;	/* lines skipped since the start, all maps */
 	uint64_t over_cap;
+	uint64_t refused;	/* maps refused since the start */
+	struct perfmap_budget budget;	/* all maps' bytes (--jit-map-mem) */
 };
 
-struct jit_procs *jit_procs__new(void)
+struct jit_procs *jit_procs__new(size_t mem_cap)
 {
 	struct jit_procs *jp = calloc(1, sizeof(*jp));
 
-	if (jp)
+	if (jp) {
 		jp->turn = 1;
+		jp->budget.cap = mem_cap;
+	}
 	return jp;
 }
 
@@ -56,11 +65,14 @@ size_t jit_procs__count(const struct jit_procs *jp)
 	return jp->n;
 }
 
-void jit_procs__skipped(const struct jit_procs *jp, uint64_t *malformed, uint64_t *over_cap)
+void jit_procs__skipped(const struct jit_procs *jp, uint64_t *malformed, uint64_t *over_cap,
+			uint64_t *refused)
 {
 	*malformed = jp->malformed;
 	*over_cap = jp->over_cap;
+	*refused = jp->refused;
 }
+
 
 static int cmp_proc(const void *pa, const void *pb)
 {
@@ -83,7 +95,7 @@ static struct jit_proc *get_proc(struct jit_procs *jp, pid_t tgid, uint64_t star
 		return NULL;
 	*p = key;
 	p->fd = -1;
-	p->pm = perfmap__new();
+	p->pm = perfmap__new(&jp->budget);
 	if (!p->pm || !tsearch(p, &jp->tree, cmp_proc)) {
 		free_proc(p);
 		return NULL;
@@ -92,15 +104,30 @@ static struct jit_proc *get_proc(struct jit_procs *jp, pid_t tgid, uint64_t star
 	return p;
 }
 
+/* The map of p, opened once: a map that is not the process's own is
+ * refused for good, said once. */
+static void open_map(struct jit_procs *jp, struct jit_proc *p, bool alive)
+{
+	char path[64], why[96];
+
+	p->fd = perfmap__open(p->tgid, alive, path, sizeof(path), why, sizeof(why));
+	if (p->fd != -EPERM)
+		return;
+	p->refused = true;
+	jp->refused++;
+	p_warn("JIT map %s of process %d refused: %s; its JIT frames stay unnamed", path,
+	       (int)p->tgid, why);
+}
+
 static void refresh(struct jit_procs *jp, struct jit_proc *p, bool alive)
 {
 	size_t malformed, over_cap;
 
-	if (p->turn == jp->turn || p->dead)
+	if (p->turn == jp->turn || p->dead || p->refused)
 		return;
 	p->turn = jp->turn;
 	if (p->fd < 0)
-		p->fd = perfmap__open(p->tgid, alive);
+		open_map(jp, p, alive);
 	/* after its exit, once: the last bytes it wrote */
 	p->dead = !alive;
 	if (p->fd < 0)
@@ -113,6 +140,12 @@ static void refresh(struct jit_procs *jp, struct jit_proc *p, bool alive)
 	}
 	jp->malformed += perfmap__malformed(p->pm) - malformed;
 	jp->over_cap += perfmap__over_cap(p->pm) - over_cap;
+	if (perfmap__over_cap(p->pm) && !p->cut_said) {
+		p->cut_said = true;
+		p_warn("JIT map of process %d cut short after %zu entries: all JIT maps hold "
+		       "--jit-map-mem (%zu bytes); the lines after are counted, not kept",
+		       (int)p->tgid, perfmap__count(p->pm), jp->budget.cap);
+	}
 }
 
 void jit_procs__refresh(struct jit_procs *jp, pid_t tgid, uint64_t start_time, bool alive)

@@ -12,7 +12,8 @@
 
 struct jit_procs;
 
-struct jit_procs *jit_procs__new(void);
+/* mem_cap: the bytes all maps together may hold (0: no bound). */
+struct jit_procs *jit_procs__new(size_t mem_cap);
 void jit_procs__free(struct jit_procs *jp);
 
 /* Opens the map of (tgid, start_time) if it was not yet, and reads what was
@@ -33,8 +34,10 @@ void jit_procs__next_turn(struct jit_procs *jp, bool (*is_alive)(void *ctx, pid_
 
 size_t jit_procs__count(const struct jit_procs *jp);
 
-/* Lines of all maps skipped since the start: malformed, and well-formed
- * but past a map's byte cap (perfmap.h). */
-void jit_procs__skipped(const struct jit_procs *jp, uint64_t *malformed, uint64_t *over_cap);
+/* Since the start: lines of all maps skipped, malformed and well-formed
+ * but past the maps' byte cap (perfmap.h); maps refused (not the
+ * process's own: each said once, with its reason). */
+void jit_procs__skipped(const struct jit_procs *jp, uint64_t *malformed, uint64_t *over_cap,
+			uint64_t *refused);
 
 #endif

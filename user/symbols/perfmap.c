@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* JIT maps (/tmp/perf-PID.map): parsed as they grow, looked up by address. */
+/* JIT maps (/tmp/perf-PID.map): opened only if they are the process's,
+ * parsed as they grow within one byte budget for all maps, looked up by a
+ * binary search over disjoint address ranges. */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,38 +16,63 @@
 #include "parse_hex.h"
 #include "perfmap.h"
 
-struct pm_sym {
+struct pm_entry {
 	uint64_t start, end;	/* [start, end) */
-	uint64_t seq;		/* order in the file: a later line wins */
-	char *name;
+	uint32_t name;		/* offset of its name in names */
+	uint32_t seq;		/* order in the file: a later line wins */
 };
 
+/* From at up to the next bound, addresses are entry who's (NO_ENTRY: no
+ * entry's). Each entry starts or ends at most one bound: at most 2n. */
+struct pm_bound {
+	uint64_t at;
+	uint32_t who;
+};
+
+#define NO_ENTRY	UINT32_MAX
+/* What an entry holds once indexed, set aside when its slot is made: the
+ * entry, its two bounds at most, its heap slot while the index is built. */
+#define ENTRY_COST	(sizeof(struct pm_entry) + 2 * sizeof(struct pm_bound) + sizeof(uint32_t))
+
 struct perfmap {
-	struct pm_sym *syms;	/* sorted by start when !unsorted */
+	struct perfmap_budget *budget;
+	size_t held;		/* of the budget: entry slots (ENTRY_COST), names */
+	struct pm_entry *entries;	/* line order, sorted by start once indexed */
 	size_t n, cap;
-	bool unsorted;
-	uint64_t max_len;	/* longest entry: how far back a lookup looks */
+	bool sorted;		/* entries by (start, seq) */
+	char *names;		/* NUL-ended names, back to back */
+	size_t names_len, names_cap;
+	struct pm_bound *bounds;	/* the index: sorted by at */
+	size_t nbounds;
+	size_t indexed;		/* entries the index covers: n when up to date */
+	bool cut;		/* the budget ran out: nothing more is kept */
 	char line[PERFMAP_LINE_MAX + 1];	/* an incomplete last line */
 	size_t line_len;
 	bool line_too_long;	/* the current line is skipped to its end */
 	off_t read_to;		/* bytes of the file fed so far */
-	size_t bytes;		/* held: entries and names */
 	size_t malformed;
-	size_t over_cap;	/* well-formed lines skipped: PERFMAP_MAX_BYTES held */
+	size_t over_cap;	/* well-formed lines skipped: the budget was spent */
 };
 
-struct perfmap *perfmap__new(void)
+struct perfmap *perfmap__new(struct perfmap_budget *budget)
 {
-	return calloc(1, sizeof(struct perfmap));
+	struct perfmap *pm = calloc(1, sizeof(struct perfmap));
+
+	if (pm) {
+		pm->budget = budget;
+		pm->sorted = true;
+	}
+	return pm;
 }
 
 void perfmap__free(struct perfmap *pm)
 {
 	if (!pm)
 		return;
-	for (size_t i = 0; i < pm->n; i++)
-		free(pm->syms[i].name);
-	free(pm->syms);
+	pm->budget->held -= pm->held;
+	free(pm->entries);
+	free(pm->names);
+	free(pm->bounds);
 	free(pm);
 }
 
@@ -61,6 +89,63 @@ size_t perfmap__malformed(const struct perfmap *pm)
 size_t perfmap__over_cap(const struct perfmap *pm)
 {
 	return pm->over_cap;
+}
+
+/* How many units of unit bytes the budget has room for (at most want). */
+static size_t budget_room(const struct perfmap *pm, size_t unit, size_t want)
+{
+	const struct perfmap_budget *b = pm->budget;
+
+	if (!b->cap)
+		return want;
+	if (b->held >= b->cap)
+		return 0;
+	return (b->cap - b->held) / unit < want ? (b->cap - b->held) / unit : want;
+}
+
+static void charge(struct perfmap *pm, size_t bytes)
+{
+	pm->budget->held += bytes;
+	pm->held += bytes;
+}
+
+/* Room for one more entry: 0, -ENOSPC (the budget is spent) or -ENOMEM. */
+static int grow_entries(struct perfmap *pm)
+{
+	size_t more = budget_room(pm, ENTRY_COST, pm->cap ? pm->cap : 64);
+	struct pm_entry *grown;
+
+	if (pm->n < pm->cap)
+		return 0;
+	if (!more || pm->cap + more >= NO_ENTRY)
+		return -ENOSPC;
+	grown = realloc(pm->entries, (pm->cap + more) * sizeof(*grown));
+	if (!grown)
+		return -ENOMEM;
+	pm->entries = grown;
+	pm->cap += more;
+	charge(pm, more * ENTRY_COST);
+	return 0;
+}
+
+/* Room for len more bytes of names: 0, -ENOSPC or -ENOMEM. */
+static int grow_names(struct perfmap *pm, size_t len)
+{
+	size_t want = pm->names_cap > len ? pm->names_cap : len, more;
+	char *grown;
+
+	if (pm->names_cap - pm->names_len >= len)
+		return 0;
+	more = budget_room(pm, 1, want);
+	if (more < len - (pm->names_cap - pm->names_len) || pm->names_cap + more > UINT32_MAX)
+		return -ENOSPC;
+	grown = realloc(pm->names, pm->names_cap + more);
+	if (!grown)
+		return -ENOMEM;
+	pm->names = grown;
+	pm->names_cap += more;
+	charge(pm, more);
+	return 0;
 }
 
 /* A hex number, optionally 0x-prefixed, then one or more blanks. */
@@ -80,14 +165,38 @@ static bool parse_hex_field(const char **pp, uint64_t *out)
 	return true;
 }
 
+/* Keeps entry [start, start + size) named name: 0, -ENOSPC or -ENOMEM. */
+static int keep(struct perfmap *pm, uint64_t start, uint64_t size, const char *name)
+{
+	size_t len = strlen(name) + 1;
+	struct pm_entry *e;
+	int err;
+
+	if (pm->cut)
+		return -ENOSPC;
+	err = grow_entries(pm);
+	if (!err)
+		err = grow_names(pm, len);
+	if (err)
+		return err;
+	e = &pm->entries[pm->n];
+	*e = (struct pm_entry){ .start = start, .end = start + size,
+				.name = (uint32_t)pm->names_len, .seq = (uint32_t)pm->n };
+	memcpy(pm->names + pm->names_len, name, len);
+	pm->names_len += len;
+	if (pm->n && start < pm->entries[pm->n - 1].start)
+		pm->sorted = false;
+	pm->n++;
+	return 0;
+}
+
 /* One complete line, NUL-terminated, without its '\n'. */
 static int add_line(struct perfmap *pm, char *line)
 {
 	const char *p = line;
 	uint64_t start, size;
 	size_t len = strlen(line);
-	struct pm_sym *s;
-	size_t need;
+	int err;
 
 	while (len && (line[len - 1] == '\r' || line[len - 1] == ' ' || line[len - 1] == '\t'))
 		line[--len] = '\0';
@@ -99,35 +208,14 @@ static int add_line(struct perfmap *pm, char *line)
 		return 0;
 	}
 	/* a JIT that never stops generating (or a hostile file) must not
-	 * take all memory: past the cap, lines are counted, not kept */
-	need = sizeof(*s) + strlen(p) + 1;
-	if (pm->bytes + need > PERFMAP_MAX_BYTES) {
+	 * take all memory: past the budget, lines are counted, not kept */
+	err = keep(pm, start, size, p);
+	if (err == -ENOSPC) {
+		pm->cut = true;
 		pm->over_cap++;
 		return 0;
 	}
-	if (pm->n == pm->cap) {
-		size_t cap = pm->cap ? pm->cap * 2 : 64;
-		struct pm_sym *grown = realloc(pm->syms, cap * sizeof(*grown));
-
-		if (!grown)
-			return -ENOMEM;
-		pm->syms = grown;
-		pm->cap = cap;
-	}
-	s = &pm->syms[pm->n];
-	s->name = strdup(p);
-	if (!s->name)
-		return -ENOMEM;
-	s->start = start;
-	s->end = start + size;
-	s->seq = pm->n;
-	if (pm->n && start < pm->syms[pm->n - 1].start)
-		pm->unsorted = true;
-	if (size > pm->max_len)
-		pm->max_len = size;
-	pm->bytes += need;
-	pm->n++;
-	return 0;
+	return err;
 }
 
 int perfmap__feed(struct perfmap *pm, const char *buf, size_t len)
@@ -184,80 +272,250 @@ int perfmap__read_fd(struct perfmap *pm, int fd)
 	return 0;	/* the rest at the next call */
 }
 
-static int cmp_sym(const void *pa, const void *pb)
+/* (start, seq) order, in place: a heap sort allocates nothing (glibc's
+ * qsort may copy the array, outside the budget). */
+static bool entry_before(const struct pm_entry *a, const struct pm_entry *b)
 {
-	const struct pm_sym *a = pa, *b = pb;
+	return a->start != b->start ? a->start < b->start : a->seq < b->seq;
+}
 
-	if (a->start != b->start)
-		return a->start < b->start ? -1 : 1;
-	return (a->seq > b->seq) - (a->seq < b->seq);
+static void sift_entries(struct pm_entry *e, size_t root, size_t n)
+{
+	for (size_t child; (child = 2 * root + 1) < n; root = child) {
+		struct pm_entry t;
+
+		if (child + 1 < n && entry_before(&e[child], &e[child + 1]))
+			child++;
+		if (!entry_before(&e[root], &e[child]))
+			return;
+		t = e[root];
+		e[root] = e[child];
+		e[child] = t;
+	}
+}
+
+static void sort_entries(struct pm_entry *e, size_t n)
+{
+	for (size_t i = n / 2; i-- > 0;)
+		sift_entries(e, i, n);
+	for (size_t end = n; end > 1; end--) {
+		struct pm_entry t = e[0];
+
+		e[0] = e[end - 1];
+		e[end - 1] = t;
+		sift_entries(e, 0, end - 1);
+	}
+}
+
+/* The sweep's heap of entries covering the current address: the latest
+ * line on top. */
+struct live_heap {
+	uint32_t *slot;
+	size_t n;
+	const struct pm_entry *e;
+};
+
+static void heap_sift_down(struct live_heap *h, size_t i)
+{
+	for (size_t c; (c = 2 * i + 1) < h->n; i = c) {
+		uint32_t t;
+
+		if (c + 1 < h->n && h->e[h->slot[c + 1]].seq > h->e[h->slot[c]].seq)
+			c++;
+		if (h->e[h->slot[i]].seq >= h->e[h->slot[c]].seq)
+			return;
+		t = h->slot[i];
+		h->slot[i] = h->slot[c];
+		h->slot[c] = t;
+	}
+}
+
+static void heap_push(struct live_heap *h, uint32_t who)
+{
+	size_t i = h->n++;
+
+	h->slot[i] = who;
+	while (i && h->e[h->slot[(i - 1) / 2]].seq < h->e[h->slot[i]].seq) {
+		uint32_t t = h->slot[i];
+
+		h->slot[i] = h->slot[(i - 1) / 2];
+		h->slot[(i - 1) / 2] = t;
+		i = (i - 1) / 2;
+	}
+}
+
+static void heap_pop(struct live_heap *h)
+{
+	h->slot[0] = h->slot[--h->n];
+	heap_sift_down(h, 0);
+}
+
+/* From at on, addresses are who's: one bound, merged with the last. */
+static void add_bound(struct perfmap *pm, uint64_t at, uint32_t who)
+{
+	struct pm_bound *last = pm->nbounds ? &pm->bounds[pm->nbounds - 1] : NULL;
+
+	if (last && last->at == at) {
+		last->who = who;
+		if (pm->nbounds > 1 && last[-1].who == who)
+			pm->nbounds--;
+		return;
+	}
+	if (last ? last->who == who : who == NO_ENTRY)
+		return;
+	pm->bounds[pm->nbounds++] = (struct pm_bound){ .at = at, .who = who };
+}
+
+/* The index: a sweep by address over the entries sorted by start, the
+ * latest line among those covering an address owns it. O(n log n), within
+ * what each entry set aside (ENTRY_COST). Returns 0 or -ENOMEM. */
+static int build_index(struct perfmap *pm)
+{
+	struct live_heap h = { .e = pm->entries };
+	const struct pm_entry *e = pm->entries;
+	uint64_t pos = 0;
+	size_t i = 0;
+
+	if (!pm->sorted)
+		sort_entries(pm->entries, pm->n);
+	pm->sorted = true;
+	free(pm->bounds);
+	pm->nbounds = 0;
+	pm->bounds = malloc(2 * pm->n * sizeof(*pm->bounds));
+	h.slot = malloc(pm->n * sizeof(*h.slot));
+	if (!pm->bounds || !h.slot) {
+		free(h.slot);
+		return -ENOMEM;
+	}
+	while (i < pm->n || h.n) {
+		uint64_t next;
+
+		if (!h.n && e[i].start > pos)
+			pos = e[i].start;
+		while (i < pm->n && e[i].start <= pos)
+			heap_push(&h, (uint32_t)i++);
+		while (h.n && e[h.slot[0]].end <= pos)
+			heap_pop(&h);
+		if (!h.n) {
+			add_bound(pm, pos, NO_ENTRY);
+			continue;
+		}
+		add_bound(pm, pos, h.slot[0]);
+		next = e[h.slot[0]].end;
+		if (i < pm->n && e[i].start < next)
+			next = e[i].start;
+		pos = next;
+	}
+	free(h.slot);
+	pm->indexed = pm->n;
+	return 0;
 }
 
 const char *perfmap__lookup(struct perfmap *pm, uint64_t addr)
 {
-	const struct pm_sym *best = NULL;
 	size_t lo = 0, hi;
 
-	if (pm->unsorted) {
-		qsort(pm->syms, pm->n, sizeof(*pm->syms), cmp_sym);
-		pm->unsorted = false;
+	if (pm->indexed != pm->n && build_index(pm)) {
+		free(pm->bounds);	/* no index: nothing named until it is built */
+		pm->bounds = NULL;
+		pm->nbounds = 0;
+		return NULL;
 	}
-	hi = pm->n;
-	while (lo < hi) {	/* lo: the first entry starting after addr */
+	hi = pm->nbounds;
+	while (lo < hi) {	/* lo: the first bound past addr */
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (pm->syms[mid].start <= addr)
+		if (pm->bounds[mid].at <= addr)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	/* every entry covering addr starts within max_len before it */
-	while (lo-- > 0 && addr - pm->syms[lo].start < pm->max_len) {
-		const struct pm_sym *s = &pm->syms[lo];
-
-		if (addr < s->end && (!best || s->seq > best->seq))
-			best = s;
-	}
-	return best ? best->name : NULL;
+	if (!lo || pm->bounds[lo - 1].who == NO_ENTRY)
+		return NULL;
+	return pm->names + pm->entries[pm->bounds[lo - 1].who].name;
 }
 
-/* The pid tgid has in its own pid namespace: the last field of NSpid. */
-static pid_t ns_pid(pid_t tgid)
+/* From /proc/TGID/status: its pid in its own pid namespace (the last
+ * field of NSpid) and its real and effective uid. */
+static void read_status(pid_t tgid, pid_t *nspid, struct perfmap_owner *owner)
 {
 	char path[64], *line = NULL, *last;
+	unsigned int ruid, euid;
 	size_t cap = 0;
-	pid_t pid = tgid;
 	FILE *f;
 
+	*nspid = tgid;
 	snprintf(path, sizeof(path), "/proc/%d/status", (int)tgid);
 	f = fopen(path, "re");
 	if (!f)
-		return tgid;
+		return;
 	while (getline(&line, &cap, f) > 0) {
-		if (strncmp(line, "NSpid:", 6))
-			continue;
-		last = strrchr(line, '\t');
-		if (last && atoi(last + 1) > 0)
-			pid = (pid_t)atoi(last + 1);
-		break;
+		if (!strncmp(line, "Uid:", 4) && sscanf(line + 4, "%u %u", &ruid, &euid) == 2) {
+			owner->ruid = ruid;
+			owner->euid = euid;
+			owner->known = true;
+		} else if (!strncmp(line, "NSpid:", 6)) {
+			last = strrchr(line, '\t');
+			if (last && atoi(last + 1) > 0)
+				*nspid = (pid_t)atoi(last + 1);
+		}
 	}
 	free(line);
 	fclose(f);
-	return pid;
 }
 
-int perfmap__open(pid_t tgid, bool alive)
+void perfmap__refusal(const struct stat *st, const struct perfmap_owner *owner, char *why,
+		      size_t size)
 {
-	char path[96];
+	why[0] = '\0';
+	if (!S_ISREG(st->st_mode))
+		snprintf(why, size, "not a regular file");
+	else if (owner->known && st->st_uid != owner->ruid && st->st_uid != owner->euid)
+		snprintf(why, size, "owned by uid %u, not the process's %u",
+			 (unsigned int)st->st_uid, (unsigned int)owner->euid);
+	else if (st->st_nlink != 1)
+		snprintf(why, size, "%ju links to it (a hard link)", (uintmax_t)st->st_nlink);
+}
+
+/* Opens path, the map of a process owner says whose, unless refused. */
+static int open_checked(const char *path, const struct perfmap_owner *owner, char *why,
+			size_t size)
+{
+	struct stat st;
+	int fd = file_open_regular_flags(path, O_NOFOLLOW, &st);
+
+	why[0] = '\0';
+	if (fd == -ELOOP)
+		snprintf(why, size, "a symbolic link");
+	else if (fd == -EINVAL)
+		snprintf(why, size, "not a regular file");
+	if (fd < 0)
+		return why[0] ? -EPERM : fd;
+	perfmap__refusal(&st, owner, why, size);
+	if (!why[0])
+		return fd;
+	close(fd);
+	return -EPERM;
+}
+
+int perfmap__open(pid_t tgid, bool alive, char *path, size_t path_size, char *why,
+		  size_t why_size)
+{
+	struct perfmap_owner owner = { 0 };
+	char proc_path[96];
+	pid_t nspid = tgid;
 	int fd;
 
-	if (alive) {
-		snprintf(path, sizeof(path), "/proc/%d/root/tmp/perf-%d.map", (int)tgid,
-			 (int)ns_pid(tgid));
-		fd = file_open_regular(path);
-		if (fd >= 0)
+	if (alive)
+		read_status(tgid, &nspid, &owner);
+	snprintf(path, path_size, "/tmp/perf-%d.map", (int)nspid);
+	if (owner.known) {
+		snprintf(proc_path, sizeof(proc_path), "/proc/%d/root%s", (int)tgid, path);
+		fd = open_checked(proc_path, &owner, why, why_size);
+		if (fd >= 0 || fd == -EPERM)
 			return fd;
 	}
-	snprintf(path, sizeof(path), "/tmp/perf-%d.map", (int)tgid);
-	return file_open_regular(path);
+	/* gone (or unreadable): by its host pid, its user no longer known */
+	snprintf(path, path_size, "/tmp/perf-%d.map", (int)tgid);
+	return open_checked(path, &owner, why, why_size);
 }

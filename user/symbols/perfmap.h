@@ -4,7 +4,8 @@
  * generated function (hex, with or without 0x, as Node's --perf-basic-prof,
  * perf-map-agent, newer JDKs, LuaJIT and .NET write them). The file grows
  * while the process runs: bytes are fed in as they appear, a line counts
- * once it is complete.
+ * once it is complete. The file is the process's user's to write: hostile
+ * input, opened only if it is that user's, held within a byte budget.
  */
 #ifndef BPFPROF_PERFMAP_H
 #define BPFPROF_PERFMAP_H
@@ -12,22 +13,32 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 struct perfmap;
 
-struct perfmap *perfmap__new(void);
+/* What all JIT maps together may hold, in bytes (--jit-map-mem), shared by
+ * the maps of a run: a map that would go past it is cut short (its further
+ * lines counted, not kept). held counts what each map has allocated or set
+ * aside for its index; 0 cap: no bound. */
+struct perfmap_budget {
+	size_t cap;
+	size_t held;
+};
+
+/* A map drawing on budget (which must outlive it). */
+struct perfmap *perfmap__new(struct perfmap_budget *budget);
 void perfmap__free(struct perfmap *pm);
 
 /* Feeds the next len bytes of the file: complete lines are added, a last
  * incomplete one is kept for the next call. Malformed lines (missing or
  * non-hex fields, size 0, a range past the address space, no name, longer
- * than PERFMAP_LINE_MAX) are skipped and counted, as are lines past
- * PERFMAP_MAX_BYTES of entries held. Returns 0 or -ENOMEM. */
+ * than PERFMAP_LINE_MAX) are skipped and counted, as are well-formed lines
+ * the budget has no room for. Returns 0 or -ENOMEM. */
 int perfmap__feed(struct perfmap *pm, const char *buf, size_t len);
 
 #define PERFMAP_LINE_MAX	4096
-#define PERFMAP_MAX_BYTES	(32u << 20)	/* entries and names kept per map */
 #define PERFMAP_READ_MAX	(64 << 20)	/* bytes read per call */
 
 /* Reads what fd holds past what was read from it before (by this perfmap:
@@ -36,17 +47,38 @@ int perfmap__feed(struct perfmap *pm, const char *buf, size_t len);
 int perfmap__read_fd(struct perfmap *pm, int fd);
 
 /* The function covering addr; when entries overlap (code regenerated at the
- * same place), the one written last. NULL when none. */
+ * same place), the one written last. NULL when none. A binary search over
+ * disjoint ranges (built when lines were added since the last lookup): no
+ * entry, however long or overlapping, makes a lookup slower. */
 const char *perfmap__lookup(struct perfmap *pm, uint64_t addr);
 
 size_t perfmap__count(const struct perfmap *pm);
 size_t perfmap__malformed(const struct perfmap *pm);
-/* Well-formed lines skipped because the map held PERFMAP_MAX_BYTES. */
+/* Well-formed lines skipped because the budget was spent: the map was cut
+ * short after perfmap__count() entries. */
 size_t perfmap__over_cap(const struct perfmap *pm);
+
+/* Whose a map may be: the process's real and effective uid, when known
+ * (read from /proc while it runs). */
+struct perfmap_owner {
+	uid_t ruid, euid;
+	bool known;
+};
+
+/* Why an opened map (st: its fstat) is refused, into why (empty: taken).
+ * A map must be a regular file with one link (a hard link could be any
+ * file of its owner, or of root), owned by the process's user; root's file
+ * only for a process of root's. */
+void perfmap__refusal(const struct stat *st, const struct perfmap_owner *owner, char *why,
+		      size_t size);
 
 /* Opens the map of process tgid: through its own root and its pid in its
  * own namespace (/proc/TGID/root/tmp/perf-NSPID.map) while it runs (alive),
- * else /tmp/perf-TGID.map. Returns an fd or -errno. */
-int perfmap__open(pid_t tgid, bool alive);
+ * else /tmp/perf-TGID.map; never through a symbolic link, never waiting on
+ * a FIFO. Returns an fd, or -errno: -EPERM when refused, the reason in why
+ * (see perfmap__refusal(); "a symbolic link", "not a regular file") and
+ * the path in the process's root in path. */
+int perfmap__open(pid_t tgid, bool alive, char *path, size_t path_size, char *why,
+		  size_t why_size);
 
 #endif

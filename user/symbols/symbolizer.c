@@ -40,7 +40,7 @@ struct symbolizer *symbolizer__new(struct procs *procs, struct files *files,
 	sz->procs = procs;
 	sz->files = files;
 	sz->names = *names;
-	sz->jit = jit_procs__new();
+	sz->jit = jit_procs__new(names->jit_map_mem);
 	if (names->demangle)
 		sz->dm = demangler__new();
 	if (!sz->jit || (names->demangle && !sz->dm)) {
@@ -75,7 +75,7 @@ void symbolizer__skips(const struct symbolizer *sz, struct symbolizer_skips *sk)
 	files__stats(sz->files, &st);
 	sk->files_over_limit = st.over_limit;
 	sk->files_dwarf_over = st.dwarf_over;
-	jit_procs__skipped(sz->jit, &sk->jit_malformed, &sk->jit_over_cap);
+	jit_procs__skipped(sz->jit, &sk->jit_malformed, &sk->jit_over_cap, &sk->jit_refused);
 }
 
 void symbolizer__free(struct symbolizer *sz)

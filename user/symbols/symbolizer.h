@@ -66,12 +66,14 @@ void symbolizer__trim(struct symbolizer *sz);
 /* What was skipped since the start: files beyond a bound of elf_limits.h
  * (their frames stay unresolved, FILE+0xOFFSET), files whose DWARF is
  * over the budget (no source lines, no inline frames), JIT map lines malformed
- * or past a map's byte cap (their code stays unnamed). */
+ * or past the maps' byte cap (--jit-map-mem), JIT maps refused (their code
+ * stays unnamed). */
 struct symbolizer_skips {
 	uint64_t files_over_limit;
 	uint64_t files_dwarf_over;	/* DWARF over --dwarf-mem: names only */
 	uint64_t jit_malformed;
 	uint64_t jit_over_cap;
+	uint64_t jit_refused;		/* maps not the process's own */
 };
 
 void symbolizer__skips(const struct symbolizer *sz, struct symbolizer_skips *sk);
