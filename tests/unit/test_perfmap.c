@@ -228,17 +228,17 @@ Test(perfmap, refusal_by_owner_and_links)
 Test(perfmap, lines_past_the_budget_are_counted_not_kept)
 {
 	struct perfmap_budget small = { .cap = 1u << 20 };
-	struct perfmap *pm = perfmap__new(&small), *other = perfmap__new(&small);
+	struct perfmap *pm = perfmap__new(&small), *other = perfmap__new(&small), *late;
 	char name[200], line[PERFMAP_LINE_MAX];
 	size_t lines = small.cap / sizeof(name) + 100;
+	int n;
 
 	cr_assert(pm && other);
 	memset(name, 'f', sizeof(name) - 1);
 	name[sizeof(name) - 1] = '\0';
 	cr_assert_eq(perfmap__feed(other, "1000 10 first\n", 14), 0);
 	for (size_t i = 0; i < lines; i++) {
-		int n = snprintf(line, sizeof(line), "%zx 10 %s\n", 0x1000 + i * 0x10, name);
-
+		n = snprintf(line, sizeof(line), "%zx 10 %s\n", 0x1000 + i * 0x10, name);
 		cr_assert_eq(perfmap__feed(pm, line, (size_t)n), 0);
 	}
 	cr_expect_gt(perfmap__over_cap(pm), 99);
@@ -248,12 +248,21 @@ Test(perfmap, lines_past_the_budget_are_counted_not_kept)
 	cr_expect_gt(small.held, small.cap - 2 * sizeof(name) - 4096, "the budget is used");
 	expect_at(pm, 0x1000, name);
 	expect_at(pm, 0x1000 + (lines - 1) * 0x10, NULL);
-	cr_assert_eq(perfmap__feed(other, "2000 10 second\n", 15), 0);
-	cr_expect_eq(perfmap__over_cap(other), 1, "the budget is shared");
+	late = perfmap__new(&small);
+	cr_assert_not_null(late);
+	n = snprintf(line, sizeof(line), "2000 10 %s\n", name);	/* as long as pm's */
+	cr_assert_eq(perfmap__feed(late, line, (size_t)n), 0);
+	cr_expect_eq(perfmap__over_cap(late), 1, "the budget is shared");
 	perfmap__free(pm);
-	cr_assert_eq(perfmap__feed(other, "3000 10 third\n", 14), 0);
-	cr_expect_eq(perfmap__over_cap(other), 2, "a map cut short stays cut");
+	cr_assert_eq(perfmap__feed(late, "3000 10 third\n", 14), 0);
+	cr_expect_eq(perfmap__over_cap(late), 2, "a map cut short stays cut");
 	expect_at(other, 0x1000, "first");
+	pm = perfmap__new(&small);
+	cr_assert_not_null(pm);
+	cr_assert_eq(perfmap__feed(pm, "3000 10 third\n", 14), 0);
+	cr_expect_eq(perfmap__count(pm), 1, "the bytes freed are there for the next map");
+	perfmap__free(pm);
+	perfmap__free(late);
 	perfmap__free(other);
 	cr_expect_eq(small.held, 0, "every byte given back");
 }

@@ -91,16 +91,20 @@ size_t perfmap__over_cap(const struct perfmap *pm)
 	return pm->over_cap;
 }
 
-/* How many units of unit bytes the budget has room for (at most want). */
-static size_t budget_room(const struct perfmap *pm, size_t unit, size_t want)
+/* How many units of unit bytes an array may grow by: want, at most half
+ * the budget's room (what is left stays for the other arrays and maps),
+ * but need if there is room for that. */
+static size_t budget_room(const struct perfmap *pm, size_t unit, size_t need, size_t want)
 {
 	const struct perfmap_budget *b = pm->budget;
+	size_t room;
 
 	if (!b->cap)
 		return want;
-	if (b->held >= b->cap)
-		return 0;
-	return (b->cap - b->held) / unit < want ? (b->cap - b->held) / unit : want;
+	room = b->held < b->cap ? (b->cap - b->held) / unit : 0;
+	if (want > room / 2)
+		want = room / 2;
+	return want >= need ? want : room >= need ? need : 0;
 }
 
 static void charge(struct perfmap *pm, size_t bytes)
@@ -112,7 +116,7 @@ static void charge(struct perfmap *pm, size_t bytes)
 /* Room for one more entry: 0, -ENOSPC (the budget is spent) or -ENOMEM. */
 static int grow_entries(struct perfmap *pm)
 {
-	size_t more = budget_room(pm, ENTRY_COST, pm->cap ? pm->cap : 64);
+	size_t more = budget_room(pm, ENTRY_COST, 1, pm->cap ? pm->cap : 64);
 	struct pm_entry *grown;
 
 	if (pm->n < pm->cap)
@@ -131,13 +135,13 @@ static int grow_entries(struct perfmap *pm)
 /* Room for len more bytes of names: 0, -ENOSPC or -ENOMEM. */
 static int grow_names(struct perfmap *pm, size_t len)
 {
-	size_t want = pm->names_cap > len ? pm->names_cap : len, more;
+	size_t need = len - (pm->names_cap - pm->names_len), more;
 	char *grown;
 
 	if (pm->names_cap - pm->names_len >= len)
 		return 0;
-	more = budget_room(pm, 1, want);
-	if (more < len - (pm->names_cap - pm->names_len) || pm->names_cap + more > UINT32_MAX)
+	more = budget_room(pm, 1, need, pm->names_cap > need ? pm->names_cap : need);
+	if (!more || pm->names_cap + more > UINT32_MAX)
 		return -ENOSPC;
 	grown = realloc(pm->names, pm->names_cap + more);
 	if (!grown)
