@@ -5,17 +5,29 @@
 #include <stdio.h>
 
 #include "errors.h"
+#include "term_safe.h"
+
+/* A message's bound before escaping; longer ones end in "...". */
+#define MESSAGE_MAX 2048
 
 /* "bpfprof: " KIND MESSAGE [" (see " HELP ")"] "\n", under stderr's lock so
- * that the pieces of one line stay together. */
+ * that the pieces of one line stay together. MESSAGE often quotes what other
+ * users control (a comm, a file name, a line from the control FIFO): it is
+ * escaped (term_safe.h), so it is one line and drives no terminal. */
 static void print_line(const char *kind, const char *help, const char *fmt, va_list ap)
 {
-	int saved = errno;
+	char msg[MESSAGE_MAX];
+	int saved = errno, n;
 
+	n = vsnprintf(msg, sizeof(msg), fmt, ap);
+	if (n < 0)
+		snprintf(msg, sizeof(msg), "(unprintable message: %s)", fmt);
 	flockfile(stderr);
 	fputs("bpfprof: ", stderr);
 	fputs(kind, stderr);
-	vfprintf(stderr, fmt, ap);
+	term_safe__fputs(msg, 0, stderr);
+	if (n >= (int)sizeof(msg))
+		fputs("...", stderr);
 	if (help)
 		fprintf(stderr, " (see %s)", help);
 	fputc('\n', stderr);

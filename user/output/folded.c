@@ -9,6 +9,7 @@
 
 #include "aggregate.h"
 #include "folded.h"
+#include "term_safe.h"
 
 struct line_count {
 	char *line;
@@ -46,21 +47,35 @@ static void put_bytes(struct text *t, const char *b, size_t n)
 	t->s[t->len] = '\0';
 }
 
-/* Appends name escaped so that it cannot break the format: ';' separates
- * frames, so it becomes ':'; a line break ends the record, so '\n' and '\r'
- * become two characters, a backslash and 'n' or 'r' (a file called
- * "a<newline>b" shows as a\nb). The last space separates the count: others are kept
- * ("operator new"). Everything else is the name's own bytes. */
+/* Appends name escaped by the folded format's one rule, the terminal's
+ * (term_safe.h) plus one: ';' separates frames, so it becomes ':'. The rest
+ * is term_safe's: a newline (it would end the record) is the two characters
+ * \n, a carriage return \r, any other byte of a control character or of
+ * invalid UTF-8 \xHH; printable UTF-8 is kept. The last space separates the
+ * count: others are kept ("operator new"). So a profile is valid UTF-8
+ * without control bytes, and shows the same as the views print it. */
 static void put_name(struct text *t, const char *name)
 {
-	const char *run = name, *c;
+	char esc[TERM_SAFE_ESC_MAX];
+	const char *run = name, *c = name;
+	size_t n;
 
-	for (c = name; *c; c++) {
-		if (*c != ';' && *c != '\n' && *c != '\r')
+	while (*c) {
+		if (*c >= 0x20 && *c < 0x7f && *c != ';') {	/* most bytes: no call */
+			c++;
 			continue;
+		}
+		n = *c == ';' ? 0 : term_safe__char(c, NULL);
+		if (n) {
+			c += n;
+			continue;
+		}
 		put_bytes(t, run, (size_t)(c - run));
-		put_bytes(t, *c == ';' ? ":" : *c == '\n' ? "\\n" : "\\r", *c == ';' ? 1 : 2);
-		run = c + 1;
+		if (*c == ';')
+			put_bytes(t, ":", 1);
+		else
+			put_bytes(t, esc, term_safe__escape_byte((unsigned char)*c, esc));
+		run = ++c;
 	}
 	put_bytes(t, run, (size_t)(c - run));
 }

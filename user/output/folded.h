@@ -11,7 +11,8 @@ struct psample;
 
 /* Formats one sample's stack (without the count) into a new string:
  * root (the event's name, if not NULL), then comm, kernel frames suffixed "_[k]" as stackcollapse-perf does,
- * ';' and line breaks inside names replaced so the line stays parseable.
+ * names escaped as put_name() in folded.c says (';' is ':', a newline \n,
+ * other control and invalid UTF-8 bytes \xHH) so the line stays parseable.
  * Returns NULL on allocation failure. */
 char *folded__line(const struct psample *s, const char *root);
 

@@ -7,6 +7,7 @@
 
 #include "diff.h"
 #include "table.h"
+#include "term_safe.h"
 
 struct change {
 	const char *name;
@@ -88,9 +89,12 @@ int diff__write_table(const struct vprof *before, const struct vprof *after, siz
 		fprintf(out, "# bpfprof diff: before %" PRIu64 " samples, after %" PRIu64 " samples; "
 			"change in self share, percentage points\n#  Change    Before     After  Symbol\n",
 			tb.total, ta.total);
-		for (i = 0; i < n && i < limit; i++)
-			fprintf(out, "%+8.2f  %7.2f%%  %7.2f%%  %s %s\n", ch[i].after - ch[i].before,
-				ch[i].before, ch[i].after, vtable__mark(ch[i].kind), ch[i].name);
+		for (i = 0; i < n && i < limit; i++) {
+			fprintf(out, "%+8.2f  %7.2f%%  %7.2f%%  %s ", ch[i].after - ch[i].before,
+				ch[i].before, ch[i].after, vtable__mark(ch[i].kind));
+			term_safe__fputs(ch[i].name, 0, out);	/* other users' names */
+			fputc('\n', out);
+		}
 		if (n > limit)
 			fprintf(out, "# %zu more functions (--limit)\n", n - limit);
 	}

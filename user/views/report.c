@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "term_safe.h"
 
 static const char *const field_title[VF_MAX] = {
 	[VF_COMM] = "Command", [VF_DSO] = "Shared Object", [VF_SYMBOL] = "Symbol",
@@ -20,7 +21,8 @@ void report__defaults(struct report_opts *o)
 	o->nfields = 3;
 }
 
-/* Column widths: the longest command and file in the rows shown (bounded). */
+/* Column widths: the longest command and file in the rows shown (bounded),
+ * in the terminal's columns, as term_safe prints them. */
 static void widths(const struct vtable *t, size_t shown, int *wcomm, int *wdso)
 {
 	size_t i, n;
@@ -30,26 +32,31 @@ static void widths(const struct vtable *t, size_t shown, int *wcomm, int *wdso)
 	for (i = 0; i < shown; i++) {
 		const struct vkey *k = &t->rows[i].key;
 
-		n = k->comm ? strlen(k->comm) : 0;
+		n = k->comm ? term_safe__width(k->comm) : 0;
 		if ((int)n > *wcomm)
 			*wcomm = n > 24 ? 24 : (int)n;
-		n = k->dso ? strlen(k->dso) : 0;
+		n = k->dso ? term_safe__width(k->dso) : 0;
 		if ((int)n > *wdso)
 			*wdso = n > 40 ? 40 : (int)n;
 	}
 }
 
+/* Names are other users' (comms, files, symbols): escaped, padded by
+ * columns, not bytes. */
 static void print_field(FILE *out, const struct vkey *k, enum vfield f, int wcomm, int wdso)
 {
 	switch (f) {
 	case VF_COMM:
-		fprintf(out, "  %-*s", wcomm, k->comm[0] ? k->comm : "[unknown]");
+		fputs("  ", out);
+		term_safe__fputs(k->comm[0] ? k->comm : "[unknown]", (size_t)wcomm, out);
 		break;
 	case VF_DSO:
-		fprintf(out, "  %-*s", wdso, k->dso[0] ? k->dso : "[unknown]");
+		fputs("  ", out);
+		term_safe__fputs(k->dso[0] ? k->dso : "[unknown]", (size_t)wdso, out);
 		break;
 	default:
-		fprintf(out, "  %s %s", vtable__mark(k->kind), k->name);
+		fprintf(out, "  %s ", vtable__mark(k->kind));
+		term_safe__fputs(k->name, 0, out);
 		break;
 	}
 }
@@ -95,8 +102,12 @@ int report__write(const struct vprof *v, const struct report_opts *o, FILE *out)
 	if (err)
 		return err;
 	vtable__sort(&t, o->children);
-	fprintf(out, "# bpfprof report%s%s: %" PRIu64 " samples in %" PRIu64 " stacks",
-		o->source ? " of " : "", o->source ? o->source : "", t.total, t.stacks);
+	fputs("# bpfprof report", out);
+	if (o->source) {
+		fputs(" of ", out);
+		term_safe__fputs(o->source, 0, out);
+	}
+	fprintf(out, ": %" PRIu64 " samples in %" PRIu64 " stacks", t.total, t.stacks);
 	if (t.total != v->total)
 		fprintf(out, " (of %" PRIu64 ", filtered)", v->total);
 	fprintf(out, "\n# Self: the function itself; Total: it and what it called. Sorted by %s.\n",

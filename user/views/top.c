@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "table.h"
+#include "term_safe.h"
 #include "top.h"
 
 #define HEAD_LINES	5	/* title, accounting, view, blank, column names */
@@ -30,24 +31,33 @@ enum top_key top__key(struct top_view *view, int c)
 	}
 }
 
-/* One line of the screen, cut to cols, cleared to its end; the last line
- * of the screen gets no newline (it would scroll the screen up). */
+/* One line of the screen, escaped (the names in it are other users':
+ * term_safe.h), cut to cols columns on a character's boundary, cleared to
+ * its end; the last line of the screen gets no newline (it would scroll the
+ * screen up). */
 static void put_line(FILE *out, int cols, bool last, const char *fmt, ...)
 {
-	char buf[LINE_MAX_BYTES];
+	char buf[LINE_MAX_BYTES], safe[LINE_MAX_BYTES];
 	va_list ap;
-	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	if (vsnprintf(buf, sizeof(buf), fmt, ap) < 0)
+		buf[0] = '\0';
 	va_end(ap);
-	if (n < 0)
-		n = 0;
-	if (n > cols)
-		n = cols;
-	if (n > (int)sizeof(buf) - 1)
-		n = (int)sizeof(buf) - 1;
-	fprintf(out, "%.*s\033[K%s", n, buf, last ? "" : "\n");
+	term_safe__escape(safe, sizeof(safe), buf, cols > 0 ? (size_t)cols : 0, NULL);
+	fprintf(out, "%s\033[K%s", safe, last ? "" : "\n");
+}
+
+/* s escaped into buf, cut or padded with spaces to exactly cols columns. */
+static const char *fit(char *buf, size_t size, const char *s, size_t cols)
+{
+	size_t used, len;
+
+	term_safe__escape(buf, size, s, cols, &used);
+	for (len = strlen(buf); used < cols && len + 1 < size; used++)
+		buf[len++] = ' ';
+	buf[len] = '\0';
+	return buf;
 }
 
 static double share(uint64_t part, uint64_t whole)
@@ -67,13 +77,13 @@ static const char *base_name(const char *dso)
 static void put_head(const struct top_view *view, const struct top_status *st, int rows,
 		     int cols, FILE *out)
 {
-	char title[LINE_MAX_BYTES];
-	int shown = cols < (int)sizeof(title) - 1 ? cols : (int)sizeof(title) - 1;
+	char title[LINE_MAX_BYTES], bar[LINE_MAX_BYTES];
 
 	snprintf(title, sizeof(title), " bpfprof top: %s, every %.1f s%s", st->what, st->refresh,
 		 view->paused ? "   PAUSED (p resumes)" : "");
 	/* the title bar spans the width: a resize shows at once */
-	fprintf(out, "\033[7m%-*.*s\033[0m\033[K%s", shown, shown, title, rows > 1 ? "\n" : "");
+	fprintf(out, "\033[7m%s\033[0m\033[K%s", fit(bar, sizeof(bar), title, cols > 0 ?
+		(size_t)cols : 0), rows > 1 ? "\n" : "");
 	if (rows > 1)
 		put_line(out, cols, rows == 2, "interval %" PRIu64 ": %" PRIu64 " samples, %" PRIu64
 			 " lost; since start: %" PRIu64 " samples, %" PRIu64 " lost; BPF-side total %"
@@ -97,6 +107,7 @@ static int put_table(const struct vprof *v, const struct top_view *view, int lin
 	static const enum vfield fields[] = { VF_DSO, VF_SYMBOL };
 	struct vfilter f = { .hide_kernel = view->hide_kernel, .hide_user = view->hide_user };
 	struct vtable t = { 0 };
+	char dso[LINE_MAX_BYTES];
 	int i, err;
 
 	if (lines <= 0)
@@ -116,9 +127,10 @@ static int put_table(const struct vprof *v, const struct top_view *view, int lin
 	for (i = 0; i < lines && (size_t)i < t.nrows && t.total; i++) {
 		const struct vrow *r = &t.rows[i];
 
-		put_line(out, cols, i == lines - 1, "%6.2f%% %6.2f%% %10" PRIu64 "  %-20.20s  %s %s",
+		put_line(out, cols, i == lines - 1, "%6.2f%% %6.2f%% %10" PRIu64 "  %s  %s %s",
 			 share(r->self, t.total), share(r->total, t.total), r->self,
-			 base_name(r->key.dso), vtable__mark(r->key.kind), r->key.name);
+			 fit(dso, sizeof(dso), base_name(r->key.dso), 20), vtable__mark(r->key.kind),
+			 r->key.name);
 	}
 	vtable__free(&t);
 	return 0;
