@@ -5,6 +5,7 @@
 #include <criterion/redirect.h>
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "leak_check.h"
 #include "errors.h"
@@ -35,4 +36,28 @@ Test(errors, errno_survives_the_print)
 	errno = EACCES;
 	p_warn("%s", "y");
 	cr_expect_eq(errno, EACCES);
+}
+
+/* Messages quote what other users control (a comm, a control FIFO's line):
+ * printed escaped, one line whatever they hold, and bounded. */
+Test(errors, quoted_input_escaped_on_one_line_bounded)
+{
+	static const char warned[] =
+		"bpfprof: warning: control: unknown command '\\x1b]2;X\\x07\\n# m\xc3\xbcller\\xff'\n";
+	char big[5000], got[8192];
+	size_t n;
+	FILE *err;
+
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	p_warn("control: unknown command '%s'", "\033]2;X\007\n# m\xc3\xbcller\xff");
+	p_info("%s", big);
+	fflush(stderr);
+	err = cr_get_redirected_stderr();
+	n = fread(got, 1, sizeof(got) - 1, err);
+	got[n] = '\0';
+	cr_assert_eq(strncmp(got, warned, sizeof(warned) - 1), 0, "%s", got);
+	/* the long one: "bpfprof: ", 2047 of its bytes, "...", a newline */
+	cr_expect_eq(n - (sizeof(warned) - 1), 9 + 2047 + 3 + 1);
+	cr_expect_str_eq(got + n - 5, "x...\n");
 }

@@ -71,6 +71,27 @@ Test(folded, separators_inside_names_are_replaced)
 	profile__free(p);
 }
 
+/* The one rule (folded.c put_name, term_safe.h): ';' is ':', newline \n,
+ * CR \r, every other control byte (C0, DEL, C1) and every byte of invalid
+ * UTF-8 \xHH; printable UTF-8 and backslashes stay. Every line is then
+ * valid UTF-8 without control bytes: a terminal shows it as it is. */
+Test(folded, control_and_invalid_utf8_bytes_escaped_printable_utf8_kept)
+{
+	struct pframe f[] = { { .name = "\033]2;X\007" }, { .name = "m\xc3\xbcller_\xe6\x97\xa5" },
+			      { .name = "tab\there\x7f" }, { .name = "c1\xc2\x9b" "2J bad\xff\xe6\x97" },
+			      { .name = "a\\x01b" } };
+	struct profile *p = profile__new();
+	char *out;
+
+	cr_assert_not_null(p);
+	cr_assert_eq(profile__add(p, 0, "\001evil\033[2J", 1, 1, 3, f, 5), 0);
+	out = write_folded(p);
+	cr_expect_str_eq(out, "\\x01evil\\x1b[2J;\\x1b]2:X\\x07;m\xc3\xbcller_\xe6\x97\xa5;"
+			 "tab\\x09here\\x7f;c1\\xc2\\x9b2J bad\\xff\\xe6\\x97;a\\x01b 3\n");
+	free(out);
+	profile__free(p);
+}
+
 Test(folded, full_length_comm_and_no_frames)
 {
 	struct profile *p = profile__new();
