@@ -3,6 +3,7 @@
  * names through it (report, diff, top): no control byte and no invalid
  * UTF-8 of a name reaches the terminal, printable UTF-8 does unchanged. */
 #include <criterion/criterion.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -225,4 +226,61 @@ Test(term_safe, top_escapes_then_cuts_by_columns)
 	}
 	free(out);
 	vprof__free(v);
+}
+
+/* Well-formed UTF-8 by Unicode's table 3-7, checked the slow way. */
+static bool valid_utf8(const unsigned char *s)
+{
+	while (*s) {
+		uint32_t cp;
+		size_t n = *s < 0x80 ? 1 : (*s & 0xe0) == 0xc0 ? 2 : (*s & 0xf0) == 0xe0 ? 3 :
+			   (*s & 0xf8) == 0xf0 ? 4 : 0;
+		size_t i;
+
+		if (!n)
+			return false;
+		cp = n == 1 ? *s : *s & (0xff >> (n + 1));
+		for (i = 1; i < n; i++) {
+			if ((s[i] & 0xc0) != 0x80)
+				return false;
+			cp = cp << 6 | (s[i] & 0x3f);
+		}
+		if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
+		    cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+			return false;
+		s += n;
+	}
+	return true;
+}
+
+/* Random bytes, biased to UTF-8's lead and continuation bytes: the escaped
+ * form is valid UTF-8 without controls, escapes to itself, its width is
+ * what term_safe__width says, and a cut is a prefix of the whole. */
+Test(term_safe, random_bytes_come_out_safe)
+{
+	static const unsigned char pick[] = { 0x01, 0x1b, 0x7f, 0x80, 0x9b, 0xbf, 0xc2, 0xc0,
+					      0xe0, 0xe6, 0xed, 0xf0, 0xf4, 0xf5, 0xff, '\n' };
+	char in[64], out[512], again[512], cut[512];
+	unsigned seed = 23;
+	size_t cols, cut_cols;
+	int i, j;
+
+	for (i = 0; i < 100000; i++) {
+		int len = rand_r(&seed) % 24;
+
+		for (j = 0; j < len; j++) {
+			int r = rand_r(&seed);
+
+			in[j] = (char)(r % 3 ? pick[(r >> 4) % sizeof(pick)] : 0x20 + (r >> 4) % 0x60);
+		}
+		in[len] = '\0';
+		cr_assert_eq(term_safe__escape(out, sizeof(out), in, (size_t)-1, &cols), (size_t)len);
+		cr_assert(valid_utf8((const unsigned char *)out) && clean(out) && !strchr(out, '\n'),
+			  "input %d: '%s'", i, out);
+		term_safe__escape(again, sizeof(again), out, (size_t)-1, NULL);
+		cr_assert_str_eq(again, out);
+		cr_assert_eq(term_safe__width(in), cols);
+		term_safe__escape(cut, sizeof(cut), in, cols / 2, &cut_cols);
+		cr_assert(cut_cols <= cols / 2 && !strncmp(cut, out, strlen(cut)));
+	}
 }
