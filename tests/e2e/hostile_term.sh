@@ -39,16 +39,17 @@ for _ in $(seq 50); do grep -qxE 'bash|cp' $(printf '/proc/%s/comm ' "${HPIDS[@]
 HP=$(IFS=,; echo "${HPIDS[*]}")
 TMH=(tmux -L "bpfprof-hterm-$$" -f /dev/null)
 
-# in_term NAME CMD...: runs CMD in a new 200x50 terminal after a marker
-# line, waits for its end (60 s at most); the screen in $D/NAME.screen (text
-# with tmux's escapes for attributes), its title before and after in
-# $D/NAME.title0, $D/NAME.title. The terminal stays for more captures.
+# in_term NAME CMD...: runs CMD in a new terminal (200x100: nothing scrolls
+# off) after a marker line, waits for its end (60 s at most); the screen in
+# $D/NAME.screen (text with tmux's escapes for attributes), its title before
+# and after in $D/NAME.title0, $D/NAME.title. The terminal stays for more
+# captures.
 in_term() {
 	local name=$1; shift
 	printf '%q ' "$@" >"$D/$name.cmd"
 	printf 'echo MARKER-BEFORE\n%s 2>"%s"\necho $? >"%s"\nsleep 600\n' "$(cat "$D/$name.cmd")" \
 		"$D/$name.err" "$D/$name.rc" >"$D/$name.sh"
-	"${TMH[@]}" new-session -d -s "$name" -x 200 -y 50 "sleep 0.5; bash $D/$name.sh"
+	"${TMH[@]}" new-session -d -s "$name" -x 200 -y 100 "sleep 0.5; bash $D/$name.sh"
 	"${TMH[@]}" display -p -t "$name" '#{pane_title}' >"$D/$name.title0"
 	for _ in $(seq 600); do [ -s "$D/$name.rc" ] && break; sleep 0.1; done
 	sleep 0.2
