@@ -19,6 +19,13 @@ static const struct cp_range zero_width[] = {
 	{ 0xfe20, 0xfe2f }, { 0xfeff, 0xfeff }, { 0xe0100, 0xe01ef },
 };
 
+/* Escaped although well formed: the marks and overrides that reorder text
+ * (a name could show its end first, or hide what follows it: "Trojan
+ * Source") and the separators that break a line. */
+static const struct cp_range reordering[] = {
+	{ 0x200e, 0x200f }, { 0x2028, 0x202e }, { 0x2066, 0x2069 },
+};
+
 /* Two cells: East Asian wide and full-width characters, emoji. */
 static const struct cp_range wide[] = {
 	{ 0x1100, 0x115f }, { 0x2e80, 0x303e }, { 0x3041, 0x33ff }, { 0x3400, 0x4dbf },
@@ -100,6 +107,8 @@ size_t term_safe__char(const char *str, int *cols)
 	} else {
 		n = utf8_decode(s, &cp);
 		if (!n || cp <= 0x9f)	/* invalid, or a C1 control */
+			return 0;
+		if (in_ranges(cp, reordering, sizeof(reordering) / sizeof(reordering[0])))
 			return 0;
 	}
 	if (cols)

@@ -39,7 +39,7 @@ FUZZ_SRCS_elf_syms  := user/symbols/elf_syms.c user/symbols/elf_syms_read.c user
 FUZZ_LIBS_elf_syms  := -lelf -lz
 FUZZ_SRCS_proc_maps := user/procs/proc_maps.c
 FUZZ_SRCS_ksyms     := user/symbols/ksyms.c
-FUZZ_SRCS_cli       := user/cli/cli.c user/cli/cli_modes.c user/cli/cli_usage.c user/cli/cli_values.c user/errors.c user/sampling/events.c
+FUZZ_SRCS_cli       := user/cli/cli.c user/cli/cli_modes.c user/cli/cli_usage.c user/cli/cli_values.c user/errors.c user/term_safe.c user/sampling/events.c
 FUZZ_SRCS_events    := user/sampling/events.c
 FUZZ_SRCS_tracker   := user/procs/procs.c user/procs/proc_maps.c user/sampling/events.c
 # tracker.c is #included by fuzz_tracker.c (its decoder is static)
@@ -56,12 +56,13 @@ FUZZ_SRCS_fde_index := user/symbols/fde_index.c user/unwind/cfi_bytes.c user/sym
                        user/symbols/elf_limits.c
 FUZZ_LIBS_fde_index := -ldw -lelf -lz
 FUZZ_SRCS_debug_file := user/symbols/dwarf_lines.c user/symbols/debuginfod.c \
-                        user/procs/mapped_file.c user/errors.c
+                        user/procs/mapped_file.c user/errors.c user/term_safe.c
 FUZZ_LIBS_debug_file := -ldw -lelf -lz -lm
 FUZZ_SRCS_views     := user/views/read_profile.c user/views/vprof.c user/views/table.c \
-                       user/views/fgtree.c user/views/svg.c user/errors.c $(BUILD)/profile.pb-c.c
+                       user/views/fgtree.c user/views/svg.c user/term_safe.c user/errors.c \
+                       $(BUILD)/profile.pb-c.c
 FUZZ_LIBS_views     := -lprotobuf-c -lz
-FUZZ_SRCS_control   := user/sampling/control.c user/errors.c
+FUZZ_SRCS_control   := user/sampling/control.c user/errors.c user/term_safe.c
 # The parser each target is about, for fuzz-cov.
 FUZZ_MAIN_elf_syms  := user/symbols/elf_syms.c
 FUZZ_MAIN_proc_maps := user/procs/proc_maps.c

@@ -67,6 +67,10 @@ Test(term_safe, controls_and_invalid_utf8_escaped)
 	cr_expect_str_eq(escaped("\xf5\xfe\xff"), "\\xf5\\xfe\\xff");
 	cr_expect_str_eq(escaped("cut \xe6\x97"), "cut \\xe6\\x97");
 	cr_expect_str_eq(escaped("\xe6\x97x\xe6\x97\xa5"), "\\xe6\\x97x日");	/* resyncs */
+	/* a right-to-left override, an isolate, a line separator: reorder or break the line */
+	cr_expect_str_eq(escaped("a\xe2\x80\xae" "cba"), "a\\xe2\\x80\\xaecba");
+	cr_expect_str_eq(escaped("\xe2\x81\xa6x\xe2\x80\xa8"), "\\xe2\\x81\\xa6x\\xe2\\x80\\xa8");
+	cr_expect_str_eq(escaped("zero\xe2\x80\x8bwidth"), "zero\xe2\x80\x8bwidth");	/* ZWSP kept */
 }
 
 Test(term_safe, escaping_is_idempotent)

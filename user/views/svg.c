@@ -8,52 +8,31 @@
 #include <string.h>
 
 #include "svg.h"
+#include "term_safe.h"
 
 #define WIDTH	1200.0
 #define ROW	16
 #define TOP	36	/* room for the title */
 #define MIN_PX	0.3
 
-/* The well-formed UTF-8 character at s that XML 1.0 allows in text: its
- * length (1 to 4), 0 for a byte to escape. Refused: C0 controls (tab and
- * line breaks too: a name is one line), DEL, C1, an overlong form, a
- * surrogate (CESU/WTF-8 ED A0 80..ED BF BF: a Python lone surrogate),
- * past U+10FFFF, U+FFFE and U+FFFF, a cut sequence. */
+/* The character at s that XML 1.0 allows in text: its length (1 to 4), 0
+ * for a byte to escape. The terminal's rule (term_safe.h: controls, marks
+ * that reorder text, invalid UTF-8 such as a Python lone surrogate's CESU
+ * bytes ED A0 80) and what XML forbids besides: U+FFFE and U+FFFF. */
 static size_t xml_char(const unsigned char *s)
 {
-	unsigned char lo = 0x80, hi = 0xbf;
-	uint32_t cp;
-	size_t n, i;
+	size_t n = term_safe__char((const char *)s, NULL);
 
-	if (s[0] < 0x80)
-		return s[0] >= 0x20 && s[0] != 0x7f;
-	n = s[0] >= 0xc2 && s[0] <= 0xdf ? 2 : s[0] >= 0xe0 && s[0] <= 0xef ? 3 :
-	    s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : 0;
-	if (s[0] == 0xe0)
-		lo = 0xa0;	/* below: overlong */
-	else if (s[0] == 0xf0)
-		lo = 0x90;	/* below: overlong */
-	else if (s[0] == 0xed)
-		hi = 0x9f;	/* above: a surrogate */
-	else if (s[0] == 0xf4)
-		hi = 0x8f;	/* above: past U+10FFFF */
-	if (!n || s[1] < lo || s[1] > hi)
-		return 0;
-	cp = s[0] & (0x7f >> n);
-	for (i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)	/* a NUL ends it here too */
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	return cp <= 0x9f || cp == 0xfffe || cp == 0xffff ? 0 : n;
+	return n == 3 && s[0] == 0xef && s[1] == 0xbf && s[2] >= 0xbe ? 0 : n;
 }
 
-/* A byte escaped as \xHH takes 4 columns, any other character 1. */
+/* A byte escaped takes 4 columns at most (\xHH), any other character 1. */
 #define ESC_COLS 4
 
 size_t svg__xml_text(const char *str, size_t max_cols, FILE *out)
 {
 	const unsigned char *s = (const unsigned char *)str;
+	char esc[TERM_SAFE_ESC_MAX];
 	size_t cols = 0, n;
 
 	for (; *s; s += n) {
@@ -62,7 +41,8 @@ size_t svg__xml_text(const char *str, size_t max_cols, FILE *out)
 			break;
 		cols += n ? 1 : ESC_COLS;
 		if (!n) {
-			fprintf(out, "\\x%02x", *s);	/* as the terminal and folded files show it */
+			term_safe__escape_byte(*s, esc);	/* as the terminal and folded files show it */
+			fputs(esc, out);
 			n = 1;
 		} else if (n > 1 || !strchr("<>&\"'", *s)) {
 			fwrite(s, 1, n, out);
