@@ -17,7 +17,7 @@ _bpfprof()
 		return ;;
 	-t | --tid)
 		return ;;
-	-o | --output | --btf)
+	-o | --output | --btf | --push-auth-file)
 		_filedir
 		return ;;
 	--output-dir | --spool-dir | --cgroup)

@@ -3,13 +3,14 @@
 
 Every POST is recorded under DIR: NNNN.query (the request line's path and
 query), NNNN.type (Content-Type), NNNN.body (the body; for multipart the
-'profile' part's bytes). The reply status is read from DIR/status (200 if
+'profile' part's bytes), NNNN.auth (the Authorization header, if any). The reply status is read from DIR/status (200 if
 absent), so a test can make the server refuse (400) or fail (500); the reply
 body from DIR/reply (empty if absent). DIR/mode makes it hostile:
   hang     reads the request and never answers (the connection stays open)
   endless  answers 200 with a body that never ends
 Each connection has its own thread, so one that hangs does not stop the next.
-Usage: ingest_server.py DIR PORTFILE   (writes the port it listens on)
+Usage: ingest_server.py DIR PORTFILE [PORT]   (writes the port it listens on;
+PORT: that one, to come back where a client still sends)
 """
 import email.parser
 import email.policy
@@ -50,6 +51,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
             f.write(body)
         with open(base + ".type", "w") as f:
             f.write(ctype)
+        if "Authorization" in self.headers:
+            with open(base + ".auth", "w") as f:
+                f.write(self.headers["Authorization"])
         with open(base + ".query", "w") as f:  # last: marks the request complete
             f.write(self.path + "\n")
         mode = read(os.path.join(DIR, "mode")).decode().strip()
@@ -80,7 +84,7 @@ class Server(http.server.ThreadingHTTPServer):
         pass  # a client that went away mid-reply (endless) is expected
 
 
-server = Server(("127.0.0.1", 0), Handler)
+server = Server(("127.0.0.1", int(sys.argv[3]) if len(sys.argv) > 3 else 0), Handler)
 with open(sys.argv[2], "w") as f:
     f.write(str(server.server_address[1]))
 server.serve_forever()

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "leak_check.h"
+#include "push_auth.h"
 #include "push_reply.h"
 #include "spool.h"
 
@@ -266,4 +267,43 @@ Test(push, the_excerpt_is_one_printable_line)
 	push_reply__excerpt(r, buf, sizeof(buf));
 	cr_expect_str_eq(buf, "");
 	free(r);
+}
+
+Test(push, urls_are_printed_without_their_userinfo)
+{
+	static const char *const cases[][2] = {
+		{ "http://u:pw@h:4040/x?a=b", "http://***@h:4040/x?a=b" },
+		{ "https://token@h", "https://***@h" },
+		{ "u:p@a@h/p@q", "***@h/p@q" },		/* no scheme: curl's guess */
+		{ "http://h:4040/a@b", "http://h:4040/a@b" },	/* '@' in the path only */
+		{ "http://h?x=@", "http://h?x=@" },
+	};
+	char buf[128];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		push_url__redact(cases[i][0], buf, sizeof(buf));
+		cr_expect_str_eq(buf, cases[i][1]);
+		cr_expect_eq(push_url__has_userinfo(cases[i][0]), strcmp(cases[i][0], cases[i][1]) != 0);
+	}
+}
+
+Test(push, credentials_are_one_line_basic_or_bearer)
+{
+	struct push_auth a;
+	const char *why = NULL;
+
+	cr_assert_eq(push_auth__parse("u:p w\n", 6, &a, &why), 0);
+	cr_expect_eq(a.kind, PUSH_AUTH_BASIC);
+	cr_expect_str_eq(a.secret, "u:p w");
+	push_auth__free(&a);
+	cr_assert_eq(push_auth__parse("bearer abc\r\n", 12, &a, &why), 0);
+	cr_expect_eq(a.kind, PUSH_AUTH_BEARER);
+	cr_expect_str_eq(a.secret, "abc");
+	push_auth__free(&a);
+	cr_expect_eq(push_auth__parse("Bearer a\r\nX: 1\n", 16, &a, &why), -EINVAL);
+	cr_expect_eq(push_auth__parse("token-alone", 11, &a, &why), -EINVAL);
+	cr_expect_eq(push_auth__parse("Bearer \n", 8, &a, &why), -EINVAL);
+	cr_expect_eq(push_auth__parse("", 0, &a, &why), -EINVAL);
+	cr_expect_null(a.secret);
+	cr_expect_not_null(why);
 }

@@ -20,7 +20,7 @@
 
 enum {
 	OPT_BTF = 256, OPT_MAX_STACKS, OPT_FORMAT, OPT_INTERVAL, OPT_OUTPUT_DIR, OPT_MAX_FILES,
-	OPT_MAX_BYTES, OPT_PUSH, OPT_APP, OPT_SPOOL_DIR, OPT_SPOOL_MAX,
+	OPT_MAX_BYTES, OPT_PUSH, OPT_PUSH_AUTH_FILE, OPT_APP, OPT_SPOOL_DIR, OPT_SPOOL_MAX,
 	OPT_COMM, OPT_CGROUP, OPT_OFFCPU, OPT_MIN_BLOCK, OPT_LIST,
 	OPT_CALL_GRAPH, OPT_UNWIND_ROWS, OPT_NO_DEMANGLE, OPT_KILL_AFTER, OPT_NO_PROGRESS,
 	OPT_NO_INLINE, OPT_NO_PYTHON, OPT_DEBUGINFOD_TIMEOUT, OPT_DWARF_MEM,
@@ -63,6 +63,7 @@ static const struct option long_opts[] = {
 	{ "max-files",   required_argument, NULL, OPT_MAX_FILES },
 	{ "max-bytes",   required_argument, NULL, OPT_MAX_BYTES },
 	{ "push",        required_argument, NULL, OPT_PUSH },
+	{ "push-auth-file", required_argument, NULL, OPT_PUSH_AUTH_FILE },
 	{ "app",         required_argument, NULL, OPT_APP },
 	{ "spool-dir",   required_argument, NULL, OPT_SPOOL_DIR },
 	{ "spool-max",   required_argument, NULL, OPT_SPOOL_MAX },
@@ -142,6 +143,9 @@ static int apply_fleet_option(int opt, const char *arg, struct config *cfg)
 				"invalid size '%s': expected bytes, or a number with K, M or G", arg);
 	case OPT_PUSH:
 		cfg->push_url = arg;
+		return -1;
+	case OPT_PUSH_AUTH_FILE:
+		cfg->push_auth_file = arg;
 		return -1;
 	case OPT_APP:
 		cfg->app_name = arg;

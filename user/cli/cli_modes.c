@@ -87,6 +87,8 @@ enum cli_result cli_modes__check(struct config *cfg)
 	} else if (cfg->output_dir || cfg->push_url) {
 		err = "--output-dir and --push need --interval";
 	}
+	if (!err && cfg->push_auth_file && !cfg->push_url)
+		err = "--push-auth-file needs --push";
 	if (!err && cfg->format == FORMAT_BOTH && !cfg->output_dir)
 		err = "--format both needs --output-dir";
 	if (!err)

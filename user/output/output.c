@@ -102,7 +102,8 @@ static int open_fleet(struct output *o)
 		.max_files = cfg->max_files, .max_bytes = cfg->max_bytes,
 	};
 	struct push_opts po = {
-		.url = cfg->push_url, .app = cfg->app_name, .host = o->host,
+		.url = cfg->push_url, .auth_file = cfg->push_auth_file,
+		.app = cfg->app_name, .host = o->host,
 		.spool_dir = o->spool, .spool_max = cfg->spool_max, .freq = cfg->freq,
 	};
 	int err = 0;

@@ -18,6 +18,7 @@
 #include "errors.h"
 #include "libcurl.h"
 #include "push.h"
+#include "push_auth.h"
 #include "push_reply.h"
 #include "spool.h"
 
@@ -29,6 +30,9 @@
 
 struct pusher {
 	struct push_opts o;
+	struct push_auth auth;		/* from --push-auth-file or the environment */
+	char *bearer;			/* its "Authorization: Bearer" header */
+	char shown[1024];		/* the URL as printed: no credentials */
 	struct spool *spool;
 	CURL *curl;			/* the worker's */
 	CURLM *multi;
@@ -92,6 +96,13 @@ static int set_request(struct pusher *ps, const struct spool_item *it, const cha
 	/* the reply goes to memory, bounded: never to stdout */
 	libcurl.easy_setopt(c, CURLOPT_WRITEFUNCTION, push_reply__write);
 	libcurl.easy_setopt(c, CURLOPT_WRITEDATA, ps->reply);
+	if (ps->auth.kind == PUSH_AUTH_BASIC)
+		libcurl.easy_setopt(c, CURLOPT_USERPWD, ps->auth.secret);
+	if (ps->bearer) {
+		*hdrs = libcurl.slist_append(NULL, ps->bearer);
+		if (!*hdrs)
+			return -ENOMEM;
+	}
 	if (it->fmt == FORMAT_PPROF) {
 		/* Pyroscope takes pprof as a multipart form field "profile" */
 		curl_mimepart *part;
@@ -105,13 +116,16 @@ static int set_request(struct pusher *ps, const struct spool_item *it, const cha
 			return -ENOMEM;
 		libcurl.easy_setopt(c, CURLOPT_MIMEPOST, *mime);
 	} else {
-		*hdrs = libcurl.slist_append(NULL, "Content-Type: text/plain");
-		if (!*hdrs)
+		struct curl_slist *more = libcurl.slist_append(*hdrs, "Content-Type: text/plain");
+
+		if (!more)
 			return -ENOMEM;
-		libcurl.easy_setopt(c, CURLOPT_HTTPHEADER, *hdrs);
+		*hdrs = more;
 		libcurl.easy_setopt(c, CURLOPT_POSTFIELDS, body);
 		libcurl.easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len);
 	}
+	if (*hdrs)
+		libcurl.easy_setopt(c, CURLOPT_HTTPHEADER, *hdrs);
 	return 0;
 }
 
@@ -204,10 +218,10 @@ static void back_off(struct pusher *ps, long status, const char *why)
 	ps->failing = true;
 	if (status > 0)
 		p_warn("push: %s answered HTTP %ld; profiles stay spooled, "
-			"retrying with backoff", ps->o.url, status);
+			"retrying with backoff", ps->shown, status);
 	else
 		p_warn("push: %s: %s; profiles stay spooled, retrying with "
-			"backoff", ps->o.url, why);
+			"backoff", ps->shown, why);
 }
 
 /* Under the lock: what one attempt's answer means for the item. */
@@ -222,7 +236,7 @@ static void settle(struct pusher *ps, const struct spool_item *it, long status, 
 		ps->st.sent++;
 		ps->st.replies_cut += ps->reply->cut;
 		if (ps->failing)
-			p_info("push: %s takes profiles again", ps->o.url);
+			p_info("push: %s takes profiles again", ps->shown);
 		ps->failing = false;
 		ps->backoff_ms = 0;
 		spool__remove(ps->spool, it);
@@ -230,7 +244,7 @@ static void settle(struct pusher *ps, const struct spool_item *it, long status, 
 	case PUSH_REFUSED:
 		push_reply__excerpt(ps->reply, excerpt, sizeof(excerpt));
 		p_warn("push: %s refused the profile of %" PRId64 "..%" PRId64
-			" (HTTP %ld%s%s); dropped", ps->o.url, it->from, it->until, status,
+			" (HTTP %ld%s%s); dropped", ps->shown, it->from, it->until, status,
 			excerpt[0] ? ": " : "", excerpt);
 		ps->st.rejected++;
 		spool__remove(ps->spool, it);
@@ -331,6 +345,36 @@ static int init_sync(struct pusher *ps)
 	return -err;
 }
 
+static void free_auth(struct pusher *ps)
+{
+	if (ps->bearer) {
+		explicit_bzero(ps->bearer, strlen(ps->bearer));
+		free(ps->bearer);
+	}
+	ps->bearer = NULL;
+	push_auth__free(&ps->auth);
+}
+
+/* The credentials of --push-auth-file or the environment; the URL's own
+ * userinfo goes to libcurl with the URL. */
+static int load_auth(struct pusher *ps)
+{
+	int err = push_auth__load(ps->o.auth_file, ps->o.url, &ps->auth);
+
+	if (!err && push_url__has_userinfo(ps->o.url))
+		p_warn("push: every user can read the credentials in the --push URL "
+		       "(/proc/PID/cmdline); --push-auth-file or %s keeps them off the "
+		       "command line", PUSH_AUTH_ENV);
+	if (err || ps->auth.kind != PUSH_AUTH_BEARER)
+		return err;
+	if (asprintf(&ps->bearer, "Authorization: Bearer %s", ps->auth.secret) < 0) {
+		ps->bearer = NULL;
+		push_auth__free(&ps->auth);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
 int pusher__new(const struct push_opts *o, struct pusher **out)
 {
 	struct pusher *ps = calloc(1, sizeof(*ps));
@@ -343,11 +387,18 @@ int pusher__new(const struct push_opts *o, struct pusher **out)
 		return -ENOENT;
 	}
 	ps->o = *o;
+	push_url__redact(o->url, ps->shown, sizeof(ps->shown));
+	err = load_auth(ps);
+	if (err) {
+		free(ps);
+		return err;
+	}
 	/* a write to a socket or pipe closed by its reader fails with EPIPE
 	 * instead of killing the run */
 	signal(SIGPIPE, SIG_IGN);
 	err = init_sync(ps);
 	if (err) {
+		free_auth(ps);
 		free(ps);
 		return err;
 	}
@@ -398,6 +449,7 @@ void pusher__free(struct pusher *ps)
 	spool__free(ps->spool);
 	pthread_cond_destroy(&ps->cond);
 	pthread_mutex_destroy(&ps->lock);
+	free_auth(ps);
 	free(ps);
 }
 

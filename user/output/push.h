@@ -18,7 +18,8 @@
 struct pusher;
 
 struct push_opts {
-	const char *url;		/* server base URL */
+	const char *url;		/* server base URL; printed only redacted */
+	const char *auth_file;		/* --push-auth-file, or NULL (push_auth.h) */
 	const char *app;		/* application name */
 	const char *host;		/* hostname label */
 	const char *spool_dir;

@@ -8,6 +8,7 @@
 
 #include "errors.h"
 #include "progress.h"
+#include "push_auth.h"
 
 #define PROGRESS_AFTER_NS	2000000000ull	/* shorter runs need no progress */
 #define PROGRESS_EVERY_NS	1000000000ull
@@ -85,6 +86,7 @@ static const char *format_name(enum out_format f)
 /* "to out.pb.gz (pprof)", "every 60 s into /var/lib/bpfprof (pprof) and to URL" */
 static void describe_destination(const struct config *cfg, char *buf, size_t size)
 {
+	char url[512];
 	size_t n;
 
 	if (!cfg->interval) {
@@ -96,8 +98,10 @@ static void describe_destination(const struct config *cfg, char *buf, size_t siz
 	if (cfg->output_dir && n < size)
 		n += snprintf(buf + n, size - n, " into %s (%s)", cfg->output_dir,
 			      format_name(cfg->format));
-	if (cfg->push_url && n < size)
-		snprintf(buf + n, size - n, "%s to %s", cfg->output_dir ? " and" : "", cfg->push_url);
+	if (cfg->push_url && n < size) {
+		push_url__redact(cfg->push_url, url, sizeof(url));
+		snprintf(buf + n, size - n, "%s to %s", cfg->output_dir ? " and" : "", url);
+	}
 }
 
 /* "stops after 10 s, when it exits or on Ctrl-C" */
