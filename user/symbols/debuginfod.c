@@ -8,11 +8,23 @@
 #include <time.h>
 
 #include "debuginfod.h"
+#include "debuginfod_curl.h"
+#include "errors.h"
+
+/* DEBUGINFOD_MAXSIZE unless the user set it: a server's answer over it is
+ * refused, never cached (each build-id's answer is kept on disk). Debug
+ * files of common libraries are tens of MiB, the largest (libxul,
+ * libLLVM) a few hundred; 512 MiB is also the most bpfprof reads of one
+ * ELF string table (ELF_STRTAB_MAX). */
+#define DEBUGINFOD_MAXSIZE_DEFAULT	(512l << 20)
 
 /* One per process, as the client's configuration (the environment) is. */
 static struct {
 	double budget;		/* seconds the run may wait, in all */
 	double started;		/* when the lookup under way began */
+	long maxsize;		/* bytes of one answer, at most */
+	unsigned int said;	/* refusal reasons already warned about */
+	char over_size[96];	/* the reason for an answer over maxsize */
 	struct debuginfod_stats st;
 } dbg;
 
@@ -26,7 +38,7 @@ static double now(void)
 
 void debuginfod__configure(double budget)
 {
-	const char *urls = getenv("DEBUGINFOD_URLS");
+	const char *urls = getenv("DEBUGINFOD_URLS"), *maxsize;
 	char secs[32];
 
 	dbg.budget = budget;
@@ -40,6 +52,28 @@ void debuginfod__configure(double budget)
 	 * default is 90 s; the user's value stands */
 	snprintf(secs, sizeof(secs), "%.0f", ceil(budget));
 	setenv("DEBUGINFOD_TIMEOUT", secs, 0);
+	/* progress() holds an answer to it, announced (Content-Length) or not.
+	 * Not set in the environment for libdebuginfod to check as well: 0.188
+	 * then leaks a stdio buffer per lookup (its dprintf to fd -1). */
+	maxsize = getenv("DEBUGINFOD_MAXSIZE");
+	dbg.maxsize = maxsize && atol(maxsize) > 0 ? atol(maxsize) : DEBUGINFOD_MAXSIZE_DEFAULT;
+	snprintf(dbg.over_size, sizeof(dbg.over_size), "over DEBUGINFOD_MAXSIZE (%ld bytes)",
+		 dbg.maxsize);
+	debuginfod_curl__allow(urls);
+}
+
+void debuginfod__refused(const char *reason)
+{
+	static const char *said[8];	/* fixed texts: compared by address */
+	unsigned int i;
+
+	for (i = 0; i < dbg.said; i++)
+		if (said[i] == reason)
+			return;
+	if (dbg.said < 8)
+		said[dbg.said++] = reason;
+	p_warn("debuginfod: a server's answer refused: %s (said once; the lookup counts as "
+	       "failed)", reason);
 }
 
 /* The client's debuginfod_set_progressfn(), from the libdebuginfod that
@@ -66,8 +100,10 @@ static void set_progressfn(debuginfod_client *client, debuginfod_progressfn_t fn
 static int progress(debuginfod_client *c, long done, long total)
 {
 	(void)c;
-	(void)done;
-	(void)total;
+	if (dbg.maxsize > 0 && (total > dbg.maxsize || done > dbg.maxsize)) {
+		debuginfod__refused(dbg.over_size);
+		return 1;
+	}
 	if (dbg.st.waited + (now() - dbg.started) < dbg.budget)
 		return 0;
 	dbg.st.spent = true;

@@ -6,7 +6,11 @@
  * the servers gave, and the client's progress callback cancels a transfer
  * once the whole run has waited its budget (--debuginfod-timeout), so a slow
  * or hung server never holds a profile back longer than that (plus the
- * client's one-second poll).
+ * client's one-second poll). What a hostile server can make the run keep
+ * or do is bounded: an answer over DEBUGINFOD_MAXSIZE (512 MiB when the
+ * user did not set it), announced or not, is cut and leaves nothing in the
+ * cache; redirects are bounded and kept to DEBUGINFOD_URLS' servers
+ * (debuginfod_curl.h); each refusal is said once.
  */
 #ifndef BPFPROF_DEBUGINFOD_H
 #define BPFPROF_DEBUGINFOD_H
