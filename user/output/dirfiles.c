@@ -1,31 +1,49 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* Atomic writes (a temporary, then a rename) and sorted listings. */
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/file.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 
 #include "dirfiles.h"
 
-/* .NAME.XXXXXXXX.tmp with a random part: a name planted in advance (a
- * shared directory) cannot be guessed, and concurrent writers differ. */
+/* .NAME.PID.XXXXXXXX.tmp with a random part: a name planted in advance (a
+ * shared directory) cannot be guessed, and concurrent writers differ. The
+ * writer's pid and its lock (flock, held while the temporary is open) tell
+ * a later run what a killed one left (dirfiles__clean_stale). */
 static int temp_name(const char *name, char *tmp, size_t size)
 {
 	uint32_t r;
 
 	if (getrandom(&r, sizeof(r), 0) != sizeof(r))
 		r = (uint32_t)getpid() ^ (uint32_t)time(NULL) << 8;
-	if (snprintf(tmp, size, ".%s.%08" PRIx32 ".tmp", name, r) >= (int)size)
+	if (snprintf(tmp, size, ".%s.%d.%08" PRIx32 ".tmp", name, (int)getpid(), r) >= (int)size)
 		return -ENAMETOOLONG;
 	return 0;
+}
+
+/* The new temporary, locked: 0, or -EAGAIN when a cleaner took it first
+ * (it holds the lock, or has unlinked it). */
+static int lock_temp(int fd)
+{
+	struct stat st;
+
+	if (flock(fd, LOCK_EX | LOCK_NB))
+		return errno == EWOULDBLOCK ? -EAGAIN : -errno;
+	if (fstat(fd, &st))
+		return -errno;
+	return st.st_nlink ? 0 : -EAGAIN;
 }
 
 /* An existing name that is not a regular file (a FIFO, a device, a
@@ -58,6 +76,12 @@ static int open_in(struct atomic_file *af, int dirfd, const char *name, mode_t m
 			    O_CLOEXEC, mode);
 		if (fd < 0) {
 			err = errno == EEXIST ? 0 : -errno;
+			continue;
+		}
+		err = lock_temp(fd);
+		if (err) {
+			close(fd);
+			err = err == -EAGAIN ? 0 : err;
 			continue;
 		}
 		af->f = fdopen(fd, "w");
@@ -152,6 +176,76 @@ int dirfiles__write(int dirfd, const char *name, const void *buf, size_t len, mo
 		return err;
 	}
 	return atomic_file__commit(&af);
+}
+
+/* A temporary as temp_name() makes it, of name (NULL: of any name): its
+ * writer's pid, or 0. Read from the end: NAME may hold dots. */
+static pid_t temp_writer(const char *entry, const char *name)
+{
+	size_t len = strlen(entry), digits = 0;
+	const char *tail;
+	long pid;
+
+	if (len < 1 + 1 + 1 + 1 + 1 + 12 || entry[0] != '.' || strcmp(entry + len - 4, ".tmp"))
+		return 0;
+	tail = entry + len - 12;	/* XXXXXXXX.tmp */
+	if (strspn(tail, "0123456789abcdef") != 8 || tail[-1] != '.')
+		return 0;
+	while (tail - 2 - digits > entry && isdigit((unsigned char)tail[-2 - (long)digits]))
+		digits++;
+	if (!digits || digits > 10 || tail[-2 - (long)digits] != '.')
+		return 0;
+	/* entry is "." NAME "." PID "." XXXXXXXX ".tmp" */
+	if (name && (strlen(name) != (size_t)(tail - 2 - digits - entry - 1) ||
+		     strncmp(entry + 1, name, strlen(name))))
+		return 0;
+	pid = strtol(tail - 1 - digits, NULL, 10);
+	return pid > 0 && pid <= INT_MAX ? (pid_t)pid : 0;
+}
+
+/* Removes dirfd/entry if it is a temporary a dead writer left: a regular
+ * file of ours (one link), no lock on it, its pid gone. Locked while
+ * checked and unlinked, so a writer that just made it sees it went. */
+static bool remove_stale(int dirfd, const char *entry, pid_t writer)
+{
+	struct stat st, now;
+	bool removed = false;
+	int fd;
+
+	if (fstatat(dirfd, entry, &st, AT_SYMLINK_NOFOLLOW) || !S_ISREG(st.st_mode) ||
+	    st.st_uid != geteuid() || st.st_nlink != 1)
+		return false;
+	fd = openat(dirfd, entry, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	if (!fstat(fd, &now) && now.st_dev == st.st_dev && now.st_ino == st.st_ino &&
+	    !flock(fd, LOCK_EX | LOCK_NB) && kill(writer, 0) && errno == ESRCH &&
+	    !fstatat(dirfd, entry, &now, AT_SYMLINK_NOFOLLOW) && now.st_ino == st.st_ino)
+		removed = !unlinkat(dirfd, entry, 0);
+	close(fd);
+	return removed;
+}
+
+int dirfiles__clean_stale(int dirfd, const char *name)
+{
+	int fd = dup(dirfd), removed = 0;
+	DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
+	struct dirent *de;
+	pid_t writer;
+
+	if (!dir) {
+		if (fd >= 0)
+			close(fd);
+		return 0;
+	}
+	rewinddir(dir);
+	while ((de = readdir(dir))) {
+		writer = temp_writer(de->d_name, name);
+		if (writer && writer != getpid() && remove_stale(dirfd, de->d_name, writer))
+			removed++;
+	}
+	closedir(dir);
+	return removed;
 }
 
 int dirfiles__check_regular(int dirfd, const char *name)

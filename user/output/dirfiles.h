@@ -51,6 +51,12 @@ int dirfiles__write(int dirfd, const char *name, const void *buf, size_t len, mo
  * sticky (and ours). Returns the fd or -errno. */
 int dirfiles__open_dir(const char *path, mode_t mode);
 
+/* Removes the temporaries of name (NULL: of any name) that runs killed
+ * before their commit or discard left in dirfd (SIGKILL, the OOM killer):
+ * only temp_name()'s pattern, regular files of ours with one link, not locked by a writer,
+ * their writer's pid gone. Returns how many. */
+int dirfiles__clean_stale(int dirfd, const char *name);
+
 /* 0 when dirfd/name is absent or a regular file, else -DIRFILES_ENOTREG. */
 int dirfiles__check_regular(int dirfd, const char *name);
 

@@ -28,7 +28,7 @@ struct fleet {
 
 static int open_dir(struct fleet *f)
 {
-	int fd = dirfiles__open_dir(f->o.dir, 0755);
+	int fd = dirfiles__open_dir(f->o.dir, 0755), stale;
 
 	if (fd >= 0)
 		fd = dirfiles__check_regular(fd, INDEX_LOG) ? -DIRFILES_ENOTREG : fd;
@@ -40,6 +40,10 @@ static int open_dir(struct fleet *f)
 	if (f->dirfd >= 0)
 		close(f->dirfd);
 	f->dirfd = fd;
+	stale = dirfiles__clean_stale(fd, NULL);
+	if (stale)
+		p_info("removed %d temporary file%s that killed runs left in %s", stale,
+		       stale == 1 ? "" : "s", f->o.dir);
 	return 0;
 }
 

@@ -24,6 +24,10 @@ static void print_totals(const struct output *out, uint64_t bpf_samples,
 		"%" PRIu64 " intervals (%" PRIu64 " samples) not written; BPF-side total %" PRIu64
 		" samples%s", tot.intervals, tot.samples, tot.lost_intervals, tot.lost_samples,
 		bpf_samples, offcpu);
+	/* a line of its own: readers of the one above take its end */
+	if (tot.late_intervals)
+		p_info("fleet: %" PRIu64 " intervals much longer than asked (the agent was stopped "
+		       "or starved; their spans are in the index)", tot.late_intervals);
 }
 
 /* The file registry: what the processes map now, what went with them (the

@@ -51,7 +51,7 @@ static void get_host(char *buf, size_t size)
  * when the profile is complete, so a run that fails leaves FILE as it was. */
 static int open_file(struct output *o)
 {
-	int err;
+	int err, stale;
 
 	o->file_tmp.dirfd = -1;
 	if (!o->cfg->output) {
@@ -65,6 +65,10 @@ static int open_file(struct output *o)
 		return err;
 	}
 	o->file = o->file_tmp.f;
+	stale = dirfiles__clean_stale(o->file_tmp.dirfd, o->file_tmp.name);
+	if (stale)
+		p_info("removed %d temporary file%s of %s that killed runs left", stale,
+		       stale == 1 ? "" : "s", o->cfg->output);
 	return 0;
 }
 
@@ -193,15 +197,34 @@ static void footprint_part(const struct footprint *f, char *buf, size_t size)
 		 f->kernel_bytes, f->row_bytes);
 }
 
+/* An interval much longer than asked: the agent was stopped (SIGSTOP, a
+ * frozen cgroup) or got no CPU, and its profile spans all of it. Said in
+ * the index, on stderr the first time, and counted: never one silent long
+ * interval. The margin: 1 s, or a tenth of a long interval. */
+static void late_part(struct output *o, const struct profile *p, char *buf, size_t size)
+{
+	double asked = o->cfg->interval, over = p->stats.duration - asked;
+
+	if (over < 1.0 || over < asked / 10)
+		return;
+	snprintf(buf, size, "; interval %.1f s, %.1f s longer than asked: the agent was "
+		 "stopped or starved", p->stats.duration, over);
+	if (!o->tot.late_intervals++)
+		p_warn("an interval lasted %.1f s, %.1f s longer than asked: the agent was "
+		       "stopped or starved (said in the index each time; once here)",
+		       p->stats.duration, over);
+}
+
 static void index_line(struct output *o, const struct profile *p, const char *summary, int err)
 {
-	char line[1792], footprint[256] = "";
+	char line[1792], footprint[256] = "", late[128] = "";
 	int lerr;
 
 	footprint_part(&p->stats.footprint, footprint, sizeof(footprint));
+	late_part(o, p, late, sizeof(late));
 	/* the footprint before the stack map: readers take the line's end */
-	snprintf(line, sizeof(line), "%" PRIu64 " %s%s; stack map held %zu ids%s",
-		 p->stats.start_wall_ns, summary, footprint, p->stats.stack_ids,
+	snprintf(line, sizeof(line), "%" PRIu64 " %s%s%s; stack map held %zu ids%s",
+		 p->stats.start_wall_ns, summary, footprint, late, p->stats.stack_ids,
 		 err ? "; NOT WRITTEN" : "");
 	lerr = fleet__log(o->fleet, line);
 	if (lerr && !o->log_failing)

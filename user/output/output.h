@@ -37,6 +37,7 @@ void output__reopen(struct output *o);
 struct fleet_totals {
 	uint64_t intervals, samples;
 	uint64_t lost_intervals, lost_samples;
+	uint64_t late_intervals;	/* much longer than asked (output.c: late_part) */
 };
 void output__totals(const struct output *o, struct fleet_totals *tot);
 

@@ -133,6 +133,8 @@ int spool__open(const char *dir, unsigned int max_items, struct spool **out)
 		free(sp);
 		return err;
 	}
+	/* what a killed run was writing (its own temporaries are nobody's item) */
+	dirfiles__clean_stale(sp->dirfd, NULL);
 	/* new items go after those an earlier run left */
 	err = spool__list(sp, &items, &n);
 	if (err) {
