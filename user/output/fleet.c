@@ -30,8 +30,10 @@ static int open_dir(struct fleet *f)
 {
 	int fd = dirfiles__open_dir(f->o.dir, 0755), stale;
 
-	if (fd >= 0)
-		fd = dirfiles__check_regular(fd, INDEX_LOG) ? -DIRFILES_ENOTREG : fd;
+	if (fd >= 0 && dirfiles__check_regular(fd, INDEX_LOG)) {
+		close(fd);	/* the directory is not used: its index is not a file */
+		fd = -DIRFILES_ENOTREG;
+	}
 	if (fd < 0) {
 		p_err("cannot use output directory %s: %s%s", f->o.dir,
 			fd == -DIRFILES_ENOTREG ? INDEX_LOG ": " : "", dirfiles__strerror(fd));
