@@ -8,18 +8,37 @@
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include <bpf/libbpf.h>
 
 #include "cli.h"
 #include "events.h"
 #include "run.h"
+#include "term_safe.h"
 #include "views.h"
 
+/* libbpf's log (-v): names from BTF and ELF files, a verifier log of many
+ * lines; each line printed by the one rule for text on a terminal
+ * (term_safe.h), libbpf's own line ends kept. */
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
+	char msg[4096], *line, *end;
+	int n = vsnprintf(msg, sizeof(msg), fmt, ap);
+
 	(void)level;
-	return vfprintf(stderr, fmt, ap);
+	if (n < 0)
+		return n;
+	for (line = msg; *line; line = end + 1) {
+		end = strchr(line, '\n');
+		if (end)
+			*end = '\0';
+		term_safe__fputs(line, 0, stderr);
+		if (!end)
+			break;
+		fputc('\n', stderr);
+	}
+	return n;
 }
 
 static int libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list ap)

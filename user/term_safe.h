@@ -6,7 +6,7 @@
  *   printable UTF-8 (ASCII, "müller", CJK) is shown as itself; a newline is
  *   the two characters \n, a carriage return \r; every other byte of a
  *   control character (C0 0x00-0x1f, DEL 0x7f, C1 U+0080-U+009F), of a
- *   mark that reorders text or breaks a line (U+200E-200F, U+2028-202E,
+ *   mark that reorders text or breaks a line (U+061C, U+200E-200F, U+2028-202E,
  *   U+2066-2069) or of invalid UTF-8 (a stray or overlong byte, a
  *   surrogate, past U+10FFFF, a cut sequence) is the four characters \xHH.
  *

@@ -70,6 +70,7 @@ Test(term_safe, controls_and_invalid_utf8_escaped)
 	/* a right-to-left override, an isolate, a line separator: reorder or break the line */
 	cr_expect_str_eq(escaped("a\xe2\x80\xae" "cba"), "a\\xe2\\x80\\xaecba");
 	cr_expect_str_eq(escaped("\xe2\x81\xa6x\xe2\x80\xa8"), "\\xe2\\x81\\xa6x\\xe2\\x80\\xa8");
+	cr_expect_str_eq(escaped("\xd8\x9c" "ab"), "\\xd8\\x9cab");	/* ARABIC LETTER MARK */
 	cr_expect_str_eq(escaped("zero\xe2\x80\x8bwidth"), "zero\xe2\x80\x8bwidth");	/* ZWSP kept */
 }
 
