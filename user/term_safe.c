@@ -116,6 +116,17 @@ size_t term_safe__char(const char *str, int *cols)
 	return n;
 }
 
+size_t term_safe__utf8(const char *str, uint32_t *cp)
+{
+	const unsigned char *s = (const unsigned char *)str;
+
+	if (s[0] && s[0] < 0x80) {
+		*cp = s[0];
+		return 1;
+	}
+	return s[0] ? utf8_decode(s, cp) : 0;
+}
+
 size_t term_safe__escape_byte(unsigned char c, char out[TERM_SAFE_ESC_MAX])
 {
 	static const char hex[] = "0123456789abcdef";

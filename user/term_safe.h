@@ -17,6 +17,7 @@
 #define BPFPROF_TERM_SAFE_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 /* The longest form of one escaped byte, "\xHH", and its NUL. */
@@ -27,6 +28,11 @@
  * 2 for a wide East Asian one, else 1). 0 when the byte at s is one to
  * escape (or is the terminating NUL). */
 size_t term_safe__char(const char *s, int *cols);
+
+/* The well-formed UTF-8 character at s, printable or not: its length (1 to
+ * 4), its code point in *cp; 0 for a byte of invalid UTF-8 (or the NUL). For
+ * the writers whose escape of a refused character is its code point. */
+size_t term_safe__utf8(const char *s, uint32_t *cp);
 
 /* The escaped form of byte c ("\n", "\r" or "\xHH") into out; its length. */
 size_t term_safe__escape_byte(unsigned char c, char out[TERM_SAFE_ESC_MAX]);

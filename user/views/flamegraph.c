@@ -12,22 +12,35 @@
 #include "flamegraph.h"
 #include "flamegraph_page.h"	/* build/: static const char flamegraph_page[] */
 #include "svg.h"
+#include "term_safe.h"
 
 #define DATA_MARK	"@@BPFPROF_DATA@@"
 
-/* A JSON string that is also safe inside <script>: '<' escaped. */
+/* A JSON string that is also safe inside <script> and, written to standard
+ * output, on a terminal: a character term_safe.h refuses (C0, DEL, C1, a
+ * mark that reorders text) as \u%04x, so the page still shows it as it is;
+ * a byte of invalid UTF-8 as the visible text \xHH, as the terminal and
+ * folded files show it; '<', '>', '&' as \u%04x. */
 static void json_string(const char *s, FILE *out)
 {
-	putc('"', out);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	char esc[TERM_SAFE_ESC_MAX];
+	uint32_t cp;
+	size_t n;
 
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20 || c == '<' || c == '>' || c == '&' || c == 0x7f)
-			fprintf(out, "\\u%04x", c);
-		else
-			putc(c, out);
+	putc('"', out);
+	for (; *s; s += n) {
+		n = term_safe__char(s, NULL);
+		if (n > 1 || (n == 1 && !strchr("\"\\<>&", *s))) {
+			fwrite(s, 1, n, out);
+		} else if (n == 1 && (*s == '"' || *s == '\\')) {
+			fprintf(out, "\\%c", *s);
+		} else if (n || (n = term_safe__utf8(s, &cp))) {
+			fprintf(out, "\\u%04" PRIx32, n == 1 ? (uint32_t)(unsigned char)*s : cp);
+		} else {
+			term_safe__escape_byte((unsigned char)*s, esc);
+			fprintf(out, "\\%s", esc);	/* its backslash escaped */
+			n = 1;
+		}
 	}
 	putc('"', out);
 }

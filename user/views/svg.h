@@ -8,8 +8,6 @@
 #include "fgtree.h"
 #include "vprof.h"
 
-/* Root at the bottom, 1200 px wide, a <title> tooltip per frame; frames
- * narrower than 0.3 px are left out. Returns 0. */
 /* Writes s as XML text, safe in an element or a quoted attribute: < > & " '
  * as entities; a control character (C0, DEL, C1), a byte of invalid UTF-8
  * (an overlong form, a surrogate as a Python lone surrogate is written, past
@@ -20,6 +18,8 @@
  * goes through it. */
 size_t svg__xml_text(const char *s, size_t max_cols, FILE *out);
 
+/* Root at the bottom, 1200 px wide, a <title> tooltip per frame; frames
+ * narrower than 0.3 px are left out. 0, or -ENOMEM (nothing written). */
 int svg__write(const struct vprof *v, const struct fgtree *t, const char *title, FILE *out);
 
 #endif

@@ -157,6 +157,12 @@ static int parse(int argc, char **argv, struct view_args *a)
 		return usage("%s needs a profile file ('-' for standard input)", a->cmd);
 	if (a->nfiles == 2 && !strcmp(a->files[0], "-") && !strcmp(a->files[1], "-"))
 		return usage("%s", "only one of the profiles can be standard input");
+	/* a page or an SVG is read by a browser, never by a terminal: refused
+	 * there rather than a screenful of markup (its names are escaped anyway) */
+	if (!strcmp(a->cmd, "flamegraph") && (!a->output || !strcmp(a->output, "-")) &&
+	    isatty(STDOUT_FILENO))
+		return usage("%s", "a flame graph page is not for a terminal: -o FILE.html "
+			     "(or .svg), or redirect standard output");
 	return -1;
 }
 
