@@ -144,3 +144,45 @@ check "case 10: a pprof that decodes to 60x its size: refused in $secs s, $kb Ki
 	all grep -q 'empty.pb: a pprof profile that takes more than 1 GiB of memory to decode' "$HV/empty.err" -- \
 	[ "${kb:-99999999}" -lt 1638400 ]
 rm -f "$HV/empty.pb"
+
+echo "== review 2: folded text whose NULs expand past the limit"
+# 300 MiB of NULs (~300 KB of gzip): each NUL is read as the 4 bytes \x00,
+# 1.2 GiB of text: refused before it is made (before: 1.2 GiB of text and as
+# much again for a line's copy, then "not folded")
+head -c $((300 << 20)) /dev/zero | gzip -1 >"$HV/nul.gz"
+/usr/bin/time -f '%e %M' -o "$HV/nul.time" "$BPFPROF" report "$HV/nul.gz" >/dev/null 2>"$HV/nul.err"
+read -r secs kb < <(tail -1 "$HV/nul.time")
+check "review 2: a NUL bomb ($(stat -c %s "$HV/nul.gz") bytes of gzip): refused in $secs s, $kb KiB ($(grep -v 'Command exited' "$HV/nul.err"))" \
+	all grep -q 'nul.gz: folded text past the 1 GiB limit once its NUL bytes are written \\x00' "$HV/nul.err" -- \
+	[ "$(grep -vc 'Command exited' "$HV/nul.err")" -eq 1 ] -- [ "${kb:-99999999}" -lt 716800 ]
+rm -f "$HV/nul.gz"
+
+echo "== review 7: pprof samples that cost time or memory after decoding"
+python3 tests/gen/pprof_bomb.py repeat "$HV/repeat.pb" 1000000
+within 60 "$BPFPROF" report "$HV/repeat.pb"
+check "review 7: a sample of location 1 repeated 10^6 times: refused past 4096 frames (exit $(cat "$HV/rc"): $(head -c 150 "$HV/within.err"))" \
+	all [ "$(cat "$HV/rc")" -eq 1 ] -- grep -q 'repeat.pb: sample 1 has more than 4096 frames' "$HV/within.err"
+python3 tests/gen/pprof_bomb.py ids "$HV/ids.pb" 200000
+within 30 "$BPFPROF" report "$HV/ids.pb"
+check "review 7: 200000 locations whose ids are not index + 1: read in 30 s, 200000 samples (exit $(cat "$HV/rc"), $(samples_of "$HV/within.out"))" \
+	all [ "$(cat "$HV/rc")" -eq 0 ] -- [ "$(samples_of "$HV/within.out")" = 200000 ]
+rm -f "$HV/repeat.pb" "$HV/ids.pb"
+
+echo "== review 3: the page's names carry no byte that drives a terminal"
+python3 tests/gen/craft_pprof.py "$HV/c1.pb" 2 5 $'\xc2\x9b6n\xe2\x80\xaeab\xff\x1b]2;x\x07'
+"$BPFPROF" flamegraph "$HV/c1.pb" --title $'t\xc2\x9b' >"$HV/c1.html" 2>"$HV/c1.err"; rc=$?
+check "review 3: flamegraph of a pprof with a CSI (\\xc2\\x9b), RLO, \\xff, ESC comm to standard output: exit $rc, no C1/C0/mark byte, \\u009b \\u202e and the text \\xff in its JSON" \
+	python3 -c '
+import re, sys
+b = open(sys.argv[1], "rb").read()
+t = b.decode("utf-8")  # strict: no invalid UTF-8
+bad = [hex(ord(c)) for c in t if (ord(c) < 0x20 and c not in "\n\t") or 0x7f <= ord(c) <= 0x9f or 0x200e <= ord(c) <= 0x200f or 0x2028 <= ord(c) <= 0x202e or 0x2066 <= ord(c) <= 0x2069]
+want = [w for w in (r"\u009b6n\u202eab\\xff\u001b]2;x\u0007", r"t\u009b") if w not in t]
+print("        bad:", sorted(set(bad)), "missing:", want) if bad or want else None
+sys.exit(bool(bad or want))' "$HV/c1.html"
+script -q -e -c "$BPFPROF flamegraph $HV/c1.pb" /dev/null >"$HV/c1.tty" 2>&1; rc=$?
+check "review 3: flamegraph to a terminal is refused, no page written to it (exit $rc: $(head -c 150 "$HV/c1.tty" | tr -d '\r' | head -1))" \
+	all [ "$rc" -eq 2 ] -- grep -q 'a flame graph page is not for a terminal' "$HV/c1.tty" -- bash -c "! grep -q '<html\|<svg' '$HV/c1.tty'"
+"$BPFPROF" flamegraph "$HV/c1.pb" -o "$HV/c1b.html" 2>/dev/null
+dom=$(chromium_dom "$HV/c1b.html" "")
+check "review 3: the page of those names renders" bash -c "grep -q 'bpfprof-data' <<<'${dom//\'/}'"

@@ -5,6 +5,7 @@ int64), written raw (OUT.pb) or gzip-compressed (OUT.pb.gz), as Go's pprof
 lays one out: string_table[0] is "", every sample has one value per sample
 type. Usage: craft_pprof.py OUT NSAMPLES VALUE [COMM]"""
 import gzip
+import os
 import sys
 
 
@@ -44,7 +45,7 @@ def main():
     for fn, name in ((1, "main"), (2, "work")):
         prof += field(5, num(1, fn) + num(2, s[name]))
     for name in strings:
-        prof += field(6, name.encode())
+        prof += field(6, os.fsencode(name))  # argv bytes as given
     with open(out, "wb") as f:
         f.write(gzip.compress(prof) if out.endswith(".gz") else prof)
 

@@ -114,30 +114,29 @@ static int gunzip(const uint8_t *in, size_t len, uint8_t **out, size_t *out_len)
 	return 0;
 }
 
-/* A folded frame: its marker says its kind; "file+0x1f" names its file. */
-static int64_t folded_frame(struct vprof *v, const char *s, size_t len, char *tmp)
+/* A folded frame (NUL-terminated in the line, which is ours to write: its
+ * marker is cut off in place, no copy): the marker says its kind;
+ * "file+0x1f" names its file. */
+static int64_t folded_frame(struct vprof *v, char *s, size_t len)
 {
 	enum vkind kind;
-	const char *plus, *dso = "";
+	const char *dso = "";
+	char *plus;
 
 	len = vprof__frame_kind(s, len, &kind);
-	memcpy(tmp, s, len);
-	tmp[len] = '\0';
+	s[len] = '\0';
 	if (kind == VK_KERNEL) {
 		dso = "[kernel.kallsyms]";
-	} else if ((plus = strstr(tmp, "+0x")) && plus > tmp && !strchr(plus, ' ')) {
-		tmp[plus - tmp] = '\0';
-		dso = vprof__intern(v, tmp, strlen(tmp));
-		tmp[plus - tmp] = '+';
+	} else if ((plus = strstr(s, "+0x")) && plus > s && !strchr(plus, ' ')) {
+		dso = vprof__intern(v, s, (size_t)(plus - s));
 		if (!dso)
 			return -1;
 	}
-	return vprof__frame(v, tmp, dso, kind);
+	return vprof__frame(v, s, dso, kind);
 }
 
 /* One line "comm;outer;...;inner COUNT". */
-static int folded_line(struct vprof *v, char *line, size_t len, uint32_t **ids, size_t *cap,
-		       char *tmp)
+static int folded_line(struct vprof *v, char *line, size_t len, uint32_t **ids, size_t *cap)
 {
 	char *sp = memrchr(line, ' ', len), *end, *p, *semi;
 	uint64_t count;
@@ -170,7 +169,7 @@ static int folded_line(struct vprof *v, char *line, size_t len, uint32_t **ids, 
 			*ids = bigger;
 			*cap *= 2;
 		}
-		id = folded_frame(v, p, strlen(p), tmp);
+		id = folded_frame(v, p, strlen(p));
 		if (id < 0)
 			return -ENOMEM;
 		(*ids)[n++] = (uint32_t)id;
@@ -197,8 +196,8 @@ static int parse_folded(const char *what, char *buf, size_t len, bool binary, st
 {
 	size_t cap = 64, lineno = 0;
 	uint32_t *ids = malloc(cap * sizeof(*ids));
-	char *tmp = malloc(len + 1), *line = buf, *nl;
-	int err = ids && tmp ? 0 : -ENOMEM;
+	char *line = buf, *nl;
+	int err = ids ? 0 : -ENOMEM;
 
 	while (!err && line < buf + len) {
 		char *next;
@@ -212,12 +211,11 @@ static int parse_folded(const char *what, char *buf, size_t len, bool binary, st
 			n--;
 		line[n] = '\0';	/* buf has a byte past its end for the last line */
 		if (n && line[0] != '#')
-			err = folded_line(v, line, n, &ids, &cap, tmp);
+			err = folded_line(v, line, n, &ids, &cap);
 		folded_error(what, lineno, err, binary);
 		line = next;
 	}
 	free(ids);
-	free(tmp);
 	v->has_comm = true;
 	return err;
 }
@@ -249,86 +247,137 @@ static int64_t pp_string_index(const Profile *pr, const char *s)
 	return -1;
 }
 
-/* By id: ids are usually index + 1, else searched. */
-#define PP_FIND(arr, n, want) ({						\
-	__typeof__(arr[0]) found_ = NULL;					\
-	if ((want) >= 1 && (want) <= (n) && arr[(want) - 1]->id == (want))	\
-		found_ = arr[(want) - 1];					\
-	for (size_t i_ = 0; !found_ && i_ < (n); i_++)				\
-		if (arr[i_]->id == (want))					\
-			found_ = arr[i_];					\
-	found_; })
+/* A pprof list's entries by id: (id, index) sorted once, searched in
+ * O(log n) (ids need not be index + 1: a search each would be quadratic). */
+struct id_at {
+	uint64_t id;
+	size_t at;
+};
+
+struct pp_index {
+	struct id_at *e;
+	size_t n;
+};
+
+static int id_at_cmp(const void *a, const void *b)
+{
+	const struct id_at *x = a, *y = b;
+
+	return x->id != y->id ? (x->id > y->id) - (x->id < y->id) : (x->at > y->at) - (x->at < y->at);
+}
+
+/* x of the count entries of arr (Location **, Function **, Mapping **); 0 or -ENOMEM */
+#define PP_INDEX(x, arr, count) ({								\
+	(x)->n = (count);									\
+	(x)->e = malloc(((count) ? (count) : 1) * sizeof(*(x)->e));				\
+	for (size_t i_ = 0; (x)->e && i_ < (count); i_++)					\
+		(x)->e[i_] = (struct id_at){ .id = (arr)[i_]->id, .at = i_ };		\
+	if ((x)->e)									\
+		qsort((x)->e, (count), sizeof(*(x)->e), id_at_cmp);				\
+	(x)->e ? 0 : -ENOMEM; })
+
+/* The index of id's entry (the first listed of equal ids), SIZE_MAX if none. */
+static size_t pp_index__find(const struct pp_index *x, uint64_t id)
+{
+	size_t lo = 0, hi = x->n, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (x->e[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < x->n && x->e[lo].id == id ? x->e[lo].at : SIZE_MAX;
+}
+
+/* Frames of one sample, at most: bpfprof writes 127 user and 127 kernel
+ * locations, each a few lines when inlined; Go's pprof keeps 128 and
+ * async-profiler 2048 by default. 4096 leaves room for all of them while
+ * a crafted sample (one location id repeated 10^6 times, each of many
+ * lines) is refused rather than made a stack of millions. */
+#define MAX_SAMPLE_FRAMES	4096
+/* Frames of all samples (a uint32_t each): memory bounded by the limit. */
+#define MAX_PROFILE_FRAMES	(MAX_PROFILE_BYTES / sizeof(uint32_t))
+
+/* A pprof profile being read: its id tables and one sample's frames. */
+struct pp_reader {
+	const Profile *pr;
+	struct pp_index loc, fn, map;
+	uint32_t ids[MAX_SAMPLE_FRAMES];
+	size_t frames;		/* of all samples so far */
+	char name[4096];	/* "file+0xADDR" */
+};
 
 /* One location, outermost line first: every line but the last is inlined
- * into the next. Returns frames added or -ENOMEM. */
-static int location_frames(struct vprof *v, const Profile *pr, const Location *loc,
-			   uint32_t *ids, char *tmp)
+ * into the next. Returns the frames added to ids (room for at most room),
+ * -E2BIG past room or -ENOMEM. */
+static int location_frames(struct vprof *v, struct pp_reader *r, const Location *loc,
+			   uint32_t *ids, size_t room)
 {
-	const Perftools__Profiles__Mapping *m =
-		loc->mapping_id ? PP_FIND(pr->mapping, pr->n_mapping, loc->mapping_id) : NULL;
+	const Profile *pr = r->pr;
+	size_t mi = loc->mapping_id ? pp_index__find(&r->map, loc->mapping_id) : SIZE_MAX;
+	const Perftools__Profiles__Mapping *m = mi != SIZE_MAX ? pr->mapping[mi] : NULL;
 	const char *dso = m ? pp_string(pr, m->filename) : "";
 	bool kernel = !strncmp(dso, "[kernel", 7) || !strcmp(dso, "[vmlinux]");
-	int n = 0;
+	size_t n = 0, i;
 	int64_t id;
-	size_t i;
 
 	for (i = loc->n_line; i-- > 0;) {
-		const Perftools__Profiles__Function *fn =
-			PP_FIND(pr->function, pr->n_function, loc->line[i]->function_id);
-		const char *name = fn ? pp_string(pr, fn->name) : "";
+		size_t fi = pp_index__find(&r->fn, loc->line[i]->function_id);
+		const char *name = fi != SIZE_MAX ? pp_string(pr, pr->function[fi]->name) : "";
 
 		if (!*name)
 			continue;
+		if (n == room)
+			return -E2BIG;
 		id = vprof__frame(v, name, dso, kernel ? VK_KERNEL : i ? VK_INLINE : VK_USER);
 		if (id < 0)
 			return -ENOMEM;
 		ids[n++] = (uint32_t)id;
 	}
 	if (n)
-		return n;
+		return (int)n;
+	if (!room)
+		return -E2BIG;
 	/* no function: "file+0xADDR" as bpfprof's folded output writes it */
-	snprintf(tmp, 4096, "%s+0x%" PRIx64, *dso ? dso : "[unknown]",
+	snprintf(r->name, sizeof(r->name), "%s+0x%" PRIx64, *dso ? dso : "[unknown]",
 		 loc->address - (m ? m->memory_start - m->file_offset : 0));
-	id = vprof__frame(v, tmp, dso, kernel ? VK_KERNEL : VK_USER);
+	id = vprof__frame(v, r->name, dso, kernel ? VK_KERNEL : VK_USER);
 	if (id < 0)
 		return -ENOMEM;
 	ids[0] = (uint32_t)id;
 	return 1;
 }
 
-static int pprof_sample(struct vprof *v, const Profile *pr, const Perftools__Profiles__Sample *s,
-			size_t value_index, int64_t comm_key, int64_t pid_key, char *tmp)
+/* One sample: 0, -ENOMEM, -EOVERFLOW (the counts' sum), -E2BIG (more than
+ * MAX_SAMPLE_FRAMES frames) or -EFBIG (the frames of all samples past
+ * MAX_PROFILE_FRAMES). */
+static int pprof_sample(struct vprof *v, struct pp_reader *r, const Perftools__Profiles__Sample *s,
+			size_t value_index, int64_t comm_key, int64_t pid_key)
 {
 	const Perftools__Profiles__Label *comm = find_label(s, comm_key), *pid = find_label(s, pid_key);
-	size_t nids = 0, i, cap = 0;
-	uint32_t *ids = NULL;
-	int err = 0;
+	size_t nids = 0, i, at;
+	int n;
 
 	if (value_index >= s->n_value || s->value[value_index] <= 0)
 		return 0;
-	for (i = 0; i < s->n_location_id; i++) {
-		const Location *loc = PP_FIND(pr->location, pr->n_location, s->location_id[i]);
-
-		cap += loc ? loc->n_line + 1 : 0;
-	}
-	ids = malloc((cap ? cap : 1) * sizeof(*ids));
-	if (!ids)
-		return -ENOMEM;
+	if (s->n_location_id > MAX_SAMPLE_FRAMES)
+		return -E2BIG;	/* each location is a frame at least */
 	/* pprof lists the leaf first */
-	for (i = s->n_location_id; !err && i-- > 0;) {
-		const Location *loc = PP_FIND(pr->location, pr->n_location, s->location_id[i]);
-		int n = loc ? location_frames(v, pr, loc, ids + nids, tmp) : 0;
-
+	for (i = s->n_location_id; i-- > 0;) {
+		at = pp_index__find(&r->loc, s->location_id[i]);
+		n = at != SIZE_MAX ? location_frames(v, r, r->pr->location[at], r->ids + nids,
+						      MAX_SAMPLE_FRAMES - nids) : 0;
 		if (n < 0)
-			err = n;
-		else
-			nids += (size_t)n;
+			return n;
+		nids += (size_t)n;
 	}
-	if (!err)
-		err = vprof__add(v, comm ? pp_string(pr, comm->str) : "", pid ? (pid_t)pid->num : 0,
-				 ids, (uint32_t)nids, (uint64_t)s->value[value_index]);
-	free(ids);
-	return err;
+	if (nids > MAX_PROFILE_FRAMES - r->frames)
+		return -EFBIG;
+	r->frames += nids;
+	return vprof__add(v, comm ? pp_string(r->pr, comm->str) : "", pid ? (pid_t)pid->num : 0,
+			  r->ids, (uint32_t)nids, (uint64_t)s->value[value_index]);
 }
 
 /* protobuf-c's allocations while a pprof decodes, counted (not its frees:
@@ -375,22 +424,41 @@ static Profile *pprof_unpack(const uint8_t *buf, size_t len, bool *too_big)
 	return NULL;
 }
 
+static void pp_reader__free(struct pp_reader *r)
+{
+	free(r->loc.e);
+	free(r->fn.e);
+	free(r->map.e);
+	free(r);
+}
+
 static int parse_pprof(const char *what, const Profile *pr, struct vprof *v)
 {
+	struct pp_reader *r = calloc(1, sizeof(*r));
 	int64_t comm_key, pid_key;
-	char *tmp = malloc(4096);
 	size_t i;
-	int err = tmp ? 0 : -ENOMEM;
+	int err = r ? 0 : -ENOMEM;
 
+	if (!err) {
+		r->pr = pr;
+		err = PP_INDEX(&r->loc, pr->location, pr->n_location);
+		err = err ?: PP_INDEX(&r->fn, pr->function, pr->n_function);
+		err = err ?: PP_INDEX(&r->map, pr->mapping, pr->n_mapping);
+	}
 	comm_key = pp_string_index(pr, "comm");
 	pid_key = pp_string_index(pr, "pid");
 	/* value 0: bpfprof's samples/count, or the first event */
 	for (i = 0; !err && i < pr->n_sample; i++)
-		err = pprof_sample(v, pr, pr->sample[i], 0, comm_key, pid_key, tmp);
+		err = pprof_sample(v, r, pr->sample[i], 0, comm_key, pid_key);
 	v->has_comm = comm_key > 0;
 	if (err == -EOVERFLOW)
 		p_err("%s: the sample counts add up past 2^64-1", what);
-	free(tmp);
+	else if (err == -E2BIG)
+		p_err("%s: sample %zu has more than %d frames", what, i, MAX_SAMPLE_FRAMES);
+	else if (err == -EFBIG)
+		p_err("%s: its stacks take more than " MAX_PROFILE_TEXT " of memory", what);
+	if (r)
+		pp_reader__free(r);
 	return err;
 }
 
@@ -405,7 +473,9 @@ static bool looks_binary(const uint8_t *buf, size_t len)
 	return false;
 }
 
-/* Folded text: a writable copy (a NUL byte as the text \x00), one byte past its end. */
+/* Folded text: a writable copy (a NUL byte as the text \x00), one byte
+ * past its end; the copy is held to the profile limit too (a gzip of NULs
+ * would make it 4 times it). */
 static int parse_text(const char *what, const uint8_t *buf, size_t len, struct vprof *v)
 {
 	size_t nuls = 0, i, n = 0;
@@ -414,6 +484,11 @@ static int parse_text(const char *what, const uint8_t *buf, size_t len, struct v
 
 	for (i = 0; i < len; i++)
 		nuls += !buf[i];
+	if (len + 3 * nuls > MAX_PROFILE_BYTES) {	/* len <= the limit: no wrap */
+		p_err("%s: folded text past the " MAX_PROFILE_TEXT " limit once its NUL bytes "
+		      "are written \\x00", what);
+		return -EFBIG;
+	}
 	text = malloc(len + 3 * nuls + 1);
 	if (!text)
 		return -ENOMEM;
