@@ -11,6 +11,7 @@
 #include "aggregate.h"
 #include "diff.h"
 #include "fgtree.h"
+#include "flamegraph.h"
 #include "pprof.h"
 #include "profile.pb-c.h"
 #include "report.h"
@@ -167,6 +168,126 @@ Test(views, pprof_told_by_decoding_and_sums_checked)
 	buf = pack_pprof(3, INT64_MAX, &len);
 	cr_expect_eq(vprof__parse("t", buf, len, &v), -EOVERFLOW);
 	free(buf);
+}
+
+/* A pprof of nloc locations (ids 1000 + 2i, listed last first, each of
+ * lines lines of function id 1000 + 2i, named "f") and one sample whose
+ * stack is location 1000 repeated depth times, then each location once. */
+static uint8_t *pack_stack(size_t nloc, size_t lines, size_t depth, size_t *len)
+{
+	Perftools__Profiles__ValueType st = PERFTOOLS__PROFILES__VALUE_TYPE__INIT, *sts[] = { &st };
+	Perftools__Profiles__Sample s = PERFTOOLS__PROFILES__SAMPLE__INIT, *ss[] = { &s };
+	Perftools__Profiles__Profile pr = PERFTOOLS__PROFILES__PROFILE__INIT;
+	Perftools__Profiles__Location *locs = calloc(nloc, sizeof(*locs)), **lp = calloc(nloc, sizeof(*lp));
+	Perftools__Profiles__Function *fns = calloc(nloc, sizeof(*fns)), **fp = calloc(nloc, sizeof(*fp));
+	Perftools__Profiles__Line line = PERFTOOLS__PROFILES__LINE__INIT, **ln = calloc(nloc * lines, sizeof(*ln));
+	Perftools__Profiles__Line *lines_of = calloc(nloc * lines, sizeof(*lines_of));
+	uint64_t *ids = calloc(depth + nloc, sizeof(*ids));
+	char *strings[] = { "", "samples", "count", "f" };
+	int64_t value = 1;
+	uint8_t *buf;
+	size_t i, k;
+
+	cr_assert(locs && lp && fns && fp && ln && lines_of && ids);
+	st.type = 1;
+	st.unit = 2;
+	for (i = 0; i < nloc; i++) {
+		size_t at = nloc - 1 - i;	/* last first */
+
+		perftools__profiles__location__init(&locs[at]);
+		perftools__profiles__function__init(&fns[at]);
+		locs[at].id = fns[at].id = 1000 + 2 * i;
+		fns[at].name = 3;
+		for (k = 0; k < lines; k++) {
+			lines_of[at * lines + k] = line;
+			lines_of[at * lines + k].function_id = 1000 + 2 * i;
+			ln[at * lines + k] = &lines_of[at * lines + k];
+		}
+		locs[at].n_line = lines;
+		locs[at].line = ln + at * lines;
+		lp[at] = &locs[at];
+		fp[at] = &fns[at];
+		ids[depth + i] = 1000 + 2 * i;
+	}
+	for (i = 0; i < depth; i++)
+		ids[i] = 1000;
+	s.n_value = 1;
+	s.value = &value;
+	s.n_location_id = depth + nloc;
+	s.location_id = ids;
+	pr.n_sample_type = 1;
+	pr.sample_type = sts;
+	pr.n_sample = 1;
+	pr.sample = ss;
+	pr.n_location = nloc;
+	pr.location = lp;
+	pr.n_function = nloc;
+	pr.function = fp;
+	pr.n_string_table = 4;
+	pr.string_table = strings;
+	*len = perftools__profiles__profile__get_packed_size(&pr);
+	buf = malloc(*len);
+	cr_assert(buf);
+	perftools__profiles__profile__pack(&pr, buf);
+	free(locs), free(lp), free(fns), free(fp), free(ln), free(lines_of), free(ids);
+	return buf;
+}
+
+/* Locations found by id whatever their order; a sample of more than 4096
+ * frames (inlined lines counted) refused, 4096 read. */
+Test(views, pprof_ids_indexed_and_frames_capped)
+{
+	static const struct { size_t nloc, lines, depth; int err; uint32_t frames; } cases[] = {
+		{ 3000, 1, 0, 0, 3000 },
+		{ 1, 1, 4095, 0, 4096 },
+		{ 1, 1, 4096, -E2BIG, 0 },
+		{ 1, 2, 2047, 0, 4096 },	/* 2048 locations of 2 lines */
+		{ 1, 2, 2048, -E2BIG, 0 },
+		{ 1, 5000, 0, -E2BIG, 0 },	/* one location of 5000 lines */
+	};
+	struct vprof *v;
+	uint8_t *buf;
+	size_t i, len;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		v = NULL;
+		buf = pack_stack(cases[i].nloc, cases[i].lines, cases[i].depth, &len);
+		cr_expect_eq(vprof__parse("t", buf, len, &v), cases[i].err, "case %zu", i);
+		if (!cases[i].err) {
+			cr_expect_eq(v->nstacks, 1, "case %zu", i);
+			cr_expect_eq(v->stacks[0].depth, cases[i].frames, "case %zu", i);
+		}
+		vprof__free(v);
+		free(buf);
+	}
+}
+
+/* The page's names: what term_safe.h refuses as \u%04x (the page shows
+ * the same character), invalid UTF-8 as the text \xHH, '<' '>' '&' and
+ * JSON's own escapes; other UTF-8 as itself. */
+Test(views, page_json_names)
+{
+	static const char *const want[] = {
+		"\"a\\u009bb\"", "\"c\\u202ed\\u2066\"", "\"e\\\\xfff\\\\xed\\\\xa0\\\\x80\"",
+		"\"g\\u003c\\u0026\\u003e\\\"\\\\h\"", "\"i\\u001bj\\u007f\"", "\"m\xc3\xbcller \xe6\x97\xa5\"",
+		"\"title\":\"t\\u0085\\\\xc0\"",
+	};
+	struct vprof *v = parse("app;a\xc2\x9b" "b;c\xe2\x80\xae" "d\xe2\x81\xa6;e\xff" "f\xed\xa0\x80;"
+				"g<&>\"\\h;i\x1bj\x7f;m\xc3\xbcller \xe6\x97\xa5 1\n");
+	struct fg_opts o = { .title = "t\xc2\x85\xc0" };
+	char *page = NULL;
+	size_t len = 0, i;
+	FILE *f = open_memstream(&page, &len);
+
+	cr_assert(f);
+	cr_assert_eq(flamegraph__write(v, NULL, &o, f), 0);
+	fclose(f);
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		cr_expect(strstr(page, want[i]), "missing %s", want[i]);
+	cr_expect(!memmem(page, len, "\xc2\x9b", 2) && !memmem(page, len, "\xe2\x80\xae", 3) &&
+		  !memchr(page, 0x1b, len) && !memchr(page, 0xff, len));
+	free(page);
+	vprof__free(v);
 }
 
 static char *xml(const char *s, size_t max_cols, size_t *took)
