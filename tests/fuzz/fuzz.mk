@@ -59,8 +59,9 @@ FUZZ_SRCS_debug_file := user/symbols/dwarf_lines.c user/symbols/debuginfod.c \
                         user/procs/mapped_file.c user/errors.c user/term_safe.c
 FUZZ_LIBS_debug_file := -ldw -lelf -lz -lm
 FUZZ_SRCS_views     := user/views/read_profile.c user/views/vprof.c user/views/table.c \
-                       user/views/fgtree.c user/views/svg.c user/term_safe.c user/errors.c \
-                       $(BUILD)/profile.pb-c.c
+                       user/views/fgtree.c user/views/svg.c user/views/flamegraph.c \
+                       user/term_safe.c user/errors.c $(BUILD)/profile.pb-c.c
+FUZZ_DEPS_views     := $(BUILD)/flamegraph_page.h
 FUZZ_LIBS_views     := -lprotobuf-c -lz
 FUZZ_SRCS_control   := user/sampling/control.c user/errors.c user/term_safe.c
 # The parser each target is about, for fuzz-cov.

@@ -5,15 +5,20 @@
  * then what every view builds of what it read: the report table, the flame
  * tree, the SVG. The input is the file's bytes. An accepted profile's total
  * is the sum of its stacks (no wrap), every frame index is in range, the
- * table and the tree account for the same total, and the SVG is UTF-8 with
- * no control byte but a newline and no '<' but the markup's own.
+ * table and the tree account for the same total, the SVG is UTF-8 with
+ * no control byte but a newline and no '<' but the markup's own, and the
+ * HTML page (which may be written to standard output) is UTF-8 with no
+ * control character (C0 but a tab or newline, DEL, C1) and no mark that
+ * reorders text.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fgtree.h"
+#include "flamegraph.h"
 #include "fuzz_check.h"
 #include "svg.h"
 #include "table.h"
@@ -34,14 +39,16 @@ static void check_profile(const struct vprof *v)
 }
 
 /* Well-formed UTF-8 and no control byte but '\n' (what svg__xml_text and
- * the markup promise XML parsers). */
-static void check_svg_bytes(const unsigned char *s, size_t len)
+ * the markup promise XML parsers), and '\t' where tab is true (the page's
+ * script); no C1 control, no mark that reorders text (what json_string
+ * promises a terminal). */
+static void check_text_bytes(const unsigned char *s, size_t len, bool tab)
 {
 	size_t i = 0, n, k;
 
 	while (i < len) {
 		if (s[i] < 0x80) {
-			CHECK(s[i] >= 0x20 || s[i] == '\n');
+			CHECK(s[i] >= 0x20 || s[i] == '\n' || (tab && s[i] == '\t'));
 			CHECK(s[i] != 0x7f);
 			i++;
 			continue;
@@ -51,6 +58,10 @@ static void check_svg_bytes(const unsigned char *s, size_t len)
 		for (k = 1; k < n; k++)
 			CHECK((s[i + k] & 0xc0) == 0x80);
 		CHECK(!(s[i] == 0xed && s[i + 1] >= 0xa0));	/* no surrogate */
+		CHECK(!(s[i] == 0xc2 && s[i + 1] <= 0x9f));	/* no C1 */
+		CHECK(!(s[i] == 0xe2 && s[i + 1] == 0x80 &&	/* U+200E-200F, U+2028-202E */
+			((s[i + 2] >= 0x8e && s[i + 2] <= 0x8f) || (s[i + 2] >= 0xa8 && s[i + 2] <= 0xae))));
+		CHECK(!(s[i] == 0xe2 && s[i + 1] == 0x81 && s[i + 2] >= 0xa6 && s[i + 2] <= 0xa9));
 		i += n;
 	}
 }
@@ -74,9 +85,16 @@ static void check_views(struct vprof *v)
 	CHECK(f != NULL);
 	CHECK(svg__write(v, &tree, "fuzz", f) == 0);
 	CHECK(fclose(f) == 0);
-	check_svg_bytes((const unsigned char *)svg, len);
+	check_text_bytes((const unsigned char *)svg, len, false);
 	free(svg);
 	fgtree__free(&tree);
+	svg = NULL;
+	f = open_memstream(&svg, &len);
+	CHECK(f != NULL);
+	CHECK(flamegraph__write(v, NULL, &(struct fg_opts){ .title = "fuzz" }, f) == 0);
+	CHECK(fclose(f) == 0);
+	check_text_bytes((const unsigned char *)svg, len, true);
+	free(svg);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -87,7 +105,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (err) {
 		CHECK(v == NULL);
 		CHECK(err == -EINVAL || err == -ERANGE || err == -EOVERFLOW || err == -ENOMEM ||
-		      err == -EFBIG);
+		      err == -EFBIG || err == -E2BIG);
 		return 0;
 	}
 	check_profile(v);
