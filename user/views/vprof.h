@@ -89,7 +89,9 @@ int vprof__from_profile(const struct profile *p, struct vprof **out);
 
 /* Reads FILE ("-": standard input): pprof (gzip or not, recognised by its
  * bytes) or folded text. On error prints one "bpfprof: ..." line and
- * returns -errno (-EINVAL: not a profile). */
+ * returns -errno (-EINVAL: not a profile; -EFBIG: past the 1 GiB limit, as
+ * read, decompressed, decoded, or its frames; -E2BIG: a pprof sample of more
+ * than 4096 frames). */
 int vprof__read(const char *path, struct vprof **out);
 
 /* The same from bytes in memory; what names the source in messages. */
