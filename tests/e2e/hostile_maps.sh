@@ -72,9 +72,11 @@ check "case 1 -p: no frame named TEXT (the root-only file's line)" \
 # attacker's own map has 2 malformed lines, by design of jit_perfmap)
 check "case 1 -p: /etc/shadow not read (malformed JIT map lines: the legit map's 2 only)" \
 	grep -q 'JIT map lines skipped: 2 malformed,' "$HM/p.err"
-check "case 1 -p: every open of a planted map refuses to follow a link (O_NOFOLLOW)" \
-	bash -c "grep -E 'perf-($pa|$pb)\.map' '$HM/p.strace' | grep -q . &&
-		! grep -E 'perf-($pa|$pb)\.map' '$HM/p.strace' | grep -v 'O_NOFOLLOW.*= -1 ELOOP'"
+# (issue 23 review, item 8: a map is checked on an O_PATH fd before it is
+# opened; before, it was opened O_RDONLY, and a device there acted on open)
+check "case 1 -p: every open of a planted map is of the name only (O_PATH), never following a link" \
+	bash -c "grep -E 'perf-($pa|$pb|$pd)\.map' '$HM/p.strace' | grep -q . &&
+		! grep -E 'perf-($pa|$pb|$pd)\.map' '$HM/p.strace' | grep -vE 'O_NOFOLLOW.*O_PATH|O_PATH.*O_NOFOLLOW'"
 check "case 1 -p: (a) the link to a root-only file refused, said once" map_said "$HM/p.err" "$pa" "a symbolic link"
 check "case 1 -p: (b) the link to /etc/shadow refused, said once" map_said "$HM/p.err" "$pb" "a symbolic link"
 check "case 1 -p: (c) the hard link (made by $hard_by) refused, said once" map_said "$HM/p.err" "$pc" "owned by uid 0"
@@ -109,6 +111,38 @@ check "case 1 gone: exit 0; its JIT code sampled ($(comm_total "$HM/gone.folded"
 	all [ "$rc" -eq 0 ] -- [ "$(comm_total "$HM/gone.folded" jit_perfmap)" -ge 5 ] -- bash -c "! grep -q 'TEXT' '$HM/gone.folded'"
 check "case 1 gone: the link refused, said once" map_said "$HM/gone.err" "$pg" "a symbolic link"
 jit_stop_all
+
+# Another user's process (nobody's) ran code in anonymous memory without a
+# map of its own and exited before the end of an -a run; the attacker then
+# plants /tmp/perf-PID.map, his own regular file with one link. Before, a
+# gone process's user was unknown and not checked: its frames were named
+# by the attacker. Its user is learnt while it runs (its first code in
+# anonymous memory): the map is refused.
+echo "== case 1 gone: another user's process, the map planted after its exit"
+"$BPFPROF" -a -d 8 -o "$HM/other.folded" 2>"$HM/other.err" & bp=$!
+deadline=$((SECONDS + 30))
+until grep -q '^bpfprof: profiling' "$HM/other.err" 2>/dev/null || [ "$SECONDS" -ge "$deadline" ]; do sleep 0.1; done
+rm -f "$HM/x/victim.pid"
+setpriv --reuid=nobody --regid=nogroup --clear-groups sh -c 'echo $$ >"$1.tmp" && mv "$1.tmp" "$1" && exec "$2" 2' \
+	sh "$HM/x/victim.pid" "$EX/jit_perfmap" >/dev/null 2>&1 & vp=$!
+pv=
+until [ -n "$pv" ] || [ "$SECONDS" -ge "$deadline" ]; do
+	[ -s "$HM/x/victim.pid" ] && grep -qs jit_spin_first "/tmp/perf-$(cat "$HM/x/victim.pid").map" &&
+		pv=$(cat "$HM/x/victim.pid"); sleep 0.1
+done
+# its own map gone (as a JIT that writes none), the attacker's in its place
+[ -n "$pv" ] && rm -f "/tmp/perf-$pv.map" &&
+	attacker sh -c 'printf "0 7fffffffffff ATTACKER_NAME\n" >"$1"' sh "/tmp/perf-$pv.map"
+wait "$vp"
+wait "$bp"; rc=$?
+check "case 1 gone, another user's: exit 0; nobody's JIT code sampled ($(comm_total "$HM/other.folded" jit_perfmap) samples)" \
+	all [ -n "$pv" ] -- [ "$rc" -eq 0 ] -- [ "$(comm_total "$HM/other.folded" jit_perfmap)" -ge 5 ]
+check "case 1 gone, another user's: no frame named by the attacker's map" \
+	bash -c "! grep -q ATTACKER_NAME '$HM/other.folded'"
+check "case 1 gone, another user's: the attacker's map refused (not nobody's), said once, counted" \
+	all map_said "$HM/other.err" "$pv" "owned by uid $(id -u "$ATTACKER"), not the process's $(id -u nobody)" -- \
+	grep -qE 'JIT maps refused: [1-9]' "$HM/other.err"
+rm -f "/tmp/perf-$pv.map"
 
 # six processes each with a map of 10^6 lines: before, 351 MB (ASan: 363 MB
 # with a 4 MiB quarantine) for a 2 s run. Peak RSS against the same run

@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 
 #include "leak_check.h"
 #include "perfmap.h"
@@ -153,9 +154,11 @@ Test(perfmap, a_growing_file_is_read_from_where_it_stopped)
 /* perfmap__open() of our own pid, the reason of a refusal in why. */
 static int open_own(char *why, size_t size)
 {
+	struct proc_owner unknown = { .known = false };
 	char path[64];
 
-	return perfmap__open(getpid(), true, path, sizeof(path), why, size);
+	return perfmap__open(getpid(), procs__now(), true, &unknown, path, sizeof(path), why,
+			     size);
 }
 
 Test(perfmap, open_refuses_a_fifo_a_symlink_a_hard_link)
@@ -181,9 +184,60 @@ Test(perfmap, open_refuses_a_fifo_a_symlink_a_hard_link)
 	cr_assert_eq(link(other, path), 0);
 	cr_expect_eq(open_own(why, sizeof(why)), -EPERM);
 	cr_expect_str_eq(why, "2 links to it (a hard link)");
+	unlink(path);
+	/* a device node (as one bind-mounted there): checked, never opened */
+	cr_assert_eq(mknod(path, S_IFCHR | 0600, makedev(1, 3)), 0);
+	cr_expect_eq(open_own(why, sizeof(why)), -EPERM);
+	cr_expect_str_eq(why, "not a regular file");
+	unlink(path);
+	cr_assert_eq(link(other, path), 0);
 	unlink(other);
 	fd = open_own(why, sizeof(why));
 	cr_expect_geq(fd, 0, "our own file, through /proc/self/root and our own pid: %s", why);
+	if (fd >= 0)
+		close(fd);
+	unlink(path);
+}
+
+/* A gone process's map is checked against the owner learnt while it ran,
+ * never read again from /proc; the pid's current holder is taken only if it
+ * started by the process's start (else it is another process). */
+Test(perfmap, open_checks_the_owner_learnt_and_the_start_time)
+{
+	struct proc_owner me, other;
+	char path[64], why[96];
+	int fd;
+
+	cr_assert_eq(proc_owner__read(getpid(), procs__now(), &me, NULL), 0);
+	cr_expect(me.known);
+	cr_expect_eq(me.euid, geteuid());
+	cr_expect_eq(proc_owner__read(getpid(), 0, &other, NULL), -ESRCH,
+		     "a process that started after the time given is not the one meant");
+	snprintf(path, sizeof(path), "/tmp/perf-%d.map", (int)getpid());
+	unlink(path);
+	fd = open(path, O_CREAT | O_WRONLY | O_EXCL, 0600);
+	cr_assert(fd >= 0);
+	cr_assert_eq(fchown(fd, 4242, 4242), 0);
+	close(fd);
+	other = (struct proc_owner){ .ruid = 4242, .euid = 4242, .known = true };
+	cr_expect_geq(fd = perfmap__open(getpid(), procs__now(), false, &other, path, sizeof(path),
+					 why, sizeof(why)), 0, "gone, learnt: %s", why);
+	if (fd >= 0)
+		close(fd);
+	cr_expect_eq(perfmap__open(getpid(), procs__now(), false, &me, path, sizeof(path), why,
+				   sizeof(why)), -EPERM);
+	cr_expect_str_eq(why, "owned by uid 4242, not the process's 0");
+	other.known = false;
+	cr_expect_eq(perfmap__open(getpid(), procs__now(), false, &other, path, sizeof(path), why,
+				   sizeof(why)), -EPERM);
+	cr_expect_str_eq(why, "owner unknown");
+	/* alive, its start time known but not ours: the pid is someone else's */
+	other = me;
+	other.ruid = other.euid = 4242;
+	other.start_ticks++;
+	cr_expect_geq(fd = perfmap__open(getpid(), procs__now(), true, &other, path, sizeof(path),
+					 why, sizeof(why)), 0, "the owner learnt, not the pid's holder: %s",
+		      why);
 	if (fd >= 0)
 		close(fd);
 	unlink(path);
@@ -194,9 +248,9 @@ Test(perfmap, open_refuses_a_fifo_a_symlink_a_hard_link)
 Test(perfmap, refusal_by_owner_and_links)
 {
 	struct stat st = { .st_mode = S_IFREG | 0644, .st_nlink = 1, .st_uid = 1000 };
-	struct perfmap_owner user = { .ruid = 1000, .euid = 1000, .known = true };
-	struct perfmap_owner setuid = { .ruid = 1000, .euid = 0, .known = true };
-	struct perfmap_owner gone = { .known = false };
+	struct proc_owner user = { .ruid = 1000, .euid = 1000, .known = true };
+	struct proc_owner setuid = { .ruid = 1000, .euid = 0, .known = true };
+	struct proc_owner gone = { .known = false };
 	char why[96];
 
 	perfmap__refusal(&st, &user, why, sizeof(why));
@@ -207,7 +261,7 @@ Test(perfmap, refusal_by_owner_and_links)
 	perfmap__refusal(&st, &setuid, why, sizeof(why));
 	cr_expect_str_eq(why, "", "root's file, a process whose euid is root's");
 	perfmap__refusal(&st, &gone, why, sizeof(why));
-	cr_expect_str_eq(why, "");
+	cr_expect_str_eq(why, "owner unknown", "a process gone whose user was never learnt");
 	st.st_uid = 1001;
 	perfmap__refusal(&st, &user, why, sizeof(why));
 	cr_expect_str_eq(why, "owned by uid 1001, not the process's 1000");
@@ -216,7 +270,7 @@ Test(perfmap, refusal_by_owner_and_links)
 	perfmap__refusal(&st, &user, why, sizeof(why));
 	cr_expect_str_eq(why, "3 links to it (a hard link)");
 	perfmap__refusal(&st, &gone, why, sizeof(why));
-	cr_expect_str_eq(why, "3 links to it (a hard link)");
+	cr_expect_str_eq(why, "owner unknown");
 	st.st_mode = S_IFIFO | 0644;
 	perfmap__refusal(&st, &user, why, sizeof(why));
 	cr_expect_str_eq(why, "not a regular file");

@@ -24,6 +24,8 @@ struct proc {
 	struct proc *older;	/* the previous process with this pid */
 	pid_t parent;		/* who forked it, when that was seen (0: unknown) */
 	bool changed;		/* listed in procs.changed */
+	struct proc_owner owner;	/* learnt while it runs */
+	bool owner_image;	/* learnt in its current image */
 };
 
 struct procs {
@@ -232,6 +234,24 @@ static int add_vma(struct procs *p, struct proc *pr, const struct vma *v)
 	return 0;
 }
 
+/* Code no file backs (a JIT's; the vDSO is the kernel's). */
+static bool anonymous_code(const struct vma *v)
+{
+	const char *path = v->path ? v->path : "";
+
+	return (path[0] != '/' || !strncmp(path, "//anon", 6)) && strcmp(path, "[vdso]");
+}
+
+/* Whose pr is, read once an image of it runs code of its own making (what
+ * its JIT map will name): it may have changed user before. born_by: a time
+ * it surely ran. */
+static void learn_owner(struct proc *pr, const struct vma *v, uint64_t born_by)
+{
+	if (!pr->owner_image && anonymous_code(v) &&
+	    !proc_owner__read(pr->tgid, born_by, &pr->owner, NULL))
+		pr->owner_image = true;
+}
+
 int procs__mmap(struct procs *p, pid_t tgid, const struct vma *v)
 {
 	struct proc *pr = current(p, tgid, v->time);
@@ -239,6 +259,7 @@ int procs__mmap(struct procs *p, pid_t tgid, const struct vma *v)
 	if (!pr)
 		return -ENOMEM;
 	mark_changed(p, pr);
+	learn_owner(pr, v, v->time);
 	return add_vma(p, pr, v);
 }
 
@@ -277,6 +298,7 @@ int procs__exec(struct procs *p, pid_t tgid, uint64_t time)
 	grown[i] = time;
 	pr->nexecs++;
 	mark_changed(p, pr);
+	pr->owner_image = false;	/* an exec may change its user */
 	pr->unreadable = false;
 	pr->complete = true;	/* everything after exec is reported to us */
 	return 0;
@@ -301,6 +323,7 @@ int procs__fork(struct procs *p, pid_t parent, pid_t child, uint64_t time)
 	for (i = 0; pp && i < pp->nvmas; i++) {
 		if (pp->vmas[i].time > time || pp->vmas[i].time < from)
 			continue;
+		learn_owner(pc, &pp->vmas[i], time);
 		err = add_vma(p, pc, &pp->vmas[i]);
 		if (err)
 			return err;
@@ -336,6 +359,7 @@ static int synth_line(const struct maps_line *ml, void *arg)
 		.ino = ml->ino, .time = ctx->now, .path = (char *)ml->path,
 	};
 
+	learn_owner(ctx->pr, &v, ctx->now);
 	return add_vma(ctx->p, ctx->pr, &v);
 }
 
@@ -406,6 +430,13 @@ const struct vma *procs__find(struct procs *p, pid_t tgid, uint64_t start_time,
 			return v;
 	}
 	return NULL;
+}
+
+struct proc_owner procs__owner(struct procs *p, pid_t tgid, uint64_t start_time)
+{
+	const struct proc *pr = incarnation(p, tgid, start_time);
+
+	return pr ? pr->owner : (struct proc_owner){ .known = false };
 }
 
 bool procs__alive(struct procs *p, pid_t tgid, uint64_t start_time)

@@ -31,6 +31,25 @@ struct vma {
 
 struct procs;
 
+/* Whose a process is: its real and effective uid, and when it started
+ * (/proc/TGID/stat field 22, clock ticks since boot): learnt while it runs,
+ * so that the files it names after its exit (its JIT map) are checked
+ * against its user, not against whoever has its pid by then. */
+struct proc_owner {
+	uid_t ruid, euid;
+	uint64_t start_ticks;
+	bool known;
+};
+
+/* Reads the owner of the process that has pid tgid now, and its pid in its
+ * own pid namespace into *nspid (tgid when unknown) when nspid is not NULL.
+ * That process must have started by born_by (CLOCK_MONOTONIC ns, e.g. a
+ * record or a sample of the process meant): one started later has the pid
+ * of one that exited. The pid is someone else's only if it was reused
+ * within a clock tick (plus any time the machine slept since born_by).
+ * Returns 0, or -ESRCH (gone, unreadable, or another process). */
+int proc_owner__read(pid_t tgid, uint64_t born_by, struct proc_owner *o, pid_t *nspid);
+
 /* The registry the files of recorded mappings are entered in: a reference
  * is taken for each mapping recorded (procs__mmap, procs__fork,
  * procs__synthesize) and dropped when the process is forgotten
@@ -71,6 +90,11 @@ int procs__synthesize_all(struct procs *p);
  * starting nor read is read from /proc first. */
 const struct vma *procs__find(struct procs *p, pid_t tgid, uint64_t start_time,
 			      uint64_t exec_time, uint64_t addr);
+
+/* The owner of process tgid that started at start_time as learnt while it
+ * ran: when an image of it first ran code not from a file (a JIT's), or was
+ * read from /proc. known is false when it never was. */
+struct proc_owner procs__owner(struct procs *p, pid_t tgid, uint64_t start_time);
 
 /* False once that process's exit was seen: its /proc entry, if any, is
  * someone else's now. */

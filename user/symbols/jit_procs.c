@@ -18,6 +18,7 @@ struct jit_proc {
 	bool dead;		/* its process is gone: nothing more to read */
 	bool refused;		/* its map is not its own: never read, said once */
 	bool cut_said;		/* it was cut short (the budget spent): said once */
+	struct proc_owner owner;	/* learnt while it ran (procs__owner()) */
 	struct perfmap *pm;
 };
 
@@ -110,7 +111,8 @@ static void open_map(struct jit_procs *jp, struct jit_proc *p, bool alive)
 {
 	char path[64], why[96];
 
-	p->fd = perfmap__open(p->tgid, alive, path, sizeof(path), why, sizeof(why));
+	p->fd = perfmap__open(p->tgid, p->start_time, alive, &p->owner, path, sizeof(path), why,
+			      sizeof(why));
 	if (p->fd != -EPERM)
 		return;
 	p->refused = true;
@@ -148,21 +150,15 @@ static void refresh(struct jit_procs *jp, struct jit_proc *p, bool alive)
 	}
 }
 
-void jit_procs__refresh(struct jit_procs *jp, pid_t tgid, uint64_t start_time, bool alive)
-{
-	struct jit_proc *p = get_proc(jp, tgid, start_time);
-
-	if (p)
-		refresh(jp, p, alive);
-}
-
 const char *jit_procs__lookup(struct jit_procs *jp, pid_t tgid, uint64_t start_time, bool alive,
-			      uint64_t addr)
+			      const struct proc_owner *owner, uint64_t addr)
 {
 	struct jit_proc *p = get_proc(jp, tgid, start_time);
 
 	if (!p)
 		return NULL;
+	if (owner->known)	/* the latest learnt */
+		p->owner = *owner;
 	refresh(jp, p, alive);
 	return perfmap__lookup(p->pm, addr);
 }

@@ -16,14 +16,14 @@ struct jit_procs;
 struct jit_procs *jit_procs__new(size_t mem_cap);
 void jit_procs__free(struct jit_procs *jp);
 
-/* Opens the map of (tgid, start_time) if it was not yet, and reads what was
- * appended since the last refresh of this turn. */
-void jit_procs__refresh(struct jit_procs *jp, pid_t tgid, uint64_t start_time, bool alive);
+struct proc_owner;
 
-/* The JIT function covering addr in that process, or NULL; the map is
- * refreshed once per turn. Valid until the next jit_procs__next_turn(). */
+/* The JIT function covering addr in that process, or NULL. Its map is
+ * opened if it was not yet, checked against owner (procs__owner(): whose
+ * the process is, learnt while it ran), and read once per turn. Valid
+ * until the next jit_procs__next_turn(). */
 const char *jit_procs__lookup(struct jit_procs *jp, pid_t tgid, uint64_t start_time, bool alive,
-			      uint64_t addr);
+			      const struct proc_owner *owner, uint64_t addr);
 
 /* A new turn: every map may be re-read once more. Maps of processes that
  * are_alive() says are gone, and that were refreshed in no later turn, are

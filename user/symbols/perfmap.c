@@ -439,54 +439,28 @@ const char *perfmap__lookup(struct perfmap *pm, uint64_t addr)
 	return pm->names + pm->entries[pm->bounds[lo - 1].who].name;
 }
 
-/* From /proc/TGID/status: its pid in its own pid namespace (the last
- * field of NSpid) and its real and effective uid. */
-static void read_status(pid_t tgid, pid_t *nspid, struct perfmap_owner *owner)
-{
-	char path[64], *line = NULL, *last;
-	unsigned int ruid, euid;
-	size_t cap = 0;
-	FILE *f;
-
-	*nspid = tgid;
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)tgid);
-	f = fopen(path, "re");
-	if (!f)
-		return;
-	while (getline(&line, &cap, f) > 0) {
-		if (!strncmp(line, "Uid:", 4) && sscanf(line + 4, "%u %u", &ruid, &euid) == 2) {
-			owner->ruid = ruid;
-			owner->euid = euid;
-			owner->known = true;
-		} else if (!strncmp(line, "NSpid:", 6)) {
-			last = strrchr(line, '\t');
-			if (last && atoi(last + 1) > 0)
-				*nspid = (pid_t)atoi(last + 1);
-		}
-	}
-	free(line);
-	fclose(f);
-}
-
-void perfmap__refusal(const struct stat *st, const struct perfmap_owner *owner, char *why,
+void perfmap__refusal(const struct stat *st, const struct proc_owner *owner, char *why,
 		      size_t size)
 {
 	why[0] = '\0';
 	if (!S_ISREG(st->st_mode))
 		snprintf(why, size, "not a regular file");
-	else if (owner->known && st->st_uid != owner->ruid && st->st_uid != owner->euid)
+	else if (!owner->known)
+		snprintf(why, size, "owner unknown");
+	else if (st->st_uid != owner->ruid && st->st_uid != owner->euid)
 		snprintf(why, size, "owned by uid %u, not the process's %u",
 			 (unsigned int)st->st_uid, (unsigned int)owner->euid);
 	else if (st->st_nlink != 1)
 		snprintf(why, size, "%ju links to it (a hard link)", (uintmax_t)st->st_nlink);
 }
 
-/* Opens path, the map of a process owner says whose, unless refused. */
-static int open_checked(const char *path, const struct perfmap_owner *owner, char *why,
+/* Opens path, the map of a process owner says whose, unless refused: it
+ * is checked before it is opened (a device node may act on open). */
+static int open_checked(const char *path, const struct proc_owner *owner, char *why,
 			size_t size)
 {
 	struct stat st;
-	int fd = file_open_regular_flags(path, O_NOFOLLOW, &st);
+	int fd = file_open_path(path, O_NOFOLLOW, &st);
 
 	why[0] = '\0';
 	if (fd == -ELOOP)
@@ -497,29 +471,32 @@ static int open_checked(const char *path, const struct perfmap_owner *owner, cha
 		return why[0] ? -EPERM : fd;
 	perfmap__refusal(&st, owner, why, size);
 	if (!why[0])
-		return fd;
+		return file_reopen(fd, &st);
 	close(fd);
 	return -EPERM;
 }
 
-int perfmap__open(pid_t tgid, bool alive, char *path, size_t path_size, char *why,
-		  size_t why_size)
+int perfmap__open(pid_t tgid, uint64_t start_time, bool alive, const struct proc_owner *known,
+		  char *path, size_t path_size, char *why, size_t why_size)
 {
-	struct perfmap_owner owner = { 0 };
+	struct proc_owner owner = *known, now;
 	char proc_path[96];
 	pid_t nspid = tgid;
 	int fd;
 
-	if (alive)
-		read_status(tgid, &nspid, &owner);
-	snprintf(path, path_size, "/tmp/perf-%d.map", (int)nspid);
-	if (owner.known) {
+	/* its pid still its own (the start time learnt, or it started by its
+	 * samples' start): its user now, its own root */
+	if (alive && !proc_owner__read(tgid, start_time, &now, &nspid) &&
+	    (!known->known || now.start_ticks == known->start_ticks)) {
+		owner = now;
+		snprintf(path, path_size, "/tmp/perf-%d.map", (int)nspid);
 		snprintf(proc_path, sizeof(proc_path), "/proc/%d/root%s", (int)tgid, path);
 		fd = open_checked(proc_path, &owner, why, why_size);
 		if (fd >= 0 || fd == -EPERM)
 			return fd;
 	}
-	/* gone (or unreadable): by its host pid, its user no longer known */
+	/* gone (or unreadable): by its host pid, against its user as learnt
+	 * while it ran ("owner unknown" if never) */
 	snprintf(path, path_size, "/tmp/perf-%d.map", (int)tgid);
 	return open_checked(path, &owner, why, why_size);
 }

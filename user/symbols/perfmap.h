@@ -16,6 +16,8 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
+#include "procs.h"
+
 struct perfmap;
 
 /* What all JIT maps together may hold, in bytes (--jit-map-mem), shared by
@@ -58,27 +60,25 @@ size_t perfmap__malformed(const struct perfmap *pm);
  * short after perfmap__count() entries. */
 size_t perfmap__over_cap(const struct perfmap *pm);
 
-/* Whose a map may be: the process's real and effective uid, when known
- * (read from /proc while it runs). */
-struct perfmap_owner {
-	uid_t ruid, euid;
-	bool known;
-};
-
 /* Why an opened map (st: its fstat) is refused, into why (empty: taken).
  * A map must be a regular file with one link (a hard link could be any
- * file of its owner, or of root), owned by the process's user; root's file
- * only for a process of root's. */
-void perfmap__refusal(const struct stat *st, const struct perfmap_owner *owner, char *why,
+ * file of its owner, or of root), owned by the process's user (its real or
+ * effective uid, learnt while it ran: "owner unknown" if never); root's
+ * file only for a process of root's. */
+void perfmap__refusal(const struct stat *st, const struct proc_owner *owner, char *why,
 		      size_t size);
 
-/* Opens the map of process tgid: through its own root and its pid in its
- * own namespace (/proc/TGID/root/tmp/perf-NSPID.map) while it runs (alive),
- * else /tmp/perf-TGID.map; never through a symbolic link, never waiting on
- * a FIFO. Returns an fd, or -errno: -EPERM when refused, the reason in why
- * (see perfmap__refusal(); "a symbolic link", "not a regular file") and
- * the path in the process's root in path. */
-int perfmap__open(pid_t tgid, bool alive, char *path, size_t path_size, char *why,
-		  size_t why_size);
+/* Opens the map of process tgid that started at start_time (CLOCK_MONOTONIC
+ * ns), whose owner as learnt while it ran is known (procs__owner()): while
+ * it runs (alive) and its pid is still its own, through its own root and
+ * its pid in its own namespace (/proc/TGID/root/tmp/perf-NSPID.map), its
+ * user read again (it may have changed); else /tmp/perf-TGID.map against
+ * the owner known. Never through a symbolic link, checked before it is
+ * opened (a FIFO, a device node are never opened). Returns an fd, or
+ * -errno: -EPERM when refused, the reason in why (see perfmap__refusal();
+ * "a symbolic link", "not a regular file") and the path in the process's
+ * root in path. */
+int perfmap__open(pid_t tgid, uint64_t start_time, bool alive, const struct proc_owner *known,
+		  char *path, size_t path_size, char *why, size_t why_size);
 
 #endif

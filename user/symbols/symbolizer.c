@@ -128,7 +128,8 @@ static bool anonymous(const struct vma *v)
 static void name_jit(struct symbolizer *sz, const struct user_ctx *ctx, bool alive, uint64_t ip,
 		     struct user_sym *out)
 {
-	const char *name = jit_procs__lookup(sz->jit, ctx->tgid, ctx->start_time, alive, ip);
+	struct proc_owner owner = procs__owner(sz->procs, ctx->tgid, ctx->start_time);
+	const char *name = jit_procs__lookup(sz->jit, ctx->tgid, ctx->start_time, alive, &owner, ip);
 
 	if (!name)
 		return;
