@@ -386,3 +386,30 @@ Test(procs, lazy_names_what_eager_did)
 	world_free(&eager);
 	world_free(&lazy);
 }
+
+/* Whose a process is, learnt when it first maps code no file backs (a
+ * JIT's), not for the kernel's own pages; never from a process that
+ * started after the record that named it (its pid reused); again after an
+ * exec. */
+Test(procs, the_owner_is_learnt_at_the_first_anonymous_code)
+{
+	struct procs *p = procs__new();
+	struct vma vdso = vma_at(0x1000, procs__now(), "[vdso]");
+	struct vma early = vma_at(0x2000, 1, "//anon");
+	struct vma jit = vma_at(0x3000, procs__now(), "//anon");
+	struct proc_owner o;
+
+	cr_assert(p);
+	cr_assert_eq(procs__mmap(p, getpid(), &vdso), 0);
+	cr_expect_not(procs__owner(p, getpid(), 0).known, "the vDSO is no JIT's");
+	cr_assert_eq(procs__mmap(p, getpid(), &early), 0);
+	cr_expect_not(procs__owner(p, getpid(), 0).known, "we started after that record");
+	cr_assert_eq(procs__mmap(p, getpid(), &jit), 0);
+	o = procs__owner(p, getpid(), 0);
+	cr_expect(o.known);
+	cr_expect_eq(o.ruid, getuid());
+	cr_expect_eq(o.euid, geteuid());
+	cr_assert_eq(procs__mmap(p, FAKE, &jit), 0);
+	cr_expect_not(procs__owner(p, FAKE, 0).known, "no such process");
+	procs__free(p);
+}

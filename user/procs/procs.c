@@ -234,12 +234,15 @@ static int add_vma(struct procs *p, struct proc *pr, const struct vma *v)
 	return 0;
 }
 
-/* Code no file backs (a JIT's; the vDSO is the kernel's). */
+/* Code no file backs: a JIT's (the kernel's own pages, in every process,
+ * are not). */
 static bool anonymous_code(const struct vma *v)
 {
 	const char *path = v->path ? v->path : "";
 
-	return (path[0] != '/' || !strncmp(path, "//anon", 6)) && strcmp(path, "[vdso]");
+	if (!strcmp(path, "[vdso]") || !strcmp(path, "[vsyscall]") || !strcmp(path, "[uprobes]"))
+		return false;
+	return path[0] != '/' || !strncmp(path, "//anon", 6);
 }
 
 /* Whose pr is, read once an image of it runs code of its own making (what
