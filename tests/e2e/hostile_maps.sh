@@ -86,6 +86,24 @@ check "case 1 -p: the attacker's own map still names its code ($(frame_total "$H
 check "case 1 -p: the refused maps are counted in the summary" \
 	grep -qE 'JIT maps refused: 4' "$HM/p.err"
 
+# (review item 8) a device node over the map, bind-mounted in the
+# attacker's own user+mount namespace: /dev/null stands for one that acts on
+# open (/dev/watchdog arms). Before, it was opened O_RDONLY, then refused.
+echo "== case 1: a device node bind-mounted over the map in the attacker's namespace"
+rm -f "$HM/x/dev.pid"
+attacker unshare -Urm sh -c 'touch "/tmp/perf-$$.map" && mount --bind /dev/null "/tmp/perf-$$.map" &&
+	echo $$ >"$1.tmp" && mv "$1.tmp" "$1" && exec "$2" 60' sh "$HM/x/dev.pid" "$EX/jit_perfmap" >/dev/null 2>&1 &
+deadline=$((SECONDS + 20)); pn=
+until [ -n "$pn" ] || [ "$SECONDS" -ge "$deadline" ]; do [ -s "$HM/x/dev.pid" ] && pn=$(cat "$HM/x/dev.pid"); sleep 0.1; done
+[ -n "$pn" ] && JIT_PIDS+=("$pn")
+ASAN_OPTIONS=detect_leaks=0 timeout 120 strace -f -qq -e trace=open,openat,openat2 -o "$HM/dev.strace" \
+	"$BPFPROF" -p "$pn" -d 2 -o "$HM/dev.folded" 2>"$HM/dev.err"; rc=$?
+check "case 1 device: exit 0; its JIT code sampled ($(comm_total "$HM/dev.folded" jit_perfmap) samples)" \
+	all [ -n "$pn" ] -- [ "$rc" -eq 0 ] -- [ "$(comm_total "$HM/dev.folded" jit_perfmap)" -ge 10 ]
+check "case 1 device: refused as not a regular file, said once" map_said "$HM/dev.err" "$pn" "not a regular file"
+check "case 1 device: never opened, only looked at (O_PATH): $(grep "perf-$pn\.map" "$HM/dev.strace" | grep -o 'O_[A-Z_|]*' | sort -u | tr '\n' ' ')" \
+	bash -c "grep 'perf-$pn\.map' '$HM/dev.strace' | grep -q . && ! grep 'perf-$pn\.map' '$HM/dev.strace' | grep -v O_PATH"
+
 timeout 120 "$BPFPROF" -a -d 2 -o "$HM/a.folded" 2>"$HM/a.err"; rc=$?
 check "case 1 -a: exit 0, no hang (exit $rc)" [ "$rc" -eq 0 ]
 check "case 1 -a: the JIT code was sampled ($(comm_total "$HM/a.folded" jit_perfmap) samples), no frame named TEXT" \
