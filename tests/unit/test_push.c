@@ -277,12 +277,20 @@ Test(push, urls_are_printed_without_their_userinfo)
 		{ "u:p@a@h/p@q", "***@h/p@q" },		/* no scheme: curl's guess */
 		{ "http://h:4040/a@b", "http://h:4040/a@b" },	/* '@' in the path only */
 		{ "http://h?x=@", "http://h?x=@" },
+		/* "://" in the query is not a scheme's (review item 5) */
+		{ "u:secret@h:4040/ingest?from=http://x", "***@h:4040/ingest?from=http://x" },
+		{ "u:secret@h:4040", "***@h:4040" },
+		{ "u:secret@[::1]:4040/x", "***@[::1]:4040/x" },
+		{ "http://u:secret@[::1]:4040/x", "http://***@[::1]:4040/x" },
+		{ "u:secret@h?to=a@b&u=http://c", "***@h?to=a@b&u=http://c" },
+		{ "u:s3cr@t@h#http://x", "***@h#http://x" },
 	};
 	char buf[128];
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		push_url__redact(cases[i][0], buf, sizeof(buf));
 		cr_expect_str_eq(buf, cases[i][1]);
+		cr_expect_null(strstr(buf, "secret"), "%s printed as %s", cases[i][0], buf);
 		cr_expect_eq(push_url__has_userinfo(cases[i][0]), strcmp(cases[i][0], cases[i][1]) != 0);
 	}
 }

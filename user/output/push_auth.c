@@ -11,45 +11,25 @@
 
 #include "errors.h"
 #include "push_auth.h"
-
-/* Where the authority (user:password@host:port) starts and ends: after
- * "scheme://" (or at the start, curl's guess without a scheme), up to the
- * path, query or fragment. */
-static void authority(const char *url, const char **start, const char **end)
-{
-	const char *scheme = strstr(url, "://");
-
-	*start = scheme ? scheme + 3 : url;
-	*end = *start + strcspn(*start, "/?#");
-}
-
-/* The userinfo's '@' (the last one in the authority), or NULL. */
-static const char *userinfo_at(const char *url)
-{
-	const char *start, *end, *at = NULL;
-
-	authority(url, &start, &end);
-	for (const char *c = start; c < end; c++)
-		if (*c == '@')
-			at = c;
-	return at;
-}
+#include "url.h"
 
 bool push_url__has_userinfo(const char *url)
 {
-	return userinfo_at(url) != NULL;
+	struct url_authority a;
+
+	url__authority(url, &a);
+	return a.at != NULL;
 }
 
 void push_url__redact(const char *url, char *buf, size_t size)
 {
-	const char *at = userinfo_at(url), *start, *end;
+	struct url_authority a;
 
-	if (!at) {
+	url__authority(url, &a);
+	if (!a.at)
 		snprintf(buf, size, "%s", url);
-		return;
-	}
-	authority(url, &start, &end);
-	snprintf(buf, size, "%.*s***%s", (int)(start - url), url, at);
+	else
+		snprintf(buf, size, "%.*s***%s", (int)(a.start - url), url, a.at);
 }
 
 int push_auth__parse(const char *text, size_t len, struct push_auth *a, const char **why)
