@@ -2,7 +2,12 @@
 /* libcurl, loaded when a run first pushes (--push): linked, it loaded a
  * TLS stack into every run, 6 MiB of RSS that fleet mode's budget could
  * not spare for a feature most runs never use. Calls go through the
- * table: libcurl.easy_init() for curl_easy_init(). */
+ * table: libcurl.easy_init() for curl_easy_init().
+ *
+ * libcurl.so.4 is not linked -Bsymbolic: its own calls to curl_easy_setopt
+ * (the handles DoH makes) bind to the one bpfprof exports for libdebuginfod
+ * (symbols/debuginfod_curl.h), which hands them back to this libcurl, the
+ * caller's, and bounds nothing here. */
 #ifndef BPFPROF_LIBCURL_H
 #define BPFPROF_LIBCURL_H
 
@@ -11,6 +16,7 @@
 
 #define LIBCURL_FUNCTIONS(X)                                                              \
 	X(easy_init) X(easy_cleanup) X(easy_reset) X(easy_setopt) X(easy_getinfo)       \
+	X(easy_perform)                                                                  \
 	X(easy_strerror) X(easy_escape) X(free) X(slist_append) X(slist_free_all)       \
 	X(mime_init) X(mime_addpart) X(mime_name) X(mime_filename) X(mime_data)          \
 	X(mime_type) X(mime_free) X(multi_init) X(multi_cleanup) X(multi_add_handle)     \

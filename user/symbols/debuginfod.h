@@ -43,4 +43,7 @@ struct debuginfod_stats {
 /* Since the start. */
 void debuginfod__stats(struct debuginfod_stats *st);
 
+/* Says once per reason what was refused (reason: a fixed text). */
+void debuginfod__refused(const char *reason);
+
 #endif

@@ -1,78 +1,91 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* libdebuginfod's redirects, bounded and kept to its servers (debuginfod_curl.h). */
-#include <ctype.h>
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdbool.h>
-#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #define CURL_DISABLE_TYPECHECK	/* its macro would rename the definition below */
 #include <curl/curl.h>
 
+#include "debuginfod.h"
 #include "debuginfod_curl.h"
+#include "errors.h"
+#include "url.h"
 
-#define ORIGINS_MAX	16
-#define ORIGIN_LEN	288
+#define ORIGIN_MAX	512	/* "scheme://host:port": a host name is 253 bytes at most */
+#define CURL_LIBS_MAX	8	/* libcurls cached; more are looked up at each call */
 
+typedef CURLcode (*setopt_fn)(CURL *, CURLoption, ...);
+typedef CURLcode (*getinfo_fn)(CURL *, CURLINFO, ...);
+
+/* DEBUGINFOD_URLS' origins, as many as it names. */
 static struct {
-	char origins[ORIGINS_MAX][ORIGIN_LEN];
-	int n;
+	char **origins;
+	size_t n;
 } allowed;
 
-static pthread_once_t once = PTHREAD_ONCE_INIT;
-static CURLcode (*real_setopt)(CURL *, CURLoption, ...);
-static CURLcode (*real_getinfo)(CURL *, CURLINFO, ...);
+/* A library that calls curl_easy_setopt and the libcurl its lookups find. */
+struct curl_lib {
+	void *handle;		/* dlopen's reference: keeps the pointers valid */
+	setopt_fn setopt;
+	getinfo_fn getinfo;
+};
 
-void debuginfod_curl__origin(const char *url, char *buf, size_t size)
+static struct {
+	pthread_mutex_t lock;
+	struct curl_lib libs[CURL_LIBS_MAX];
+	int n;
+} callers = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+/* The curl_easy_getinfo of the libcurl whose handles are bounded. */
+static getinfo_fn bounded_getinfo;
+
+static void allowed_free(void)
 {
-	const char *sep = strstr(url, "://"), *auth, *end, *at, *host, *port;
-	size_t slen, hlen;
-
-	buf[0] = '\0';
-	if (!sep || size < 2)
-		return;
-	slen = (size_t)(sep - url);
-	auth = sep + 3;
-	end = auth + strcspn(auth, "/?#");
-	host = auth;
-	for (at = auth; at < end; at++)
-		if (*at == '@')
-			host = at + 1;	/* past the userinfo */
-	port = *host == '[' ? memchr(host, ']', (size_t)(end - host)) : host;
-	port = port ? memchr(port, ':', (size_t)(end - port)) : NULL;
-	hlen = (size_t)((port ? port : end) - host);
-	snprintf(buf, size, "%.*s://%.*s:%.*s", (int)slen, url, (int)hlen, host,
-		 port ? (int)(end - port - 1) : 3,
-		 port ? port + 1 : slen == 5 && !strncasecmp(url, "https", 5) ? "443" : "80");
-	for (char *c = buf; *c; c++)
-		*c = (char)tolower((unsigned char)*c);
+	for (size_t i = 0; i < allowed.n; i++)
+		free(allowed.origins[i]);
+	free(allowed.origins);
+	allowed.origins = NULL;
+	allowed.n = 0;
 }
 
 void debuginfod_curl__allow(const char *urls)
 {
-	char url[1024];
-	size_t len;
+	size_t len, words = 0;
+	char *url, origin[ORIGIN_MAX];
 
-	allowed.n = 0;
-	while (urls && *urls && allowed.n < ORIGINS_MAX) {
-		urls += strspn(urls, " \t");
-		len = strcspn(urls, " \t");
-		snprintf(url, sizeof(url), "%.*s", (int)len, urls);
-		debuginfod_curl__origin(url, allowed.origins[allowed.n], ORIGIN_LEN);
-		allowed.n += allowed.origins[allowed.n][0] != '\0';
-		urls += len;
+	allowed_free();
+	for (const char *c = urls ? urls : ""; *c; c += len) {
+		c += strspn(c, " \t");
+		len = strcspn(c, " \t");
+		words += len != 0;
 	}
+	allowed.origins = words ? calloc(words, sizeof(*allowed.origins)) : NULL;
+	for (const char *c = urls ? urls : ""; allowed.origins && *c; c += len) {
+		c += strspn(c, " \t");
+		len = strcspn(c, " \t");
+		url = len ? strndup(c, len) : NULL;
+		if (url && url__origin(url, origin, sizeof(origin)))
+			allowed.origins[allowed.n] = strdup(origin);
+		if (allowed.n < words && allowed.origins[allowed.n])
+			allowed.n++;
+		free(url);
+	}
+	if (words && allowed.n < words)
+		p_warn("debuginfod: %zu of the %zu servers in DEBUGINFOD_URLS not understood "
+		       "(or no memory): requests to them are refused", words - allowed.n, words);
 }
 
-static bool origin_allowed(const char *url)
+bool debuginfod_curl__allowed(const char *url)
 {
-	char o[ORIGIN_LEN];
+	char o[ORIGIN_MAX];
 
-	debuginfod_curl__origin(url, o, sizeof(o));
-	for (int i = 0; i < allowed.n; i++)
+	if (!url__origin(url, o, sizeof(o)))
+		return false;
+	for (size_t i = 0; i < allowed.n; i++)
 		if (!strcmp(o, allowed.origins[i]))
 			return true;
 	return false;
@@ -82,6 +95,7 @@ static bool origin_allowed(const char *url)
  * and where it goes. The handle is its own callback data. */
 static int before_request(void *handle, char *ip, char *local_ip, int port, int local_port)
 {
+	getinfo_fn getinfo = __atomic_load_n(&bounded_getinfo, __ATOMIC_ACQUIRE);
 	const char *url = NULL;
 	long redirects = 0;
 
@@ -89,65 +103,116 @@ static int before_request(void *handle, char *ip, char *local_ip, int port, int 
 	(void)local_ip;
 	(void)port;
 	(void)local_port;
-	if (real_getinfo(handle, CURLINFO_REDIRECT_COUNT, &redirects) == CURLE_OK &&
+	if (getinfo(handle, CURLINFO_REDIRECT_COUNT, &redirects) == CURLE_OK &&
 	    redirects > DEBUGINFOD_REDIRECTS_MAX) {
 		debuginfod__refused("more than 3 redirects");
 		return CURL_PREREQFUNC_ABORT;
 	}
-	if (real_getinfo(handle, CURLINFO_EFFECTIVE_URL, &url) != CURLE_OK || !url ||
-	    !origin_allowed(url)) {
-		debuginfod__refused("a redirect to a server not in DEBUGINFOD_URLS");
+	if (getinfo(handle, CURLINFO_EFFECTIVE_URL, &url) != CURLE_OK || !url ||
+	    !debuginfod_curl__allowed(url)) {
+		debuginfod__refused(redirects ? "a redirect to a server not in DEBUGINFOD_URLS"
+					      : "a request to a server not in DEBUGINFOD_URLS");
 		return CURL_PREREQFUNC_ABORT;
 	}
 	return CURL_PREREQFUNC_OK;
 }
 
-/* libcurl's own, as libdebuginfod's dependencies have them (Debian links
- * it to libcurl-gnutls.so.4; libdw's RTLD_LOCAL dlopen keeps both out of
- * RTLD_NEXT's reach): a handle's lookup searches the library, then what it
- * needs, never the executable. Loaded while libdebuginfod is. */
-static void find_libcurl(void)
+/* The libcurl the library holding code address addr binds to: a lookup in
+ * the library's handle searches it, then what it needs, never the
+ * executable (push's libcurl.so.4 finds its own curl_easy_setopt;
+ * libdebuginfod, which Debian links to libcurl-gnutls.so.4, that one).
+ * Cached per library, keeping it loaded; a failure is never cached. */
+static bool caller_libcurl(const void *addr, struct curl_lib *out)
 {
-	void *lib = dlopen("libdebuginfod.so.1", RTLD_LAZY | RTLD_NOLOAD);
+	Dl_info info;
+	void *lib;
+	int i;
 
+	if (!dladdr(addr, &info) || !info.dli_fname)
+		return false;
+	lib = dlopen(info.dli_fname, RTLD_NOLOAD | RTLD_LAZY);
 	if (!lib)
-		return;
-	*(void **)&real_setopt = dlsym(lib, "curl_easy_setopt");
-	*(void **)&real_getinfo = dlsym(lib, "curl_easy_getinfo");
-	dlclose(lib);
+		return false;
+	pthread_mutex_lock(&callers.lock);
+	for (i = 0; i < callers.n && callers.libs[i].handle != lib; i++)
+		;
+	if (i < callers.n) {
+		*out = callers.libs[i];
+		pthread_mutex_unlock(&callers.lock);
+		dlclose(lib);	/* the cache holds its own reference */
+		return true;
+	}
+	out->handle = lib;
+	*(void **)&out->setopt = dlsym(lib, "curl_easy_setopt");
+	*(void **)&out->getinfo = dlsym(lib, "curl_easy_getinfo");
+	/* the executable itself (its lookup would find this wrapper) or no libcurl */
+	if (!out->setopt || !out->getinfo || out->setopt == curl_easy_setopt) {
+		pthread_mutex_unlock(&callers.lock);
+		dlclose(lib);
+		return false;
+	}
+	if (callers.n < CURL_LIBS_MAX)
+		callers.libs[callers.n++] = *out;
+	else
+		dlclose(lib);	/* the caller, running, keeps it loaded meanwhile */
+	pthread_mutex_unlock(&callers.lock);
+	return true;
 }
 
-/* Every argument is one machine word or a curl_off_t: handed on as its
- * type, which the option's number says (curl.h's CURLOPTTYPE ranges). */
+/* The curl_easy_setopt libdebuginfod's lookups find, or NULL while it is
+ * not loaded (libdw loads it on a first lookup). */
+static setopt_fn debuginfod_setopt(void)
+{
+	void *lib = dlopen("libdebuginfod.so.1", RTLD_LAZY | RTLD_NOLOAD);
+	setopt_fn fn = NULL;
+
+	if (!lib)
+		return NULL;
+	*(void **)&fn = dlsym(lib, "curl_easy_setopt");
+	dlclose(lib);	/* libdw holds its own reference */
+	return fn;
+}
+
+/* libdebuginfod turns redirects on: bounded, http(s), its servers only.
+ * A libcurl without these options fails the lookup (libdebuginfod checks
+ * each setopt): never redirects without the bounds. */
+static CURLcode bound_redirects(CURL *handle, const struct curl_lib *curl)
+{
+	CURLcode rc;
+
+	__atomic_store_n(&bounded_getinfo, curl->getinfo, __ATOMIC_RELEASE);
+	rc = curl->setopt(handle, CURLOPT_MAXREDIRS, (long)DEBUGINFOD_REDIRECTS_MAX + 1);
+	if (rc == CURLE_OK)
+		rc = curl->setopt(handle, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+	if (rc == CURLE_OK)
+		rc = curl->setopt(handle, CURLOPT_PREREQFUNCTION, before_request);
+	if (rc == CURLE_OK)
+		rc = curl->setopt(handle, CURLOPT_PREREQDATA, handle);
+	return rc;
+}
+
+/* Every caller's call, handed to its own libcurl. Every argument is one
+ * machine word or a curl_off_t: handed on as its type, which the option's
+ * number says (curl.h's CURLOPTTYPE ranges). */
 CURLcode curl_easy_setopt(CURL *handle, CURLoption opt, ...)
 {
+	struct curl_lib curl;
 	CURLcode rc;
 	va_list ap;
 
-	pthread_once(&once, find_libcurl);
-	if (!real_setopt || !real_getinfo)
+	if (!caller_libcurl(__builtin_return_address(0), &curl))
 		return CURLE_FAILED_INIT;
 	va_start(ap, opt);
 	if (opt < CURLOPTTYPE_OBJECTPOINT)
-		rc = real_setopt(handle, opt, va_arg(ap, long));
+		rc = curl.setopt(handle, opt, va_arg(ap, long));
 	else if (opt >= CURLOPTTYPE_FUNCTIONPOINT && opt < CURLOPTTYPE_OFF_T)
-		rc = real_setopt(handle, opt, va_arg(ap, void (*)(void)));
+		rc = curl.setopt(handle, opt, va_arg(ap, void (*)(void)));
 	else if (opt >= CURLOPTTYPE_OFF_T && opt < CURLOPTTYPE_BLOB)
-		rc = real_setopt(handle, opt, va_arg(ap, curl_off_t));
+		rc = curl.setopt(handle, opt, va_arg(ap, curl_off_t));
 	else
-		rc = real_setopt(handle, opt, va_arg(ap, void *));
+		rc = curl.setopt(handle, opt, va_arg(ap, void *));
 	va_end(ap);
-	if (rc != CURLE_OK || opt != CURLOPT_FOLLOWLOCATION)
+	if (rc != CURLE_OK || opt != CURLOPT_FOLLOWLOCATION || curl.setopt != debuginfod_setopt())
 		return rc;
-	/* libdebuginfod turns redirects on: bounded, http(s), its servers only.
-	 * A libcurl without these options fails the lookup (libdebuginfod
-	 * checks each setopt): never redirects without the bounds. */
-	rc = real_setopt(handle, CURLOPT_MAXREDIRS, (long)DEBUGINFOD_REDIRECTS_MAX + 1);
-	if (rc == CURLE_OK)
-		rc = real_setopt(handle, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
-	if (rc == CURLE_OK)
-		rc = real_setopt(handle, CURLOPT_PREREQFUNCTION, before_request);
-	if (rc == CURLE_OK)
-		rc = real_setopt(handle, CURLOPT_PREREQDATA, handle);
-	return rc;
+	return bound_redirects(handle, &curl);
 }
