@@ -34,16 +34,33 @@ static int temp_name(const char *name, char *tmp, size_t size)
 }
 
 /* The new temporary, locked: 0, or -EAGAIN when a cleaner took it first
- * (it holds the lock, or has unlinked it). */
+ * (it holds the lock, or has unlinked it). A file system without locks
+ * (NFS without lockd: ENOLCK) leaves it unlocked: a cleaner cannot lock it
+ * either, so never removes it. */
 static int lock_temp(int fd)
 {
 	struct stat st;
 
-	if (flock(fd, LOCK_EX | LOCK_NB))
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		if (errno == ENOLCK || errno == EOPNOTSUPP)
+			return 0;
 		return errno == EWOULDBLOCK ? -EAGAIN : -errno;
+	}
 	if (fstat(fd, &st))
 		return -errno;
 	return st.st_nlink ? 0 : -EAGAIN;
+}
+
+/* Closes the temporary fd holds and removes dirfd/tmp if it is still that
+ * file (a cleaner may have removed it, another writer taken the name). */
+static void drop_temp(int dirfd, const char *tmp, int fd)
+{
+	struct stat mine, there;
+
+	if (!fstat(fd, &mine) && !fstatat(dirfd, tmp, &there, AT_SYMLINK_NOFOLLOW) &&
+	    mine.st_dev == there.st_dev && mine.st_ino == there.st_ino)
+		unlinkat(dirfd, tmp, 0);
+	close(fd);
 }
 
 /* An existing name that is not a regular file (a FIFO, a device, a
@@ -80,7 +97,7 @@ static int open_in(struct atomic_file *af, int dirfd, const char *name, mode_t m
 		}
 		err = lock_temp(fd);
 		if (err) {
-			close(fd);
+			drop_temp(dirfd, af->tmp, fd);
 			err = err == -EAGAIN ? 0 : err;
 			continue;
 		}

@@ -100,11 +100,11 @@ static ssize_t read_file(const char *file, char *buf, const char **why)
 		*why = strerror(errno);
 	else
 		*why = file_refused(&st);
-	while (!*why && r > 0 && len <= PUSH_AUTH_MAX) {
+	while (!*why && r != 0 && len <= PUSH_AUTH_MAX) {
 		r = read(fd, buf + len, PUSH_AUTH_MAX + 1 - len);
 		if (r < 0 && errno != EINTR)
 			*why = strerror(errno);
-		len += r > 0 ? r : 0;
+		len += r > 0 ? r : 0;	/* EINTR: read again */
 	}
 	if (!*why && len > PUSH_AUTH_MAX)
 		*why = "longer than 4096 bytes";	/* it grew meanwhile */
