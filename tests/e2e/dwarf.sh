@@ -193,14 +193,15 @@ n=$(comm_total "$T/first.folded" nofp_fleet)
 whole=$(awk '{ if ($0 ~ /^nofp_fleet;_start;__libc_start_main;.*;main;fleet_outer;fleet_lib_middle;fleet_lib_hot/) t += $NF }
 	END { print t + 0 }' "$T/first.folded")
 echo "  $n samples of nofp_fleet, $whole whole from _start to fleet_lib_hot, ${fpfb:-?} by frame pointers (no tables yet)"
-check "nofp_fleet: at most 3 samples before its tables (${fpfb:-?}; 42-67 before), >= 99% whole ($whole of $n)" \
-	all [ "${fpfb:-9}" -le 3 ] -- [ "$n" -ge 50 ] -- [ $((whole * 100)) -ge $((n * 99)) ]
+check "nofp_fleet: at most 3 samples before its tables (${fpfb:-?}; 42-67 before), every other one whole ($whole of $n)" \
+	all [ "${fpfb:-9}" -le 3 ] -- [ "$n" -ge 50 ] -- [ $((whole + ${fpfb:-0})) -ge "$n" ]
 
 echo "== a return address that is no user address: the stack ends before it, in every mode"
 # bad_return_spin's frame holds 0xffff912345678000 where its return address
 # would be, by its frame pointer and by its CFI. Bit 63 tags a Python frame
 # in a user stack: such a value once came out as '[python code 0x...]_[py]'
-# (CI, a Python 3.9 run). Every mode must end the stack at the frame.
+# (CI, a Python 3.9 run). Every mode must end the stack at the frame
+# (2 s of spinning: ~200 samples alone, 41 beside two CPU hogs).
 run_modes bad_return -- "$EX/bad_return" 2
 for m in auto dwarf fp; do
 	n=$(comm_total "$T/bad_return.$m" bad_return)
@@ -208,7 +209,7 @@ for m in auto dwarf fp; do
 		while (line ~ /;[^;]*_\[k\]$/) sub(/;[^;]*_\[k\]$/, "", line)
 		if (line == "bad_return;bad_return_spin") t += $NF } END { print t + 0 }' "$T/bad_return.$m")
 	check "bad_return $m: no Python frame, every stack ends at the frame ($at of $n samples)" \
-		all [ "$n" -ge 50 ] -- [ "$at" -ge $((n - 3)) ] -- \
+		all [ "$n" -ge 20 ] -- [ "$at" -ge $((n - 3)) ] -- \
 		    [ "$(grep -c '_\[py\]' "$T/bad_return.$m")" -eq 0 ]
 done
 bad=$(unwind_stop "$T/bad_return.auto.err" 'at a non-user return address')

@@ -21,8 +21,12 @@ py_chain_share() {
 		re = "^[^;]+;" root ";.*" py(a) nat py(b) nat py(c) nat "$"
 	}
 	{ n = $NF; line = $0; sub(/ [0-9]+$/, "", line); all += n; if (line ~ re) hit += n }
-	END { print all ? int(hit * 100 / all) : 0 }' "$1"
+	END { all -= skip; print (all > 0 ? int(hit * 100 / all) : 0) }' skip="${6:-0}" "$1"
 }
+# The samples the summary in $1 counts as walked by frame pointers before
+# their tables were in (a loaded machine builds them later: counted, and
+# not what a chain's share is about).
+fp_before_tables() { sed -nE 's/.* ([0-9]+) by frame pointers \(no tables yet\).*/\1/p' "$1" | tail -1; }
 
 # The samples of $1 that hold frame names matching $2.
 py_count() { awk -v re="$2" '$0 ~ re { t += $NF } END { print t + 0 }' "$1"; }
@@ -69,9 +73,11 @@ echo "== attached with -p while it runs"
 sleep 1
 "$BPFPROF" "${PY_CG[@]}" -p "$pypid" -d 4 -o "$T/py_attach.folded" 2>"$T/py_attach.err"
 check "python -p: exit 0" [ $? -eq 0 ]
-s=$(py_chain_share "$T/py_attach.folded" outer middle hot)
+fpfb=$(fp_before_tables "$T/py_attach.err")
+s=$(py_chain_share "$T/py_attach.folded" outer middle hot _start "${fpfb:-0}")
 note_share "python" "-p chain" "$s"
-check "python -p: >= 80% of samples show _start ... outer;middle;hot ($s%)" [ "$s" -ge 80 ]
+check "python -p: >= 80% of samples show _start ... outer;middle;hot ($s%, of those not walked before their tables: ${fpfb:-?})" [ "$s" -ge 80 ]
+[ "$s" -ge 80 ] || { grep 'samples' "$T/py_attach.err"; sort -t' ' -k2 -nr "$T/py_attach.folded" | head -5; }
 kill "$pypid" 2>/dev/null; wait "$pypid" 2>/dev/null
 
 echo "== a script that ends while profiled keeps its names"
