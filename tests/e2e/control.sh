@@ -183,9 +183,11 @@ echo "        without a flood: -d 5 ended $B ms after it began, SIGTERM took $BT
 # the bounds: 5 + 3 s and 3 s, or what the run takes without a flood now and 3 s (2 s) more
 LIM=$((B + 3000 > 8000 ? B + 3000 : 8000)); LIMT=$((BT + 2000 > 3000 ? BT + 2000 : 3000))
 
-# 64 KiB of enable and disable lines (each once cost ~10 ms of an RCU sync)
-flood 20 bash -c 'yes "enable
-disable" | head -c 65536'; F=$!
+# 64 KiB of enable and disable lines (each once cost ~10 ms of an RCU sync),
+# then one enable: the run ends enabled, its profile not empty (ended by a
+# disable, as the cut of 64 KiB may, it held nothing on a loaded machine)
+flood 20 bash -c '{ yes "enable
+disable" | head -c 65536; printf "\nenable\n"; }'; F=$!
 run_bg "$T/flood1.err" -p $CC -d 5 --control "fifo:$T/x/ctl" -o "$T/flood1.folded"
 wait_max 30
 el=$(ms_since "$T0"); kill $F 2>/dev/null; wait $F 2>/dev/null
