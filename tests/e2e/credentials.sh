@@ -53,8 +53,9 @@ printf 'Bearer %s\n' "$SECRET" >"$C/token"; chmod 600 "$C/token"
 "$BPFPROF" --interval 0.5 -d 1.2 --push "http://127.0.0.1:$port" --push-auth-file "$C/token" \
 	--spool-dir "$C/spool" 2>"$C/file.err"
 check "--push-auth-file: the server got the bearer token" grep -qx "Bearer $SECRET" "$C/srv/0000.auth"
-check "--push-auth-file: no byte of the secret on stderr, no warning" \
-	all no_secret "$C/file.err" -- bash -c "! grep -q warning '$C/file.err'"
+# (no warning about the file; a starved agent may rightly warn of a long interval)
+check "--push-auth-file: no byte of the secret on stderr, no warning about the file" \
+	all no_secret "$C/file.err" -- bash -c "! grep -q 'warning: push' '$C/file.err'"
 rm -f "$C/srv"/*
 BPFPROF_PUSH_AUTH="u:$SECRET" "$BPFPROF" --interval 0.5 -d 1.2 --push "http://127.0.0.1:$port" \
 	--spool-dir "$C/spool" 2>"$C/env.err"
