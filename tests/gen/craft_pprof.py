@@ -50,4 +50,5 @@ def main():
         f.write(gzip.compress(prof) if out.endswith(".gz") else prof)
 
 
-main()
+if __name__ == "__main__":
+    main()

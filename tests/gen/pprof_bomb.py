@@ -5,25 +5,13 @@ review item 7), written raw. Usage:
   pprof_bomb.py ids OUT N      N locations and functions whose ids are not
                                index + 1 (listed last first, id 1000 + 2i),
                                one sample of each"""
+import os
 import sys
 
-
-def varint(n):
-    out = bytearray()
-    while True:
-        b = n & 0x7f
-        n >>= 7
-        out.append(b | (0x80 if n else 0))
-        if not n:
-            return bytes(out)
-
-
-def field(num, payload):
-    return varint(num << 3 | 2) + varint(len(payload)) + payload
-
-
-def num(num, value):
-    return varint(num << 3) + varint(value)
+# the protobuf wire helpers of craft_pprof.py, beside this file
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from craft_pprof import field, num, varint  # noqa: E402
 
 
 def main():
