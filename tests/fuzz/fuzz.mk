@@ -58,7 +58,7 @@ FUZZ_LIBS_fde_index := -ldw -lelf -lz
 FUZZ_SRCS_debug_file := user/symbols/dwarf_lines.c user/symbols/debuginfod.c user/symbols/debuginfod_curl.c user/url.c \
                         user/procs/mapped_file.c user/errors.c user/term_safe.c
 FUZZ_LIBS_debug_file := -ldw -lelf -lz -lm
-FUZZ_SRCS_views     := user/views/read_profile.c user/views/vprof.c user/views/table.c \
+FUZZ_SRCS_views     := user/views/read_profile.c user/views/read_pprof.c user/views/vprof.c user/views/table.c \
                        user/views/fgtree.c user/views/svg.c user/views/flamegraph.c \
                        user/term_safe.c user/errors.c $(BUILD)/profile.pb-c.c
 FUZZ_DEPS_views     := $(BUILD)/flamegraph_page.h

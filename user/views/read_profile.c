@@ -17,16 +17,10 @@
 #include <zlib.h>
 
 #include "errors.h"
-#include "profile.pb-c.h"
+#include "read_pprof.h"
 #include "vprof.h"
 
-/* compressed or not: a bigger profile is refused (memory is bounded by it) */
-#define MAX_PROFILE_BYTES	((size_t)1 << 30)
-#define MAX_PROFILE_TEXT	"1 GiB"
 #define READ_CAP		(MAX_PROFILE_BYTES + 1)	/* a byte more: the limit was passed */
-
-typedef Perftools__Profiles__Profile Profile;
-typedef Perftools__Profiles__Location Location;
 
 /* Reads fd to its end, at most MAX_PROFILE_BYTES (-EFBIG past it); size:
  * the file's size when known, else 0. */
@@ -220,248 +214,6 @@ static int parse_folded(const char *what, char *buf, size_t len, bool binary, st
 	return err;
 }
 
-/* The label value of key in a sample, by its string index. */
-static const Perftools__Profiles__Label *find_label(const Perftools__Profiles__Sample *s,
-						    int64_t key)
-{
-	size_t i;
-
-	for (i = 0; key > 0 && i < s->n_label; i++)
-		if (s->label[i]->key == key)
-			return s->label[i];
-	return NULL;
-}
-
-static const char *pp_string(const Profile *pr, int64_t i)
-{
-	return i >= 0 && (uint64_t)i < pr->n_string_table ? pr->string_table[i] : "";
-}
-
-static int64_t pp_string_index(const Profile *pr, const char *s)
-{
-	size_t i;
-
-	for (i = 1; i < pr->n_string_table; i++)
-		if (!strcmp(pr->string_table[i], s))
-			return (int64_t)i;
-	return -1;
-}
-
-/* A pprof list's entries by id: (id, index) sorted once, searched in
- * O(log n) (ids need not be index + 1: a search each would be quadratic). */
-struct id_at {
-	uint64_t id;
-	size_t at;
-};
-
-struct pp_index {
-	struct id_at *e;
-	size_t n;
-};
-
-static int id_at_cmp(const void *a, const void *b)
-{
-	const struct id_at *x = a, *y = b;
-
-	return x->id != y->id ? (x->id > y->id) - (x->id < y->id) : (x->at > y->at) - (x->at < y->at);
-}
-
-/* x of the count entries of arr (Location **, Function **, Mapping **); 0 or -ENOMEM */
-#define PP_INDEX(x, arr, count) ({								\
-	(x)->n = (count);									\
-	(x)->e = malloc(((count) ? (count) : 1) * sizeof(*(x)->e));				\
-	for (size_t i_ = 0; (x)->e && i_ < (count); i_++)					\
-		(x)->e[i_] = (struct id_at){ .id = (arr)[i_]->id, .at = i_ };		\
-	if ((x)->e)									\
-		qsort((x)->e, (count), sizeof(*(x)->e), id_at_cmp);				\
-	(x)->e ? 0 : -ENOMEM; })
-
-/* The index of id's entry (the first listed of equal ids), SIZE_MAX if none. */
-static size_t pp_index__find(const struct pp_index *x, uint64_t id)
-{
-	size_t lo = 0, hi = x->n, mid;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (x->e[mid].id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < x->n && x->e[lo].id == id ? x->e[lo].at : SIZE_MAX;
-}
-
-/* Frames of one sample, at most: bpfprof writes 127 user and 127 kernel
- * locations, each a few lines when inlined; Go's pprof keeps 128 and
- * async-profiler 2048 by default. 4096 leaves room for all of them while
- * a crafted sample (one location id repeated 10^6 times, each of many
- * lines) is refused rather than made a stack of millions. */
-#define MAX_SAMPLE_FRAMES	4096
-/* Frames of all samples (a uint32_t each): memory bounded by the limit. */
-#define MAX_PROFILE_FRAMES	(MAX_PROFILE_BYTES / sizeof(uint32_t))
-
-/* A pprof profile being read: its id tables and one sample's frames. */
-struct pp_reader {
-	const Profile *pr;
-	struct pp_index loc, fn, map;
-	uint32_t ids[MAX_SAMPLE_FRAMES];
-	size_t frames;		/* of all samples so far */
-	char name[4096];	/* "file+0xADDR" */
-};
-
-/* One location, outermost line first: every line but the last is inlined
- * into the next. Returns the frames added to ids (room for at most room),
- * -E2BIG past room or -ENOMEM. */
-static int location_frames(struct vprof *v, struct pp_reader *r, const Location *loc,
-			   uint32_t *ids, size_t room)
-{
-	const Profile *pr = r->pr;
-	size_t mi = loc->mapping_id ? pp_index__find(&r->map, loc->mapping_id) : SIZE_MAX;
-	const Perftools__Profiles__Mapping *m = mi != SIZE_MAX ? pr->mapping[mi] : NULL;
-	const char *dso = m ? pp_string(pr, m->filename) : "";
-	bool kernel = !strncmp(dso, "[kernel", 7) || !strcmp(dso, "[vmlinux]");
-	size_t n = 0, i;
-	int64_t id;
-
-	for (i = loc->n_line; i-- > 0;) {
-		size_t fi = pp_index__find(&r->fn, loc->line[i]->function_id);
-		const char *name = fi != SIZE_MAX ? pp_string(pr, pr->function[fi]->name) : "";
-
-		if (!*name)
-			continue;
-		if (n == room)
-			return -E2BIG;
-		id = vprof__frame(v, name, dso, kernel ? VK_KERNEL : i ? VK_INLINE : VK_USER);
-		if (id < 0)
-			return -ENOMEM;
-		ids[n++] = (uint32_t)id;
-	}
-	if (n)
-		return (int)n;
-	if (!room)
-		return -E2BIG;
-	/* no function: "file+0xADDR" as bpfprof's folded output writes it */
-	snprintf(r->name, sizeof(r->name), "%s+0x%" PRIx64, *dso ? dso : "[unknown]",
-		 loc->address - (m ? m->memory_start - m->file_offset : 0));
-	id = vprof__frame(v, r->name, dso, kernel ? VK_KERNEL : VK_USER);
-	if (id < 0)
-		return -ENOMEM;
-	ids[0] = (uint32_t)id;
-	return 1;
-}
-
-/* One sample: 0, -ENOMEM, -EOVERFLOW (the counts' sum), -E2BIG (more than
- * MAX_SAMPLE_FRAMES frames) or -EFBIG (the frames of all samples past
- * MAX_PROFILE_FRAMES). */
-static int pprof_sample(struct vprof *v, struct pp_reader *r, const Perftools__Profiles__Sample *s,
-			size_t value_index, int64_t comm_key, int64_t pid_key)
-{
-	const Perftools__Profiles__Label *comm = find_label(s, comm_key), *pid = find_label(s, pid_key);
-	size_t nids = 0, i, at;
-	int n;
-
-	if (value_index >= s->n_value || s->value[value_index] <= 0)
-		return 0;
-	if (s->n_location_id > MAX_SAMPLE_FRAMES)
-		return -E2BIG;	/* each location is a frame at least */
-	/* pprof lists the leaf first */
-	for (i = s->n_location_id; i-- > 0;) {
-		at = pp_index__find(&r->loc, s->location_id[i]);
-		n = at != SIZE_MAX ? location_frames(v, r, r->pr->location[at], r->ids + nids,
-						      MAX_SAMPLE_FRAMES - nids) : 0;
-		if (n < 0)
-			return n;
-		nids += (size_t)n;
-	}
-	if (nids > MAX_PROFILE_FRAMES - r->frames)
-		return -EFBIG;
-	r->frames += nids;
-	return vprof__add(v, comm ? pp_string(r->pr, comm->str) : "", pid ? (pid_t)pid->num : 0,
-			  r->ids, (uint32_t)nids, (uint64_t)s->value[value_index]);
-}
-
-/* protobuf-c's allocations while a pprof decodes, counted (not its frees:
- * decoding frees only when it fails). A file of empty samples took 60 bytes
- * of memory a byte of file (6 GB for 100 MB): decoding fails past the
- * profile limit instead. */
-struct decode_budget {
-	size_t used;
-	bool over;
-};
-
-static void *budget_alloc(void *data, size_t size)
-{
-	struct decode_budget *b = data;
-
-	if (size > MAX_PROFILE_BYTES - b->used) {
-		b->over = true;
-		return NULL;
-	}
-	b->used += size;
-	return malloc(size);
-}
-
-static void budget_free(void *data, void *p)
-{
-	(void)data;
-	free(p);
-}
-
-/* The bytes as a pprof profile: they decode as one and look like one
- * (sample types, string_table[0] ""); NULL when they do not, *too_big
- * when decoding them would take more than MAX_PROFILE_BYTES. */
-static Profile *pprof_unpack(const uint8_t *buf, size_t len, bool *too_big)
-{
-	struct decode_budget b = { 0 };
-	ProtobufCAllocator counted = { budget_alloc, budget_free, &b };
-	Profile *pr = perftools__profiles__profile__unpack(&counted, len, buf);
-
-	*too_big = b.over;
-	if (pr && pr->n_sample_type && pr->n_string_table && !pr->string_table[0][0])
-		return pr;
-	if (pr)
-		perftools__profiles__profile__free_unpacked(pr, NULL);
-	return NULL;
-}
-
-static void pp_reader__free(struct pp_reader *r)
-{
-	free(r->loc.e);
-	free(r->fn.e);
-	free(r->map.e);
-	free(r);
-}
-
-static int parse_pprof(const char *what, const Profile *pr, struct vprof *v)
-{
-	struct pp_reader *r = calloc(1, sizeof(*r));
-	int64_t comm_key, pid_key;
-	size_t i;
-	int err = r ? 0 : -ENOMEM;
-
-	if (!err) {
-		r->pr = pr;
-		err = PP_INDEX(&r->loc, pr->location, pr->n_location);
-		err = err ?: PP_INDEX(&r->fn, pr->function, pr->n_function);
-		err = err ?: PP_INDEX(&r->map, pr->mapping, pr->n_mapping);
-	}
-	comm_key = pp_string_index(pr, "comm");
-	pid_key = pp_string_index(pr, "pid");
-	/* value 0: bpfprof's samples/count, or the first event */
-	for (i = 0; !err && i < pr->n_sample; i++)
-		err = pprof_sample(v, r, pr->sample[i], 0, comm_key, pid_key);
-	v->has_comm = comm_key > 0;
-	if (err == -EOVERFLOW)
-		p_err("%s: the sample counts add up past 2^64-1", what);
-	else if (err == -E2BIG)
-		p_err("%s: sample %zu has more than %d frames", what, i, MAX_SAMPLE_FRAMES);
-	else if (err == -EFBIG)
-		p_err("%s: its stacks take more than " MAX_PROFILE_TEXT " of memory", what);
-	if (r)
-		pp_reader__free(r);
-	return err;
-}
-
 /* Control bytes in the first KiB: not text (said when it is not folded either). */
 static bool looks_binary(const uint8_t *buf, size_t len)
 {
@@ -509,7 +261,7 @@ int vprof__parse(const char *what, const uint8_t *buf, size_t len, struct vprof 
 {
 	struct vprof *v = vprof__new();
 	uint8_t *plain = NULL;
-	Profile *pr = NULL;
+	Perftools__Profiles__Profile *pr = NULL;
 	bool too_big = false;
 	int err = v ? 0 : -ENOMEM;
 
@@ -522,13 +274,13 @@ int vprof__parse(const char *what, const uint8_t *buf, size_t len, struct vprof 
 		buf = plain;
 	}
 	if (!err)
-		pr = pprof_unpack(buf, len, &too_big);
+		pr = read_pprof__unpack(buf, len, &too_big);
 	if (too_big) {
 		err = -EFBIG;
 		p_err("%s: a pprof profile that takes more than " MAX_PROFILE_TEXT
 		      " of memory to decode", what);
 	} else if (pr) {
-		err = parse_pprof(what, pr, v);
+		err = read_pprof__parse(what, pr, v);
 	} else if (!err) {
 		err = parse_text(what, buf, len, v);
 	}

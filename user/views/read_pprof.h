@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* The pprof half of the views' reader (read_profile.c has the files,
+ * gzip and folded text): a profile decoded, then made a vprof. */
+#ifndef BPFPROF_READ_PPROF_H
+#define BPFPROF_READ_PPROF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "profile.pb-c.h"
+#include "vprof.h"
+
+/* The one bound on a profile the views read, compressed or not, and on
+ * what it takes to decode: memory is bounded by it. */
+#define MAX_PROFILE_BYTES	((size_t)1 << 30)
+#define MAX_PROFILE_TEXT	"1 GiB"
+
+/* The bytes as a pprof profile: they decode as one and look like one
+ * (sample types, string_table[0] ""); NULL when they do not, *too_big
+ * when decoding them would take more than MAX_PROFILE_BYTES. */
+Perftools__Profiles__Profile *read_pprof__unpack(const uint8_t *buf, size_t len, bool *too_big);
+
+/* pr's samples (their first value) into v; 0, or -ENOMEM, -EOVERFLOW (the
+ * counts' sum), -E2BIG (a sample's frames), -EFBIG (all frames), each
+ * but -ENOMEM said on stderr with what. */
+int read_pprof__parse(const char *what, const Perftools__Profiles__Profile *pr, struct vprof *v);
+
+#endif
