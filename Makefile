@@ -2,6 +2,7 @@
 #   make deps    install the Debian packages the build and the tests use
 #   make         build ./bpfprof (BPF objects, skeletons, the binary)
 #   make test    build everything and run every test (unit under ASan/UBSan, end to end)
+#   make layers  the rooms of user/ include only rooms below them (tools/check_layers.sh)
 #   make profile set up, build and profile the whole system for 10 s into profile.folded
 #   make bench   cost and fidelity against perf, measured side by side (tools/bench/)
 #   make soak    10 minutes of fleet mode under process churn
@@ -48,7 +49,7 @@ DEB_PKGS   := clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libcriterion-d
               golang-go python3 valgrind time jq libiberty-dev libdebuginfod-dev g++ debuginfod curl man-db bash-completion chromium tmux \
               dpkg-dev lintian strace libxml2-utils
 
-.PHONY: install uninstall deb all deps test unit e2e valgrind soak soak-smoke examples profile vmlinux clean
+.PHONY: install uninstall deb all deps test layers unit e2e valgrind soak soak-smoke examples profile vmlinux clean
 .DELETE_ON_ERROR:
 
 all: bpfprof
@@ -153,6 +154,10 @@ TEST_GEN := $(patsubst tests/gen/%.c,$(BUILD)/tests/gen/%,$(wildcard tests/gen/*
 $(BUILD)/tests/gen/%: tests/gen/%.c
 	@mkdir -p $(@D)
 	$(CC) -O1 -g -Wall -Wextra -Werror $< -o $@ -lpthread
+
+# The rooms of user/ include only the rooms below them: a table in the script
+layers:
+	@bash tools/check_layers.sh
 
 unit: $(UNIT_BINS) $(BUILD)/examples/inline_hot \
       $(BUILD)/examples/nofp_fleet $(BUILD)/examples/lib_caller	# test_dwarf_lines, test_linked read them
