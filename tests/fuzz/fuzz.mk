@@ -39,7 +39,7 @@ FUZZ_SRCS_elf_syms  := user/symbols/elf_syms.c user/symbols/elf_syms_read.c user
 FUZZ_LIBS_elf_syms  := -lelf -lz
 FUZZ_SRCS_proc_maps := user/procs/proc_maps.c
 FUZZ_SRCS_ksyms     := user/symbols/ksyms.c
-FUZZ_SRCS_cli       := user/cli/cli.c user/cli/cli_modes.c user/cli/cli_usage.c user/cli/cli_values.c user/errors.c user/term_safe.c user/sampling/events.c
+FUZZ_SRCS_cli       := user/cli/cli.c user/cli/cli_modes.c user/cli/cli_usage.c user/cli/cli_values.c user/base/errors.c user/base/term_safe.c user/sampling/events.c
 FUZZ_SRCS_events    := user/sampling/events.c
 FUZZ_SRCS_tracker   := user/procs/procs.c user/procs/proc_owner.c user/procs/target.c user/procs/proc_maps.c user/sampling/events.c
 # tracker.c is #included by fuzz_tracker.c (its decoder is static)
@@ -48,22 +48,22 @@ FUZZ_LIBS_tracker   := -lbpf -lelf -lz
 FUZZ_SRCS_unwind_table := user/unwind/unwind_table.c user/unwind/cfi_bytes.c user/unwind/cfi_check.c \
                           user/unwind/keeps_fp.c user/symbols/elf_read.c user/symbols/elf_limits.c
 FUZZ_LIBS_unwind_table := -ldw -lelf -lz
-FUZZ_SRCS_perfmap   := user/symbols/perfmap.c user/procs/mapped_file.c user/procs/proc_owner.c user/procs/target.c
-FUZZ_SRCS_spool     := user/output/spool.c user/output/dirfiles.c
+FUZZ_SRCS_perfmap   := user/symbols/perfmap.c user/base/open_regular.c user/procs/proc_owner.c user/procs/target.c
+FUZZ_SRCS_spool     := user/output/spool.c user/base/dirfiles.c
 FUZZ_LIBS_spool     := -lz
 FUZZ_SRCS_push_reply := user/output/push_reply.c
 FUZZ_SRCS_fde_index := user/symbols/fde_index.c user/unwind/cfi_bytes.c user/symbols/elf_read.c \
                        user/symbols/elf_limits.c
 FUZZ_LIBS_fde_index := -ldw -lelf -lz
-FUZZ_SRCS_debug_file := user/symbols/dwarf_lines.c user/symbols/debuginfod.c user/symbols/debuginfod_curl.c user/url.c \
-                        user/procs/mapped_file.c user/errors.c user/term_safe.c
+FUZZ_SRCS_debug_file := user/symbols/dwarf_lines.c user/symbols/debuginfod.c user/symbols/debuginfod_curl.c user/base/url.c \
+                        user/base/open_regular.c user/base/errors.c user/base/term_safe.c
 FUZZ_LIBS_debug_file := -ldw -lelf -lz -lm
 FUZZ_SRCS_views     := user/views/read_profile.c user/views/read_pprof.c user/views/vprof.c user/views/table.c \
                        user/views/fgtree.c user/views/svg.c user/views/flamegraph.c \
-                       user/term_safe.c user/errors.c $(BUILD)/profile.pb-c.c
+                       user/base/term_safe.c user/base/errors.c $(BUILD)/profile.pb-c.c
 FUZZ_DEPS_views     := $(BUILD)/flamegraph_page.h
 FUZZ_LIBS_views     := -lprotobuf-c -lz
-FUZZ_SRCS_control   := user/sampling/control.c user/errors.c user/term_safe.c
+FUZZ_SRCS_control   := user/sampling/control.c user/base/errors.c user/base/term_safe.c
 # The parser each target is about, for fuzz-cov.
 FUZZ_MAIN_elf_syms  := user/symbols/elf_syms.c
 FUZZ_MAIN_proc_maps := user/procs/proc_maps.c

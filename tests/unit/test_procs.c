@@ -18,7 +18,7 @@
 #include "dwarf_lines.h"
 #include "files.h"
 #include "leak_check.h"
-#include "mapped_file.h"
+#include "open_regular.h"
 #include "proc_maps.h"
 #include "procs.h"
 #include "symbolizer.h"

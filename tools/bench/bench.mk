@@ -48,7 +48,7 @@ $(BENCH_BUILD)/unwind_cost: tools/bench/unwind_cost.c $(UNWIND_COST_SRCS) user/u
 
 # one file's source lines and inline frames, resolved as bpfprof does (part 9)
 INLINE_COST_SRCS := user/symbols/dwarf_lines.c user/symbols/debuginfod.c user/symbols/debuginfod_curl.c \
-                    user/url.c user/procs/mapped_file.c user/errors.c user/term_safe.c
+                    user/base/url.c user/base/open_regular.c user/base/errors.c user/base/term_safe.c
 $(BENCH_BUILD)/inline_cost: tools/bench/inline_cost.c $(INLINE_COST_SRCS) user/symbols/dwarf_lines.h
 	@mkdir -p $(@D)
 	$(CC) $(BENCH_CFLAGS) $(CPPFLAGS) $< $(INLINE_COST_SRCS) -ldw -lelf -lz -lm -o $@

@@ -11,6 +11,7 @@
 #include "cli_usage.h"
 #include "cli_values.h"
 #include "errors.h"
+#include "events.h"
 #include <linux/types.h>
 #include "profile.h"
 

@@ -5,6 +5,7 @@
 
 #include "cli_modes.h"
 #include "cli_usage.h"
+#include "events.h"
 
 static bool ends_with(const char *s, const char *suffix)
 {

@@ -11,6 +11,7 @@
 #include "dwarf_lines.h"
 #include "fde_index.h"
 #include "files.h"
+#include "open_regular.h"
 #include "procs.h"
 
 #define DEBUG_DIR		"/usr/lib/debug/.build-id"

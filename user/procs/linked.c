@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "linked.h"
-#include "mapped_file.h"
+#include "open_regular.h"
 
 #define MAX_DYN		4096	/* dynamic entries read of one object */
 

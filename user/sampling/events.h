@@ -9,24 +9,7 @@
 #include <stdio.h>
 #include <linux/perf_event.h>
 
-enum event_kind {
-	EVENT_SOFTWARE,		/* cpu-clock, page-faults, context-switches... */
-	EVENT_HARDWARE,		/* cycles, instructions... (needs a PMU) */
-	EVENT_TRACEPOINT,	/* subsystem:name */
-	EVENT_UPROBE,		/* u:PATH:SYMBOL */
-	EVENT_OFFCPU,		/* --off-cpu: time blocked, from sched_switch */
-};
-
-struct event {
-	char name[128];		/* as written (without :u/:k): the root frame */
-	enum event_kind kind;
-	__u32 type;		/* perf_event_attr.type and .config (sw/hw) */
-	__u64 config;
-	char sys[64], tp[128];	/* tracepoint */
-	char path[4096], sym[128];	/* uprobe */
-	bool exclude_user, exclude_kernel;	/* :k, :u */
-	bool clock;		/* a time event: -F is its rate */
-};
+#include "event.h"
 
 /* Parses a comma-separated list into evs[max]. Opens nothing. Returns 0,
  * or -EINVAL with a one-line reason in err. */

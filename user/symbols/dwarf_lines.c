@@ -15,7 +15,7 @@
 
 #include "debuginfod.h"
 #include "dwarf_lines.h"
-#include "mapped_file.h"
+#include "open_regular.h"
 
 #define MAX_INLINE_DEPTH	32
 #define MAX_DEBUG_FILE		(1ull << 30)	/* bytes read for a debug link's CRC */

@@ -12,7 +12,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
-#include "mapped_file.h"
+#include "open_regular.h"
 #include "parse_hex.h"
 #include "perfmap.h"
 

@@ -18,7 +18,7 @@
 #include "builder.h"
 #include "elf_syms.h"
 #include "files.h"
-#include "mapped_file.h"
+#include "open_regular.h"
 #include "procs.h"
 #include "rowstore.h"
 #include "unwind_priv.h"

@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
-#include "events.h"
+#include "event.h"
 #include <linux/types.h>
 #include "profile.h"	/* MAX_EVENTS */
 
