@@ -23,7 +23,7 @@ CFLAGS     ?= -O2 -g
 CFLAGS     += -std=c17 $(WARNINGS)
 LDLIBS     := -lbpf -ldw -lelf -lz -lprotobuf-c -liberty -lm
 # libdebuginfod (loaded by libdw) binds to bpfprof's curl_easy_setopt, which
-# bounds its redirects (user/symbols/debuginfod_curl.h)
+# bounds its redirects (user/elf/debuginfod_curl.h)
 LDLIBS     += -Wl,--export-dynamic-symbol=curl_easy_setopt
 SANITIZE   := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 

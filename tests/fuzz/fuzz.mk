@@ -34,8 +34,8 @@ FUZZ_COV_CFLAGS    := -g -O0 -fsanitize=fuzzer -fprofile-instr-generate -fcovera
                       -D_GNU_SOURCE -std=c17 $(addprefix -I,$(USER_DIRS)) -Ibpf -I$(BUILD)
 
 # What each target compiles in besides tests/fuzz/fuzz_TARGET.c, and links.
-FUZZ_SRCS_elf_syms  := user/symbols/elf_syms.c user/symbols/elf_syms_read.c user/symbols/elf_syms_aliases.c \
-                       user/symbols/elf_read.c user/symbols/elf_limits.c
+FUZZ_SRCS_elf_syms  := user/elf/elf_syms.c user/elf/elf_syms_read.c user/elf/elf_syms_aliases.c \
+                       user/elf/elf_read.c user/elf/elf_limits.c
 FUZZ_LIBS_elf_syms  := -lelf -lz
 FUZZ_SRCS_proc_maps := user/procs/proc_maps.c
 FUZZ_SRCS_ksyms     := user/symbols/ksyms.c
@@ -45,17 +45,17 @@ FUZZ_SRCS_tracker   := user/procs/procs.c user/procs/proc_owner.c user/procs/tar
 # tracker.c is #included by fuzz_tracker.c (its decoder is static)
 FUZZ_DEPS_tracker   := user/procs/tracker.c
 FUZZ_LIBS_tracker   := -lbpf -lelf -lz
-FUZZ_SRCS_unwind_table := user/unwind/unwind_table.c user/unwind/cfi_bytes.c user/unwind/cfi_check.c \
-                          user/unwind/keeps_fp.c user/symbols/elf_read.c user/symbols/elf_limits.c
+FUZZ_SRCS_unwind_table := user/unwind/unwind_table.c user/elf/cfi_bytes.c user/unwind/cfi_check.c \
+                          user/unwind/keeps_fp.c user/elf/elf_read.c user/elf/elf_limits.c
 FUZZ_LIBS_unwind_table := -ldw -lelf -lz
 FUZZ_SRCS_perfmap   := user/symbols/perfmap.c user/base/open_regular.c user/procs/proc_owner.c user/procs/target.c
 FUZZ_SRCS_spool     := user/output/spool.c user/base/dirfiles.c
 FUZZ_LIBS_spool     := -lz
 FUZZ_SRCS_push_reply := user/output/push_reply.c
-FUZZ_SRCS_fde_index := user/symbols/fde_index.c user/unwind/cfi_bytes.c user/symbols/elf_read.c \
-                       user/symbols/elf_limits.c
+FUZZ_SRCS_fde_index := user/elf/fde_index.c user/elf/cfi_bytes.c user/elf/elf_read.c \
+                       user/elf/elf_limits.c
 FUZZ_LIBS_fde_index := -ldw -lelf -lz
-FUZZ_SRCS_debug_file := user/symbols/dwarf_lines.c user/symbols/debuginfod.c user/symbols/debuginfod_curl.c user/base/url.c \
+FUZZ_SRCS_debug_file := user/elf/dwarf_lines.c user/elf/debuginfod.c user/elf/debuginfod_curl.c user/base/url.c \
                         user/base/open_regular.c user/base/errors.c user/base/term_safe.c
 FUZZ_LIBS_debug_file := -ldw -lelf -lz -lm
 FUZZ_SRCS_views     := user/views/read_profile.c user/views/read_pprof.c user/views/vprof.c user/views/table.c \
@@ -65,7 +65,7 @@ FUZZ_DEPS_views     := $(BUILD)/flamegraph_page.h
 FUZZ_LIBS_views     := -lprotobuf-c -lz
 FUZZ_SRCS_control   := user/sampling/control.c user/base/errors.c user/base/term_safe.c
 # The parser each target is about, for fuzz-cov.
-FUZZ_MAIN_elf_syms  := user/symbols/elf_syms.c
+FUZZ_MAIN_elf_syms  := user/elf/elf_syms.c
 FUZZ_MAIN_proc_maps := user/procs/proc_maps.c
 FUZZ_MAIN_ksyms     := user/symbols/ksyms.c
 FUZZ_MAIN_cli       := user/cli/cli.c
@@ -75,8 +75,8 @@ FUZZ_MAIN_unwind_table := user/unwind/unwind_table.c
 FUZZ_MAIN_perfmap   := user/symbols/perfmap.c
 FUZZ_MAIN_spool     := user/output/spool.c
 FUZZ_MAIN_push_reply := user/output/push_reply.c
-FUZZ_MAIN_fde_index := user/symbols/fde_index.c
-FUZZ_MAIN_debug_file := user/symbols/dwarf_lines.c
+FUZZ_MAIN_fde_index := user/elf/fde_index.c
+FUZZ_MAIN_debug_file := user/elf/dwarf_lines.c
 FUZZ_MAIN_views     := user/views/read_profile.c
 FUZZ_MAIN_control   := user/sampling/control.c
 

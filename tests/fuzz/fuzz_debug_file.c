@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * Fuzz target: the debug-file readers of user/symbols/dwarf_lines.c, as
+ * Fuzz target: the debug-file readers of user/elf/dwarf_lines.c, as
  * libdwfl drives them: an ELF file (the input's first part) whose
  * .gnu_debuglink may name "app.debug", the input's second part, written
  * beside it (found there and CRC-checked by dwarf_lines.c before libdwfl

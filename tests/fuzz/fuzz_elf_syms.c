@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * Fuzz target: user/symbols/elf_syms.c, the ELF symbol reader. The input is a whole
+ * Fuzz target: user/elf/elf_syms.c, the ELF symbol reader. The input is a whole
  * file. It is read both ways bpfprof reads ELF files: from memory
  * (elf_syms__open_mem, the vDSO) and from a regular file
  * (elf_syms__open_fd, through a memfd), and the two must agree. Then

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * Fuzz target: user/symbols/fde_index.c, the function starts read from
- * .eh_frame (with user/unwind/cfi_bytes.c's readers). The input is the
+ * Fuzz target: user/elf/fde_index.c, the function starts read from
+ * .eh_frame (with user/elf/cfi_bytes.c's readers). The input is the
  * section's bytes, loaded at 0x1000. Whatever is found for an address must
  * be a function start at or below it, and the same on a second lookup.
  */

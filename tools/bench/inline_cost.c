@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * inline_cost FILE STEP: the cost of source lines and inline frames as
- * bpfprof resolves them (user/symbols/dwarf_lines.c, libdwfl), on every
+ * bpfprof resolves them (user/elf/dwarf_lines.c, libdwfl), on every
  * STEP-th byte of FILE's .text, each address once, from a cold handle:
  * once with inline frames, once without (--no-inline). Prints
  *   inline_cost ADDRESSES WITH_INLINE_PER_S WITHOUT_PER_S ADDRESSES_WITH_INLINE_FRAMES

@@ -6,7 +6,7 @@
  *
  * libcurl.so.4 is not linked -Bsymbolic: its own calls to curl_easy_setopt
  * (the handles DoH makes) bind to the one bpfprof exports for libdebuginfod
- * (symbols/debuginfod_curl.h), which hands them back to this libcurl, the
+ * (elf/debuginfod_curl.h), which hands them back to this libcurl, the
  * caller's, and bounds nothing here. */
 #ifndef BPFPROF_LIBCURL_H
 #define BPFPROF_LIBCURL_H
