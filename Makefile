@@ -76,7 +76,7 @@ $(BUILD)/profile.pb-c.c $(BUILD)/profile.pb-c.h: user/output/proto/profile.proto
 	protoc-c --c_out=$(BUILD) --proto_path=user/output/proto $<
 
 # The flame graph page, a C array: the binary writes it with no file beside it
-$(BUILD)/flamegraph_page.h: user/views/flamegraph_page.html | $(BUILD)
+$(BUILD)/flamegraph_page.h: user/render/flamegraph_page.html | $(BUILD)
 	{ echo '/* generated from $< */'; echo 'static const char flamegraph_page[] = {'; \
 	  od -An -v -tx1 $< | sed -e 's/ \([0-9a-f][0-9a-f]\)/0x\1,/g'; echo '0x00 };'; } > $@
 

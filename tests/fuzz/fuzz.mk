@@ -58,8 +58,8 @@ FUZZ_LIBS_fde_index := -ldw -lelf -lz
 FUZZ_SRCS_debug_file := user/elf/dwarf_lines.c user/elf/debuginfod.c user/elf/debuginfod_curl.c user/base/url.c \
                         user/base/open_regular.c user/base/errors.c user/base/term_safe.c
 FUZZ_LIBS_debug_file := -ldw -lelf -lz -lm
-FUZZ_SRCS_views     := user/views/read_profile.c user/views/read_pprof.c user/views/vprof.c user/views/table.c \
-                       user/views/fgtree.c user/views/svg.c user/views/flamegraph.c \
+FUZZ_SRCS_views     := user/render/read_profile.c user/render/read_pprof.c user/render/vprof.c user/render/table.c \
+                       user/render/fgtree.c user/render/svg.c user/render/flamegraph.c \
                        user/base/term_safe.c user/base/errors.c $(BUILD)/profile.pb-c.c
 FUZZ_DEPS_views     := $(BUILD)/flamegraph_page.h
 FUZZ_LIBS_views     := -lprotobuf-c -lz
@@ -77,7 +77,7 @@ FUZZ_MAIN_spool     := user/output/spool.c
 FUZZ_MAIN_push_reply := user/output/push_reply.c
 FUZZ_MAIN_fde_index := user/elf/fde_index.c
 FUZZ_MAIN_debug_file := user/elf/dwarf_lines.c
-FUZZ_MAIN_views     := user/views/read_profile.c
+FUZZ_MAIN_views     := user/render/read_profile.c
 FUZZ_MAIN_control   := user/sampling/control.c
 
 .PHONY: fuzz fuzz-long fuzz-build fuzz-smoke fuzz-cov $(patsubst %,fuzz-%,$(FUZZ_TARGETS)) \

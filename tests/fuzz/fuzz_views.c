@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * Fuzz target: user/views/read_profile.c, the views' reader of profile
+ * Fuzz target: user/render/read_profile.c, the views' reader of profile
  * files (folded text, pprof raw or gzip-compressed, told apart by decoding),
  * then what every view builds of what it read: the report table, the flame
  * tree, the SVG. The input is the file's bytes. An accepted profile's total

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* Unit tests of user/views: reading folded and pprof, the report table,
- * the flame tree, diff. */
+/* Unit tests of user/render and user/views: reading folded and pprof,
+ * the report table, the flame tree, diff. */
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <stdio.h>

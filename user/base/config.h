@@ -26,7 +26,7 @@ enum out_format {
 	FORMAT_FOLDED,
 	FORMAT_PPROF,
 	FORMAT_BOTH,		/* fleet mode: one file of each per interval */
-	FORMAT_HTML,		/* the flame graph page (user/views), also for -o *.html */
+	FORMAT_HTML,		/* the flame graph page (user/render), also for -o *.html */
 	FORMAT_SVG,		/* a static flame graph, also for -o *.svg */
 };
 
