@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /* The in-memory profile every emitter reads: symbolized stacks with their
- * counts, and what the run lost on the way. */
+ * counts, and what the run lost on the way. Of the four "profile"s, this is
+ * struct profile in user/profile/ (the model only); bpf/profile.h is the
+ * layouts shared with the BPF side (bpf/profile.bpf.c), profile.proto
+ * pprof's format (output/proto/), and render/vprof.h the views' copy. */
 #ifndef BPFPROF_AGGREGATE_H
 #define BPFPROF_AGGREGATE_H
 

@@ -2,7 +2,7 @@
 /*
  * One run: set up (setup.c), then the loop that waits for the next
  * deadline, a signal, tracking records, a command; then what is left is
- * written and everything let go.
+ * written (collect.c) and everything let go.
  */
 #include <errno.h>
 #include <malloc.h>
@@ -19,7 +19,6 @@
 #include "errors.h"
 #include "files.h"
 #include "fleet_summary.h"
-#include "kmem.h"
 #include "output.h"
 #include "procs.h"
 #include "python.h"
@@ -85,76 +84,6 @@ static const char *check_signals(struct run *r)
 	if (!why && pids_gone(r))
 		why = "target exited";
 	return why;
-}
-
-/* Fleet mode: what the run holds now (the index line says it every
- * interval). Kernel bytes that cannot be read are left 0 and said once. */
-static void take_footprint(struct run *r, struct footprint *f)
-{
-	struct files_stats fs;
-	struct unwind_stats us = { 0 };
-	uint64_t maps = 0;
-	int err = kmem__read(&maps);
-
-	if (err && !r->kmem_said)
-		p_warn("cannot read the BPF maps' kernel memory: %s", strerror(-err));
-	r->kmem_said |= err != 0;
-	files__stats(r->files, &fs);
-	if (r->unwinder)
-		unwinder__stats(r->unwinder, &us);
-	*f = (struct footprint){
-		.set = true, .unwind_rows = us.rows, .unwind_files = us.files,
-		.tables_loaded = us.files_loaded, .tables_dropped = us.files_dropped,
-		.registry_files = fs.entries, .registry_released = fs.released,
-		.kernel_bytes = maps + us.row_bytes, .row_bytes = us.row_bytes,
-	};
-}
-
-int run__collect(struct run *r, struct profile **out)
-{
-	struct profile *p;
-	uint64_t now = procs__now(), lost;
-	int err;
-
-	tracker__consume(r->tracker);	/* the latest mmaps and exits first */
-	err = collector__collect(r->collector, &p);
-	if (err)
-		return err;
-	lost = tracker__lost(r->tracker);
-	p->stats.duration = (now - r->interval_ns) / 1e9;
-	p->stats.start_wall_ns = r->interval_wall_ns;
-	p->stats.freq = r->cfg->freq;
-	p->stats.tracking_lost = lost - r->tracking_lost;
-	r->tracking_lost = lost;
-	if (r->cfg->interval)
-		take_footprint(r, &p->stats.footprint);
-	r->interval_ns = now;
-	r->interval_wall_ns = run__wall_now();
-	*out = p;
-	return 0;
-}
-
-int run__write_profile(struct run *r, const char *why)
-{
-	struct profile *p;
-	int err = run__collect(r, &p);
-
-	if (!err && r->so_far) {
-		err = profile__merge(r->so_far, p);
-		profile__free(p);
-		p = r->so_far;
-		r->so_far = NULL;
-	}
-	if (err) {
-		profile__free(p);
-		return err;
-	}
-	err = output__profile(r->out, p, why);
-	if (!p->stats.bpf[STAT_SAMPLES] && !p->stats.bpf[STAT_OFFCPU_BLOCKS] && !r->cfg->interval)
-		p_warn("no samples: the target did not run on a CPU "
-			"while profiled");
-	profile__free(p);
-	return err;
 }
 
 /* bpfprof top: one interval drained as fleet mode drains it, shown. */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /* Everything one run owns, and what the run's files (run.c: the loop and
- * the end; setup.c; command.c: the `-- cmd`; control_cmds.c) call of each
- * other. Only user/run/ includes it. */
+ * the end; setup.c; command.c: the `-- cmd`; collect.c: each interval's
+ * profile; control_cmds.c) call of each other, none back into run.c. Only
+ * user/run/ includes it. */
 #ifndef BPFPROF_RUN_STATE_H
 #define BPFPROF_RUN_STATE_H
 
@@ -72,7 +73,7 @@ void run__preload_command(struct run *r);
 int run__release_command(struct run *r);
 void run__end_command(struct run *r);
 
-/* run.c: everything since the last one, drained and symbolized (a new
+/* collect.c: everything since the last one, drained and symbolized (a new
  * interval begins); and the same written (with what a snapshot drained). */
 int run__collect(struct run *r, struct profile **out);
 int run__write_profile(struct run *r, const char *why);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* flip -> drain -> symbolize -> profile, once per interval (or once). */
+/* flip -> drain -> symbolize -> profile, once per interval (or once); and
+ * the run's turn of it: the interval's figures added, the profile written. */
 #include <errno.h>
 #include <malloc.h>
 #include <stdbool.h>
@@ -12,12 +13,18 @@
 #include "debuginfod.h"
 #include "drain.h"
 #include "errors.h"
+#include "files.h"
+#include "kmem.h"
 #include "ksyms.h"
+#include "output.h"
 #include "procs.h"
 #include "resolve.h"
 #include "python.h"
+#include "run_state.h"
 #include "session.h"
 #include "symbolizer.h"
+#include "tracker.h"
+#include "unwind.h"
 
 struct collector {
 	struct session *session;
@@ -184,4 +191,74 @@ int collector__collect(struct collector *c, struct profile **out)
 	}
 	*out = p;
 	return 0;
+}
+
+/* Fleet mode: what the run holds now (the index line says it every
+ * interval). Kernel bytes that cannot be read are left 0 and said once. */
+static void take_footprint(struct run *r, struct footprint *f)
+{
+	struct files_stats fs;
+	struct unwind_stats us = { 0 };
+	uint64_t maps = 0;
+	int err = kmem__read(&maps);
+
+	if (err && !r->kmem_said)
+		p_warn("cannot read the BPF maps' kernel memory: %s", strerror(-err));
+	r->kmem_said |= err != 0;
+	files__stats(r->files, &fs);
+	if (r->unwinder)
+		unwinder__stats(r->unwinder, &us);
+	*f = (struct footprint){
+		.set = true, .unwind_rows = us.rows, .unwind_files = us.files,
+		.tables_loaded = us.files_loaded, .tables_dropped = us.files_dropped,
+		.registry_files = fs.entries, .registry_released = fs.released,
+		.kernel_bytes = maps + us.row_bytes, .row_bytes = us.row_bytes,
+	};
+}
+
+int run__collect(struct run *r, struct profile **out)
+{
+	struct profile *p;
+	uint64_t now = procs__now(), lost;
+	int err;
+
+	tracker__consume(r->tracker);	/* the latest mmaps and exits first */
+	err = collector__collect(r->collector, &p);
+	if (err)
+		return err;
+	lost = tracker__lost(r->tracker);
+	p->stats.duration = (now - r->interval_ns) / 1e9;
+	p->stats.start_wall_ns = r->interval_wall_ns;
+	p->stats.freq = r->cfg->freq;
+	p->stats.tracking_lost = lost - r->tracking_lost;
+	r->tracking_lost = lost;
+	if (r->cfg->interval)
+		take_footprint(r, &p->stats.footprint);
+	r->interval_ns = now;
+	r->interval_wall_ns = run__wall_now();
+	*out = p;
+	return 0;
+}
+
+int run__write_profile(struct run *r, const char *why)
+{
+	struct profile *p;
+	int err = run__collect(r, &p);
+
+	if (!err && r->so_far) {
+		err = profile__merge(r->so_far, p);
+		profile__free(p);
+		p = r->so_far;
+		r->so_far = NULL;
+	}
+	if (err) {
+		profile__free(p);
+		return err;
+	}
+	err = output__profile(r->out, p, why);
+	if (!p->stats.bpf[STAT_SAMPLES] && !p->stats.bpf[STAT_OFFCPU_BLOCKS] && !r->cfg->interval)
+		p_warn("no samples: the target did not run on a CPU "
+			"while profiled");
+	profile__free(p);
+	return err;
 }
