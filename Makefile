@@ -17,8 +17,10 @@ ARCH       := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
 
 BUILD      := build
 WARNINGS   := -Wall -Wextra -Werror
-USER_DIRS  := user $(patsubst %/,%,$(sort $(dir $(wildcard user/*/*.c))))
-CPPFLAGS   := -D_GNU_SOURCE -DBPFPROF_VERSION='"$(VERSION)"' -I$(BUILD) -Ibpf $(addprefix -I,$(USER_DIRS))
+# Includes name their folder: "elf/elf_syms.h" (a room of user/), "bpf/profile.h"
+# (the layouts shared with the BPF side); build/'s generated headers go by name.
+USER_INCS  := -I$(BUILD) -iquote . -Iuser
+CPPFLAGS   := -D_GNU_SOURCE -DBPFPROF_VERSION='"$(VERSION)"' $(USER_INCS)
 CFLAGS     ?= -O2 -g
 CFLAGS     += -std=c17 $(WARNINGS)
 LDLIBS     := -lbpf -ldw -lelf -lz -lprotobuf-c -liberty -lm

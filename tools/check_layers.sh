@@ -8,9 +8,9 @@
 # With --arrows, prints the arrows the includes draw today, room by room.
 # Also checked: the table itself has no cycle (a room may not reach itself),
 # every room under user/ is in it, an exception listed is still needed, and
-# (with NAMED=1) an include of a header of user/ or bpf/ names its folder
-# ("elf/elf_syms.h", "bpf/profile.h"); only the generated headers of build/
-# (*.skel.h, profile.pb-c.h, flamegraph_page.h) go by their bare names.
+# an include of a header of user/ or bpf/ names its folder ("elf/elf_syms.h",
+# "bpf/profile.h"), its own folder's too; only the generated headers of
+# build/ (*.skel.h, profile.pb-c.h, flamegraph_page.h) go by their names.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -39,15 +39,12 @@ main:     base cli run sampling views
 EXCEPTIONS='
 '
 
-# 0: a header may still be included by its bare name (one -I per folder)
-NAMED=0
-
 headers=$(mktemp)
 trap 'rm -f "$headers"' EXIT
 find user bpf -name '*.h' | LC_ALL=C sort > "$headers"
 mapfile -t sources < <(find user -name '*.[ch]' | LC_ALL=C sort)
 export LAYERS EXCEPTIONS
-awk -v named="$NAMED" -v headers="$headers" -v arrows="${1:-}" '
+awk -v headers="$headers" -v arrows="${1:-}" '
 function room(path,   p) {
 	if (path == "user/main.c")
 		return "main"
@@ -144,7 +141,7 @@ FNR == 1 {
 		say(FILENAME ": includes \"" inc "\", no header of user/ or bpf/ by that name (or more than one)")
 		next
 	}
-	if (named && inc !~ /\//)
+	if (inc !~ /\//)
 		say(FILENAME ": includes \"" inc "\" without its folder (write \"" \
 		    (target ~ /^user\// ? substr(target, 6) : target) "\")")
 	if (target ~ /^bpf\//)

@@ -12,11 +12,11 @@
 
 #include <bpf/libbpf.h>
 
-#include "cli.h"
-#include "events.h"
-#include "run.h"
-#include "term_safe.h"
-#include "views.h"
+#include "cli/cli.h"
+#include "sampling/events.h"
+#include "run/run.h"
+#include "base/term_safe.h"
+#include "views/views.h"
 
 /* libbpf's log (-v): names from BTF and ELF files, a verifier log of many
  * lines; each line printed by the one rule for text on a terminal

@@ -24,14 +24,14 @@ FUZZ_SMOKE_SECONDS ?= 20
 FUZZ_DIR           := $(BUILD)/fuzz
 FUZZ_CFLAGS        := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
                       -fno-omit-frame-pointer -D_GNU_SOURCE -std=c17 -Wall -Wextra -Werror \
-                      $(addprefix -I,$(USER_DIRS)) -Ibpf -I$(BUILD)
+                      $(USER_INCS)
 FUZZ_BINS          := $(patsubst %,$(FUZZ_DIR)/fuzz_%,$(FUZZ_TARGETS))
 # the sources' own headers only: no generated file, so no build step first
 FUZZ_HDRS          := $(wildcard user/*.h user/*/*.h) $(wildcard bpf/*.h)
 FUZZ_RUN           := bash tests/fuzz/run.sh
 # coverage builds: the same sources, no sanitizer, clang's source coverage
 FUZZ_COV_CFLAGS    := -g -O0 -fsanitize=fuzzer -fprofile-instr-generate -fcoverage-mapping \
-                      -D_GNU_SOURCE -std=c17 $(addprefix -I,$(USER_DIRS)) -Ibpf -I$(BUILD)
+                      -D_GNU_SOURCE -std=c17 $(USER_INCS)
 
 # What each target compiles in besides tests/fuzz/fuzz_TARGET.c, and links.
 FUZZ_SRCS_elf_syms  := user/elf/elf_syms.c user/elf/elf_syms_read.c user/elf/elf_syms_aliases.c \

@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "control.h"
+#include "sampling/control.h"
 #include "fuzz_check.h"
 
 #define MS	1000000ull

@@ -17,8 +17,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "debuginfod.h"
-#include "dwarf_lines.h"
+#include "elf/debuginfod.h"
+#include "elf/dwarf_lines.h"
 #include "fuzz_check.h"
 
 static char dir[] = "/tmp/fuzz_debug_file.XXXXXX";

@@ -18,7 +18,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "elf_syms.h"
+#include "elf/elf_syms.h"
 #include "fuzz_check.h"
 
 static int memfd = -1;

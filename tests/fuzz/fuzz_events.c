@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "events.h"
+#include "sampling/events.h"
 #include "fuzz_check.h"
 
 /* A char array field holds a NUL-terminated, non-empty string. */

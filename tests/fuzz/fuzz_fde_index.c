@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "fde_index.h"
+#include "elf/fde_index.h"
 #include "fuzz_check.h"
 
 #define VADDR	0x1000

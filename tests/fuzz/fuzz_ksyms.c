@@ -15,7 +15,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "ksyms.h"
+#include "symbols/ksyms.h"
 #include "fuzz_check.h"
 
 #define MAX_PROBED_LINES	64

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "perfmap.h"
+#include "symbols/perfmap.h"
 #include "fuzz_check.h"
 
 static uint64_t hex_at(const uint8_t *p, const uint8_t *end)

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "proc_maps.h"
+#include "procs/proc_maps.h"
 #include "fuzz_check.h"
 
 static void check_parsed(const char *line, size_t len, const struct maps_line *ml)

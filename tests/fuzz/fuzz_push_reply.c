@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "push_reply.h"
+#include "output/push_reply.h"
 #include "fuzz_check.h"
 
 static struct push_reply reply;

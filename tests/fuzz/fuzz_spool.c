@@ -13,8 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "dirfiles.h"
-#include "spool.h"
+#include "base/dirfiles.h"
+#include "output/spool.h"
 #include "fuzz_check.h"
 
 static char path[] = "/dev/shm/fuzz_spool.XXXXXX";

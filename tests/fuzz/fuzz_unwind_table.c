@@ -16,7 +16,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "unwind_table.h"
+#include "unwind/unwind_table.h"
 #include "fuzz_check.h"
 
 #define MAX_CHECKED_ROWS	4096

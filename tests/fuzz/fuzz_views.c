@@ -17,12 +17,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fgtree.h"
-#include "flamegraph.h"
+#include "render/fgtree.h"
+#include "render/flamegraph.h"
 #include "fuzz_check.h"
-#include "svg.h"
-#include "table.h"
-#include "vprof.h"
+#include "render/svg.h"
+#include "render/table.h"
+#include "render/vprof.h"
 
 static void check_profile(const struct vprof *v)
 {

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "aggregate.h"
+#include "profile/aggregate.h"
 #include "leak_check.h"
 
 TestSuite(aggregate, .fini = check_leaks);

@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include "leak_check.h"
-#include "cli.h"
-#include "cli_usage.h"
+#include "cli/cli.h"
+#include "cli/cli_usage.h"
 
 TestSuite(cli, .fini = check_leaks);
 

@@ -10,7 +10,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
-#include "control.h"
+#include "sampling/control.h"
 #include "leak_check.h"
 
 static char dir[] = "/tmp/test_control.XXXXXX";

@@ -11,8 +11,8 @@
 #include <unistd.h>
 #include <sys/socket.h>
 
-#include "debuginfod_curl.h"
-#include "libcurl.h"
+#include "elf/debuginfod_curl.h"
+#include "output/libcurl.h"
 
 Test(debuginfod, every_server_of_debuginfod_urls_is_allowed)
 {

@@ -4,7 +4,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "demangle.h"
+#include "elf/demangle.h"
 #include "leak_check.h"
 
 TestSuite(demangle, .fini = check_leaks);

@@ -14,7 +14,7 @@
 #include <unistd.h>
 #include <sys/file.h>
 
-#include "dirfiles.h"
+#include "base/dirfiles.h"
 
 static int flock_fails_with;	/* the next flock()'s errno, once; 0: the real one */
 

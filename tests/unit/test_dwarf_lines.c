@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "dwarf_lines.h"
+#include "elf/dwarf_lines.h"
 #include "leak_check.h"
 
 TestSuite(dwarf_lines, .fini = check_leaks);

@@ -24,7 +24,7 @@
 #include <dirent.h>
 #include <unistd.h>
 
-#include "elf_syms.h"
+#include "elf/elf_syms.h"
 #include "elf_syms_fixture.h"
 
 static const char *const funcs[] = { "hot_leaf", "middle", "outer" };

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "elf_syms.h"
+#include "elf/elf_syms.h"
 #include "elf_syms_fixture.h"
 
 TestSuite(elf_syms_bad, .init = setup, .fini = teardown);

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "leak_check.h"
-#include "errors.h"
+#include "base/errors.h"
 
 TestSuite(errors, .init = cr_redirect_stderr, .fini = check_leaks);
 

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "fde_index.h"
+#include "elf/fde_index.h"
 #include "leak_check.h"
 
 TestSuite(fde_index, .fini = check_leaks);

@@ -16,11 +16,11 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
-#include "files.h"
+#include "files/files.h"
 #include "leak_check.h"
-#include "mapped_file.h"
-#include "proc_maps.h"
-#include "procs.h"
+#include "procs/mapped_file.h"
+#include "procs/proc_maps.h"
+#include "procs/procs.h"
 
 TestSuite(files, .fini = check_leaks);
 

@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "leak_check.h"
-#include "aggregate.h"
-#include "folded.h"
+#include "profile/aggregate.h"
+#include "output/folded.h"
 
 TestSuite(folded, .fini = check_leaks);
 

@@ -5,10 +5,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "aggregate.h"
-#include "frame_memo.h"
+#include "profile/aggregate.h"
+#include "symbols/frame_memo.h"
 #include "leak_check.h"
-#include "unnamed.h"
+#include "profile/unnamed.h"
 
 TestSuite(frame_memo, .fini = check_leaks);
 

@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "keeps_fp.h"
+#include "unwind/keeps_fp.h"
 #include "unwind_table_fixture.h"
 
 TestSuite(keeps_fp, .fini = check_leaks);

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "leak_check.h"
-#include "ksyms.h"
+#include "symbols/ksyms.h"
 
 TestSuite(ksyms, .fini = check_leaks);
 

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "leak_check.h"
-#include "linked.h"
+#include "procs/linked.h"
 
 TestSuite(linked, .fini = check_leaks);
 

@@ -10,7 +10,7 @@
 #include <sys/sysmacros.h>
 
 #include "leak_check.h"
-#include "perfmap.h"
+#include "symbols/perfmap.h"
 
 TestSuite(perfmap, .fini = check_leaks);
 

@@ -7,7 +7,7 @@
 #include <criterion/criterion.h>
 
 #include "leak_check.h"
-#include "proc_entry.h"
+#include "unwind/proc_entry.h"
 
 TestSuite(proc_entry, .fini = check_leaks);
 

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "leak_check.h"
-#include "proc_maps.h"
+#include "procs/proc_maps.h"
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>

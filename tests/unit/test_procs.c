@@ -14,14 +14,14 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-#include "config.h"
-#include "dwarf_lines.h"
-#include "files.h"
+#include "base/config.h"
+#include "elf/dwarf_lines.h"
+#include "files/files.h"
 #include "leak_check.h"
-#include "open_regular.h"
-#include "proc_maps.h"
-#include "procs.h"
-#include "symbolizer.h"
+#include "base/open_regular.h"
+#include "procs/proc_maps.h"
+#include "procs/procs.h"
+#include "symbols/symbolizer.h"
 
 static const struct name_sources NAMES = { .demangle = true, .inlines = true };
 

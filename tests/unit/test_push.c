@@ -11,9 +11,9 @@
 #include <sys/stat.h>
 
 #include "leak_check.h"
-#include "push_auth.h"
-#include "push_reply.h"
-#include "spool.h"
+#include "output/push_auth.h"
+#include "output/push_reply.h"
+#include "output/spool.h"
 
 TestSuite(push, .fini = check_leaks);
 

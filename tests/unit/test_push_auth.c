@@ -11,7 +11,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
-#include "push_auth.h"
+#include "output/push_auth.h"
 
 static int eintr_fd = -1;	/* the fd whose reads fail with EINTR ... */
 static int eintr_left;		/* ... this many times */

@@ -11,10 +11,10 @@
 #include <unistd.h>
 
 #include "leak_check.h"
-#include "py_code.h"
-#include "py_find.h"
-#include "py_lines.h"
-#include "py_versions.h"
+#include "python/py_code.h"
+#include "python/py_find.h"
+#include "python/py_lines.h"
+#include "python/py_versions.h"
 
 TestSuite(python, .fini = check_leaks);
 

@@ -9,11 +9,11 @@
 #include <string.h>
 
 #include "leak_check.h"
-#include "diff.h"
-#include "report.h"
-#include "term_safe.h"
-#include "top.h"
-#include "vprof.h"
+#include "views/diff.h"
+#include "render/report.h"
+#include "base/term_safe.h"
+#include "views/top.h"
+#include "render/vprof.h"
 
 TestSuite(term_safe, .fini = check_leaks);
 

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "leak_check.h"
-#include "top.h"
+#include "views/top.h"
 
 TestSuite(top, .fini = check_leaks);
 

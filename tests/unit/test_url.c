@@ -3,7 +3,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "url.h"
+#include "base/url.h"
 
 static void expect_part(const char *url, const char *p, size_t len, const char *want)
 {

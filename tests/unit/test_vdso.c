@@ -11,11 +11,11 @@
 #include <string.h>
 #include <sys/auxv.h>
 
-#include "elf_syms.h"
+#include "elf/elf_syms.h"
 #include "leak_check.h"
-#include "proc_maps.h"
-#include "procs.h"
-#include "vdso.h"
+#include "procs/proc_maps.h"
+#include "procs/procs.h"
+#include "unwind/vdso.h"
 
 TestSuite(vdso, .fini = check_leaks);
 

@@ -8,15 +8,15 @@
 #include <string.h>
 
 #include "leak_check.h"
-#include "aggregate.h"
-#include "diff.h"
-#include "fgtree.h"
-#include "flamegraph.h"
-#include "pprof.h"
+#include "profile/aggregate.h"
+#include "views/diff.h"
+#include "render/fgtree.h"
+#include "render/flamegraph.h"
+#include "output/pprof.h"
 #include "profile.pb-c.h"
-#include "report.h"
-#include "svg.h"
-#include "vprof.h"
+#include "render/report.h"
+#include "render/svg.h"
+#include "render/vprof.h"
 
 TestSuite(views, .fini = check_leaks);
 

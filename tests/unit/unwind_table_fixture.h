@@ -24,7 +24,7 @@
 
 #include "leak_check.h"
 #include "test_files.h"
-#include "unwind_table.h"
+#include "unwind/unwind_table.h"
 
 #define LIBC_PATH	"/lib/x86_64-linux-gnu/libc.so.6"
 

@@ -44,7 +44,7 @@ UNWIND_COST_SRCS := user/unwind/unwind_table.c user/elf/cfi_bytes.c user/unwind/
                     user/unwind/keeps_fp.c user/elf/elf_read.c user/elf/elf_limits.c
 $(BENCH_BUILD)/unwind_cost: tools/bench/unwind_cost.c $(UNWIND_COST_SRCS) user/unwind/unwind_table.h
 	@mkdir -p $(@D)
-	$(CC) $(BENCH_CFLAGS) -Iuser/unwind -Iuser/elf -Ibpf $< $(UNWIND_COST_SRCS) -ldw -lelf -lz -o $@
+	$(CC) $(BENCH_CFLAGS) $(USER_INCS) $< $(UNWIND_COST_SRCS) -ldw -lelf -lz -o $@
 
 # one file's source lines and inline frames, resolved as bpfprof does (part 9)
 INLINE_COST_SRCS := user/elf/dwarf_lines.c user/elf/debuginfod.c user/elf/debuginfod_curl.c \

@@ -14,7 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "dwarf_lines.h"
+#include "elf/dwarf_lines.h"
 
 static double now(void)
 {

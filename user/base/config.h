@@ -8,9 +8,9 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
-#include "event.h"
+#include "base/event.h"
 #include <linux/types.h>
-#include "profile.h"	/* MAX_EVENTS */
+#include "bpf/profile.h"	/* MAX_EVENTS */
 
 #define CLI_MAX_FREQ	100000	/* perf's default kernel.perf_event_max_sample_rate */
 #define CLI_MAX_STACKS	(1u << 22)

@@ -16,7 +16,7 @@
 #include <sys/random.h>
 #include <sys/stat.h>
 
-#include "dirfiles.h"
+#include "base/dirfiles.h"
 
 /* .NAME.PID.XXXXXXXX.tmp with a random part: a name planted in advance (a
  * shared directory) cannot be guessed, and concurrent writers differ. The

@@ -4,8 +4,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "errors.h"
-#include "term_safe.h"
+#include "base/errors.h"
+#include "base/term_safe.h"
 
 /* A message's bound before escaping; longer ones end in "...". */
 #define MESSAGE_MAX 2048

@@ -6,7 +6,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
-#include "open_regular.h"
+#include "base/open_regular.h"
 
 int file_open_regular(const char *path)
 {

@@ -4,7 +4,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "term_safe.h"
+#include "base/term_safe.h"
 
 struct cp_range {
 	uint32_t lo, hi;

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "url.h"
+#include "base/url.h"
 
 /* The scheme's length when url starts with "scheme://", else 0. */
 static size_t scheme_len(const char *url)

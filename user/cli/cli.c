@@ -6,14 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "cli_modes.h"
-#include "cli_usage.h"
-#include "cli_values.h"
-#include "errors.h"
-#include "events.h"
+#include "cli/cli.h"
+#include "cli/cli_modes.h"
+#include "cli/cli_usage.h"
+#include "cli/cli_values.h"
+#include "base/errors.h"
+#include "sampling/events.h"
 #include <linux/types.h>
-#include "profile.h"
+#include "bpf/profile.h"
 
 #ifndef BPFPROF_VERSION
 #define BPFPROF_VERSION "dev"

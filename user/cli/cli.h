@@ -3,7 +3,7 @@
 #ifndef BPFPROF_CLI_H
 #define BPFPROF_CLI_H
 
-#include "config.h"
+#include "base/config.h"
 
 enum cli_result {
 	CLI_RUN = 0,	/* profile with the config */

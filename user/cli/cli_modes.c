@@ -3,9 +3,9 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "cli_modes.h"
-#include "cli_usage.h"
-#include "events.h"
+#include "cli/cli_modes.h"
+#include "cli/cli_usage.h"
+#include "sampling/events.h"
 
 static bool ends_with(const char *s, const char *suffix)
 {

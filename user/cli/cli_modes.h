@@ -4,7 +4,7 @@
 #ifndef BPFPROF_CLI_MODES_H
 #define BPFPROF_CLI_MODES_H
 
-#include "cli.h"
+#include "cli/cli.h"
 
 /* Checks the parsed cfg's mode (a usage error printed: CLI_EXIT_USAGE)
  * and fills in what depends on it: fleet mode's rate, top's refresh, the

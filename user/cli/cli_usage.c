@@ -4,8 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli_usage.h"
-#include "errors.h"
+#include "cli/cli_usage.h"
+#include "base/errors.h"
 
 static const char help_text[] =
 "Usage: bpfprof [OPTIONS] [-- COMMAND [ARGS...]]\n"

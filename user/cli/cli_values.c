@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli_values.h"
+#include "cli/cli_values.h"
 
 int cli_value__ulong(const char *s, unsigned long max, unsigned long *out)
 {

@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
-#include "config.h"
+#include "base/config.h"
 
 /* A decimal count 0..max. */
 int cli_value__ulong(const char *s, unsigned long max, unsigned long *out);

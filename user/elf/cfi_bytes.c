@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cfi_bytes.h"
+#include "elf/cfi_bytes.h"
 
 /* ---- encoded values ------------------------------------------------------ */
 

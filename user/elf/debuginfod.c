@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "debuginfod.h"
-#include "debuginfod_curl.h"
-#include "errors.h"
+#include "elf/debuginfod.h"
+#include "elf/debuginfod_curl.h"
+#include "base/errors.h"
 
 /* DEBUGINFOD_MAXSIZE unless the user set it: a server's answer over it is
  * refused, never cached (each build-id's answer is kept on disk). Debug

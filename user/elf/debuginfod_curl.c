@@ -10,10 +10,10 @@
 #define CURL_DISABLE_TYPECHECK	/* its macro would rename the definition below */
 #include <curl/curl.h>
 
-#include "debuginfod.h"
-#include "debuginfod_curl.h"
-#include "errors.h"
-#include "url.h"
+#include "elf/debuginfod.h"
+#include "elf/debuginfod_curl.h"
+#include "base/errors.h"
+#include "base/url.h"
 
 #define ORIGIN_MAX	512	/* "scheme://host:port": a host name is 253 bytes at most */
 #define CURL_LIBS_MAX	8	/* libcurls cached; more are looked up at each call */

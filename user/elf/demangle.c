@@ -14,7 +14,7 @@
 
 #include <libiberty/demangle.h>
 
-#include "demangle.h"
+#include "elf/demangle.h"
 
 /* Rust hashes (legacy "::h0123...") are left out, as perf does by default. */
 #define DEMANGLE_OPTS	(DMGL_PARAMS | DMGL_ANSI | DMGL_AUTO)

@@ -13,9 +13,9 @@
 
 #include <zlib.h>
 
-#include "debuginfod.h"
-#include "dwarf_lines.h"
-#include "open_regular.h"
+#include "elf/debuginfod.h"
+#include "elf/dwarf_lines.h"
+#include "base/open_regular.h"
 
 #define MAX_INLINE_DEPTH	32
 #define MAX_DEBUG_FILE		(1ull << 30)	/* bytes read for a debug link's CRC */

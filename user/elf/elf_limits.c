@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "elf_limits.h"
+#include "elf/elf_limits.h"
 
 /* len bytes at off, from the file or the image; false when short. */
 static bool read_at(int fd, const void *image, size_t size, uint64_t off, void *buf, size_t len)

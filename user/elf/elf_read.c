@@ -4,8 +4,8 @@
 #include <errno.h>
 #include <string.h>
 
-#include "elf_limits.h"
-#include "elf_read.h"
+#include "elf/elf_limits.h"
+#include "elf/elf_read.h"
 
 struct build_id {
 	unsigned char *id;

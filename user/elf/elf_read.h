@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "elf_syms.h"
+#include "elf/elf_syms.h"
 
 /* [off, off + len) lies inside a file of fsize bytes, without overflow. */
 bool elf_read__in_file(uint64_t off, uint64_t len, uint64_t fsize);

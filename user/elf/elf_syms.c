@@ -17,9 +17,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "elf_limits.h"
-#include "elf_read.h"
-#include "elf_syms_layout.h"
+#include "elf/elf_limits.h"
+#include "elf/elf_read.h"
+#include "elf/elf_syms_layout.h"
 
 /* Which error a file libelf refused deserves: EINVAL if it claims to be an
  * ELF (its headers are then inconsistent), else ENOEXEC. */

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "elf_syms_layout.h"
+#include "elf/elf_syms_layout.h"
 
 static int bind_rank(unsigned char bind)
 {

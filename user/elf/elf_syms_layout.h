@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "elf_syms.h"
+#include "elf/elf_syms.h"
 
 struct esym {
 	uint64_t start;

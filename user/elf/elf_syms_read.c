@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "elf_limits.h"
-#include "elf_read.h"
-#include "elf_syms_layout.h"
+#include "elf/elf_limits.h"
+#include "elf/elf_read.h"
+#include "elf/elf_syms_layout.h"
 
 /* Both header tables lie inside the file, with the entry size of the class. */
 static int check_tables(Elf *elf, const GElf_Ehdr *eh, uint64_t fsize, size_t *phnum)

@@ -9,10 +9,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cfi_bytes.h"
-#include "elf_limits.h"
-#include "elf_read.h"
-#include "fde_index.h"
+#include "elf/cfi_bytes.h"
+#include "elf/elf_limits.h"
+#include "elf/elf_read.h"
+#include "elf/fde_index.h"
 
 /* Each FDE costs 16 bytes here: as many as a file may have symbols. */
 #define FDE_MAX		ELF_SYMS_MAX

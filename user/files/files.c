@@ -8,11 +8,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "dwarf_lines.h"
-#include "fde_index.h"
-#include "files.h"
-#include "open_regular.h"
-#include "procs.h"
+#include "elf/dwarf_lines.h"
+#include "elf/fde_index.h"
+#include "files/files.h"
+#include "base/open_regular.h"
+#include "procs/procs.h"
 
 #define DEBUG_DIR		"/usr/lib/debug/.build-id"
 /* What symbols may hold by default: a busy machine's working set of

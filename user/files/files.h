@@ -26,9 +26,9 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "elf_syms.h"
-#include "mapped_file.h"
-#include "unnamed.h"
+#include "elf/elf_syms.h"
+#include "procs/mapped_file.h"
+#include "profile/unnamed.h"
 
 struct dwarf_lines;
 struct fde_index;

@@ -3,10 +3,10 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "emit.h"
-#include "flamegraph.h"
-#include "folded.h"
-#include "pprof.h"
+#include "output/emit.h"
+#include "render/flamegraph.h"
+#include "output/folded.h"
+#include "output/pprof.h"
 
 int emit__write(const struct profile *p, enum out_format fmt, const char *comment, FILE *out)
 {

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "config.h"
+#include "base/config.h"
 
 struct profile;
 

@@ -14,9 +14,9 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
-#include "dirfiles.h"
-#include "errors.h"
-#include "fleet.h"
+#include "base/dirfiles.h"
+#include "base/errors.h"
+#include "output/fleet.h"
 
 #define INDEX_LOG	"bpfprof-intervals.log"
 #define INDEX_MAX	(1 << 20)	/* then it becomes .1, replacing the older one */

@@ -3,10 +3,10 @@
 #include <inttypes.h>
 #include <stdio.h>
 
-#include "errors.h"
-#include "files.h"
-#include "fleet_summary.h"
-#include "output.h"
+#include "base/errors.h"
+#include "files/files.h"
+#include "output/fleet_summary.h"
+#include "output/output.h"
 
 /* What the intervals hold against the BPF side's own totals (samples;
  * off-CPU microseconds with --off-cpu). */

@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "aggregate.h"
-#include "folded.h"
-#include "term_safe.h"
+#include "profile/aggregate.h"
+#include "output/folded.h"
+#include "base/term_safe.h"
 
 struct line_count {
 	char *line;

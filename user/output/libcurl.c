@@ -3,8 +3,8 @@
 #include <dlfcn.h>
 #include <pthread.h>
 
-#include "errors.h"
-#include "libcurl.h"
+#include "base/errors.h"
+#include "output/libcurl.h"
 
 #define LIBCURL_SONAME	"libcurl.so.4"	/* Debian's libcurl4 */
 

@@ -8,15 +8,15 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "aggregate.h"
-#include "dirfiles.h"
-#include "emit.h"
-#include "errors.h"
-#include "fleet.h"
-#include "output.h"
-#include "push.h"
-#include "report.h"
-#include "summary.h"
+#include "profile/aggregate.h"
+#include "base/dirfiles.h"
+#include "output/emit.h"
+#include "base/errors.h"
+#include "output/fleet.h"
+#include "output/output.h"
+#include "output/push.h"
+#include "render/report.h"
+#include "output/summary.h"
 
 #define DEFAULT_SPOOL	"/var/spool/bpfprof"
 

@@ -6,7 +6,7 @@
 
 #include <stdint.h>
 
-#include "config.h"
+#include "base/config.h"
 
 struct output;
 struct profile;

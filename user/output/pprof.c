@@ -8,8 +8,8 @@
 
 #include <zlib.h>
 
-#include "aggregate.h"
-#include "pprof.h"
+#include "profile/aggregate.h"
+#include "output/pprof.h"
 #include "profile.pb-c.h"
 
 typedef Perftools__Profiles__Profile Profile;

@@ -15,12 +15,12 @@
 #include <string.h>
 #include <time.h>
 
-#include "errors.h"
-#include "libcurl.h"
-#include "push.h"
-#include "push_auth.h"
-#include "push_reply.h"
-#include "spool.h"
+#include "base/errors.h"
+#include "output/libcurl.h"
+#include "output/push.h"
+#include "output/push_auth.h"
+#include "output/push_reply.h"
+#include "output/spool.h"
 
 #define ATTEMPT_MS	10000	/* one request, all of it: connect, send, reply */
 #define CONNECT_MS	5000

@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "config.h"
+#include "base/config.h"
 
 struct pusher;
 

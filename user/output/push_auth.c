@@ -9,9 +9,9 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
-#include "errors.h"
-#include "push_auth.h"
-#include "url.h"
+#include "base/errors.h"
+#include "output/push_auth.h"
+#include "base/url.h"
 
 bool push_url__has_userinfo(const char *url)
 {

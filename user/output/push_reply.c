@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "push_reply.h"
+#include "output/push_reply.h"
 
 void push_reply__reset(struct push_reply *r)
 {

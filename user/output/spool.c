@@ -12,8 +12,8 @@
 
 #include <zlib.h>
 
-#include "dirfiles.h"
-#include "spool.h"
+#include "base/dirfiles.h"
+#include "output/spool.h"
 
 #define MAGIC		"bpfprof-spool 1"
 

@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "config.h"
+#include "base/config.h"
 
 #define SPOOL_ITEM_MAX		(64u << 20)	/* body bytes of one profile */
 #define SPOOL_HEADER_MAX	128		/* bytes of the header line */

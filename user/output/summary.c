@@ -4,8 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "aggregate.h"
-#include "summary.h"
+#include "profile/aggregate.h"
+#include "output/summary.h"
 
 /* Off-CPU time: its own line part, in its own unit. */
 static int offcpu_part(const struct profile *p, char *buf, size_t size)

@@ -14,8 +14,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "linked.h"
-#include "open_regular.h"
+#include "procs/linked.h"
+#include "base/open_regular.h"
 
 #define MAX_DYN		4096	/* dynamic entries read of one object */
 

@@ -11,9 +11,9 @@
 #include <sys/sysmacros.h>
 #include <sys/syscall.h>
 
-#include "mapped_file.h"
-#include "open_regular.h"
-#include "procs.h"
+#include "procs/mapped_file.h"
+#include "base/open_regular.h"
+#include "procs/procs.h"
 
 static struct file_stamp stamp_of(const struct stat *st)
 {

@@ -14,8 +14,8 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
-#include "parse_hex.h"
-#include "proc_maps.h"
+#include "base/parse_hex.h"
+#include "procs/proc_maps.h"
 
 #define DELETED_SUFFIX	" (deleted)"
 #define ESCAPED_NEWLINE	"\\012"	/* how maps shows '\n' (seq_file's mangle_path) */

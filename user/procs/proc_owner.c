@@ -8,8 +8,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "procs.h"
-#include "target.h"
+#include "procs/procs.h"
+#include "procs/target.h"
 
 /* CLOCK_MONOTONIC ns as /proc/PID/stat's start ticks count (CLOCK_BOOTTIME):
  * what the machine slept is added. */

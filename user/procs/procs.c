@@ -7,8 +7,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "proc_maps.h"
-#include "procs.h"
+#include "procs/proc_maps.h"
+#include "procs/procs.h"
 
 /* One process that had the pid. */
 struct proc {

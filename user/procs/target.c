@@ -11,7 +11,7 @@
 #include <unistd.h>
 #include <sys/wait.h>
 
-#include "target.h"
+#include "procs/target.h"
 
 static void child(char *const argv[], const sigset_t *mask, int go_rd, int err_wr)
 {

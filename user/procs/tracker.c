@@ -9,10 +9,10 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "events.h"
-#include "proc_maps.h"
-#include "procs.h"
-#include "tracker.h"
+#include "sampling/events.h"
+#include "procs/proc_maps.h"
+#include "procs/procs.h"
+#include "procs/tracker.h"
 
 #define TRACK_PAGES	64	/* per CPU: 256 KiB, ~2500 mmap records */
 

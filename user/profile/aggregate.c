@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "aggregate.h"
-#include "hash_bytes.h"
+#include "profile/aggregate.h"
+#include "base/hash_bytes.h"
 
 struct profile *profile__new(void)
 {

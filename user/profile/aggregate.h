@@ -13,8 +13,8 @@
 #include <sys/types.h>
 
 #include <linux/types.h>
-#include "profile.h"	/* bpf/: the BPF-shared layouts: TASK_COMM_LEN, enum stat_kind */
-#include "unnamed.h"
+#include "bpf/profile.h"	/* bpf/: the BPF-shared layouts: TASK_COMM_LEN, enum stat_kind */
+#include "profile/unnamed.h"
 
 struct pframe {
 	const char *name;	/* function, or "lib.so+0x1f" / "[unknown]"; interned */

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "py_code.h"
-#include "py_versions.h"
+#include "python/py_code.h"
+#include "python/py_versions.h"
 
 #define CODE_HEAD	256	/* bytes of PyCodeObject read at once: every field used is in it */
 

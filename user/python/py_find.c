@@ -6,8 +6,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "elf_read.h"
-#include "py_find.h"
+#include "elf/elf_read.h"
+#include "python/py_find.h"
 
 int py_find__version(const char *path, int *major)
 {

@@ -2,7 +2,7 @@
 /* CPython's line tables, decoded as Objects/codeobject.c does. */
 #include <stdbool.h>
 
-#include "py_lines.h"
+#include "python/py_lines.h"
 
 int py_lines__310(const uint8_t *t, size_t n, int first, uint32_t offset)
 {

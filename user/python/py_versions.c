@@ -28,7 +28,7 @@
  */
 #include <stddef.h>
 
-#include "py_versions.h"
+#include "python/py_versions.h"
 
 #define NO_CSTACK	0xff
 

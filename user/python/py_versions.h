@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #include <linux/types.h>
-#include "profile.h"	/* bpf/: struct py_proc, PY_NONE */
+#include "bpf/profile.h"	/* bpf/: struct py_proc, PY_NONE */
 
 /* The line table's format: 3.10's (lnotab v2, byte offsets) or 3.11's
  * location table (code units). */

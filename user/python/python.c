@@ -12,13 +12,13 @@
 
 #include <bpf/bpf.h>
 
-#include "mapped_file.h"
-#include "procs.h"
-#include "py_code.h"
-#include "py_find.h"
-#include "py_lines.h"
-#include "py_versions.h"
-#include "python.h"
+#include "procs/mapped_file.h"
+#include "procs/procs.h"
+#include "python/py_code.h"
+#include "python/py_find.h"
+#include "python/py_lines.h"
+#include "python/py_versions.h"
+#include "python/python.h"
 
 #define POLL_MAX_CODES	4096		/* code objects taken from the map per poll */
 #define MAX_CODES	(1 << 20)	/* code objects kept; past it new ones stay unnamed */

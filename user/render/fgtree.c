@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fgtree.h"
+#include "render/fgtree.h"
 
 /* A stack to merge: frame indices of the AFTER profile, root first. */
 struct path {

@@ -6,8 +6,8 @@
 
 #include <stdint.h>
 
-#include "table.h"
-#include "vprof.h"
+#include "render/table.h"
+#include "render/vprof.h"
 
 struct fgtree {
 	uint32_t *frame;	/* index into the vprof's frames; node 0 is "all" */

@@ -8,11 +8,11 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "fgtree.h"
-#include "flamegraph.h"
+#include "render/fgtree.h"
+#include "render/flamegraph.h"
 #include "flamegraph_page.h"	/* build/: static const char flamegraph_page[] */
-#include "svg.h"
-#include "term_safe.h"
+#include "render/svg.h"
+#include "base/term_safe.h"
 
 #define DATA_MARK	"@@BPFPROF_DATA@@"
 

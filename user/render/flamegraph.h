@@ -7,8 +7,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "table.h"
-#include "vprof.h"
+#include "render/table.h"
+#include "render/vprof.h"
 
 struct profile;
 

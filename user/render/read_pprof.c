@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "errors.h"
-#include "read_pprof.h"
+#include "base/errors.h"
+#include "render/read_pprof.h"
 
 typedef Perftools__Profiles__Profile Profile;
 typedef Perftools__Profiles__Location Location;

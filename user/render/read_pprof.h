@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "profile.pb-c.h"
-#include "vprof.h"
+#include "render/vprof.h"
 
 /* The one bound on a profile the views read, compressed or not, and on
  * what it takes to decode: memory is bounded by it. */

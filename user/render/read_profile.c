@@ -16,9 +16,9 @@
 
 #include <zlib.h>
 
-#include "errors.h"
-#include "read_pprof.h"
-#include "vprof.h"
+#include "base/errors.h"
+#include "render/read_pprof.h"
+#include "render/vprof.h"
 
 #define READ_CAP		(MAX_PROFILE_BYTES + 1)	/* a byte more: the limit was passed */
 

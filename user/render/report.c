@@ -5,8 +5,8 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "report.h"
-#include "term_safe.h"
+#include "render/report.h"
+#include "base/term_safe.h"
 
 static const char *const field_title[VF_MAX] = {
 	[VF_COMM] = "Command", [VF_DSO] = "Shared Object", [VF_SYMBOL] = "Symbol",

@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "table.h"
+#include "render/table.h"
 
 struct report_opts {
 	enum vfield fields[VF_MAX];	/* --sort, in column order */

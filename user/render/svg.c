@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "svg.h"
-#include "term_safe.h"
+#include "render/svg.h"
+#include "base/term_safe.h"
 
 #define WIDTH	1200.0
 #define ROW	16

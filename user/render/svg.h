@@ -5,8 +5,8 @@
 
 #include <stdio.h>
 
-#include "fgtree.h"
-#include "vprof.h"
+#include "render/fgtree.h"
+#include "render/vprof.h"
 
 /* Writes s as XML text, safe in an element or a quoted attribute: < > & " '
  * as entities; a control character (C0, DEL, C1), a byte of invalid UTF-8

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "table.h"
+#include "render/table.h"
 
 static size_t key_hash(const struct vkey *k)
 {

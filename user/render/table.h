@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "vprof.h"
+#include "render/vprof.h"
 
 enum vfield { VF_COMM, VF_DSO, VF_SYMBOL, VF_MAX };
 

@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "aggregate.h"
-#include "hash_bytes.h"
-#include "vprof.h"
+#include "profile/aggregate.h"
+#include "base/hash_bytes.h"
+#include "render/vprof.h"
 
 #define BLOCK_SIZE	(64 * 1024)
 

@@ -6,10 +6,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "errors.h"
-#include "linked.h"
-#include "run_state.h"
-#include "unwind.h"
+#include "base/errors.h"
+#include "procs/linked.h"
+#include "run/run_state.h"
+#include "unwind/unwind.h"
 
 int run__spawn_command(struct run *r)
 {

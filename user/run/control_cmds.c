@@ -5,12 +5,12 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "aggregate.h"
-#include "errors.h"
-#include "output.h"
-#include "procs.h"
-#include "run_state.h"
-#include "session.h"
+#include "profile/aggregate.h"
+#include "base/errors.h"
+#include "output/output.h"
+#include "procs/procs.h"
+#include "run/run_state.h"
+#include "sampling/session.h"
 
 /* snapshot: the profile so far to -o now (fleet mode: the interval ends
  * now); sampling goes on. */

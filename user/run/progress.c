@@ -6,9 +6,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "errors.h"
-#include "progress.h"
-#include "push_auth.h"
+#include "base/errors.h"
+#include "run/progress.h"
+#include "output/push_auth.h"
 
 #define PROGRESS_AFTER_NS	2000000000ull	/* shorter runs need no progress */
 #define PROGRESS_EVERY_NS	1000000000ull

@@ -8,8 +8,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "config.h"
-#include "session.h"
+#include "base/config.h"
+#include "sampling/session.h"
 
 struct progress {
 	bool enabled;		/* stderr is a terminal, one-shot, not -q/--no-progress */

@@ -13,22 +13,22 @@
 #include <unistd.h>
 #include <sys/signalfd.h>
 
-#include "aggregate.h"
-#include "collect.h"
-#include "debuginfod.h"
-#include "errors.h"
-#include "files.h"
-#include "fleet_summary.h"
-#include "output.h"
-#include "procs.h"
-#include "python.h"
-#include "run.h"
-#include "run_state.h"
-#include "session.h"
-#include "signals.h"
-#include "top_live.h"
-#include "tracker.h"
-#include "unwind.h"
+#include "profile/aggregate.h"
+#include "run/collect.h"
+#include "elf/debuginfod.h"
+#include "base/errors.h"
+#include "files/files.h"
+#include "output/fleet_summary.h"
+#include "output/output.h"
+#include "procs/procs.h"
+#include "python/python.h"
+#include "run/run.h"
+#include "run/run_state.h"
+#include "sampling/session.h"
+#include "run/signals.h"
+#include "run/top_live.h"
+#include "procs/tracker.h"
+#include "unwind/unwind.h"
 
 #define POLL_MS		200	/* how often tracking records are read at least */
 

@@ -4,7 +4,7 @@
 #ifndef BPFPROF_RUN_H
 #define BPFPROF_RUN_H
 
-#include "config.h"
+#include "base/config.h"
 
 /* Profiles as cfg says. Returns the exit status: 1 on an error, else the
  * command's status (as perf record gives it), else 0. */

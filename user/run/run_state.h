@@ -12,10 +12,10 @@
 #include <time.h>
 #include <sys/types.h>
 
-#include "config.h"
-#include "control.h"
-#include "progress.h"
-#include "target.h"
+#include "base/config.h"
+#include "sampling/control.h"
+#include "run/progress.h"
+#include "procs/target.h"
 
 struct profile;
 

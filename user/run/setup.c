@@ -7,17 +7,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "aggregate.h"
-#include "collect.h"
-#include "errors.h"
-#include "files.h"
-#include "procs.h"
-#include "python.h"
-#include "run_state.h"
-#include "session.h"
-#include "signals.h"
-#include "tracker.h"
-#include "unwind.h"
+#include "profile/aggregate.h"
+#include "run/collect.h"
+#include "base/errors.h"
+#include "files/files.h"
+#include "procs/procs.h"
+#include "python/python.h"
+#include "run/run_state.h"
+#include "sampling/session.h"
+#include "run/signals.h"
+#include "procs/tracker.h"
+#include "unwind/unwind.h"
 
 /* -p and -t ids are processes and threads that exist now: each is known
  * by its start time too, so a later one reusing its id is not profiled. */

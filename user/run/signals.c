@@ -8,9 +8,9 @@
 #include <unistd.h>
 #include <sys/signalfd.h>
 
-#include "errors.h"
-#include "signals.h"
-#include "term.h"
+#include "base/errors.h"
+#include "run/signals.h"
+#include "views/term.h"
 
 /* Once profiling has stopped, a signal aborts the write: the second
  * Ctrl-C when a signal stopped it, the second one otherwise... */

@@ -9,12 +9,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "aggregate.h"
-#include "errors.h"
-#include "term.h"
-#include "top.h"
-#include "top_live.h"
-#include "vprof.h"
+#include "profile/aggregate.h"
+#include "base/errors.h"
+#include "views/term.h"
+#include "views/top.h"
+#include "run/top_live.h"
+#include "render/vprof.h"
 
 struct top_live {
 	const struct config *cfg;

@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "config.h"
+#include "base/config.h"
 
 struct profile;
 struct top_live;

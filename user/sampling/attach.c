@@ -8,7 +8,7 @@
 
 #include <bpf/libbpf.h>
 
-#include "attach.h"
+#include "sampling/attach.h"
 
 struct attachments {
 	struct bpf_link **links;

@@ -5,7 +5,7 @@
 #ifndef BPFPROF_ATTACH_H
 #define BPFPROF_ATTACH_H
 
-#include "events.h"
+#include "sampling/events.h"
 
 struct bpf_program;
 struct attachments;

@@ -9,8 +9,8 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
-#include "control.h"
-#include "errors.h"
+#include "sampling/control.h"
+#include "base/errors.h"
 
 #define NS_PER_MS	1000000ull
 #define SAY_WINDOW_NS	(60000 * NS_PER_MS)

@@ -6,7 +6,7 @@
 
 #include <bpf/bpf.h>
 
-#include "drain.h"
+#include "sampling/drain.h"
 
 #define BATCH	1024
 

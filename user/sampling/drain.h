@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <linux/types.h>
-#include "profile.h"
+#include "bpf/profile.h"
 
 struct raw_stack {
 	uint64_t key;			/* its hash, the stack map's key */

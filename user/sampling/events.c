@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 
-#include "events.h"
+#include "sampling/events.h"
 
 #define TRACEFS		"/sys/kernel/tracing"
 

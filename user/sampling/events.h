@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <linux/perf_event.h>
 
-#include "event.h"
+#include "base/event.h"
 
 /* Parses a comma-separated list into evs[max]. Opens nothing. Returns 0,
  * or -EINVAL with a one-line reason in err. */

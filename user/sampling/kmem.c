@@ -11,7 +11,7 @@
 
 #include <bpf/bpf.h>
 
-#include "kmem.h"
+#include "sampling/kmem.h"
 
 int kmem__map_bytes(int fd, uint64_t *bytes)
 {

@@ -13,11 +13,11 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
-#include "map_keys.h"
+#include "base/map_keys.h"
 
-#include "attach.h"
-#include "events.h"
-#include "session.h"
+#include "sampling/attach.h"
+#include "sampling/events.h"
+#include "sampling/session.h"
 #include "profile.skel.h"
 
 struct session {

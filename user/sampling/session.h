@@ -9,8 +9,8 @@
 #include <sys/types.h>
 
 #include <linux/types.h>
-#include "profile.h"
-#include "config.h"
+#include "bpf/profile.h"
+#include "base/config.h"
 
 struct session;
 

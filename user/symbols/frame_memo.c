@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "frame_memo.h"
+#include "symbols/frame_memo.h"
 
 struct memo_entry {
 	uint64_t addr;

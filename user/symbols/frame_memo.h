@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "aggregate.h"
+#include "profile/aggregate.h"
 
 struct frame_memo;
 

@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "errors.h"
-#include "jit_procs.h"
-#include "perfmap.h"
+#include "base/errors.h"
+#include "symbols/jit_procs.h"
+#include "symbols/perfmap.h"
 
 struct jit_proc {
 	pid_t tgid;		/* first two: the tree's key */

@@ -16,8 +16,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ksyms.h"
-#include "parse_hex.h"
+#include "symbols/ksyms.h"
+#include "base/parse_hex.h"
 
 /* kallsyms gives no symbol sizes: past the last symbol, assume at most this. */
 #define LAST_SYM_MAX_SIZE	(1ULL << 20)

@@ -12,9 +12,9 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
-#include "open_regular.h"
-#include "parse_hex.h"
-#include "perfmap.h"
+#include "base/open_regular.h"
+#include "base/parse_hex.h"
+#include "symbols/perfmap.h"
 
 struct pm_entry {
 	uint64_t start, end;	/* [start, end) */

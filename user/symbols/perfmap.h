@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
-#include "procs.h"
+#include "procs/procs.h"
 
 struct perfmap;
 

@@ -6,15 +6,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "aggregate.h"
-#include "drain.h"
-#include "dwarf_lines.h"
-#include "frame_memo.h"
-#include "ksyms.h"
-#include "procs.h"
-#include "python.h"
-#include "resolve.h"
-#include "symbolizer.h"
+#include "profile/aggregate.h"
+#include "sampling/drain.h"
+#include "elf/dwarf_lines.h"
+#include "symbols/frame_memo.h"
+#include "symbols/ksyms.h"
+#include "procs/procs.h"
+#include "python/python.h"
+#include "symbols/resolve.h"
+#include "symbols/symbolizer.h"
 
 #define NAME_MAX_LEN	160
 #define KERNEL_MAPPING	"[kernel.kallsyms]"	/* perf's name for the kernel image */

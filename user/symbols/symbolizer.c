@@ -6,16 +6,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
-#include "demangle.h"
-#include "dwarf_lines.h"
-#include "elf_syms.h"
-#include "fde_index.h"
-#include "files.h"
-#include "jit_procs.h"
-#include "proc_maps.h"
-#include "procs.h"
-#include "symbolizer.h"
+#include "base/config.h"
+#include "elf/demangle.h"
+#include "elf/dwarf_lines.h"
+#include "elf/elf_syms.h"
+#include "elf/fde_index.h"
+#include "files/files.h"
+#include "symbols/jit_procs.h"
+#include "procs/proc_maps.h"
+#include "procs/procs.h"
+#include "symbols/symbolizer.h"
 
 struct symbolizer {
 	struct procs *procs;

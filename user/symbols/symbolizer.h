@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "unnamed.h"
+#include "profile/unnamed.h"
 
 struct files;
 struct name_sources;

@@ -8,8 +8,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "builder.h"
-#include "elf_syms.h"
+#include "unwind/builder.h"
+#include "elf/elf_syms.h"
 
 struct job {
 	struct job *next;

@@ -10,7 +10,7 @@
 #define BPFPROF_BUILDER_H
 
 #include <stdbool.h>
-#include "unwind_table.h"
+#include "unwind/unwind_table.h"
 
 struct builder;
 struct elf_syms;

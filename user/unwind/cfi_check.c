@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cfi_bytes.h"
-#include "cfi_check.h"
-#include "elf_read.h"
+#include "elf/cfi_bytes.h"
+#include "unwind/cfi_check.h"
+#include "elf/elf_read.h"
 
 /* The last CIE read, as most FDEs share one. */
 struct cie_info {

@@ -14,8 +14,8 @@
 #include <gelf.h>
 #include <string.h>
 
-#include "keeps_fp.h"
-#include "unwind_table.h"
+#include "unwind/keeps_fp.h"
+#include "unwind/unwind_table.h"
 
 #define FP_TINY_BYTES	16
 

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <linux/types.h>
-#include "profile.h"
+#include "bpf/profile.h"
 
 /* The shape of one function's rules so far, fed row by row. */
 struct fp_shape {

@@ -3,7 +3,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
-#include "proc_entry.h"
+#include "unwind/proc_entry.h"
 
 void proc_entry__add(struct proc_entry *e, const struct unwind_map *m)
 {

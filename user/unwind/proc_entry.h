@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <linux/types.h>
 
-#include "profile.h"	/* bpf/: struct unwind_map, struct unwind_proc */
+#include "bpf/profile.h"	/* bpf/: struct unwind_map, struct unwind_proc */
 
 struct proc_entry {
 	struct unwind_map all[MAX_UNWIND_MAPS];	/* a ring: the newest MAX kept */

@@ -6,8 +6,8 @@
 
 #include <bpf/bpf.h>
 
-#include "kmem.h"
-#include "rowstore.h"
+#include "sampling/kmem.h"
+#include "unwind/rowstore.h"
 
 #define UPLOAD_CHUNK	65536	/* rows per batch update */
 

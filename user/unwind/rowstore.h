@@ -12,7 +12,7 @@
 
 #include <stddef.h>
 #include <linux/types.h>
-#include "profile.h"
+#include "bpf/profile.h"
 
 struct rowstore;
 

@@ -15,15 +15,15 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
-#include "builder.h"
-#include "elf_syms.h"
-#include "files.h"
-#include "open_regular.h"
-#include "procs.h"
-#include "rowstore.h"
-#include "unwind_priv.h"
-#include "unwind_table.h"
-#include "vdso.h"
+#include "unwind/builder.h"
+#include "elf/elf_syms.h"
+#include "files/files.h"
+#include "base/open_regular.h"
+#include "procs/procs.h"
+#include "unwind/rowstore.h"
+#include "unwind/unwind_priv.h"
+#include "unwind/unwind_table.h"
+#include "unwind/vdso.h"
 
 /* How the file's frames are walked, from its table. */
 static void place_table(struct unwinder *u, struct ufile *f, const struct unwind_table *t)

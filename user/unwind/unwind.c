@@ -14,15 +14,15 @@
 
 #include <bpf/bpf.h>
 
-#include "builder.h"
-#include "elf_syms.h"
-#include "files.h"
-#include "map_keys.h"
-#include "proc_entry.h"
-#include "procs.h"
-#include "rowstore.h"
-#include "unwind_priv.h"
-#include "vdso.h"
+#include "unwind/builder.h"
+#include "elf/elf_syms.h"
+#include "files/files.h"
+#include "base/map_keys.h"
+#include "unwind/proc_entry.h"
+#include "procs/procs.h"
+#include "unwind/rowstore.h"
+#include "unwind/unwind_priv.h"
+#include "unwind/vdso.h"
 
 int unwinder__new(int files_fd, int procs_fd, enum unwind_mode mode, unsigned int max_rows,
 		  struct files *files, struct unwinder **out)

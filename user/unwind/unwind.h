@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 #include <linux/types.h>
-#include "profile.h"
+#include "bpf/profile.h"
 
 struct files;
 struct procs;

@@ -12,7 +12,7 @@
 #include <sys/types.h>
 #include <linux/types.h>
 
-#include "unwind.h"
+#include "unwind/unwind.h"
 
 struct built;
 struct elf_syms;

@@ -34,10 +34,10 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "cfi_check.h"
-#include "elf_read.h"
-#include "keeps_fp.h"
-#include "unwind_table.h"
+#include "unwind/cfi_check.h"
+#include "elf/elf_read.h"
+#include "unwind/keeps_fp.h"
+#include "unwind/unwind_table.h"
 
 /* Rows accepted before merging, at most: 4M rows are 64 MiB of table, four
  * times the largest real file's (libLLVM-15.so: 980k; libc.so.6: 28k). */

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <linux/types.h>
-#include "profile.h"
+#include "bpf/profile.h"
 
 struct unwind_table {
 	struct unwind_row *rows;	/* sorted by pc, no two with the same pc */

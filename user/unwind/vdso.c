@@ -5,10 +5,10 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "elf_syms.h"
-#include "proc_maps.h"
-#include "procs.h"
-#include "vdso.h"
+#include "elf/elf_syms.h"
+#include "procs/proc_maps.h"
+#include "procs/procs.h"
+#include "unwind/vdso.h"
 
 /* The table builder reads a file: the image goes into an anonymous one. */
 static int image_fd(const void *base, size_t size)

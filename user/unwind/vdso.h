@@ -10,7 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include "unwind_table.h"
+#include "unwind/unwind_table.h"
 
 struct elf_syms;
 struct vma;

@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diff.h"
-#include "table.h"
-#include "term_safe.h"
+#include "views/diff.h"
+#include "render/table.h"
+#include "base/term_safe.h"
 
 struct change {
 	const char *name;

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "vprof.h"
+#include "render/vprof.h"
 
 /* Functions by change in self share (percentage points of each profile's
  * total), largest change first, at most limit rows. Returns 0 or -errno. */

@@ -10,8 +10,8 @@
 #include <unistd.h>
 #include <sys/ioctl.h>
 
-#include "errors.h"
-#include "term.h"
+#include "base/errors.h"
+#include "views/term.h"
 
 #define ENTER_SCREEN	"\033[?1049h\033[?25l\033[H\033[2J"	/* alternate screen, no cursor */
 #define LEAVE_SCREEN	"\033[0m\033[?25h\033[?1049l"

@@ -5,9 +5,9 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include "table.h"
-#include "term_safe.h"
-#include "top.h"
+#include "render/table.h"
+#include "base/term_safe.h"
+#include "views/top.h"
 
 #define HEAD_LINES	5	/* title, accounting, view, blank, column names */
 #define LINE_MAX_BYTES	4096

@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "vprof.h"
+#include "render/vprof.h"
 
 /* What the keys change. */
 struct top_view {

@@ -9,12 +9,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "diff.h"
-#include "dirfiles.h"
-#include "errors.h"
-#include "flamegraph.h"
-#include "report.h"
-#include "views.h"
+#include "views/diff.h"
+#include "base/dirfiles.h"
+#include "base/errors.h"
+#include "render/flamegraph.h"
+#include "render/report.h"
+#include "views/views.h"
 
 enum {
 	OPT_SORT = 256, OPT_CHILDREN, OPT_PERCENT_LIMIT, OPT_COMM, OPT_PID, OPT_FORMAT, OPT_TITLE,
