@@ -201,6 +201,7 @@ soak-smoke:
 	$(MAKE) soak SOAK_SECONDS=60
 
 test: deps
+	$(MAKE) layers
 	$(MAKE) all
 	$(MAKE) unit
 	$(MAKE) e2e
