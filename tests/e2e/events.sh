@@ -18,8 +18,12 @@ check "off-CPU: exit 0" [ $? -eq 0 ]
 s=$(frame_share "$T/off.folded" sleeper sleep_loop)
 check "off-CPU: sleep_loop carries >= 80% of the blocked time ($s%)" [ "$s" -ge 80 ]
 us=$(comm_total "$T/off.folded" sleeper)
-check "off-CPU: total within 10% of the known 1,000,000 us ($us us)" \
-	all [ "$us" -ge 900000 ] -- [ "$us" -le 1100000 ]
+# at least its sleeps, at most its life: a loaded machine adds the time a
+# woken sleeper waits for a CPU (1.12 s of 1 s beside two hogs and three
+# test runs), which is off-CPU time too
+life=$(sed -nE 's/.* ([0-9.]+) s \(command exited\).*/\1/p' "$T/off.err" | awk '{ printf "%d", $1 * 1000000 }')
+check "off-CPU: total between the known 1,000,000 us of sleeps and the sleeper's life ($us us, life ${life:-?} us)" \
+	all [ "$us" -ge 950000 ] -- [ "$us" -le "${life:-0}" ]
 check "off-CPU: the summary states microseconds" grep -q 'counts are microseconds' "$T/off.err"
 check "off-CPU: no BPF frames in the stacks" bash -c "! grep -qE 'bpf_prog_|bpf_trace_run' '$T/off.folded'"
 "$BPFPROF" --off-cpu --min-block 100000 -o "$T/offmin.folded" -- "$EX/sleeper" 10 20 2>"$T/offmin.err"
