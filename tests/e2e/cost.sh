@@ -69,10 +69,11 @@ held() {
 		sleep 0.1
 	done
 }
-"$BPFPROF" -a -F 499 -d 15 -o "$T/live.folded" 2>"$T/live.err" &
+"$BPFPROF" -a -F 499 -d 30 -o "$T/live.folded" 2>"$T/live.err" &
 bp=$!
-# its maps, once it made them (-a builds every process's tables first: a
-# loaded machine took more than 2 s)
+# its maps, once it made them and runs (-a builds every process's tables
+# first: a loaded machine took more than 2 s)
+for _ in $(seq 150); do grep -q '^bpfprof: profiling' "$T/live.err" && break; sleep 0.2; done
 for _ in $(seq 100); do
 	ex=$(map_id "$bp" exec_times); th=$(map_id "$bp" py_threads); pp=$(map_id "$bp" py_procs)
 	[ -n "$ex" ] && [ -n "$th" ] && [ -n "$pp" ] && break
@@ -84,15 +85,21 @@ for i in $(seq 200); do /bin/true; done
 python3 -c '
 import threading, time
 def spin():
-    end = time.time() + 5
+    end = time.time() + 8
     while time.time() < end: pass
 ts = [threading.Thread(target=spin) for _ in range(16)]
 for t in ts: t.start()
-time.sleep(2)
+time.sleep(1)
 import os
 print(os.getpid(), threading.get_native_id(), *[t.native_id for t in ts], flush=True)
 for t in ts: t.join()
-' | { read -r -a ids; echo "${ids[*]}" >"$T/live.ids"; held "$th" "${ids[@]}" >"$T/live.threads"
+' | { read -r -a ids; echo "${ids[*]}" >"$T/live.ids"
+      # its threads are known once bpfprof found the process a CPython
+      # one: a loaded machine takes a while (0 of 17 after 2 s)
+      for _ in $(seq 30); do
+	      n=$(held "$th" "${ids[@]}"); [ "${n:-0}" -ge 4 ] && break; sleep 0.2
+      done
+      echo "${n:-0}" >"$T/live.threads"
       cat >/dev/null; }
 # This Python's entries only: other Python processes of the machine (work
 # beside the test) are sampled too. The BPF side forgets a thread at its
