@@ -92,10 +92,14 @@ enum stat_kind {
 	STAT_UNWIND_READ_FAULT,		/* reading the stack failed */
 	STAT_UNWIND_DEPTH,		/* MAX_STACK_DEPTH frames */
 	STAT_UNWIND_BAD_ADDRESS,	/* a return address that is no user address */
+	STAT_UNWIND_IMPLAUSIBLE,	/* a frame-pointer step found no plausible caller */
 	/* not a stop: stacks that crossed a file whose rows did not fit the
 	 * budget (--unwind-rows, MAX_UNWIND_FILES) and were walked there by
 	 * frame pointers */
 	STAT_UNWIND_NOT_LOADED,
+	/* not a stop: stacks that took a checked frame-pointer step where no
+	 * CFI covered the address (JIT code, hand-written assembly, gaps) */
+	STAT_UNWIND_FP_STEPS,
 	/* Python frames (bpf/python.bpf.h): read, and native frames of the
 	 * interpreter's eval loop whose Python frames could not be */
 	STAT_PY_FRAMES,			/* Python frames recorded */
@@ -163,9 +167,18 @@ struct unwind_map {
 	__u32 nrows;
 };
 
+/* unwind_proc.walk_flags, the walk's notes in the BPF side's per-CPU copy */
+#define WALK_NOT_LOADED		1u	/* crossed a file whose rows did not fit */
+#define WALK_FP_STEPS		2u	/* took a frame-pointer step where no CFI covered */
+#define WALK_GUESSED		4u	/* the last step was by frame pointer: its
+					 * return address must lie in a mapping */
+
 struct unwind_proc {
 	__u32 nmaps;
-	__u32 walk_flags;	/* 0 from user space; the BPF side's per-CPU copy's flags */
+	__u32 walk_flags;	/* 0 from user space; WALK_* in the BPF side's copy */
+	/* the BPF side's copy: the last executable VMA found outside the
+	 * maps (JIT code), [start, end); 0 from user space */
+	__u64 exec_start, exec_end;
 	struct unwind_map maps[MAX_UNWIND_MAPS];	/* sorted by start, none overlapping */
 };
 

@@ -101,14 +101,22 @@ static __always_inline __u32 pr_nmaps(void)
 	return pr ? pr->nmaps : 0;
 }
 
-/* A frame-pointer step in a file whose rows did not fit: noted in map
- * memory, which the verifier does not track value by value. */
-static __always_inline void mark_not_loaded(void)
+/* The walk's notes (WALK_*) live in map memory, which the verifier does
+ * not track value by value: as values of the context each would be a
+ * verifier state of its own. */
+static __always_inline void walk_note(__u32 set, __u32 clear)
 {
 	struct unwind_proc *pr = proc_slot();
 
 	if (pr)
-		pr->walk_flags = 1;
+		pr->walk_flags = (pr->walk_flags & ~clear) | set;
+}
+
+static __always_inline bool walk_noted(__u32 flag)
+{
+	struct unwind_proc *pr = proc_slot();
+
+	return pr && (pr->walk_flags & flag);
 }
 
 static long map_search_step(__u32 i, struct map_search *ms)
@@ -320,15 +328,18 @@ static __always_inline __u32 row_step(struct unwind_ctx *c, const struct unwind_
 /* One step by the frame pointer: the caller's rbp at rbp, the return
  * address above it, the caller's stack pointer above that. A frame
  * pointer of 0 is the outermost frame (_start and new threads clear it);
- * one below the stack pointer or misaligned is not a frame. */
+ * one below the stack pointer or misaligned is not a frame (callers sit
+ * above their callees, so a chain of them only climbs). Its return
+ * address is checked at the next step: it must lie in a mapping. */
 static __always_inline __u32 fp_step(struct unwind_ctx *c)
 {
 	__u64 frame[2];		/* the caller's rbp, the return address */
 
 	if (!c->bp)
 		return STAT_UNWIND_END;
-	if (c->bp < c->sp || (c->bp & 7) ||
-	    stack_word(&frame[0], c->bp) || stack_word(&frame[1], c->bp + 8))
+	if (c->bp < c->sp || (c->bp & 7))
+		return STAT_UNWIND_IMPLAUSIBLE;
+	if (stack_word(&frame[0], c->bp) || stack_word(&frame[1], c->bp + 8))
 		return STAT_UNWIND_READ_FAULT;
 	if (!frame[1])
 		return STAT_UNWIND_END;
@@ -346,6 +357,46 @@ __noinline int py_step_once(struct py_walk *w, struct stack_trace *st, __u64 *ha
 	if (!w || !st || !hash)
 		return 0;
 	return py_step(w, st, hash, g);
+}
+
+#define VM_EXEC_FLAG	0x4ull	/* VM_EXEC, include/linux/mm.h */
+
+struct exec_vma {
+	__u64 start, end;
+};
+
+static long vma_exec_cb(struct task_struct *task, struct vm_area_struct *vma,
+			struct exec_vma *found)
+{
+	(void)task;
+	if (BPF_CORE_READ(vma, vm_flags) & VM_EXEC_FLAG) {
+		found->start = BPF_CORE_READ(vma, vm_start);
+		found->end = BPF_CORE_READ(vma, vm_end);
+	}
+	return 0;
+}
+
+/* pc lies in executable memory of the current task: code the process
+ * entry does not list (JIT code, often made executable by mprotect(),
+ * which no mmap record reports). The VMA found is kept for the walk's
+ * next frames: with interrupts off only one bpf_find_vma() per program
+ * run succeeds (its mmap unlock waits for an irq_work), and JIT frames
+ * mostly share one region. */
+static __always_inline bool in_exec_vma(__u64 pc)
+{
+	struct unwind_proc *pr = proc_slot();
+	struct exec_vma found = { 0 };	/* a helper's context is on the stack */
+
+	if (!pr)
+		return false;
+	if (pc >= pr->exec_start && pc < pr->exec_end)
+		return true;
+	if (bpf_find_vma(bpf_get_current_task_btf(), pc, vma_exec_cb, &found, 0) ||
+	    pc < found.start || pc >= found.end)
+		return false;
+	pr->exec_start = found.start;
+	pr->exec_end = found.end;
+	return true;
 }
 
 /* c->map = the mapping covering pc: the last frame's when it covers pc
@@ -377,6 +428,7 @@ static long unwind_step(__u32 i, struct unwind_ctx *c)
 	struct blocked *sc;
 	__u32 zero = 0, stop;
 	__u64 pc, n;
+	bool mapped, anon;
 
 	sc = bpf_map_lookup_elem(&scratch, &zero);
 	if (!sc || !w || sc->s.ust.nr >= MAX_STACK_DEPTH) {
@@ -402,21 +454,45 @@ static long unwind_step(__u32 i, struct unwind_ctx *c)
 		c->stop = STAT_UNWIND_DEPTH;
 		return 1;
 	}
+	mapped = frame_mapping(c, pc);
+	/* auto: code the entry does not know (JIT) is walked by frame
+	 * pointers, as long as it is executable memory */
+	anon = !mapped && unwind_mode == UNWIND_AUTO && in_exec_vma(pc);
+	if (!mapped && !anon && walk_noted(WALK_GUESSED)) {
+		/* a frame-pointer step's return address outside executable
+		 * memory is no frame: not recorded */
+		c->stop = STAT_UNWIND_IMPLAUSIBLE;
+		return 1;
+	}
 	st->ips[n] = c->ip;
 	st->nr = n + 1;
 	c->hash = hash_step(c->hash, c->ip);
-	if (!frame_mapping(c, pc)) {
+	if (!mapped && !anon) {
 		c->stop = STAT_UNWIND_NO_MAPPING;
 		return 1;
 	}
-	if (m->file == UNWIND_FILE_FP || m->file == UNWIND_FILE_NOT_LOADED) {
-		if (m->file == UNWIND_FILE_NOT_LOADED)
-			mark_not_loaded();
+	if (anon) {
+		walk_note(WALK_GUESSED | WALK_FP_STEPS, 0);
+		stop = fp_step(c);
+		goto out;
+	}
+	row = NULL;
+	if (m->file != UNWIND_FILE_FP && m->file != UNWIND_FILE_NOT_LOADED)
+		row = find_row(m->file, m->nrows, pc - m->bias);
+	if (row && (row->cfa_reg != CFA_NONE || unwind_mode != UNWIND_AUTO)) {
+		walk_note(0, WALK_GUESSED);
+		stop = row_step(c, row);
+	} else if (m->file == UNWIND_FILE_FP || m->file == UNWIND_FILE_NOT_LOADED ||
+		   unwind_mode == UNWIND_AUTO) {
+		/* a file walked by frame pointers, or (auto) an address no
+		 * CFI covers: a checked frame-pointer step */
+		walk_note(WALK_GUESSED | (m->file == UNWIND_FILE_NOT_LOADED ? WALK_NOT_LOADED :
+					  m->file == UNWIND_FILE_FP ? 0 : WALK_FP_STEPS), 0);
 		stop = fp_step(c);
 	} else {
-		row = find_row(m->file, m->nrows, pc - m->bias);
-		stop = row ? row_step(c, row) : STAT_UNWIND_NO_RULE;
+		stop = STAT_UNWIND_NO_RULE;
 	}
+out:
 	if (!stop)
 		return 0;
 	c->stop = stop;
@@ -437,13 +513,16 @@ static __always_inline bool copy_proc(__u32 tgid)
 		n = MAX_UNWIND_MAPS;
 	slot->nmaps = n;
 	slot->walk_flags = 0;
+	slot->exec_start = 0;
+	slot->exec_end = 0;
 	return !bpf_probe_read_kernel(slot->maps, n * sizeof(slot->maps[0]), pr->maps);
 }
 
 /* The user half from the task's saved user registers, by the tables (and
  * frame pointers where auto says), into s->ust. Returns how it ended. */
 static __always_inline __u32 unwind_ustack(struct task_struct *task, const struct stack_key *key,
-					   __u32 g, struct stacks *s, bool *not_loaded)
+					   __u32 g, struct stacks *s, bool *not_loaded,
+					   bool *fp_steps)
 {
 	struct unwind_ctx c = { .hash = FNV_OFFSET, .stop = STAT_UNWIND_DEPTH, .g = g };
 	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(task);
@@ -460,7 +539,8 @@ static __always_inline __u32 unwind_ustack(struct task_struct *task, const struc
 	/* a step records one frame, native or Python: one more for the end */
 	bpf_loop(MAX_STACK_DEPTH + 1, unwind_step, &c, 0);
 	s->uhash = c.hash;
-	*not_loaded = proc_slot() && proc_slot()->walk_flags;
+	*not_loaded = walk_noted(WALK_NOT_LOADED);
+	*fp_steps = walk_noted(WALK_FP_STEPS);
 	return c.stop;
 }
 
@@ -482,7 +562,7 @@ static __always_inline __u32 take_ustack(void *ctx, const struct stack_key *key,
 					 struct stacks *s)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
-	bool not_loaded = false;
+	bool not_loaded = false, fp_steps = false;
 	__u32 stop;
 
 	s->ust.nr = 0;
@@ -493,7 +573,7 @@ static __always_inline __u32 take_ustack(void *ctx, const struct stack_key *key,
 		return get_stack(ctx, &s->ust, &s->uhash, BPF_F_USER_STACK);
 	stop = STAT_UNWIND_FP_FALLBACK;
 	if (copy_proc(key->tgid))
-		stop = unwind_ustack(task, key, g, s, &not_loaded);
+		stop = unwind_ustack(task, key, g, s, &not_loaded, &fp_steps);
 	else
 		ask_tables(key->tgid);
 	if (stop == STAT_UNWIND_NO_MAPPING && s->ust.nr == 1)
@@ -501,6 +581,8 @@ static __always_inline __u32 take_ustack(void *ctx, const struct stack_key *key,
 	stat_inc(g, stop);
 	if (not_loaded)
 		stat_inc(g, STAT_UNWIND_NOT_LOADED);
+	if (fp_steps)
+		stat_inc(g, STAT_UNWIND_FP_STEPS);
 	if (stop == STAT_UNWIND_FP_FALLBACK)
 		return get_stack(ctx, &s->ust, &s->uhash, BPF_F_USER_STACK);
 	return 0;

@@ -3,6 +3,7 @@
  * data, the GNU build-id note. */
 #include <errno.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "elf/elf_limits.h"
 #include "elf/elf_read.h"
@@ -133,4 +134,21 @@ int elf_read__build_id(Elf *elf, size_t phnum, uint64_t fsize, unsigned char id[
 		err = build_id_from_sections(&b, elf, fsize);
 	*len = b.len;
 	return err;
+}
+
+int elf_load__map_vaddr(const struct elf_load *loads, size_t n, uint64_t pgoff,
+			uint64_t *vaddr)
+{
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+
+	for (size_t i = 0; i < n; i++) {
+		const struct elf_load *l = &loads[i];
+		uint64_t first = l->off & ~(page - 1);
+
+		if (l->exec && pgoff >= first && pgoff < l->off + l->filesz) {
+			*vaddr = l->vaddr + pgoff - l->off;	/* mod 2^64 */
+			return 0;
+		}
+	}
+	return -ENOENT;
 }

@@ -10,6 +10,23 @@
 
 #include "elf/elf_syms.h"
 
+/* One PT_LOAD program header: what the loader maps where. */
+struct elf_load {
+	uint64_t off, filesz;		/* p_offset, p_filesz */
+	uint64_t vaddr, memsz;		/* p_vaddr, p_memsz */
+	bool exec;			/* PF_X */
+};
+
+/* The virtual address, as the file's headers number it, of the first byte
+ * of an executable mapping of the file from file offset pgoff: that of the
+ * executable PT_LOAD whose pages (its file range, its start rounded down to
+ * a page, as the kernel and ld.so map it) hold pgoff. The page matters:
+ * lld starts a segment mid-page (R at 0-0x79c, R E at 0x7a0 mapped from
+ * pgoff 0), so the segment that merely contains pgoff is the wrong one.
+ * Returns 0, or -ENOENT when no executable segment's pages hold pgoff. */
+int elf_load__map_vaddr(const struct elf_load *loads, size_t n, uint64_t pgoff,
+			uint64_t *vaddr);
+
 /* [off, off + len) lies inside a file of fsize bytes, without overflow. */
 bool elf_read__in_file(uint64_t off, uint64_t len, uint64_t fsize);
 

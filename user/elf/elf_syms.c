@@ -157,12 +157,12 @@ struct elf_syms *elf_syms__open_mem(const void *image, size_t size)
 
 /* The executable segment wins should crafted segments overlap in the file:
  * that is where samples land. */
-static const struct eseg *seg_of_off(const struct elf_syms *es, uint64_t off)
+static const struct elf_load *seg_of_off(const struct elf_syms *es, uint64_t off)
 {
-	const struct eseg *found = NULL;
+	const struct elf_load *found = NULL;
 
 	for (size_t i = 0; i < es->nr_segs; i++) {
-		const struct eseg *seg = &es->segs[i];
+		const struct elf_load *seg = &es->segs[i];
 
 		if (off < seg->off || off - seg->off >= seg->filesz)
 			continue;
@@ -176,12 +176,17 @@ static const struct eseg *seg_of_off(const struct elf_syms *es, uint64_t off)
 
 int elf_syms__vaddr(const struct elf_syms *es, uint64_t file_off, uint64_t *vaddr)
 {
-	const struct eseg *seg = es ? seg_of_off(es, file_off) : NULL;
+	const struct elf_load *seg = es ? seg_of_off(es, file_off) : NULL;
 
 	if (!seg)
 		return -ENOENT;
 	*vaddr = file_off - seg->off + seg->vaddr;
 	return 0;
+}
+
+int elf_syms__map_vaddr(const struct elf_syms *es, uint64_t pgoff, uint64_t *vaddr)
+{
+	return es ? elf_load__map_vaddr(es->segs, es->nr_segs, pgoff, vaddr) : -ENOENT;
 }
 
 const char *elf_syms__lookup(const struct elf_syms *es, uint64_t file_off, uint64_t *sym_off)

@@ -39,6 +39,11 @@ const char *elf_syms__lookup(const struct elf_syms *es, uint64_t file_off, uint6
  * is loaded at. Returns 0, or -ENOENT when no PT_LOAD maps the offset. */
 int elf_syms__vaddr(const struct elf_syms *es, uint64_t file_off, uint64_t *vaddr);
 
+/* The virtual address of the first byte of an executable mapping of the
+ * file from offset pgoff (elf_load__map_vaddr()): mapping start - it is
+ * the mapping's load bias. Returns 0 or -ENOENT. */
+int elf_syms__map_vaddr(const struct elf_syms *es, uint64_t pgoff, uint64_t *vaddr);
+
 /* True when the symbols came from .symtab; false when only .dynsym was
  * there (a stripped file: its local functions are missing). */
 bool elf_syms__full_symtab(const struct elf_syms *es);

@@ -76,7 +76,7 @@ static void dedupe(struct elf_syms *es)
 	es->nr_syms = out;
 }
 
-static const struct eseg *seg_of_vaddr(const struct elf_syms *es, uint64_t vaddr)
+static const struct elf_load *seg_of_vaddr(const struct elf_syms *es, uint64_t vaddr)
 {
 	for (size_t i = 0; i < es->nr_segs; i++)
 		if (vaddr >= es->segs[i].vaddr && vaddr - es->segs[i].vaddr < es->segs[i].memsz)
@@ -90,7 +90,7 @@ static void size_sizeless(struct elf_syms *es)
 {
 	for (size_t i = 0; i < es->nr_syms; i++) {
 		struct esym *s = &es->syms[i];
-		const struct eseg *seg;
+		const struct elf_load *seg;
 		uint64_t end;
 
 		if (s->end != s->start)

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "elf/elf_read.h"
 #include "elf/elf_syms.h"
 
 struct esym {
@@ -19,16 +20,10 @@ struct esym {
 	unsigned char bind;	/* STB_*, to choose between aliases */
 };
 
-struct eseg {			/* one PT_LOAD */
-	uint64_t off, filesz;
-	uint64_t vaddr, memsz;
-	bool exec;
-};
-
 struct elf_syms {
 	struct esym *syms;	/* by start; one per address */
 	size_t nr_syms;
-	struct eseg *segs;
+	struct elf_load *segs;
 	size_t nr_segs;
 	char *names;		/* the kept symbols' names, each NUL-terminated */
 	size_t names_len, names_cap;

@@ -72,7 +72,7 @@ int elf_syms_read__segs(struct elf_syms *es, Elf *elf, size_t phnum, uint64_t fs
 		if (!elf_read__in_file(ph.p_offset, ph.p_filesz, fsize) || ph.p_filesz > ph.p_memsz ||
 		    add_sat(ph.p_vaddr, ph.p_memsz) == UINT64_MAX)
 			return -EINVAL;
-		es->segs[es->nr_segs++] = (struct eseg){
+		es->segs[es->nr_segs++] = (struct elf_load){
 			.off = ph.p_offset, .filesz = ph.p_filesz,
 			.vaddr = ph.p_vaddr, .memsz = ph.p_memsz,
 			.exec = ph.p_flags & PF_X,

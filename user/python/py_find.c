@@ -77,10 +77,11 @@ static void find_loads(Elf *elf, struct py_elf *out)
 	for (size_t i = 0; i < phnum && out->nloads < PY_ELF_LOADS; i++) {
 		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
 			continue;
-		out->loads[out->nloads].offset = ph.p_offset;
-		out->loads[out->nloads].vaddr = ph.p_vaddr;
-		out->loads[out->nloads].size = ph.p_filesz;
-		out->nloads++;
+		out->loads[out->nloads++] = (struct elf_load){
+			.off = ph.p_offset, .filesz = ph.p_filesz,
+			.vaddr = ph.p_vaddr, .memsz = ph.p_memsz,
+			.exec = ph.p_flags & PF_X,
+		};
 	}
 }
 
@@ -105,14 +106,10 @@ int py_find__elf(int fd, struct py_elf *out)
 
 int py_find__bias(const struct py_elf *e, uint64_t start, uint64_t pgoff, uint64_t *bias)
 {
-	for (int i = 0; i < e->nloads; i++) {
-		const struct py_load *l = &e->loads[i];
+	uint64_t vaddr;
 
-		/* the segment that holds the mapping's first page */
-		if (pgoff + 4096 > l->offset && pgoff < l->offset + l->size) {
-			*bias = start - pgoff + l->offset - l->vaddr;
-			return 0;
-		}
-	}
-	return -ENOENT;
+	if (elf_load__map_vaddr(e->loads, (size_t)e->nloads, pgoff, &vaddr))
+		return -ENOENT;
+	*bias = start - vaddr;
+	return 0;
 }

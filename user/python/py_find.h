@@ -5,17 +5,15 @@
 
 #include <stdint.h>
 
-#define PY_ELF_LOADS	8
+#include "elf/elf_read.h"
 
-struct py_load {
-	uint64_t offset, vaddr, size;
-};
+#define PY_ELF_LOADS	8
 
 /* What an interpreter file says about itself (file virtual addresses). */
 struct py_elf {
 	uint64_t runtime;		/* _PyRuntime */
 	uint64_t eval, eval_size;	/* _PyEval_EvalFrameDefault */
-	struct py_load loads[PY_ELF_LOADS];
+	struct elf_load loads[PY_ELF_LOADS];
 	int nloads;
 };
 

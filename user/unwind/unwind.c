@@ -84,7 +84,7 @@ static void add_map(struct proc_ctx *c, const struct ufile *f, const struct vma 
 {
 	uint64_t vaddr;
 
-	if (!f->ready || !f->usable || elf_syms__vaddr(f->es, v->pgoff, &vaddr))
+	if (!f->ready || !f->usable || elf_syms__map_vaddr(f->es, v->pgoff, &vaddr))
 		return;
 	proc_entry__add(&c->maps, &(struct unwind_map){
 		.start = v->start, .end = v->end, .bias = v->start - vaddr,
@@ -93,16 +93,24 @@ static void add_map(struct proc_ctx *c, const struct ufile *f, const struct vma 
 }
 
 /* A mapping without a file: the [vdso] is walked by the vDSO's table
- * (without it, a leaf there would send the whole stack to frame pointers);
- * anonymous memory by nothing. */
+ * (without it, a leaf there would send the whole stack to frame pointers).
+ * In auto mode other code without a file (JIT code: V8, the JVM, LuaJIT)
+ * is walked by checked frame-pointer steps, as JIT compilers keep them;
+ * being in the entry also makes its addresses plausible return addresses.
+ * In dwarf mode nothing walks it. */
 static void add_special(struct proc_ctx *c, const struct vma *v)
 {
 	struct unwinder *u = c->u;
 
-	if (strcmp(v->path, "[vdso]"))
+	if (!strcmp(v->path, "[vdso]")) {
+		if (vdso_table__matches(v, u->vdso_size))
+			add_map(c, &u->vdso, v);
 		return;
-	if (vdso_table__matches(v, u->vdso_size))
-		add_map(c, &u->vdso, v);
+	}
+	if (u->mode == UNWIND_AUTO && v->path[0] != '[')
+		proc_entry__add(&c->maps, &(struct unwind_map){
+			.start = v->start, .end = v->end, .file = UNWIND_FILE_FP,
+		});
 }
 
 static int add_mapping(const struct vma *v, bool alive, void *arg)
