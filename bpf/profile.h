@@ -100,6 +100,9 @@ enum stat_kind {
 	/* not a stop: stacks that took a checked frame-pointer step where no
 	 * CFI covered the address (JIT code, hand-written assembly, gaps) */
 	STAT_UNWIND_FP_STEPS,
+	/* not a stop: stacks that crossed a file whose table was still being
+	 * built, walked there by frame pointers */
+	STAT_UNWIND_PENDING,
 	/* Python frames (bpf/python.bpf.h): read, and native frames of the
 	 * interpreter's eval loop whose Python frames could not be */
 	STAT_PY_FRAMES,			/* Python frames recorded */
@@ -156,6 +159,10 @@ struct unwind_row {
 #define UNWIND_FILE_FP		0xffffffffu
 /* ... or its rows did not fit the budget: frame pointers, counted */
 #define UNWIND_FILE_NOT_LOADED	0xfffffffeu
+/* ... or its table is still being built: frame pointers, counted */
+#define UNWIND_FILE_PENDING	0xfffffffdu
+/* a slot of unwind_files, not one of the above */
+#define UNWIND_FILE_HAS_ROWS(f)	((f) < UNWIND_FILE_PENDING)
 
 /* One executable mapping of a process, for the unwinder: addresses in
  * [start, end) are file virtual address + bias, and the file's rows are
@@ -170,6 +177,7 @@ struct unwind_map {
 /* unwind_proc.walk_flags, the walk's notes in the BPF side's per-CPU copy */
 #define WALK_NOT_LOADED		1u	/* crossed a file whose rows did not fit */
 #define WALK_FP_STEPS		2u	/* took a frame-pointer step where no CFI covered */
+#define WALK_PENDING		8u	/* crossed a file whose table was being built */
 #define WALK_GUESSED		4u	/* the last step was by frame pointer: its
 					 * return address must lie in a mapping */
 

@@ -477,16 +477,17 @@ static long unwind_step(__u32 i, struct unwind_ctx *c)
 		goto out;
 	}
 	row = NULL;
-	if (m->file != UNWIND_FILE_FP && m->file != UNWIND_FILE_NOT_LOADED)
+	if (UNWIND_FILE_HAS_ROWS(m->file))
 		row = find_row(m->file, m->nrows, pc - m->bias);
 	if (row && (row->cfa_reg != CFA_NONE || unwind_mode != UNWIND_AUTO)) {
 		walk_note(0, WALK_GUESSED);
 		stop = row_step(c, row);
-	} else if (m->file == UNWIND_FILE_FP || m->file == UNWIND_FILE_NOT_LOADED ||
-		   unwind_mode == UNWIND_AUTO) {
-		/* a file walked by frame pointers, or (auto) an address no
-		 * CFI covers: a checked frame-pointer step */
+	} else if (!UNWIND_FILE_HAS_ROWS(m->file) || unwind_mode == UNWIND_AUTO) {
+		/* a file walked by frame pointers (keeping them, or its rows
+		 * not loaded or not built yet), or (auto) an address no CFI
+		 * covers: a checked frame-pointer step */
 		walk_note(WALK_GUESSED | (m->file == UNWIND_FILE_NOT_LOADED ? WALK_NOT_LOADED :
+					  m->file == UNWIND_FILE_PENDING ? WALK_PENDING :
 					  m->file == UNWIND_FILE_FP ? 0 : WALK_FP_STEPS), 0);
 		stop = fp_step(c);
 	} else {
@@ -521,8 +522,7 @@ static __always_inline bool copy_proc(__u32 tgid)
 /* The user half from the task's saved user registers, by the tables (and
  * frame pointers where auto says), into s->ust. Returns how it ended. */
 static __always_inline __u32 unwind_ustack(struct task_struct *task, const struct stack_key *key,
-					   __u32 g, struct stacks *s, bool *not_loaded,
-					   bool *fp_steps)
+					   __u32 g, struct stacks *s)
 {
 	struct unwind_ctx c = { .hash = FNV_OFFSET, .stop = STAT_UNWIND_DEPTH, .g = g };
 	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(task);
@@ -539,8 +539,6 @@ static __always_inline __u32 unwind_ustack(struct task_struct *task, const struc
 	/* a step records one frame, native or Python: one more for the end */
 	bpf_loop(MAX_STACK_DEPTH + 1, unwind_step, &c, 0);
 	s->uhash = c.hash;
-	*not_loaded = walk_noted(WALK_NOT_LOADED);
-	*fp_steps = walk_noted(WALK_FP_STEPS);
 	return c.stop;
 }
 
@@ -562,7 +560,6 @@ static __always_inline __u32 take_ustack(void *ctx, const struct stack_key *key,
 					 struct stacks *s)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
-	bool not_loaded = false, fp_steps = false;
 	__u32 stop;
 
 	s->ust.nr = 0;
@@ -573,16 +570,21 @@ static __always_inline __u32 take_ustack(void *ctx, const struct stack_key *key,
 		return get_stack(ctx, &s->ust, &s->uhash, BPF_F_USER_STACK);
 	stop = STAT_UNWIND_FP_FALLBACK;
 	if (copy_proc(key->tgid))
-		stop = unwind_ustack(task, key, g, s, &not_loaded, &fp_steps);
+		stop = unwind_ustack(task, key, g, s);
 	else
 		ask_tables(key->tgid);
 	if (stop == STAT_UNWIND_NO_MAPPING && s->ust.nr == 1)
 		stop = STAT_UNWIND_FP_FALLBACK;
 	stat_inc(g, stop);
-	if (not_loaded)
-		stat_inc(g, STAT_UNWIND_NOT_LOADED);
-	if (fp_steps)
-		stat_inc(g, STAT_UNWIND_FP_STEPS);
+	/* the walk's notes: the slot holds them when copy_proc() did */
+	if (stop != STAT_UNWIND_FP_FALLBACK) {
+		if (walk_noted(WALK_NOT_LOADED))
+			stat_inc(g, STAT_UNWIND_NOT_LOADED);
+		if (walk_noted(WALK_FP_STEPS))
+			stat_inc(g, STAT_UNWIND_FP_STEPS);
+		if (walk_noted(WALK_PENDING))
+			stat_inc(g, STAT_UNWIND_PENDING);
+	}
 	if (stop == STAT_UNWIND_FP_FALLBACK)
 		return get_stack(ctx, &s->ust, &s->uhash, BPF_F_USER_STACK);
 	return 0;

@@ -29,7 +29,7 @@ static void unwind_part(const struct profile *p, char *buf, size_t size)
 	const uint64_t *b = p->stats.bpf;
 	uint64_t any = 0;
 
-	for (int k = STAT_UNWIND_FP_FALLBACK; k <= STAT_UNWIND_FP_STEPS; k++)
+	for (int k = STAT_UNWIND_FP_FALLBACK; k <= STAT_UNWIND_PENDING; k++)
 		any += b[k];
 	if (!any)
 		return;
@@ -37,11 +37,12 @@ static void unwind_part(const struct profile *p, char *buf, size_t size)
 		 PRIu64 " outside known files, %" PRIu64 " read faults, %" PRIu64 " at max depth, %"
 		 PRIu64 " at a non-user return address, %" PRIu64 " at an implausible frame, %"
 		 PRIu64 " by frame pointers (no tables yet), %" PRIu64 " through files whose "
-		 "tables did not fit, %" PRIu64 " with frame-pointer steps where no CFI covered",
+		 "tables did not fit, %" PRIu64 " through files whose tables were being built, %"
+		 PRIu64 " with frame-pointer steps where no CFI covered",
 		 b[STAT_UNWIND_END], b[STAT_UNWIND_NO_RULE],
 		 b[STAT_UNWIND_NO_MAPPING], b[STAT_UNWIND_READ_FAULT], b[STAT_UNWIND_DEPTH],
 		 b[STAT_UNWIND_BAD_ADDRESS], b[STAT_UNWIND_IMPLAUSIBLE], b[STAT_UNWIND_FP_FALLBACK],
-		 b[STAT_UNWIND_NOT_LOADED], b[STAT_UNWIND_FP_STEPS]);
+		 b[STAT_UNWIND_NOT_LOADED], b[STAT_UNWIND_PENDING], b[STAT_UNWIND_FP_STEPS]);
 }
 
 /* Inputs skipped whole or in part: files over the size limits, DWARF

@@ -174,12 +174,13 @@ static void print_unwind_stats(const struct run *r)
 	p_info("unwind tables: %zu files loaded (%zu rows of %u, peak %zu, "
 		"%.1f MiB), %zu walked by frame pointers, %zu without usable CFI (%zu over the build's "
 		"budget), %zu did not fit, "
-		"%zu dropped after their processes exited, %zu process entries (%zu asked by a sample), "
+		"%zu dropped after their processes exited, %zu reused by a later process, "
+		"%zu dropped early to make room, %zu process entries (%zu asked by a sample), "
 		"%.2f s building",
 		us.files, us.rows, r->cfg->unwind_rows, us.rows_peak,
 		us.rows * sizeof(struct unwind_row) / 1048576.0, us.files_fp, us.files_without,
-		us.files_over_budget, us.files_refused, us.files_dropped, us.procs, us.asked,
-		us.build_seconds);
+		us.files_over_budget, us.files_refused, us.files_dropped, us.files_reused,
+		us.files_evicted, us.procs, us.asked, us.build_seconds);
 }
 
 /* --control's lines: commands, samples cleared, acks dropped, the total;

@@ -25,6 +25,37 @@
 #include "unwind/unwind_table.h"
 #include "unwind/vdso.h"
 
+static void release_file(struct unwinder *u, struct ufile *f);
+
+/* The idle table (no process uses it) whose last user went first, or NULL. */
+static struct ufile *oldest_idle(struct unwinder *u)
+{
+	struct ufile *f, *oldest = NULL;
+
+	for (f = u->tables; f; f = f->next)
+		if (!f->refs && f->ready && f->slot != UNWIND_FILE_FP &&
+		    f->slot != UNWIND_FILE_NOT_LOADED &&
+		    (!oldest || f->idle_since < oldest->idle_since))
+			oldest = f;
+	return oldest;
+}
+
+/* The rows into the store; when they do not fit, the idle tables go,
+ * oldest first, until they do: a table in use is never dropped for one
+ * being loaded. */
+static int load_rows(struct unwinder *u, const struct unwind_table *t)
+{
+	int handle = rowstore__load(u->rows, t->rows, t->nrows);
+	struct ufile *idle;
+
+	while (handle == -ENOSPC && (idle = oldest_idle(u))) {
+		release_file(u, idle);
+		u->st.files_evicted++;
+		handle = rowstore__load(u->rows, t->rows, t->nrows);
+	}
+	return handle;
+}
+
 /* How the file's frames are walked, from its table. */
 static void place_table(struct unwinder *u, struct ufile *f, const struct unwind_table *t)
 {
@@ -35,7 +66,7 @@ static void place_table(struct unwinder *u, struct ufile *f, const struct unwind
 		u->st.files_fp++;
 		return;
 	}
-	handle = rowstore__load(u->rows, t->rows, t->nrows);
+	handle = load_rows(u, t);
 	if (handle < 0) {
 		/* over the budget (or the kernel refused): frame pointers,
 		 * counted here and per stack */
@@ -77,16 +108,30 @@ static void release_file(struct unwinder *u, struct ufile *f)
 }
 
 /* The registry lets the file go (no process maps it any more): its table
- * goes now if nobody holds it, else when the last holder does (a table
- * being built waits for the builder). */
+ * stays for the linger (ufile__sweep()), found again by the file's stamp
+ * when a process maps it meanwhile: under make, each cc1 of a build maps
+ * the cc1 the last one did. */
 void ufile__released(void *arg, void *table)
 {
-	struct unwinder *u = arg;
 	struct ufile *f = table;
 
+	(void)arg;
 	f->entry = NULL;
-	if (!f->refs && f->ready)
-		release_file(u, f);
+}
+
+/* A table the registry let go, of the file with this stamp. */
+static struct ufile *find_released(struct unwinder *u, const struct file_stamp *st)
+{
+	struct ufile *f;
+
+	if (!st->known)
+		return NULL;
+	for (f = u->tables; f; f = f->next)
+		if (!f->entry && f->stamp.known && f->stamp.dev == st->dev &&
+		    f->stamp.ino == st->ino && f->stamp.size == st->size &&
+		    f->stamp.mtime_ns == st->mtime_ns)
+			return f;
+	return NULL;
 }
 
 /* A table the builder finished. A file without usable CFI is walked by
@@ -119,6 +164,7 @@ struct ufile *ufile__get(struct unwinder *u, pid_t tgid, bool alive, const struc
 {
 	struct file_entry *e = v->file;
 	struct ufile *f = e->unwind;
+	struct file_stamp stamp;
 	int fd;
 
 	if (f) {
@@ -126,18 +172,34 @@ struct ufile *ufile__get(struct unwinder *u, pid_t tgid, bool alive, const struc
 		f->idle_since = 0;
 		return f;
 	}
+	/* the registry's own: a file of another mount namespace kept open */
+	fd = files__open(u->files, e, tgid, alive, v);
+	stamp = fd >= 0 ? file_stamp__of(fd) : (struct file_stamp){ .known = false };
+	f = find_released(u, &stamp);
+	if (f) {
+		if (fd >= 0)
+			close(fd);
+		u->st.files_reused++;
+		f->entry = e;
+		e->unwind = f;
+		f->refs++;
+		f->idle_since = 0;
+		return f;
+	}
 	f = calloc(1, sizeof(*f));
-	if (!f)
+	if (!f) {
+		if (fd >= 0)
+			close(fd);
 		return NULL;
+	}
 	f->entry = e;
 	f->refs = 1;
+	f->stamp = stamp;
 	e->unwind = f;
 	f->next = u->tables;
 	if (u->tables)
 		u->tables->prev = f;
 	u->tables = f;
-	/* the registry's own: a file of another mount namespace kept open */
-	fd = files__open(u->files, e, tgid, alive, v);
 	if (fd < 0 || !u->builder || builder__submit(u->builder, fd, f)) {
 		u->st.files_without++;
 		f->slot = UNWIND_FILE_FP;
@@ -170,8 +232,7 @@ void ufile__sweep(struct unwinder *u)
 	u->last_sweep = now;
 	for (f = u->tables; f; f = next) {
 		next = f->next;
-		/* released by the registry: nothing could find it again */
-		if (!f->refs && f->ready && (!f->entry || f->idle_since + IDLE_LINGER_NS <= now))
+		if (!f->refs && f->ready && f->idle_since + IDLE_LINGER_NS <= now)
 			release_file(u, f);
 	}
 }

@@ -79,12 +79,19 @@ static int hold(struct proc_ctx *c, struct ufile *f)
 	return 0;
 }
 
-/* v goes into the process's entry, walked as its file f says. */
+/* v goes into the process's entry, walked as its file f says; while f's
+ * table is being built, by frame pointers (counted apart). */
 static void add_map(struct proc_ctx *c, const struct ufile *f, const struct vma *v)
 {
 	uint64_t vaddr;
 
-	if (!f->ready || !f->usable || elf_syms__map_vaddr(f->es, v->pgoff, &vaddr))
+	if (!f->ready) {
+		proc_entry__add(&c->maps, &(struct unwind_map){
+			.start = v->start, .end = v->end, .file = UNWIND_FILE_PENDING,
+		});
+		return;
+	}
+	if (!f->usable || elf_syms__map_vaddr(f->es, v->pgoff, &vaddr))
 		return;
 	proc_entry__add(&c->maps, &(struct unwind_map){
 		.start = v->start, .end = v->end, .bias = v->start - vaddr,
@@ -199,9 +206,10 @@ static void write_entry(struct unwinder *u, struct proc_ctx *c)
 		u->st.procs++;
 }
 
-/* The process's entry from its mappings now: written when every file's
- * table is ready (until then the old entry, if any, stays, and a new
- * process is walked by frame pointers, counted), deleted when it exited. */
+/* The process's entry from its mappings now, deleted when it exited.
+ * Files whose tables are being built are walked by frame pointers until
+ * they are in (the process is synced again then): an entry left as it
+ * was would describe the program before an exec. */
 static void sync_proc(struct unwinder *u, struct procs *procs, pid_t tgid)
 {
 	struct proc_ctx *c;
@@ -218,10 +226,8 @@ static void sync_proc(struct unwinder *u, struct procs *procs, pid_t tgid)
 		return;
 	c->u = u;
 	c->tgid = tgid;
-	if (procs__for_each_vma(procs, tgid, add_mapping, c) == 0 && c->pending)
-		; /* synced again when the builds are done */
-	else if (c->maps.n)
-		write_entry(u, c);
+	if (procs__for_each_vma(procs, tgid, add_mapping, c) == 0 && c->maps.n)
+		write_entry(u, c);	/* pending: synced again when the builds are done */
 	else
 		bpf_map_delete_elem(u->procs_fd, &key);	/* frame pointers, counted */
 	p = replace_files(u, tgid, c->files, c->nfiles);

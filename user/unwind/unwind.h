@@ -28,6 +28,9 @@ struct unwind_stats {
 	size_t files_over_budget;	/* of those: tables over the build's caps or time */
 	size_t files_refused;		/* tables that did not fit (walked by frame pointers) */
 	size_t files_dropped;		/* rows freed when the last process using them went */
+	size_t files_reused;		/* tables found again for a file whose last
+					 * process had exited (a compiler under make) */
+	size_t files_evicted;		/* idle tables dropped early to make room */
 	size_t rows;			/* rows loaded now */
 	uint64_t row_bytes;		/* their maps' kernel memory */
 	size_t rows_peak;		/* the most loaded at once */

@@ -12,6 +12,7 @@
 #include <sys/types.h>
 #include <linux/types.h>
 
+#include "procs/mapped_file.h"
 #include "unwind/unwind.h"
 
 struct built;
@@ -31,6 +32,8 @@ struct ufile {
 	bool usable;			/* its mappings go into process entries */
 	size_t refs;			/* process entries using it, + 1 when preloaded */
 	uint64_t idle_since;		/* CLOCK_MONOTONIC ns its last user went; 0: in use */
+	struct file_stamp stamp;	/* the file's, to find the table again when
+					 * the registry let the file go meanwhile */
 };
 
 /* A process with an entry: the files it holds references on. */
