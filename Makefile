@@ -49,7 +49,7 @@ DEB_PKGS   := clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libcriterion-d
               pkg-config linux-perf elfutils libdw-dev make gcc binutils util-linux procps \
               libc6-dbg protobuf-c-compiler libprotobuf-c-dev libcurl4-openssl-dev \
               golang-go python3 valgrind time jq libiberty-dev libdebuginfod-dev g++ debuginfod curl man-db bash-completion chromium tmux \
-              dpkg-dev lintian strace libxml2-utils
+              dpkg-dev lintian strace libxml2-utils lld nodejs
 
 .PHONY: install uninstall deb all deps test layers unit e2e valgrind soak soak-smoke examples profile vmlinux clean
 .DELETE_ON_ERROR:
@@ -149,7 +149,17 @@ $(BUILD)/examples/%: examples/%.cpp examples/workload.h
 	@mkdir -p $(@D)
 	$(CXX) $(EXAMPLE_CFLAGS) $< -o $@ -lpthread
 
-examples: $(EXAMPLES) $(BUILD)/examples/inline_hot_nopie $(BUILD)/examples/nofp_chain_stripped
+# nofp_chain by other linkers: lld starts its R E segment mid-page (its
+# mapping's bias must come from that segment's headers), gold as GNU ld
+$(BUILD)/examples/nofp_chain_lld: examples/nofp_chain.c examples/workload.h
+	$(CC) -O2 -g -fomit-frame-pointer -fuse-ld=lld -Wall -Wextra -Werror $< -o $@
+$(BUILD)/examples/nofp_chain_lld_nopie: examples/nofp_chain.c examples/workload.h
+	$(CC) -O2 -g -fomit-frame-pointer -fuse-ld=lld -no-pie -Wall -Wextra -Werror $< -o $@
+$(BUILD)/examples/nofp_chain_gold: examples/nofp_chain.c examples/workload.h
+	$(CC) -O2 -g -fomit-frame-pointer -fuse-ld=gold -Wall -Wextra -Werror $< -o $@
+
+examples: $(EXAMPLES) $(BUILD)/examples/inline_hot_nopie $(BUILD)/examples/nofp_chain_stripped \
+	$(BUILD)/examples/nofp_chain_lld $(BUILD)/examples/nofp_chain_lld_nopie $(BUILD)/examples/nofp_chain_gold
 
 # Helpers of the e2e tests that make hostile surroundings (tests/gen/).
 TEST_GEN := $(patsubst tests/gen/%.c,$(BUILD)/tests/gen/%,$(wildcard tests/gen/*.c))

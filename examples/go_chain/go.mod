@@ -1,0 +1,3 @@
+module go_chain
+
+go 1.19
