@@ -355,6 +355,66 @@ Test(elf_syms, dlopen_runtime_addresses)
 	elf_syms__free(es);
 }
 
+/* The mapping of this process holding addr: its start and pgoff. */
+static void mapping_of(uint64_t addr, uint64_t *start, uint64_t *pgoff)
+{
+	uint64_t s, e, off;
+	char line[1024];
+	bool found = false;
+	FILE *f = fopen("/proc/self/maps", "r");
+
+	cr_assert_not_null(f);
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %*s %" SCNx64, &s, &e, &off) == 3 &&
+		    addr >= s && addr < e) {
+			*start = s;
+			*pgoff = off;
+			found = true;
+		}
+	cr_assert_eq(fclose(f), 0);
+	cr_assert(found, "0x%" PRIx64 " is not mapped", addr);
+}
+
+/* A mapping's load bias, as the unwinder takes it (start - the vaddr of its
+ * first byte), against where the dynamic loader put the library's
+ * functions: for GNU ld, gold and lld, whose R E segment starts mid-page
+ * (the segment merely containing pgoff 0 is then the R one, 0x1000 off). */
+static void check_map_vaddr(const char *name, const char *flags)
+{
+	struct path lib = build(name, flags);
+	struct elf_syms *es = open_path(lib.s);
+	void *h = dlopen(lib.s, RTLD_NOW | RTLD_LOCAL);
+
+	cr_assert_not_null(h, "dlopen: %s", dlerror());
+	for (size_t i = 0; i < sizeof(funcs) / sizeof(funcs[0]); i++) {
+		struct nm_sym s = nm_find(lib.s, false, funcs[i]);
+		uint64_t fn = (uint64_t)(uintptr_t)dlsym(h, funcs[i]), start, pgoff, vaddr;
+
+		cr_assert(fn && s.found);
+		mapping_of(fn, &start, &pgoff);
+		cr_assert_eq(elf_syms__map_vaddr(es, pgoff, &vaddr), 0, "%s: %s", name, funcs[i]);
+		cr_assert_eq(start - vaddr + s.addr, fn, "%s: %s at 0x%" PRIx64 ", bias says 0x%"
+			     PRIx64, name, funcs[i], fn, start - vaddr + s.addr);
+	}
+	cr_assert_eq(dlclose(h), 0);
+	elf_syms__free(es);
+}
+
+Test(elf_syms, map_vaddr_gnu_ld)
+{
+	check_map_vaddr("lib_bfd.so", LIB_FLAGS " -fuse-ld=bfd");
+}
+
+Test(elf_syms, map_vaddr_gold)
+{
+	check_map_vaddr("lib_gold.so", LIB_FLAGS " -fuse-ld=gold");
+}
+
+Test(elf_syms, map_vaddr_lld)
+{
+	check_map_vaddr("lib_lld.so", LIB_FLAGS " -fuse-ld=lld");
+}
+
 Test(elf_syms, open_mem_matches_open_fd)
 {
 	struct path pie = build("pie", PIE_FLAGS);
