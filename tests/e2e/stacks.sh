@@ -85,7 +85,37 @@ samples=$(sed -nE 's/^bpfprof: ([0-9]+) samples,.*/\1/p' "$T/children.err")
 notyet=$(sed -nE 's/.* ([0-9]+) by frame pointers \(no tables yet\).*/\1/p' "$T/children.err")
 read -r c hit all <<<"$(python3 tests/e2e/root_share.py folded "$T/children.folded" nofp_chain "$ROOTS")"
 STACK_SHARES+=("$(printf '%-34s %7s%%' "30 nofp_chain of 0.1 s under sh" "$c")")
-check "children: <= 2% of samples walked before their tables ($notyet of $samples)" \
-	all [ "${samples:-0}" -ge 100 ] -- [ $((${notyet:-999} * 100)) -le $((samples * 2)) ]
+# 1.5-2% on an idle machine (3 of 191, 4 of 208): the time between a
+# child's exec and the loop reading its record, which a loaded machine
+# stretches (4 of 193 beside three test runs): 5% is the bound checked
+check "children: <= 5% of samples walked before their tables ($notyet of $samples)" \
+	all [ "${samples:-0}" -ge 100 ] -- [ $((${notyet:-999} * 100)) -le $((samples * 5)) ]
 check "children: >= 95% reach _start ($hit of $all)" [ "${c:-0}" -ge 95 ]
 printf '  %s\n' "${STACK_SHARES[@]}"
+
+echo "== tracking records lost: every process read again from /proc"
+# bpfprof stopped while one CPU maps an executable page 20000 times (its
+# buffer holds ~2500 records), then the command execs nofp_chain on that
+# CPU: its exec and mmap records are dropped with the flood's. Read again
+# from /proc, its frames are named and unwound all the same (before: 0%,
+# its frames unnamed). Until bpfprof runs again, its samples are walked by
+# the entry bash had (about 0.5 s of its 6: 20 of 188 samples of 3 s).
+"$BPFPROF" -o "$T/lost.folded" -- taskset -c 0 bash -c "sleep 2; exec $EX/nofp_chain 6" \
+	2>"$T/lost.err" & bp=$!
+sleep 1
+kill -STOP "$bp"
+taskset -c 0 python3 -c '
+import mmap, os
+fd = os.open("/bin/true", os.O_RDONLY)
+for _ in range(20000):
+    mmap.mmap(fd, 4096, prot=mmap.PROT_READ | mmap.PROT_EXEC).close()
+'
+sleep 1.5	# the exec, into full buffers
+kill -CONT "$bp"
+wait "$bp"
+check "lost records: exit 0" [ $? -eq 0 ]
+lost=$(sed -nE 's/.* ([0-9]+) tracking records lost.*/\1/p' "$T/lost.err")
+read -r s hit all <<<"$(python3 tests/e2e/root_share.py folded "$T/lost.folded" nofp_chain "$ROOTS")"
+[ "$s" -ge 75 ] || { sed -n 's/^bpfprof: //p' "$T/lost.err" | cut -c1-400; head -3 "$T/lost.folded"; }
+check "lost records: some were ($lost), and nofp_chain exec'd among them reaches _start ($hit of $all)" \
+	all [ "${lost:-0}" -ge 1 ] -- [ "$all" -ge 50 ] -- [ $((hit * 100)) -ge $((all * 75)) ]

@@ -63,8 +63,13 @@ struct tracker {
 	struct track_event *evs;
 	size_t nevs, cap;
 	uint64_t lost;
+	uint64_t lost_seen;	/* lost records already made up for */
+	uint64_t last_reread;	/* CLOCK_MONOTONIC ns of the last /proc pass */
 	int err;		/* first error inside the callback */
 };
+
+/* At most one pass over /proc a second, however many records are lost. */
+#define REREAD_EVERY_NS	1000000000ull
 
 static int push(struct tracker *t, const struct track_event *ev)
 {
@@ -181,6 +186,25 @@ static int apply(struct procs *procs, const struct track_event *ev)
 	}
 }
 
+/* Records were lost (the buffers overflowed on a machine busy mapping
+ * files): which process mapped what is no longer known from them, so
+ * every running process's mappings are read again from /proc (each one
+ * read is synced again by the unwinder). Without it, a process whose exec
+ * or mmap records were lost had none of its frames named, for good. */
+static void reread_after_loss(struct tracker *t)
+{
+	uint64_t now;
+
+	if (t->lost == t->lost_seen)
+		return;
+	now = procs__now();
+	if (t->last_reread && now < t->last_reread + REREAD_EVERY_NS)
+		return;
+	t->lost_seen = t->lost;
+	t->last_reread = now;
+	procs__synthesize_all(t->procs);	/* a process gone meanwhile is no error */
+}
+
 int tracker__consume(struct tracker *t)
 {
 	size_t i;
@@ -202,6 +226,8 @@ int tracker__consume(struct tracker *t)
 	if (!err)
 		err = t->err;
 	t->err = 0;
+	if (!err)
+		reread_after_loss(t);
 	return err;
 }
 
