@@ -255,8 +255,12 @@ int BPF_PROG(exec, struct task_struct *p, pid_t old_pid, struct linux_binprm *bp
 	__u64 now = bpf_ktime_get_ns();
 
 	bpf_map_update_elem(&exec_times, &tgid, &now, BPF_ANY);
-	/* the new image is not the CPython user space found, if it was one */
+	/* the new image is not the CPython user space found, if it was one,
+	 * nor the mappings its unwind entry describes: until user space
+	 * writes the new image's, its samples are walked by frame pointers,
+	 * counted, not through the old image's tables */
 	bpf_map_delete_elem(&py_procs, &tgid);
+	bpf_map_delete_elem(&unwind_procs, &tgid);
 	return 0;
 }
 
