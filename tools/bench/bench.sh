@@ -25,7 +25,7 @@ BPFPROF_SRC=${BPFPROF:-$ROOT/bpfprof}
 EX=${EXAMPLES:-$ROOT/build/examples}
 BB=${BENCH_BUILD:-$ROOT/build/bench}
 MODE=full
-PARTS="1 2 3 4 5 6 7 8 9"
+PARTS="1 2 3 4 5 6 7 8 9 10"
 OUT_JSON=$ROOT/tools/bench/results.json
 OUT_TABLE=$ROOT/tools/bench/results.txt
 
@@ -52,6 +52,7 @@ if [ "$MODE" = full ]; then
 	P6_HZ=19; P6_SECS=120; P6_SECS_BUSY=600; P6_INTERVAL=10
 	P7_HZ=997; P7_SECS=5
 	P8_STACKS=100000
+	P10_REPS=3
 else
 	P1_HZ="99"; P1_REPS=1; P1_SECS=0.3
 	P2_HZ=997; P2_REPS=1; P2_SECS=0.5
@@ -60,6 +61,7 @@ else
 	P6_HZ=19; P6_SECS=3; P6_SECS_BUSY=3; P6_INTERVAL=1
 	P7_HZ=997; P7_SECS=0.5
 	P8_STACKS=2000
+	P10_REPS=1
 fi
 # first paint of the page for P8_STACKS distinct stacks, in headless Chromium
 P8_BUDGET_MS=5000
@@ -981,6 +983,61 @@ part8() {
 		"layout $(sed -nE 's/.*data-layout-ms="([0-9.]+)".*/\1/p' <<<"$dom") ms"
 }
 
+# ================================ 10. a build: make -j2 of examples/cproject
+# 13 files of gcc -O2 (no frame pointers: cc1 neither), built alone, under
+# bpfprof's default mode and under perf record -g and --call-graph dwarf,
+# all at 99 Hz over every process of the build: the build's wall time
+# (the slowdown a developer notices), how many of cc1's samples reach its
+# entry, and what bpfprof's tables cost.
+P10_ROOTS='^(_start|__libc_start_main|__libc_start_call_main|main)$'
+p10_make() { make -s -C examples/cproject O="$W/cp" -j2 >/dev/null; }
+
+# p10_run NAME CMD...: the build from clean under CMD (nothing: alone);
+# its wall seconds into P10_WALL
+p10_run() {
+	local name=$1 t0 t1; shift
+	make -s -C examples/cproject O="$W/cp" clean >/dev/null
+	sync
+	t0=$(now_ns)
+	"$@" make -s -C examples/cproject O="$W/cp" -j2 >/dev/null 2>"$W/p10.$name.err" ||
+		die "part 10: the build under ${1:-nothing} failed: $(tail -1 "$W/p10.$name.err")"
+	t1=$(now_ns)
+	P10_WALL=$(secs_between "$t0" "$t1")
+}
+
+part10() {
+	header "10. a build: make -j2 of examples/cproject (13 files, gcc -O2), 99 Hz, $P10_REPS runs each"
+	mkdir -p "$W/cp"
+	p10_make	# warm: the sources and the compiler in the page cache
+	local i alone=() bp=() pg=() pd=() share_b=() share_g=() share_d=() line
+	for i in $(seq "$P10_REPS"); do
+		log "part 10: build $i of $P10_REPS: alone, bpfprof, perf -g, perf dwarf"
+		p10_run alone; alone+=("$P10_WALL")
+		p10_run bpfprof "$BPFPROF" -F 99 -o "$W/p10.folded" --; bp+=("$P10_WALL")
+		share_b+=("$(python3 tests/e2e/root_share.py folded "$W/p10.folded" cc1 "$P10_ROOTS" | cut -d' ' -f1)")
+		line=$(grep 'unwind tables:' "$W/p10.bpfprof.err")
+		p10_run perfg perf record -q -F 99 -g -o "$W/p10.g.data" --; pg+=("$P10_WALL")
+		perf script -i "$W/p10.g.data" -F comm,ip,sym >"$W/p10.g.script" 2>/dev/null
+		share_g+=("$(python3 tests/e2e/root_share.py perf "$W/p10.g.script" cc1 "$P10_ROOTS" | cut -d' ' -f1)")
+		p10_run perfd perf record -q -F 99 --call-graph dwarf -o "$W/p10.d.data" --; pd+=("$P10_WALL")
+		perf script -i "$W/p10.d.data" -F comm,ip,sym >"$W/p10.d.script" 2>/dev/null
+		share_d+=("$(python3 tests/e2e/root_share.py perf "$W/p10.d.script" cc1 "$P10_ROOTS" | cut -d' ' -f1)")
+		rm -f "$W"/p10.*.data "$W"/p10.*.script
+	done
+	goal 10 "build wall time under bpfprof's default mode vs alone" s "${bp[*]}" alone "${alone[*]}" 1.05
+	row 10 "build wall time under perf record -g vs alone" s "${pg[*]}" alone "${alone[*]}"
+	row 10 "build wall time under perf --call-graph dwarf vs alone" s "${pd[*]}" alone "${alone[*]}"
+	goal 10 "build wall time: bpfprof default vs perf record -g" s "${bp[*]}" "perf -g" "${pg[*]}" 1.0
+	row 10 "cc1's samples reaching its entry: bpfprof vs perf -g" % "${share_b[*]}" "perf -g" "${share_g[*]}"
+	row 10 "cc1's samples reaching its entry: bpfprof vs perf dwarf" % "${share_b[*]}" "perf dwarf" "${share_d[*]}"
+	row 10 "unwind tables built (last run)" files "$(sed -nE 's/.*: ([0-9]+) files loaded.*/\1/p' <<<"$line")" "" "" \
+		"($(sed -nE 's/.*, ([0-9]+) reused by a later process.*/\1/p' <<<"$line") reused by a later process)"
+	row 10 "unwind tables: time building (last run)" s "$(sed -nE 's/.*, ([0-9.]+) s building.*/\1/p' <<<"$line")" "" ""
+	row 10 "unwind rows' kernel memory at the peak (last run)" MiB \
+		"$(sed -nE 's/.*, peak ([0-9]+),.*/\1/p' <<<"$line" | awk '{ printf "%.1f", $1 * 16 / 1048576 }')" "" ""
+	make -s -C examples/cproject O="$W/cp" clean >/dev/null
+}
+
 # ======================== 9. inline frames and source lines: their cost
 # (a) every 61st byte of a file's .text resolved once each by dwarf_lines.c
 # from a cold libdwfl handle, with inline frames and without; (b) part 3's
@@ -1066,6 +1123,7 @@ fi
 for p in $PARTS; do
 	case $p in
 	1) part1 ;; 2) part2 ;; 3) part3 ;; 4) part4 ;; 5) part5 ;; 6) part6 ;; 7) part7 ;; 8) part8 ;; 9) part9 ;;
+	10) part10 ;;
 	*) die "no part $p" ;;
 	esac
 done

@@ -1,0 +1,3 @@
+/* SPDX-License-Identifier: MIT */
+#define MOD 2
+#include "unit.h"

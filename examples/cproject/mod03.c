@@ -1,0 +1,3 @@
+/* SPDX-License-Identifier: MIT */
+#define MOD 3
+#include "unit.h"

@@ -1,0 +1,3 @@
+/* SPDX-License-Identifier: MIT */
+#define MOD 4
+#include "unit.h"

@@ -1,0 +1,3 @@
+/* SPDX-License-Identifier: MIT */
+#define MOD 6
+#include "unit.h"

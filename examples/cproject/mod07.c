@@ -1,0 +1,3 @@
+/* SPDX-License-Identifier: MIT */
+#define MOD 7
+#include "unit.h"

@@ -1,0 +1,3 @@
+/* SPDX-License-Identifier: MIT */
+#define MOD 9
+#include "unit.h"

@@ -1,0 +1,3 @@
+/* SPDX-License-Identifier: MIT */
+#define MOD 10
+#include "unit.h"

@@ -1,0 +1,3 @@
+/* SPDX-License-Identifier: MIT */
+#define MOD 11
+#include "unit.h"

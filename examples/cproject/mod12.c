@@ -1,0 +1,3 @@
+/* SPDX-License-Identifier: MIT */
+#define MOD 12
+#include "unit.h"
