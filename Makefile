@@ -172,7 +172,8 @@ layers:
 	@bash tools/check_layers.sh
 
 unit: $(UNIT_BINS) $(BUILD)/examples/inline_hot \
-      $(BUILD)/examples/nofp_fleet $(BUILD)/examples/lib_caller	# test_dwarf_lines, test_linked read them
+      $(BUILD)/examples/nofp_fleet $(BUILD)/examples/lib_caller \
+      $(BUILD)/examples/nofp_chain $(BUILD)/examples/nofp_chain_lld	# test_dwarf_lines, test_linked, test_cfi_rows read them
 	@fail=0; for t in $(UNIT_BINS); do echo "== $$t"; $$t --jobs 2 || fail=1; done; exit $$fail
 
 e2e: bpfprof $(BUILD)/asan/bpfprof examples $(TEST_GEN)

@@ -46,6 +46,7 @@ FUZZ_SRCS_tracker   := user/procs/procs.c user/procs/proc_owner.c user/procs/tar
 FUZZ_DEPS_tracker   := user/procs/tracker.c
 FUZZ_LIBS_tracker   := -lbpf -lelf -lz
 FUZZ_SRCS_unwind_table := user/unwind/unwind_table.c user/elf/cfi_bytes.c user/unwind/cfi_check.c \
+                          user/unwind/cfi_rows.c \
                           user/unwind/keeps_fp.c user/elf/elf_read.c user/elf/elf_limits.c
 FUZZ_LIBS_unwind_table := -ldw -lelf -lz
 FUZZ_SRCS_perfmap   := user/symbols/perfmap.c user/base/open_regular.c user/procs/proc_owner.c user/procs/target.c

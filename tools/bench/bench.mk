@@ -41,6 +41,7 @@ $(BENCH_BUILD)/fn_timer: tools/bench/fn_timer.c $(BENCH_BUILD)/fn_timer.skel.h
 
 # one file's unwind table, built as bpfprof builds it (part 7)
 UNWIND_COST_SRCS := user/unwind/unwind_table.c user/elf/cfi_bytes.c user/unwind/cfi_check.c \
+                    user/unwind/cfi_rows.c \
                     user/unwind/keeps_fp.c user/elf/elf_read.c user/elf/elf_limits.c
 $(BENCH_BUILD)/unwind_cost: tools/bench/unwind_cost.c $(UNWIND_COST_SRCS) user/unwind/unwind_table.h
 	@mkdir -p $(@D)

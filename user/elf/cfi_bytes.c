@@ -132,9 +132,9 @@ int cfi__fde_encoding(const char *augmentation, const uint8_t *data, size_t size
  * made it take 3 GB and 22 s. So the instructions of every CIE and FDE it
  * may run are checked first. This is no interpreter: operands are skipped,
  * only register numbers and the remember depth are looked at. x86-64 names
- * registers below 130; real code nests remember_state once or twice. */
+ * registers below 130; real code nests remember_state once or twice
+ * (CFI_MAX_DEPTH: cfi_bytes.h). */
 #define CFI_MAX_REG		256
-#define CFI_MAX_DEPTH		64
 
 enum cfa_operand {
 	OPD_UNKNOWN,		/* an opcode libdw refuses: it stops there */

@@ -35,6 +35,10 @@ int cfi__read_field(uint8_t enc, const uint8_t **p, const uint8_t *start, const 
 int cfi__fde_encoding(const char *augmentation, const uint8_t *data, size_t size, uint8_t *enc,
 		      bool *sized);
 
+/* How deep remember_state may nest in one CIE's or FDE's instructions
+ * (cfi__insns_ok() refuses deeper): the bound of cfi_rows.c's stack too. */
+#define CFI_MAX_DEPTH		64
+
 /* False when libdw running [p, end) could allocate without bound, or the
  * instructions are cut short. enc: the FDE pointer encoding (set_loc). */
 bool cfi__insns_ok(const uint8_t *p, const uint8_t *end, uint8_t enc);

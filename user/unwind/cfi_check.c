@@ -45,19 +45,30 @@ static bool address_size_ok(const Dwarf_CIE *cie)
 	return cie->initial_instructions - after >= 2 && after[0] == 8 && after[1] == 0;
 }
 
+/* The CIE at off, its augmentation and instructions checked. */
+static int decode_cie(const struct cfi_section *s, Dwarf_Off off, Dwarf_CIE *cie,
+		      struct cie_info *ci)
+{
+	Dwarf_CFI_Entry e;
+	Dwarf_Off next;
+
+	if (dwarf_next_cfi(s->ident, s->data, s->eh, off, &next, &e) || !dwarf_cfi_cie_p(&e) ||
+	    parse_augmentation(&e.cie, ci) || !address_size_ok(&e.cie) ||
+	    !cfi__insns_ok(e.cie.initial_instructions, e.cie.initial_instructions_end, ci->enc))
+		return -EINVAL;
+	*cie = e.cie;
+	return 0;
+}
+
 /* The CIE an FDE names (most FDEs share the last one), checked. */
 static int read_cie(struct reader *r, Dwarf_Off off)
 {
-	const struct cfi_section *s = r->s;
-	Dwarf_CFI_Entry e;
-	Dwarf_Off next;
+	Dwarf_CIE cie;
 
 	if (r->cie.valid && r->cie.off == off)
 		return 0;
 	r->cie.valid = false;
-	if (dwarf_next_cfi(s->ident, s->data, s->eh, off, &next, &e) || !dwarf_cfi_cie_p(&e) ||
-	    parse_augmentation(&e.cie, &r->cie) || !address_size_ok(&e.cie) ||
-	    !cfi__insns_ok(e.cie.initial_instructions, e.cie.initial_instructions_end, r->cie.enc))
+	if (decode_cie(r->s, off, &cie, &r->cie))
 		return -EINVAL;
 	r->cie.off = off;
 	r->cie.valid = true;
@@ -83,7 +94,12 @@ static int read_fde(struct reader *r, const Dwarf_FDE *fde, Dwarf_Off off, struc
 		return -EINVAL;
 	if (!cfi__insns_ok(p + skip, end, r->cie.enc))
 		return -EINVAL;
-	*f = (struct fde_info){ .off = off };
+	*f = (struct fde_info){
+		.off = off,
+		.cie = fde->CIE_pointer,
+		.insns = (uint64_t)(p + skip - base),
+		.insns_end = (uint64_t)(end - base),
+	};
 	/* datarel: from 0, as libdw reads .eh_frame FDEs. */
 	f->placed = !cfi__apply_enc(r->cie.enc, raw, field, 0, &f->start) && f->start + len >= f->start;
 	f->end = f->placed ? f->start + len : 0;
@@ -220,6 +236,24 @@ int cfi_check__eh_frame_hdrs(Elf *elf, uint64_t fsize, const struct cfi_section 
 			return err;
 	}
 	return found;
+}
+
+int cfi_check__cie(const struct cfi_section *s, uint64_t off, struct cfi_cie *out)
+{
+	struct cie_info ci;
+	Dwarf_CIE cie;
+
+	if (decode_cie(s, off, &cie, &ci))
+		return -EINVAL;
+	*out = (struct cfi_cie){
+		.insns = cie.initial_instructions,
+		.insns_end = cie.initial_instructions_end,
+		.code_align = cie.code_alignment_factor,
+		.data_align = cie.data_alignment_factor,
+		.ra_reg = cie.return_address_register,
+		.enc = ci.enc,
+	};
+	return 0;
 }
 
 void cfi_check__free(struct cfi_fdes *fdes)

@@ -3,22 +3,23 @@
  * Unwind tables from an ELF file's call frame information, for the BPF
  * unwinder (--call-graph dwarf).
  *
- * libdw executes the CFI programs; this file only asks it, at each address
- * where the rules change, what they are, and keeps what the BPF side can
- * follow: CFA = rsp or rbp + offset, the return address at CFA - 8, the
- * caller's rbp unchanged or saved at CFA + N, and the lazy PLT expression;
- * an undefined return address marks the outermost frame (CFA_END).
+ * The FDEs are enumerated, their ranges decoded and their instructions
+ * checked by cfi_check.c; cfi_rows.c runs each FDE's program once and gives
+ * its rows, keeping what the BPF side can follow: CFA = rsp or rbp +
+ * offset, the return address at CFA - 8, the caller's rbp unchanged or
+ * saved at CFA + N, and the lazy PLT expression; an undefined return
+ * address marks the outermost frame (CFA_END). Here the rows of all FDEs
+ * are sorted and merged.
  *
- * libdw finds a frame by address but does not list the FDEs: they are
- * enumerated and their ranges decoded by cfi_check.c. Within an FDE,
- * dwarf_frame_info() gives the range over which one frame's rules hold,
- * which is where the next row starts.
+ * libdw stays as the reference (unwind_limits.reference_libdw, for tests):
+ * asked at each address where the rules change, it re-runs the FDE's
+ * program from the start for each row (an FDE of n rows costs ~n^2), and
+ * dwarf_frame_info() gives where the next row starts.
  *
  * The files are untrusted: every read is bounded, the row count and each
  * FDE's size are capped, and the build has a time budget and can be
- * cancelled from another thread, since each row re-runs its FDE's program
- * from the start (an FDE of n rows costs ~n^2). Nothing is bounded by the
- * file's size: a sparse 2 GiB file is free to make.
+ * cancelled from another thread. Nothing is bounded by the file's size: a
+ * sparse 2 GiB file is free to make.
  * libdw itself trusts what it runs: cfi_check.c checks every FDE, its CIE
  * and .eh_frame_hdr before it runs any; a file that fails is refused.
  * Which files keep frame pointers: keeps_fp.c.
@@ -35,6 +36,7 @@
 #include <time.h>
 
 #include "unwind/cfi_check.h"
+#include "unwind/cfi_rows.h"
 #include "elf/elf_read.h"
 #include "unwind/keeps_fp.h"
 #include "unwind/unwind_table.h"
@@ -44,12 +46,14 @@
 #define UNWIND_MAX_ROWS		(4u << 20)
 
 /* The bytes of one FDE, at most: the largest of Debian 12's files is 20 KB
- * (lto-dump's), libc's 1.3 KB. A row replays its FDE, so this bounds the
- * cost of a row (~0.6 ms at libdw's ~400 MB/s). */
+ * (lto-dump's), libc's 1.3 KB. The reference path replays an FDE for each
+ * of its rows: this bounds the cost of such a row (~0.6 ms at libdw's
+ * ~400 MB/s). */
 #define MAX_FDE_BYTES		(256u << 10)
 
 /* Wall time a build may take: the largest real table (libLLVM-14, 950k
- * rows) builds in under 2 s; a crafted one stops here. */
+ * rows) built in under 2 s by the reference path; a crafted one stops
+ * here. */
 #define UNWIND_MAX_SECONDS	10.0
 
 /* How often (rows or FDEs) the clock is read. */
@@ -59,17 +63,6 @@
 #define DWARF_RBP		6
 #define DWARF_RSP		7
 #define DWARF_RA		16
-
-/* The lazy PLT's CFA, emitted by ld for .plt: rsp + 8, plus 8 once the
- * entry's push (which ends at offset 11 of each 16-byte entry) ran. */
-static const struct {
-	uint8_t atom;
-	uint64_t number;
-} plt_expr[] = {
-	{ DW_OP_breg7, 8 }, { DW_OP_breg16, 0 }, { DW_OP_lit15, 0 },
-	{ DW_OP_and, 0 }, { DW_OP_lit11, 0 }, { DW_OP_ge, 0 },
-	{ DW_OP_lit3, 0 }, { DW_OP_shl, 0 }, { DW_OP_plus, 0 },
-};
 
 /* A row before sorting: FDE ends sort after rows that start at the same pc
  * (the next function's rules win), ties in section order. */
@@ -91,6 +84,7 @@ struct builder {
 	struct raw_row *raw;
 	size_t nraw, cap;
 	struct cfi_fdes fdes;	/* checked, in section order */
+	struct cfi_rows rows;	/* their programs' interpreter */
 	struct plt_ranges plts;
 };
 
@@ -138,16 +132,16 @@ static int push_raw(struct builder *b, const struct unwind_row *row, bool fde_en
 	return 0;
 }
 
-/* ---- rules of one frame -------------------------------------------------- */
+/* ---- the reference: rules of one frame, from libdw ----------------------- */
 
 static bool is_plt_expr(const Dwarf_Op *ops, size_t nops)
 {
 	size_t i;
 
-	if (nops != sizeof(plt_expr) / sizeof(plt_expr[0]))
+	if (nops != CFI_PLT_EXPR_OPS)
 		return false;
 	for (i = 0; i < nops; i++)
-		if (ops[i].atom != plt_expr[i].atom || ops[i].number != plt_expr[i].number)
+		if (ops[i].atom != cfi_plt_expr[i].atom || ops[i].number != cfi_plt_expr[i].number)
 			return false;
 	return true;
 }
@@ -277,10 +271,8 @@ static void frame_row(struct builder *b, uint64_t addr, uint64_t end,
 	*next = end;
 	/* libdw's error codes are not public, so an allocation failure
 	 * cannot be told from bad CFI: either way, no rule here. */
-	if (dwarf_cfi_addrframe(b->cfi, addr, &frame)) {
-		b->t->unsupported++;
+	if (dwarf_cfi_addrframe(b->cfi, addr, &frame))
 		return;
-	}
 	ra_reg = dwarf_frame_info(frame, &rstart, &rend, NULL);
 	/* Malformed CFI can move the location backwards: insist on progress. */
 	if (ra_reg >= 0 && rstart <= addr && rend > addr) {
@@ -288,29 +280,61 @@ static void frame_row(struct builder *b, uint64_t addr, uint64_t end,
 		frame_rules(frame, ra_reg, row);
 	}
 	free(frame);
-	if (row->cfa_reg == CFA_NONE)
-		b->t->unsupported++;
 }
 
-static int walk_fde(struct builder *b, uint64_t start, uint64_t end)
+/* An FDE's rows as libdw gives them, one dwarf_cfi_addrframe() each. */
+static int libdw_rows(struct builder *b, const struct fde_info *f, cfi_row_fn take, void *ctx)
 {
-	struct unwind_row row, stop = { .pc = end, .cfa_reg = CFA_NONE };
-	struct fp_shape shape = { 0 };
-	uint64_t addr = start, next;
+	struct unwind_row row;
+	uint64_t addr = f->start, next;
 	int err;
 
-	while (addr < end) {
-		err = over_budget(b);
+	while (addr < f->end) {
+		frame_row(b, addr, f->end, &row, &next);
+		err = take(ctx, &row);
 		if (err)
 			return err;
-		frame_row(b, addr, end, &row, &next);
-		err = push_raw(b, &row, false);
-		if (err)
-			return err;
-		fp_shape__add(&shape, &row);
 		addr = next;
 	}
-	if (!fp_shape__keeps(&shape, &b->plts, start, end - start))
+	return 0;
+}
+
+/* ---- the rows of every FDE ----------------------------------------------- */
+
+/* One FDE's rows being taken. */
+struct fde_walk {
+	struct builder *b;
+	struct fp_shape shape;
+};
+
+static int take_row(void *ctx, const struct unwind_row *row)
+{
+	struct fde_walk *w = ctx;
+	int err = over_budget(w->b);
+
+	if (!err)
+		err = push_raw(w->b, row, false);
+	if (err)
+		return err;
+	if (row->cfa_reg == CFA_NONE)
+		w->b->t->unsupported++;
+	fp_shape__add(&w->shape, row);
+	return 0;
+}
+
+static int walk_fde(struct builder *b, const struct fde_info *f)
+{
+	struct unwind_row stop = { .pc = f->end, .cfa_reg = CFA_NONE };
+	struct fde_walk w = { .b = b };
+	int err;
+
+	if (b->lim->reference_libdw)
+		err = libdw_rows(b, f, take_row, &w);
+	else
+		err = cfi_rows__fde(&b->rows, f, take_row, &w);
+	if (err)
+		return err;
+	if (!fp_shape__keeps(&w.shape, &b->plts, f->start, f->end - f->start))
 		b->t->fdes_without_fp++;
 	/* No rule past the end unless the next FDE starts right there. */
 	return push_raw(b, &stop, true);
@@ -323,6 +347,7 @@ static int walk_fdes(struct builder *b)
 	size_t i;
 	int err;
 
+	cfi_rows__init(&b->rows, &b->sec);
 	for (i = 0; i < b->fdes.n; i++) {
 		f = &b->fdes.v[i];
 		if (!f->placed) {
@@ -331,7 +356,7 @@ static int walk_fdes(struct builder *b)
 		}
 		if (f->start == f->end)
 			continue;
-		err = walk_fde(b, f->start, f->end);
+		err = walk_fde(b, f);
 		if (err)
 			return err;
 	}

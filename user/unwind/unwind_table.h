@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * Unwind tables for --call-graph dwarf: an ELF file's call frame
- * information (.eh_frame, else .debug_frame), read with libdw, turned into
+ * information (.eh_frame, else .debug_frame), run by cfi_rows.c, turned into
  * the compact rows the BPF unwinder walks (struct unwind_row, bpf/profile.h).
  */
 #ifndef BPFPROF_UNWIND_TABLE_H
@@ -27,6 +27,9 @@ struct unwind_table {
 struct unwind_limits {
 	const atomic_bool *cancel;	/* set by another thread: stop (NULL: never) */
 	double max_seconds;		/* wall time (0: the default, 10 s) */
+	/* For tests: the rows from libdw, asked at each address (the old,
+	 * quadratic path), to compare with cfi_rows.c's */
+	bool reference_libdw;
 };
 
 /* Builds the table of the ELF file open at fd (read only during the call).
