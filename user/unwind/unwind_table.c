@@ -30,6 +30,7 @@
 #include <gelf.h>
 #include <libelf.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -56,6 +57,12 @@
  * here. */
 #define UNWIND_MAX_SECONDS	10.0
 
+/* A raw row's seq: its FDE's index in section order, then its place in
+ * the FDE, in this many bits (an FDE's rows are at most its bytes + 2). */
+#define ROW_SEQ_BITS		20
+_Static_assert(MAX_FDE_BYTES + 2 < (1u << ROW_SEQ_BITS), "an FDE's rows overflow seq");
+_Static_assert(((uint64_t)UNWIND_MAX_ROWS << ROW_SEQ_BITS) < SIZE_MAX, "seq overflows");
+
 /* How often (rows or FDEs) the clock is read. */
 #define CLOCK_EVERY		64
 
@@ -65,7 +72,7 @@
 #define DWARF_RA		16
 
 /* A row before sorting: FDE ends sort after rows that start at the same pc
- * (the next function's rules win), ties in section order. */
+ * (the next function's rules win), ties in section order (seq). */
 struct raw_row {
 	struct unwind_row row;
 	size_t seq;
@@ -83,6 +90,7 @@ struct builder {
 	unsigned int ticks;	/* steps since the clock was read */
 	struct raw_row *raw;
 	size_t nraw, cap;
+	size_t seq;		/* the next raw row's */
 	struct cfi_fdes fdes;	/* checked, in section order */
 	struct cfi_rows rows;	/* their programs' interpreter */
 	struct plt_ranges plts;
@@ -127,7 +135,7 @@ static int push_raw(struct builder *b, const struct unwind_row *row, bool fde_en
 		b->raw = r;
 		b->cap = cap;
 	}
-	b->raw[b->nraw] = (struct raw_row){ .row = *row, .seq = b->nraw, .fde_end = fde_end };
+	b->raw[b->nraw] = (struct raw_row){ .row = *row, .seq = b->seq++, .fde_end = fde_end };
 	b->nraw++;
 	return 0;
 }
@@ -340,27 +348,52 @@ static int walk_fde(struct builder *b, const struct fde_info *f)
 	return push_raw(b, &stop, true);
 }
 
-/* The rows of every FDE, once all were checked. */
+static int cmp_fde_start(const void *pa, const void *pb)
+{
+	const struct fde_info *a = *(const struct fde_info *const *)pa;
+	const struct fde_info *b = *(const struct fde_info *const *)pb;
+
+	if (a->start != b->start)
+		return a->start < b->start ? -1 : 1;
+	return a < b ? -1 : a > b;
+}
+
+/* The FDEs by address, so that their rows come nearly sorted (sort_raw). */
+static const struct fde_info **fdes_by_address(const struct cfi_fdes *fdes)
+{
+	const struct fde_info **order = calloc(fdes->n ? fdes->n : 1, sizeof(*order));
+
+	if (!order)
+		return NULL;
+	for (size_t i = 0; i < fdes->n; i++)
+		order[i] = &fdes->v[i];
+	qsort(order, fdes->n, sizeof(*order), cmp_fde_start);
+	return order;
+}
+
+/* The rows of every FDE, once all were checked. Their seq keeps section
+ * order whatever the order they are made in. */
 static int walk_fdes(struct builder *b)
 {
-	const struct fde_info *f;
-	size_t i;
-	int err;
+	const struct fde_info **order = fdes_by_address(&b->fdes), *f;
+	int err = 0;
 
+	if (!order)
+		return -ENOMEM;
 	cfi_rows__init(&b->rows, &b->sec);
-	for (i = 0; i < b->fdes.n; i++) {
-		f = &b->fdes.v[i];
+	for (size_t i = 0; i < b->fdes.n && !err; i++) {
+		f = order[i];
 		if (!f->placed) {
 			b->t->unsupported++;	/* its range is unknown: no rows */
 			continue;
 		}
 		if (f->start == f->end)
 			continue;
+		b->seq = (size_t)(f - b->fdes.v) << ROW_SEQ_BITS;
 		err = walk_fde(b, f);
-		if (err)
-			return err;
 	}
-	return 0;
+	free(order);
+	return err;
 }
 
 /* ---- sorting and merging ------------------------------------------------- */
@@ -374,6 +407,29 @@ static int cmp_raw(const void *pa, const void *pb)
 	if (a->fde_end != b->fde_end)
 		return a->fde_end ? 1 : -1;
 	return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+/* Sorts the raw rows. Made FDE by FDE in address order, they are sorted
+ * but where an FDE's end row meets the next FDE's first at the same pc (or
+ * where FDEs overlap): insertion sort while it moves few rows, else qsort
+ * (cmp_raw is a total order: either gives the same). */
+static void sort_raw(struct builder *b)
+{
+	struct raw_row *v = b->raw, tmp;
+	size_t i, j, moves = 0;
+
+	for (i = 1; i < b->nraw; i++) {
+		if (cmp_raw(&v[i - 1], &v[i]) <= 0)
+			continue;
+		tmp = v[i];
+		for (j = i; j && cmp_raw(&v[j - 1], &tmp) > 0 && moves <= b->nraw; j--, moves++)
+			v[j] = v[j - 1];
+		v[j] = tmp;
+		if (moves > b->nraw) {
+			qsort(v, b->nraw, sizeof(*v), cmp_raw);
+			return;
+		}
+	}
 }
 
 static bool same_rule(const struct unwind_row *a, const struct unwind_row *b)
@@ -392,7 +448,7 @@ static int merge_rows(struct builder *b)
 
 	if (!b->nraw)
 		return 0;
-	qsort(b->raw, b->nraw, sizeof(*b->raw), cmp_raw);
+	sort_raw(b);
 	out = calloc(b->nraw, sizeof(*out));
 	if (!out)
 		return -ENOMEM;
