@@ -47,30 +47,55 @@ static int libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list 
 	return 0;
 }
 
+/* A profile (or top) run from a parsed command line. */
+static int run_parsed(enum cli_result parsed, struct config *cfg)
+{
+	int ret = 0;
+
+	switch (parsed) {
+	case CLI_EXIT_OK:
+		break;
+	case CLI_EXIT_USAGE:
+		ret = 2;
+		break;
+	case CLI_RUN:
+		libbpf_set_print(cfg->verbose ? libbpf_print : libbpf_quiet);
+		if (cfg->list)
+			events__list(stdout);
+		else
+			ret = run__profile(cfg);
+		break;
+	}
+	cli_free(cfg);
+	return ret;
+}
+
+static int cmd_top(int argc, char **argv)
+{
+	struct config cfg;
+
+	return run_parsed(cli_parse_top(argc, argv, &cfg), &cfg);
+}
+
+/* The subcommands, by the first argument; anything else is a profile run
+ * (`bpfprof [options] [-- command]`). */
+static const struct cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv);	/* argv[0] is the name */
+} cmds[] = {
+	{ "report", views__main },
+	{ "flamegraph", views__main },
+	{ "diff", views__main },
+	{ "top", cmd_top },
+};
+
 int main(int argc, char **argv)
 {
 	struct config cfg;
-	int ret;
+	size_t i;
 
-	if (argc > 1 && views__is_command(argv[1]))
-		return views__main(argc - 1, argv + 1);
-	switch (cli_parse(argc, argv, &cfg)) {
-	case CLI_EXIT_OK:
-		cli_free(&cfg);
-		return 0;
-	case CLI_EXIT_USAGE:
-		cli_free(&cfg);
-		return 2;
-	case CLI_RUN:
-		break;
-	}
-	libbpf_set_print(cfg.verbose ? libbpf_print : libbpf_quiet);
-	if (cfg.list) {
-		events__list(stdout);
-		cli_free(&cfg);
-		return 0;
-	}
-	ret = run__profile(&cfg);
-	cli_free(&cfg);
-	return ret;
+	for (i = 0; argc > 1 && i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		if (!strcmp(argv[1], cmds[i].name))
+			return cmds[i].fn(argc - 1, argv + 1);
+	return run_parsed(cli_parse(argc, argv, &cfg), &cfg);
 }

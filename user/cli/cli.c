@@ -357,17 +357,13 @@ static void bad_option(int opt, char **argv)
 		unknown_long_option(arg);
 }
 
-enum cli_result cli_parse(int argc, char **argv, struct config *cfg)
+static enum cli_result parse_args(int argc, char **argv, bool top, struct config *cfg)
 {
 	const char *last_arg = NULL;
 	int opt, res;
 
 	memset(cfg, 0, sizeof(*cfg));
-	if (argc > 1 && !strcmp(argv[1], "top")) {	/* bpfprof top [options] */
-		cfg->top = true;
-		argc--;
-		argv++;
-	}
+	cfg->top = top;
 	cfg->freq = 99;
 	cfg->max_stacks = DEFAULT_MAX_STACKS;
 	cfg->max_files = 1000;
@@ -412,6 +408,16 @@ enum cli_result cli_parse(int argc, char **argv, struct config *cfg)
 		return CLI_EXIT_USAGE;
 	}
 	return cli_modes__check(cfg);
+}
+
+enum cli_result cli_parse(int argc, char **argv, struct config *cfg)
+{
+	return parse_args(argc, argv, false, cfg);
+}
+
+enum cli_result cli_parse_top(int argc, char **argv, struct config *cfg)
+{
+	return parse_args(argc, argv, true, cfg);
 }
 
 void cli_free(struct config *cfg)

@@ -14,6 +14,9 @@ enum cli_result {
 /* Fills cfg from argv. Messages go to stderr (usage errors) or stdout
  * (--help, --version). cfg must be released with cli_free(). */
 enum cli_result cli_parse(int argc, char **argv, struct config *cfg);
+
+/* The same for `bpfprof top [options]`, argv[0] being "top". */
+enum cli_result cli_parse_top(int argc, char **argv, struct config *cfg);
 void cli_free(struct config *cfg);
 
 #endif

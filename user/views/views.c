@@ -269,12 +269,6 @@ static int run(const struct view_args *a)
 	return err ? 1 : 0;
 }
 
-bool views__is_command(const char *arg)
-{
-	return arg && (!strcmp(arg, "report") || !strcmp(arg, "flamegraph") ||
-		       !strcmp(arg, "diff"));
-}
-
 int views__main(int argc, char **argv)
 {
 	struct view_args a;

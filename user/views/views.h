@@ -6,9 +6,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* True when argv[1] names a view subcommand. */
-bool views__is_command(const char *arg);
-
 /* Runs the subcommand argv[0] (argv[1..] its arguments). Returns the exit
  * status: 0, 1 (runtime error) or 2 (usage). */
 int views__main(int argc, char **argv);
