@@ -22,16 +22,16 @@ Test(debuginfod, every_server_of_debuginfod_urls_is_allowed)
 		snprintf(url, sizeof(url), " http://127.0.0.1:%d/", 9000 + i);
 		strcat(urls, url);
 	}
-	debuginfod_curl__allow(urls);
+	debuginfod_curl__allow(urls, NULL);
 	for (int i = 0; i < 40; i++) {
 		snprintf(url, sizeof(url), "http://127.0.0.1:%d/buildid/ab/debuginfo", 9000 + i);
 		cr_expect(debuginfod_curl__allowed(url), "%s", url);
 	}
 	cr_expect_not(debuginfod_curl__allowed("http://127.0.0.1:9040/buildid"));
 	cr_expect_not(debuginfod_curl__allowed("https://127.0.0.1:9000/buildid"));
-	debuginfod_curl__allow("localhost:8002");	/* libcurl guesses http */
+	debuginfod_curl__allow("localhost:8002", NULL);	/* libcurl guesses http */
 	cr_expect(debuginfod_curl__allowed("http://localhost:8002/buildid"));
-	debuginfod_curl__allow(NULL);
+	debuginfod_curl__allow(NULL, NULL);
 	cr_expect_not(debuginfod_curl__allowed("http://localhost:8002/buildid"));
 }
 
@@ -75,7 +75,7 @@ Test(debuginfod, push_libcurls_own_calls_reach_it)
 	CURL *h;
 
 	/* links debuginfod_curl.o, the archive's member that defines it */
-	debuginfod_curl__allow(NULL);
+	debuginfod_curl__allow(NULL, NULL);
 	cr_assert_eq(libcurl__load(), 0);
 	s.fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	cr_assert(s.fd >= 0);

@@ -36,6 +36,21 @@ static double now(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* Says once per reason what was refused (reason: a fixed text). */
+static void refused(const char *reason)
+{
+	static const char *said[8];	/* fixed texts: compared by address */
+	unsigned int i;
+
+	for (i = 0; i < dbg.said; i++)
+		if (said[i] == reason)
+			return;
+	if (dbg.said < 8)
+		said[dbg.said++] = reason;
+	p_warn("debuginfod: a server's answer refused: %s (said once; the lookup counts as "
+	       "failed)", reason);
+}
+
 void debuginfod__configure(double budget)
 {
 	const char *urls = getenv("DEBUGINFOD_URLS"), *maxsize;
@@ -59,22 +74,9 @@ void debuginfod__configure(double budget)
 	dbg.maxsize = maxsize && atol(maxsize) > 0 ? atol(maxsize) : DEBUGINFOD_MAXSIZE_DEFAULT;
 	snprintf(dbg.over_size, sizeof(dbg.over_size), "over DEBUGINFOD_MAXSIZE (%ld bytes)",
 		 dbg.maxsize);
-	debuginfod_curl__allow(urls);
+	debuginfod_curl__allow(urls, refused);
 }
 
-void debuginfod__refused(const char *reason)
-{
-	static const char *said[8];	/* fixed texts: compared by address */
-	unsigned int i;
-
-	for (i = 0; i < dbg.said; i++)
-		if (said[i] == reason)
-			return;
-	if (dbg.said < 8)
-		said[dbg.said++] = reason;
-	p_warn("debuginfod: a server's answer refused: %s (said once; the lookup counts as "
-	       "failed)", reason);
-}
 
 /* The client's debuginfod_set_progressfn(), from the libdebuginfod that
  * libdw loaded itself (dlopen, the first time a session asked a server):
@@ -101,7 +103,7 @@ static int progress(debuginfod_client *c, long done, long total)
 {
 	(void)c;
 	if (dbg.maxsize > 0 && (total > dbg.maxsize || done > dbg.maxsize)) {
-		debuginfod__refused(dbg.over_size);
+		refused(dbg.over_size);
 		return 1;
 	}
 	if (dbg.st.waited + (now() - dbg.started) < dbg.budget)

@@ -43,7 +43,4 @@ struct debuginfod_stats {
 /* Since the start. */
 void debuginfod__stats(struct debuginfod_stats *st);
 
-/* Says once per reason what was refused (reason: a fixed text). */
-void debuginfod__refused(const char *reason);
-
 #endif

@@ -10,7 +10,6 @@
 #define CURL_DISABLE_TYPECHECK	/* its macro would rename the definition below */
 #include <curl/curl.h>
 
-#include "elf/debuginfod.h"
 #include "elf/debuginfod_curl.h"
 #include "base/errors.h"
 #include "base/url.h"
@@ -52,11 +51,21 @@ static void allowed_free(void)
 	allowed.n = 0;
 }
 
-void debuginfod_curl__allow(const char *urls)
+/* debuginfod.c's: says each reason once */
+static void (*say_refused)(const char *reason);
+
+static void refused(const char *reason)
+{
+	if (say_refused)
+		say_refused(reason);
+}
+
+void debuginfod_curl__allow(const char *urls, void (*on_refused)(const char *reason))
 {
 	size_t len, words = 0;
 	char *url, origin[ORIGIN_MAX];
 
+	say_refused = on_refused;
 	allowed_free();
 	for (const char *c = urls ? urls : ""; *c; c += len) {
 		c += strspn(c, " \t");
@@ -105,12 +114,12 @@ static int before_request(void *handle, char *ip, char *local_ip, int port, int 
 	(void)local_port;
 	if (getinfo(handle, CURLINFO_REDIRECT_COUNT, &redirects) == CURLE_OK &&
 	    redirects > DEBUGINFOD_REDIRECTS_MAX) {
-		debuginfod__refused("more than 3 redirects");
+		refused("more than 3 redirects");
 		return CURL_PREREQFUNC_ABORT;
 	}
 	if (getinfo(handle, CURLINFO_EFFECTIVE_URL, &url) != CURLE_OK || !url ||
 	    !debuginfod_curl__allowed(url)) {
-		debuginfod__refused(redirects ? "a redirect to a server not in DEBUGINFOD_URLS"
+		refused(redirects ? "a redirect to a server not in DEBUGINFOD_URLS"
 					      : "a request to a server not in DEBUGINFOD_URLS");
 		return CURL_PREREQFUNC_ABORT;
 	}

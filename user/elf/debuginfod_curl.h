@@ -22,8 +22,10 @@
 #define DEBUGINFOD_REDIRECTS_MAX	3
 
 /* The origins requests may go to: those of urls (DEBUGINFOD_URLS, separated
- * by spaces or tabs, as many as it names). Call at start, before any lookup. */
-void debuginfod_curl__allow(const char *urls);
+ * by spaces or tabs, as many as it names), and who is told of a request
+ * refused (reason: a fixed text; NULL: nobody). Call at start, before any
+ * lookup. */
+void debuginfod_curl__allow(const char *urls, void (*refused)(const char *reason));
 
 /* True when url's origin is one of those allowed. */
 bool debuginfod_curl__allowed(const char *url);
