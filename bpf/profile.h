@@ -20,7 +20,7 @@
 #define MAX_UNWIND_MAPS		48	/* executable mappings per process the unwinder knows */
 #define MAX_UNWIND_PROCS	8192	/* processes with unwind info loaded */
 #define MAX_UNWIND_FILES	4096	/* files whose rows are loaded at once */
-#define DEFAULT_UNWIND_ROWS	(1 << 21)	/* budget: rows of all loaded files together */
+#define DEFAULT_UNWIND_ROWS	(1 << 22)	/* budget: rows of all loaded files together */
 
 /* A stack hash that holds no frames: the sample had no such side (a user
  * stack in a kernel thread, a kernel stack in user mode), or it was not

@@ -32,7 +32,7 @@ static const char help_text[] =
 "                        files that keep them; fp: frame pointers only (cheapest, but\n"
 "                        stacks through code built without them lose frames); dwarf:\n"
 "                        every frame from .eh_frame\n"
-"      --unwind-rows N   at most N unwind rows loaded at once (auto, dwarf; default 2097152)\n"
+"      --unwind-rows N   at most N unwind rows loaded at once (auto, dwarf; default 4194304)\n"
 "      --max-stacks N    room for N distinct stacks in the BPF maps (default 16384)\n"
 "      --btf PATH        kernel BTF to use instead of /sys/kernel/btf/vmlinux\n"
 "\n"
