@@ -174,6 +174,16 @@ struct {
 	__type(value, struct unwind_proc);
 } unwind_procs SEC(".maps");
 
+/* tgid -> the JIT mappings its walks found (struct exec_ranges); deleted
+ * at its exec and exit. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, MAX_UNWIND_PROCS);
+	__type(key, __u32);
+	__type(value, struct exec_ranges);
+} exec_ranges SEC(".maps");
+
 /* Fleet mode over the whole machine builds a process's tables when it is
  * first sampled, not every running program's at start: a sample of a
  * process without an entry puts its tgid here (value 0: asked; user space

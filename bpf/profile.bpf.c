@@ -241,6 +241,7 @@ int BPF_PROG(task_exit, struct task_struct *p)
 	bpf_map_delete_elem(&exec_times, &tgid);
 	bpf_map_delete_elem(&py_procs, &tgid);
 	bpf_map_delete_elem(&unwind_wanted, &tgid);
+	bpf_map_delete_elem(&exec_ranges, &tgid);
 	if (follow_forks)
 		bpf_map_delete_elem(&tgids, &tgid);
 	return 0;
@@ -261,6 +262,7 @@ int BPF_PROG(exec, struct task_struct *p, pid_t old_pid, struct linux_binprm *bp
 	 * counted, not through the old image's tables */
 	bpf_map_delete_elem(&py_procs, &tgid);
 	bpf_map_delete_elem(&unwind_procs, &tgid);
+	bpf_map_delete_elem(&exec_ranges, &tgid);
 	return 0;
 }
 

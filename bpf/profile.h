@@ -181,6 +181,15 @@ struct unwind_map {
 #define WALK_GUESSED		4u	/* the last step was by frame pointer: its
 					 * return address must lie in a mapping */
 
+/* A process's executable mappings without a file (JIT code), as the BPF
+ * side found them (bpf_find_vma), kept across its samples: one lookup per
+ * sample is all the helper gives with interrupts off, and a JIT's code
+ * spans several mappings (HotSpot's code heap) */
+#define EXEC_RANGES		4
+struct exec_ranges {
+	__u64 start[EXEC_RANGES], end[EXEC_RANGES];
+};
+
 struct unwind_proc {
 	__u32 nmaps;
 	__u32 walk_flags;	/* 0 from user space; WALK_* in the BPF side's copy */

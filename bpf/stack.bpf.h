@@ -382,20 +382,54 @@ static long vma_exec_cb(struct task_struct *task, struct vm_area_struct *vma,
  * next frames: with interrupts off only one bpf_find_vma() per program
  * run succeeds (its mmap unlock waits for an irq_work), and JIT frames
  * mostly share one region. */
+static __always_inline bool in_known_range(const struct exec_ranges *r, __u64 pc,
+					   struct unwind_proc *pr)
+{
+	for (int i = 0; i < EXEC_RANGES; i++)
+		if (pc >= r->start[i] && pc < r->end[i]) {
+			pr->exec_start = r->start[i];
+			pr->exec_end = r->end[i];
+			return true;
+		}
+	return false;
+}
+
+/* A mapping found goes into the process's ranges, by its address. */
+static __always_inline void keep_range(__u32 tgid, struct exec_ranges *r, const struct exec_vma *v)
+{
+	struct exec_ranges fresh = { 0 };
+	__u32 i = (__u32)(v->start >> 12) & (EXEC_RANGES - 1);
+
+	if (!r) {
+		bpf_map_update_elem(&exec_ranges, &tgid, &fresh, BPF_NOEXIST);
+		r = bpf_map_lookup_elem(&exec_ranges, &tgid);
+		if (!r)
+			return;
+	}
+	r->start[i] = v->start;
+	r->end[i] = v->end;
+}
+
 static __always_inline bool in_exec_vma(__u64 pc)
 {
 	struct unwind_proc *pr = proc_slot();
 	struct exec_vma found = { 0 };	/* a helper's context is on the stack */
+	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
+	struct exec_ranges *r;
 
 	if (!pr)
 		return false;
 	if (pc >= pr->exec_start && pc < pr->exec_end)
+		return true;
+	r = bpf_map_lookup_elem(&exec_ranges, &tgid);
+	if (r && in_known_range(r, pc, pr))
 		return true;
 	if (bpf_find_vma(bpf_get_current_task_btf(), pc, vma_exec_cb, &found, 0) ||
 	    pc < found.start || pc >= found.end)
 		return false;
 	pr->exec_start = found.start;
 	pr->exec_end = found.end;
+	keep_range(tgid, r, &found);
 	return true;
 }
 
