@@ -388,7 +388,7 @@ static void check_map_vaddr(const char *name, const char *flags)
 	cr_assert_not_null(h, "dlopen: %s", dlerror());
 	for (size_t i = 0; i < sizeof(funcs) / sizeof(funcs[0]); i++) {
 		struct nm_sym s = nm_find(lib.s, false, funcs[i]);
-		uint64_t fn = (uint64_t)(uintptr_t)dlsym(h, funcs[i]), start, pgoff, vaddr;
+		uint64_t fn = (uint64_t)(uintptr_t)dlsym(h, funcs[i]), start = 0, pgoff = 0, vaddr = 0;
 
 		cr_assert(fn && s.found);
 		mapping_of(fn, &start, &pgoff);
