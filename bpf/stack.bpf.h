@@ -453,11 +453,39 @@ __noinline int frame_mapping(struct unwind_ctx *c, __u64 pc)
 	return 1;
 }
 
+/* The step out of the frame at pc, by the best rule there is: its CFI
+ * row; else (auto, or a file walked by frame pointers) a checked
+ * frame-pointer step, noted; else a clean stop. anon: pc lies in
+ * executable memory no mapping of the entry describes (JIT code). */
+static __always_inline __u32 step_frame(struct unwind_ctx *c, __u64 pc, bool anon)
+{
+	const struct unwind_map *m = &c->map;
+	const struct unwind_row *row = NULL;
+	bool has_rows = UNWIND_FILE_HAS_ROWS(m->file);
+
+	if (anon) {
+		walk_note(WALK_GUESSED | WALK_FP_STEPS, 0);
+		return fp_step(c);
+	}
+	if (has_rows)
+		row = find_row(m->file, m->nrows, pc - m->bias);
+	if (row && (row->cfa_reg != CFA_NONE || unwind_mode != UNWIND_AUTO)) {
+		walk_note(0, WALK_GUESSED);
+		return row_step(c, row);
+	}
+	if (has_rows && unwind_mode != UNWIND_AUTO)
+		return STAT_UNWIND_NO_RULE;
+	/* a file walked by frame pointers (keeping them, its rows not loaded
+	 * or not built yet), or (auto) an address no CFI covers */
+	walk_note(WALK_GUESSED | (m->file == UNWIND_FILE_NOT_LOADED ? WALK_NOT_LOADED :
+				  m->file == UNWIND_FILE_PENDING ? WALK_PENDING :
+				  m->file == UNWIND_FILE_FP ? 0 : WALK_FP_STEPS), 0);
+	return fp_step(c);
+}
+
 static long unwind_step(__u32 i, struct unwind_ctx *c)
 {
 	struct py_walk *w = py_walk_get();
-	const struct unwind_row *row;
-	struct unwind_map *m = &c->map;
 	struct stack_trace *st;
 	struct blocked *sc;
 	__u32 zero = 0, stop;
@@ -501,33 +529,7 @@ static long unwind_step(__u32 i, struct unwind_ctx *c)
 	st->ips[n] = c->ip;
 	st->nr = n + 1;
 	c->hash = hash_step(c->hash, c->ip);
-	if (!mapped && !anon) {
-		c->stop = STAT_UNWIND_NO_MAPPING;
-		return 1;
-	}
-	if (anon) {
-		walk_note(WALK_GUESSED | WALK_FP_STEPS, 0);
-		stop = fp_step(c);
-		goto out;
-	}
-	row = NULL;
-	if (UNWIND_FILE_HAS_ROWS(m->file))
-		row = find_row(m->file, m->nrows, pc - m->bias);
-	if (row && (row->cfa_reg != CFA_NONE || unwind_mode != UNWIND_AUTO)) {
-		walk_note(0, WALK_GUESSED);
-		stop = row_step(c, row);
-	} else if (!UNWIND_FILE_HAS_ROWS(m->file) || unwind_mode == UNWIND_AUTO) {
-		/* a file walked by frame pointers (keeping them, or its rows
-		 * not loaded or not built yet), or (auto) an address no CFI
-		 * covers: a checked frame-pointer step */
-		walk_note(WALK_GUESSED | (m->file == UNWIND_FILE_NOT_LOADED ? WALK_NOT_LOADED :
-					  m->file == UNWIND_FILE_PENDING ? WALK_PENDING :
-					  m->file == UNWIND_FILE_FP ? 0 : WALK_FP_STEPS), 0);
-		stop = fp_step(c);
-	} else {
-		stop = STAT_UNWIND_NO_RULE;
-	}
-out:
+	stop = mapped || anon ? step_frame(c, pc, anon) : STAT_UNWIND_NO_MAPPING;
 	if (!stop)
 		return 0;
 	c->stop = stop;
