@@ -43,7 +43,12 @@ perf record -q -F 99 -p "$ih" -o "$T/inl.perf" -- sleep 2 >/dev/null 2>&1 & ip=$
 "$BPFPROF" -p "$ih" -d 2 -o "$T/inl.folded" 2>"$T/inl.err"
 check "inline: exit 0" [ $? -eq 0 ]
 wait "$ip" "$ih"
-s=$(awk '{ n = $NF; t += n; if ($0 ~ /;mix_rounds;mix_step_\[i\] [0-9]+$/) h += n }
+# kernel frames after the leaf (an interrupt taken in the process: more of
+# them on a loaded machine, 68% against perf's 87% in run 42) left out, as
+# perf's side counts the user address
+s=$(awk '{ n = $NF; t += n; line = $0; sub(/ [0-9]+$/, "", line)
+	while (line ~ /;[^;]*_\[k\]$/) sub(/;[^;]*_\[k\]$/, "", line)
+	if (line ~ /;mix_rounds;mix_step_\[i\]$/) h += n }
 	END { print t ? int(h * 100 / t) : 0 }' "$T/inl.folded")
 note_share inline_hot "mix_step_[i]" "$s"
 # The peer: perf's samples of the same program, each address placed by
