@@ -81,6 +81,8 @@ static __always_inline struct unwind_proc *proc_slot(void)
 	return bpf_map_lookup_elem(&proc_scratch, &zero);
 }
 
+#include "jit_vma.bpf.h"
+
 /* The mapping covering pc: a binary search over the process's mappings
  * (sorted by start, none overlapping), a step per bpf_loop() call, so the
  * verifier checks one step, not every path through them. */
@@ -357,80 +359,6 @@ __noinline int py_step_once(struct py_walk *w, struct stack_trace *st, __u64 *ha
 	if (!w || !st || !hash)
 		return 0;
 	return py_step(w, st, hash, g);
-}
-
-#define VM_EXEC_FLAG	0x4ull	/* VM_EXEC, include/linux/mm.h */
-
-struct exec_vma {
-	__u64 start, end;
-};
-
-static long vma_exec_cb(struct task_struct *task, struct vm_area_struct *vma,
-			struct exec_vma *found)
-{
-	(void)task;
-	if (BPF_CORE_READ(vma, vm_flags) & VM_EXEC_FLAG) {
-		found->start = BPF_CORE_READ(vma, vm_start);
-		found->end = BPF_CORE_READ(vma, vm_end);
-	}
-	return 0;
-}
-
-/* pc lies in executable memory of the current task: code the process
- * entry does not list (JIT code, often made executable by mprotect(),
- * which no mmap record reports). The VMA found is kept for the walk's
- * next frames: with interrupts off only one bpf_find_vma() per program
- * run succeeds (its mmap unlock waits for an irq_work), and JIT frames
- * mostly share one region. */
-static __always_inline bool in_known_range(const struct exec_ranges *r, __u64 pc,
-					   struct unwind_proc *pr)
-{
-	for (int i = 0; i < EXEC_RANGES; i++)
-		if (pc >= r->start[i] && pc < r->end[i]) {
-			pr->exec_start = r->start[i];
-			pr->exec_end = r->end[i];
-			return true;
-		}
-	return false;
-}
-
-/* A mapping found goes into the process's ranges, by its address. */
-static __always_inline void keep_range(__u32 tgid, struct exec_ranges *r, const struct exec_vma *v)
-{
-	struct exec_ranges fresh = { 0 };
-	__u32 i = (__u32)(v->start >> 12) & (EXEC_RANGES - 1);
-
-	if (!r) {
-		bpf_map_update_elem(&exec_ranges, &tgid, &fresh, BPF_NOEXIST);
-		r = bpf_map_lookup_elem(&exec_ranges, &tgid);
-		if (!r)
-			return;
-	}
-	r->start[i] = v->start;
-	r->end[i] = v->end;
-}
-
-static __always_inline bool in_exec_vma(__u64 pc)
-{
-	struct unwind_proc *pr = proc_slot();
-	struct exec_vma found = { 0 };	/* a helper's context is on the stack */
-	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
-	struct exec_ranges *r;
-
-	if (!pr)
-		return false;
-	if (pc >= pr->exec_start && pc < pr->exec_end)
-		return true;
-	r = bpf_map_lookup_elem(&exec_ranges, &tgid);
-	if (r && in_known_range(r, pc, pr))
-		return true;
-	if (bpf_find_vma(bpf_get_current_task_btf(), pc, vma_exec_cb, &found, 0) ||
-	    pc < found.start || pc >= found.end)
-		return false;
-	pr->exec_start = found.start;
-	pr->exec_end = found.end;
-	keep_range(tgid, r, &found);
-	return true;
 }
 
 /* c->map = the mapping covering pc: the last frame's when it covers pc
