@@ -45,11 +45,31 @@ static __always_inline bool in_known_range(const struct exec_ranges *r, __u64 pc
 	return false;
 }
 
-/* A mapping found goes into the process's ranges, by its address. */
+/* The slot a range found goes into: the one holding a range that starts
+ * where it does (the same mapping, maybe grown), else a free one, else the
+ * oldest taken. Not by address: HotSpot's code heap segments (interpreter
+ * and stubs, C1's, C2's) can share any few bits of their start, and a walk
+ * through all three needs all three kept. */
+static __always_inline __u32 range_slot(struct exec_ranges *r, __u64 start)
+{
+	__u32 free = EXEC_RANGES;
+
+	for (__u32 i = 0; i < EXEC_RANGES; i++) {
+		if (r->start[i] == start && r->end[i])
+			return i;
+		if (!r->end[i] && free == EXEC_RANGES)
+			free = i;
+	}
+	if (free < EXEC_RANGES)
+		return free;
+	return r->next++ & (EXEC_RANGES - 1);
+}
+
+/* A mapping found goes into the process's ranges. */
 static __always_inline void keep_range(__u32 tgid, struct exec_ranges *r, const struct exec_vma *v)
 {
 	struct exec_ranges fresh = { 0 };
-	__u32 i = (__u32)(v->start >> 12) & (EXEC_RANGES - 1);
+	__u32 i;
 
 	if (!r) {
 		bpf_map_update_elem(&exec_ranges, &tgid, &fresh, BPF_NOEXIST);
@@ -57,6 +77,7 @@ static __always_inline void keep_range(__u32 tgid, struct exec_ranges *r, const 
 		if (!r)
 			return;
 	}
+	i = range_slot(r, v->start) & (EXEC_RANGES - 1);
 	r->start[i] = v->start;
 	r->end[i] = v->end;
 }

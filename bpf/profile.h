@@ -185,9 +185,11 @@ struct unwind_map {
  * side found them (bpf_find_vma), kept across its samples: one lookup per
  * sample is all the helper gives with interrupts off, and a JIT's code
  * spans several mappings (HotSpot's code heap) */
-#define EXEC_RANGES		4
+#define EXEC_RANGES		8	/* a power of 2 */
 struct exec_ranges {
 	__u64 start[EXEC_RANGES], end[EXEC_RANGES];
+	__u32 next;		/* the slot a new range takes when none is free */
+	__u32 pad;
 };
 
 struct unwind_proc {
