@@ -25,6 +25,7 @@ const volatile bool user_stacks = true;
 const volatile __u32 unwind_mode = UNWIND_FP;	/* enum unwind_mode: --call-graph */
 const volatile bool python = false;		/* Python frames (--no-python: off) */
 const volatile bool lazy_tables = false;	/* fleet mode -a: tables for sampled processes */
+const volatile bool early_stacks = false;	/* auto, dwarf: copy stacks taken before tables */
 const volatile __u32 offcpu_event = 0;		/* event index of off-CPU time */
 const volatile __u64 min_block_ns = 1000;
 const volatile __u64 tick_ns = 10000000;	/* the unit of /proc's start times (1 s / USER_HZ) */
@@ -54,6 +55,16 @@ struct {
 	__type(key, __u32);
 	__type(value, __u32);
 } cgroup SEC(".maps");
+
+/* Stacks taken before their process's tables, to be walked by user space
+ * (struct early_stack): ~13 KiB each, so 4 MiB holds 300, a second and a
+ * half of 99 Hz samples on two CPUs before user space reads it (it reads
+ * it every loop turn). When it is full, the sample is walked now, as
+ * before, by frame pointers. */
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, EARLY_RING_BYTES);
+} early SEC(".maps");
 
 /* tgid -> when it last exec'd (bpf_ktime_get_ns, CLOCK_MONOTONIC); the
  * entry goes when the process ends (task_exit). Not preallocated: kernel

@@ -88,7 +88,9 @@ static __always_inline void record(void *ctx, struct stack_key *key, void *count
 
 	stat_inc(g, STAT_SAMPLES);
 	if (sc)
-		lost = take_stacks(ctx, key, g, &sc->s, in_user);
+		lost = take_stacks(ctx, key, g, &sc->s, in_user, true);
+	if (lost == STAT_UNWIND_DEFERRED)	/* user space counts it */
+		return;
 	if (sc && !lost)
 		lost = store_stacks(g, epoch, &sc->s, key);
 	if (!lost)
@@ -159,7 +161,7 @@ static __always_inline void switch_out(void *ctx, struct task_struct *prev, __u3
 	__builtin_memset(&sc->key, 0, sizeof(sc->key));
 	if (!wanted(&sc->key, offcpu_event))
 		return;
-	lost = take_stacks(ctx, &sc->key, g, &sc->s, false);
+	lost = take_stacks(ctx, &sc->key, g, &sc->s, false, false);
 	sc->since = bpf_ktime_get_ns();
 	if (lost || bpf_map_update_elem(&blocked, &tid, sc, BPF_ANY))
 		stat_inc(g, STAT_OFFCPU_LOST);

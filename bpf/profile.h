@@ -103,6 +103,11 @@ enum stat_kind {
 	/* not a stop: stacks that crossed a file whose table was still being
 	 * built, walked there by frame pointers */
 	STAT_UNWIND_PENDING,
+	/* not a stop: samples whose user stack was copied out (struct
+	 * early_stack) to be walked in user space once the process's tables
+	 * are in; counted in neither the counts map nor a lost reason here:
+	 * user space adds each to the profile with its walk's stop */
+	STAT_UNWIND_DEFERRED,
 	/* Python frames (bpf/python.bpf.h): read, and native frames of the
 	 * interpreter's eval loop whose Python frames could not be */
 	STAT_PY_FRAMES,			/* Python frames recorded */
@@ -190,6 +195,27 @@ struct exec_ranges {
 	__u64 start[EXEC_RANGES], end[EXEC_RANGES];
 	__u32 next;		/* the slot a new range takes when none is free */
 	__u32 pad;
+};
+
+/* A sample taken before its process's tables were in (no entry yet, or a
+ * file's table still being built): its registers, kernel frames and the
+ * top of its user stack, walked later by user space with the same rows
+ * (user/unwind/replay.c), rather than by frame pointers now. The stack is
+ * read by whole pages from the one holding sp: a read that crosses the
+ * stack's end fails whole, and fixed sizes keep the verifier's proof short. */
+#define EARLY_STACK_PAGES	3
+#define EARLY_PAGE		4096
+#define EARLY_AGE_NS		5000000000ull	/* no entry: only this young a process */
+#define EARLY_RING_BYTES	(4u << 20)	/* the ring of them (maps.bpf.h) */
+struct early_stack {
+	struct stack_key key;	/* kstack, ustack unused */
+	__u32 g;		/* the generation the sample belongs to */
+	__u32 knr;		/* kernel frames in kips */
+	__u64 ip, sp, bp;	/* the user registers at the sample */
+	__u64 base;		/* user address of stack[0]: sp's page */
+	__u64 len;		/* bytes of stack read, whole pages */
+	__u64 kips[MAX_STACK_DEPTH];
+	__u8 stack[EARLY_STACK_PAGES * EARLY_PAGE];
 };
 
 struct unwind_proc {

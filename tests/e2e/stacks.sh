@@ -28,18 +28,19 @@ peer_shares() {
 	echo "$g $d"
 }
 
-# stack_case NAME COMM CMD...: bpfprof's default mode on CMD, checked, and
-# perf's figures beside it in the table
+# stack_case NAME COMM CMD...: bpfprof's default mode on CMD, checked
+# against BAR (95, the issue's bar; cc1's is 90), and perf's figures beside
+# it in the table
 stack_case() {
-	local name=$1 comm=$2 a hit all g d; shift 2
+	local name=$1 comm=$2 bar=${BAR:-95} a hit all g d; shift 2
 	"$BPFPROF" -o "$T/$name.folded" -- "$@" >/dev/null 2>"$T/$name.err"
 	check "$name: exit 0" [ $? -eq 0 ]
 	read -r a hit all <<<"$(python3 tests/e2e/root_share.py folded "$T/$name.folded" "$comm" "$ROOTS")"
-	{ [ "$a" -ge 95 ] && [ "$all" -ge 20 ]; } || { sed -n 's/^bpfprof: //p' "$T/$name.err"; sort -t' ' -k2 -nr "$T/$name.folded" | head -3 | cut -c1-300; }
+	{ [ "$a" -ge "$bar" ] && [ "$all" -ge 20 ]; } || { sed -n 's/^bpfprof: //p' "$T/$name.err"; sort -t' ' -k2 -nr "$T/$name.folded" | head -3 | cut -c1-300; }
 	read -r g d <<<"$(peer_shares "$name" "$comm" "$@")"
 	STACK_SHARES+=("$(printf '%-34s %7s%% %7s%% %7s%%' "$name" "$a" "$g" "$d")")
-	check "$name: >= 95% of its samples reach the entry by default ($hit of $all; perf -g $g%, dwarf $d%)" \
-		all [ "$all" -ge 20 ] -- [ "$a" -ge 95 ]
+	check "$name: >= $bar% of its samples reach the entry by default ($hit of $all; perf -g $g%, dwarf $d%)" \
+		all [ "$all" -ge 20 ] -- [ "$a" -ge "$bar" ]
 }
 
 echo "== other linkers: a mapping's bias from the segment that holds it"
@@ -98,6 +99,16 @@ if javac -d "$T/java" examples/JavaChain.java 2>"$T/javac.err"; then
 else
 	fail "Java: javac cannot build examples/JavaChain.java" "$(head -3 "$T/javac.err")"
 fi
+
+echo "== a build: make -j2 of a C project, each cc1 new, its first samples before its tables"
+# Samples taken before a process's tables are in (no entry yet, or cc1's
+# table still being built) are copied out and walked in user space once
+# they are: cc1 88-94% by frame pointers in those windows before, 98% after
+# (442 of 450; perf -g 0-1%, --call-graph dwarf 75%).
+mkdir -p "$T/cp"
+BAR=90 stack_case "make -j2, cc1" cc1 sh -c "make -s -C examples/cproject O=$T/cp clean &&
+	make -s -C examples/cproject O=$T/cp -j2"
+check "make -j2: the project built" [ -x "$T/cp/cproject" ]
 
 echo "== short-lived children: their first samples walked with tables"
 "$BPFPROF" -o "$T/children.folded" -- sh -c "for i in \$(seq 30); do $EX/nofp_chain 0.1; done" \

@@ -38,11 +38,13 @@ static void unwind_part(const struct profile *p, char *buf, size_t size)
 		 PRIu64 " at a non-user return address, %" PRIu64 " at an implausible frame, %"
 		 PRIu64 " by frame pointers (no tables yet), %" PRIu64 " through files whose "
 		 "tables did not fit, %" PRIu64 " through files whose tables were being built, %"
-		 PRIu64 " with frame-pointer steps where no CFI covered",
+		 PRIu64 " with frame-pointer steps where no CFI covered, %" PRIu64 " walked from "
+		 "a copy of the stack taken before their tables",
 		 b[STAT_UNWIND_END], b[STAT_UNWIND_NO_RULE],
 		 b[STAT_UNWIND_NO_MAPPING], b[STAT_UNWIND_READ_FAULT], b[STAT_UNWIND_DEPTH],
 		 b[STAT_UNWIND_BAD_ADDRESS], b[STAT_UNWIND_IMPLAUSIBLE], b[STAT_UNWIND_FP_FALLBACK],
-		 b[STAT_UNWIND_NOT_LOADED], b[STAT_UNWIND_PENDING], b[STAT_UNWIND_FP_STEPS]);
+		 b[STAT_UNWIND_NOT_LOADED], b[STAT_UNWIND_PENDING], b[STAT_UNWIND_FP_STEPS],
+		 b[STAT_UNWIND_DEFERRED]);
 }
 
 /* Inputs skipped whole or in part: files over the size limits, DWARF
@@ -126,7 +128,7 @@ static void debuginfod_part(const struct profile *p, char *buf, size_t size)
 void summary__format(const struct profile *p, const char *why, char *buf, size_t size)
 {
 	const uint64_t *b = p->stats.bpf;
-	char offcpu[256] = "", unwind[384] = "", files[192] = "", unnamed[320] = "", python[512] = "";
+	char offcpu[256] = "", unwind[512] = "", files[192] = "", unnamed[320] = "", python[512] = "";
 	char dbgd[160] = "";
 
 	unnamed_part(p, unnamed, sizeof(unnamed));

@@ -10,6 +10,7 @@
 
 #include "profile/aggregate.h"
 #include "run/collect.h"
+#include "run/early_walks.h"
 #include "elf/debuginfod.h"
 #include "sampling/drain.h"
 #include "base/errors.h"
@@ -33,6 +34,7 @@ struct collector {
 	struct ksyms *ks;
 	struct ksyms_loader *ks_loader;	/* reading kallsyms while we sample */
 	struct pyprof *py;		/* NULL: no Python frames */
+	struct early_walks *early;	/* NULL: no stacks copied early */
 	bool need_ksyms, warned;
 	struct pevent events[MAX_EVENTS];
 	int nevents;
@@ -126,6 +128,27 @@ void collector__set_python(struct collector *c, struct pyprof *py)
 	c->py = py;
 }
 
+void collector__set_early(struct collector *c, struct early_walks *early)
+{
+	c->early = early;
+}
+
+/* Generation gen's samples walked in user space, into p as the drained
+ * ones went (their walks' ends into p's stats). */
+static int add_early(struct collector *c, int gen, bool last, struct profile *p)
+{
+	struct drained e;
+	int err;
+
+	if (!c->early)
+		return 0;
+	err = early_walks__take(c->early, gen, last, &e, p->stats.bpf);
+	if (!err)
+		err = resolve__drained(&e, c->ks, c->sz, c->py, session__tracks_exec(c->session), p);
+	drain__free(&e);
+	return err;
+}
+
 /* The code objects sampled last are read before their names are needed. */
 static void python_stats(struct collector *c, struct profile_stats *ps)
 {
@@ -170,6 +193,8 @@ int collector__collect(struct collector *c, struct profile **out)
 	load_ksyms(c);
 	python_stats(c, &p->stats);
 	err = resolve__drained(&d, c->ks, c->sz, c->py, session__tracks_exec(c->session), p);
+	if (!err)
+		err = add_early(c, gen, last, p);
 	p->stats.stack_ids = d.stack_ids;
 	skips_part(c, &p->stats);
 	debuginfod_part(c, &p->stats);

@@ -29,6 +29,10 @@ void collector__free(struct collector *c);
 /* Python frames are named through py (not owned) from now on. */
 void collector__set_python(struct collector *c, struct pyprof *py);
 
+/* Samples walked in user space (early_walks.h) join each collect's. */
+struct early_walks;
+void collector__set_early(struct collector *c, struct early_walks *early);
+
 /* Takes everything sampled since the last turn into a new profile (its
  * stats.bpf, frames, unresolved and stack_ids filled in), then forgets
  * processes whose samples are now all drained and bounds the caches.

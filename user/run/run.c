@@ -24,6 +24,7 @@
 #include "python/python.h"
 #include "run/run.h"
 #include "run/run_state.h"
+#include "run/early_walks.h"
 #include "sampling/session.h"
 #include "run/signals.h"
 #include "run/top_live.h"
@@ -31,6 +32,7 @@
 #include "unwind/unwind.h"
 
 #define POLL_MS		200	/* how often tracking records are read at least */
+#define EARLY_WAIT_MS	1000	/* at the end, for the tables copied stacks wait for */
 
 /* New processes and mappings: their unwind tables go in promptly. */
 static int consume_tracking(struct run *r)
@@ -42,6 +44,8 @@ static int consume_tracking(struct run *r)
 	/* code objects are read while their processes live */
 	if (!err && r->py)
 		pyprof__poll(r->py);
+	if (!err && r->early)
+		early_walks__poll(r->early);
 	return err;
 }
 
@@ -119,6 +123,8 @@ static int wait_loop(struct run *r)
 		 * walked by frame pointers when the build ended just after a
 		 * sync) */
 		{ .fd = r->unwinder ? unwinder__fd(r->unwinder) : -1, .events = POLLIN },
+		/* stacks copied early: their processes may be ready */
+		{ .fd = r->early ? early_walks__fd(r->early) : -1, .events = POLLIN },
 	};
 	int err;
 
@@ -231,6 +237,25 @@ static void arm_abort(const struct run *r)
 	signals__arm_abort(by_signal ? 1 : 2, tmp_dirfd, tmp_name);
 }
 
+/* At the end, stacks copied before their tables may wait for a build
+ * under way (a loaded machine takes seconds for a big compiler's): up to
+ * EARLY_WAIT_MS for it (a signal ends the wait), so they are walked by it
+ * rather than by frame pointers. */
+static void wait_early_tables(struct run *r)
+{
+	struct pollfd pfd = { .fd = r->sig_fd, .events = POLLIN };
+
+	if (!r->early || !r->unwinder)
+		return;
+	early_walks__poll(r->early);
+	for (int ms = 0; ms < EARLY_WAIT_MS && early_walks__waiting(r->early) &&
+	     unwinder__busy(r->unwinder); ms += 20)
+		if (poll(&pfd, 1, 20) > 0)
+			break;
+	unwinder__sync(r->unwinder, r->procs, r->roots, r->nroots);
+	early_walks__poll(r->early);
+}
+
 /* Stops sampling and writes what is left: runs after errors too, so
  * whatever was sampled is written out. */
 static int finish(struct run *r)
@@ -241,6 +266,7 @@ static int finish(struct run *r)
 	arm_abort(r);
 	progress__clear(&r->progress);
 	session__stop(r->session);
+	wait_early_tables(r);
 	if (r->unwinder)
 		unwinder__stop(r->unwinder);	/* a build would compete with the write */
 	if (r->have_cmd)
@@ -274,6 +300,7 @@ static int cleanup(struct run *r)
 	 * tables: the unwinder and the BPF maps are still there */
 	procs__free(r->procs);
 	files__free(r->files);
+	early_walks__free(r->early);
 	unwinder__free(r->unwinder);
 	session__destroy(r->session);
 	free(r->pid_starts);

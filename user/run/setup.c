@@ -9,6 +9,7 @@
 
 #include "profile/aggregate.h"
 #include "run/collect.h"
+#include "run/early_walks.h"
 #include "base/errors.h"
 #include "files/files.h"
 #include "procs/procs.h"
@@ -96,9 +97,16 @@ static int preload_common(struct dl_phdr_info *info, size_t size, void *u)
 	return 0;
 }
 
-static void sync_python(void *py, struct procs *procs, pid_t tgid)
+/* A process's entry was written: CPython is looked for in its mappings,
+ * and the stacks copied before it was are walked. */
+static void proc_synced(void *arg, struct procs *procs, pid_t tgid)
 {
-	pyprof__sync_proc(py, procs, tgid);
+	struct run *r = arg;
+
+	if (r->py)
+		pyprof__sync_proc(r->py, procs, tgid);
+	if (r->early)
+		early_walks__synced(r->early, tgid);
 }
 
 /* CPython processes are found as the unwinder syncs their mappings. */
@@ -108,10 +116,7 @@ static int start_python(struct run *r)
 		return 0;
 	r->py = pyprof__new(session__py_procs_fd(r->session), session__py_codes_fd(r->session),
 			    session__py_codes_noted(r->session), session__py_procs_stored(r->session));
-	if (!r->py)
-		return -ENOMEM;
-	unwinder__on_sync(r->unwinder, sync_python, r->py);
-	return 0;
+	return r->py ? 0 : -ENOMEM;
 }
 
 /* The processes already running are read from /proc now: one that exits
@@ -139,8 +144,13 @@ int run__start_tracking(struct run *r)
 			unwinder__set_lazy(r->unwinder, session__unwind_wanted_fd(r->session),
 					   session__unwind_asked(r->session));
 		err = start_python(r);
+		if (!err && session__early_fd(r->session) >= 0)
+			err = early_walks__new(r->session, r->cfg->call_graph, &r->early);
 		if (err)
 			return err;
+		unwinder__on_sync(r->unwinder, proc_synced, r);
+		if (r->early)
+			unwinder__hold_exited(r->unwinder, early_walks__holds, r->early);
 	}
 	err = tracker__start(r->procs, r->unwinder != NULL, &r->tracker);
 	if (err)
@@ -197,6 +207,7 @@ int run__start(struct run *r)
 	if (!r->collector)
 		return -ENOMEM;
 	collector__set_python(r->collector, r->py);
+	collector__set_early(r->collector, r->early);
 	if (r->unwinder && r->have_cmd)
 		run__preload_command(r);
 	err = session__start(r->session);

@@ -99,6 +99,8 @@ static int size_maps(struct profile_bpf *skel, const struct session_opts *opts)
 		{ skel->maps.counts0, opts->max_stacks }, { skel->maps.counts1, opts->max_stacks },
 		{ skel->maps.unwind_files, tables ? MAX_UNWIND_FILES : 1 },
 		{ skel->maps.unwind_procs, tables ? MAX_UNWIND_PROCS : 1 },
+		/* a ring's size is a power of 2 pages */
+		{ skel->maps.early, early_stacks(opts) ? EARLY_RING_BYTES : 4096 },
 		{ skel->maps.blocked, offcpu ? MAX_OFFCPU_THREADS : 1 },
 		{ skel->maps.py_procs, opts->python ? MAX_PY_PROCS : 1 },
 		{ skel->maps.py_codes, opts->python ? MAX_PY_CODES : 1 },
@@ -231,6 +233,7 @@ static void configure(struct profile_bpf__rodata *ro, const struct session_opts 
 	ro->python = opts->python && opts->unwind_mode != UNWIND_FP;
 	ro->unwind_mode = opts->unwind_mode;
 	ro->lazy_tables = opts->lazy_tables && opts->unwind_mode != UNWIND_FP;
+	ro->early_stacks = early_stacks(opts);
 	ro->min_block_ns = (__u64)opts->min_block_us * 1000;
 	ro->tick_ns = 1000000000ull / (__u64)sysconf(_SC_CLK_TCK);
 	if (opts->comm) {
@@ -508,6 +511,21 @@ int session__py_codes_fd(const struct session *s)
 const volatile uint64_t *session__py_codes_noted(const struct session *s)
 {
 	return (const volatile uint64_t *)&s->skel->bss->py_codes_noted;
+}
+
+int session__early_fd(const struct session *s)
+{
+	return s->skel->rodata->early_stacks ? bpf_map__fd(s->skel->maps.early) : -1;
+}
+
+int session__exec_ranges_fd(const struct session *s)
+{
+	return bpf_map__fd(s->skel->maps.exec_ranges);
+}
+
+int session__exec_times_fd(const struct session *s)
+{
+	return bpf_map__fd(s->skel->maps.exec_times);
 }
 
 int session__unwind_wanted_fd(const struct session *s)

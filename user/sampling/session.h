@@ -36,6 +36,13 @@ struct session_opts {
 	unsigned int max_stacks;	/* entries of the stack and counts maps */
 };
 
+/* Whether samples taken before their process's tables are copied out to
+ * be walked later (auto and dwarf, with user stacks). */
+static inline bool early_stacks(const struct session_opts *opts)
+{
+	return opts->unwind_mode != UNWIND_FP && opts->sides != SIDES_KERNEL_ONLY;
+}
+
 /* Opens and loads the BPF programs. On failure returns -errno and prints
  * one line saying why. */
 int session__load(const struct session_opts *opts, struct session **out);
@@ -85,6 +92,13 @@ int session__py_codes_fd(const struct session *s);
 const volatile uint64_t *session__py_codes_noted(const struct session *s);
 /* The BPF side's map of processes that asked for tables, and its count
  * of asks (bpf/maps.bpf.h: unwind_wanted). */
+/* The ring of stacks taken before their process's tables (struct
+ * early_stack; early.h reads it); -1 when early_stacks() said none. */
+int session__early_fd(const struct session *s);
+/* What a walk of them reads besides the unwinder's maps: the JIT code
+ * found executable, and each process's last exec. */
+int session__exec_ranges_fd(const struct session *s);
+int session__exec_times_fd(const struct session *s);
 int session__unwind_wanted_fd(const struct session *s);
 const volatile uint64_t *session__unwind_asked(const struct session *s);
 /* The BPF side's gate of py_procs lookups (bpf/python.bpf.h). */

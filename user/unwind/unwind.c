@@ -212,11 +212,12 @@ static void write_entry(struct unwinder *u, struct proc_ctx *c)
  * was would describe the program before an exec. */
 static void sync_proc(struct unwinder *u, struct procs *procs, pid_t tgid)
 {
+	bool alive = procs__alive(procs, tgid, 0);
 	struct proc_ctx *c;
 	struct uproc *p;
 	__u32 key = (__u32)tgid;
 
-	if (!procs__alive(procs, tgid, 0)) {
+	if (!alive && !(u->holds && u->holds(u->holds_arg, tgid))) {
 		bpf_map_delete_elem(u->procs_fd, &key);
 		replace_files(u, tgid, NULL, 0);
 		return;
@@ -231,8 +232,11 @@ static void sync_proc(struct unwinder *u, struct procs *procs, pid_t tgid)
 	else
 		bpf_map_delete_elem(u->procs_fd, &key);	/* frame pointers, counted */
 	p = replace_files(u, tgid, c->files, c->nfiles);
-	if (p)
+	if (p) {
 		p->waiting = c->pending;
+		p->exited = !alive;
+		u->any_exited |= !alive;
+	}
 	free(c);
 }
 
@@ -290,6 +294,47 @@ int unwinder__fd(const struct unwinder *u)
 bool unwinder__busy(const struct unwinder *u)
 {
 	return u->builder && builder__busy(u->builder);
+}
+
+void unwinder__hold_exited(struct unwinder *u, bool (*holds)(void *arg, pid_t tgid), void *arg)
+{
+	u->holds = holds;
+	u->holds_arg = arg;
+}
+
+static void note_exited(const void *node, VISIT which, void *arg)
+{
+	struct uproc *p = *(struct uproc *const *)node;
+	struct waiting_ctx *w = arg;
+	pid_t *grown;
+
+	if ((which != postorder && which != leaf) || !p->exited)
+		return;
+	if (w->n == w->cap) {
+		w->cap = w->cap ? w->cap * 2 : 16;
+		grown = reallocarray(w->tgids, w->cap, sizeof(*grown));
+		if (!grown)
+			return;	/* at the next sync */
+		w->tgids = grown;
+	}
+	w->tgids[w->n++] = p->tgid;
+}
+
+/* Processes kept past their exit that nothing holds any more go. */
+static void release_exited(struct unwinder *u, struct procs *procs)
+{
+	struct waiting_ctx w = { 0 };
+
+	if (!u->any_exited)
+		return;
+	twalk_r(u->procs, note_exited, &w);
+	u->any_exited = false;
+	for (size_t i = 0; i < w.n; i++)
+		if (!u->holds(u->holds_arg, w.tgids[i]))
+			sync_proc(u, procs, w.tgids[i]);
+		else
+			u->any_exited = true;
+	free(w.tgids);
 }
 
 static bool has_entry(struct unwinder *u, pid_t tgid)
@@ -367,6 +412,7 @@ void unwinder__sync(struct unwinder *u, struct procs *procs, const pid_t *roots,
 			sync_one(u, procs, tgids[i]);
 	free(tgids);
 	take_asked(u, procs);
+	release_exited(u, procs);
 	ufile__sweep(u);
 }
 

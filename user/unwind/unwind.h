@@ -66,6 +66,13 @@ void unwinder__set_lazy(struct unwinder *u, int wanted_fd, const volatile uint64
 void unwinder__on_sync(struct unwinder *u, void (*fn)(void *arg, struct procs *procs, pid_t tgid),
 		       void *arg);
 
+/* A process that exits keeps its entry, and its files their tables,
+ * while holds(arg, tgid) says something still needs them: samples copied
+ * before its tables were in, not walked yet (run/early_walks.c). Its
+ * entry is brought up to date as the builds end, and goes at the first
+ * sync after holds() lets it go. */
+void unwinder__hold_exited(struct unwinder *u, bool (*holds)(void *arg, pid_t tgid), void *arg);
+
 /* Readable (poll) when built tables wait to go in: unwinder__sync()
  * takes them. -1 once stopped. */
 int unwinder__fd(const struct unwinder *u);

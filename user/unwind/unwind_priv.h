@@ -42,6 +42,7 @@ struct uproc {
 	struct ufile **files;
 	size_t nfiles;
 	bool waiting;			/* for a table being built: synced again when done */
+	bool exited;			/* gone, its entry kept while holds() says so */
 };
 
 struct unwinder {
@@ -59,6 +60,9 @@ struct unwinder {
 	uint64_t last_sweep;		/* CLOCK_MONOTONIC ns */
 	void (*on_sync)(void *arg, struct procs *procs, pid_t tgid);
 	void *on_sync_arg;
+	bool (*holds)(void *arg, pid_t tgid);	/* see unwinder__hold_exited() */
+	void *holds_arg;
+	bool any_exited;		/* a process's entry is kept past its exit */
 	int wanted_fd;			/* lazy: the BPF side's unwind_wanted; else -1 */
 	const volatile uint64_t *asked;	/* ... and its count of asks */
 	uint64_t asked_seen;		/* the count at the last walk of the map */

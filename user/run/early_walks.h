@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Samples whose user stack the BPF side copied out before their process's
+ * tables were in, walked in user space (unwind/replay.h) as soon as their
+ * process's entry is complete, and added to the profile of the interval
+ * they were taken in: a process unwinds by its tables from its first
+ * sample, not by frame pointers until its tables are built.
+ */
+#ifndef BPFPROF_EARLY_WALKS_H
+#define BPFPROF_EARLY_WALKS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <linux/types.h>
+#include "bpf/profile.h"
+
+struct drained;
+struct early_walks;
+struct session;
+
+/* For a session whose BPF side copies stacks (early_stacks()). */
+int early_walks__new(const struct session *s, enum unwind_mode mode, struct early_walks **out);
+
+/* Readable (poll) when the ring holds stacks. */
+int early_walks__fd(const struct early_walks *w);
+
+/* Reads the ring; walks the stacks whose processes are ready. */
+void early_walks__poll(struct early_walks *w);
+
+/* Whether any stack waits to be walked. */
+bool early_walks__waiting(const struct early_walks *w);
+
+/* Whether stacks of tgid wait to be walked (its entry must stay). */
+bool early_walks__holds(void *w, pid_t tgid);
+
+/* tgid's entry was just written: its stacks are walked if it is ready. */
+void early_walks__synced(struct early_walks *w, pid_t tgid);
+
+/* Generation gen's walked samples (every one held, walked now as things
+ * are, at the last collect) as drained records, and their walks' stops
+ * added to stats. Release out with drain__free(). Returns 0 or -ENOMEM. */
+int early_walks__take(struct early_walks *w, int gen, bool last, struct drained *out,
+		      uint64_t stats[STAT_MAX]);
+
+void early_walks__free(struct early_walks *w);
+
+#endif

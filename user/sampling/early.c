@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* Early stacks: the ring read into a bounded queue. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/libbpf.h>
+
+#include "sampling/early.h"
+
+struct early {
+	struct ring_buffer *ring;
+	struct early_stack *held[EARLY_HELD];	/* a FIFO: first at head */
+	size_t head, n;
+	early_fn *overflow;
+	void *arg;
+};
+
+static int on_record(void *ctx, void *data, size_t size)
+{
+	struct early *q = ctx;
+	struct early_stack *e;
+
+	if (size < sizeof(*e))
+		return 0;	/* not ours: the ring holds one kind */
+	if (q->n == EARLY_HELD) {	/* the oldest goes to be walked now */
+		e = q->held[q->head];
+		q->head = (q->head + 1) % EARLY_HELD;
+		q->n--;
+		q->overflow(e, q->arg);
+		free(e);
+	}
+	e = malloc(sizeof(*e));
+	if (!e)
+		return -ENOMEM;
+	memcpy(e, data, sizeof(*e));
+	q->held[(q->head + q->n++) % EARLY_HELD] = e;
+	return 0;
+}
+
+int early__new(int ring_fd, early_fn *overflow, void *arg, struct early **out)
+{
+	struct early *q = calloc(1, sizeof(*q));
+
+	if (!q)
+		return -ENOMEM;
+	q->overflow = overflow;
+	q->arg = arg;
+	q->ring = ring_buffer__new(ring_fd, on_record, q, NULL);
+	if (!q->ring) {
+		int err = -errno;
+
+		free(q);
+		return err;
+	}
+	*out = q;
+	return 0;
+}
+
+int early__fd(const struct early *q)
+{
+	return ring_buffer__epoll_fd(q->ring);
+}
+
+int early__read(struct early *q)
+{
+	int n = ring_buffer__consume(q->ring);
+
+	return n < 0 ? n : 0;
+}
+
+size_t early__held(const struct early *q)
+{
+	return q->n;
+}
+
+bool early__holds(const struct early *q, pid_t tgid)
+{
+	for (size_t i = 0; i < q->n; i++)
+		if (q->held[(q->head + i) % EARLY_HELD]->key.tgid == (__u32)tgid)
+			return true;
+	return false;
+}
+
+void early__take(struct early *q, pid_t tgid, bool (*take)(const struct early_stack *e, void *arg),
+		 void *arg)
+{
+	size_t kept = 0, i;
+
+	/* compacted in place, order kept */
+	for (i = 0; i < q->n; i++) {
+		struct early_stack *e = q->held[(q->head + i) % EARLY_HELD];
+
+		if ((!tgid || e->key.tgid == (__u32)tgid) && take(e, arg))
+			free(e);
+		else
+			q->held[(q->head + kept++) % EARLY_HELD] = e;
+	}
+	q->n = kept;
+}
+
+void early__free(struct early *q)
+{
+	if (!q)
+		return;
+	while (q->n) {
+		free(q->held[q->head]);
+		q->head = (q->head + 1) % EARLY_HELD;
+		q->n--;
+	}
+	ring_buffer__free(q->ring);
+	free(q);
+}

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * A stack copied before its process's tables were in (struct early_stack),
+ * walked in user space when they are: the BPF side's walk (bpf/stack.bpf.h)
+ * step for step, over the same process entry and rows, read from the BPF
+ * maps, and the copy of the stack instead of the live one.
+ */
+#ifndef BPFPROF_REPLAY_H
+#define BPFPROF_REPLAY_H
+
+#include <stdbool.h>
+#include <linux/types.h>
+#include "bpf/profile.h"
+
+/* The BPF maps a walk reads, by fd. */
+struct replay_maps {
+	int procs_fd;		/* unwind_procs: tgid -> struct unwind_proc */
+	int files_fd;		/* unwind_files: slot -> the file's rows (inner map) */
+	int ranges_fd;		/* exec_ranges: tgid -> JIT code found executable */
+	int exec_fd;		/* exec_times: tgid -> its last exec */
+	enum unwind_mode mode;	/* auto or dwarf */
+};
+
+/* Whether e's process has an entry now that describes the image the
+ * sample was taken in, with no file's table still being built: the walk
+ * is as good as it will get. */
+bool replay__ready(const struct replay_maps *m, const struct early_stack *e);
+
+/* Walks e into ips (innermost first, *nr of them, at most MAX_STACK_DEPTH)
+ * by the process's entry now; without one (it exited, or exec'd since), by
+ * frame pointers, as the BPF side would have. Returns how the walk ended
+ * (STAT_UNWIND_*). */
+__u32 replay__walk(const struct replay_maps *m, const struct early_stack *e, __u64 *ips,
+		   __u32 *nr);
+
+#endif
