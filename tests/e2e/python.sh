@@ -23,10 +23,16 @@ py_chain_share() {
 	{ n = $NF; line = $0; sub(/ [0-9]+$/, "", line); all += n; if (line ~ re) hit += n }
 	END { all -= skip; print (all > 0 ? int(hit * 100 / all) : 0) }' skip="${6:-0}" "$1"
 }
-# The samples the summary in $1 counts as walked by frame pointers before
-# their tables were in (a loaded machine builds them later: counted, and
-# not what a chain's share is about).
-fp_before_tables() { sed -nE 's/.* ([0-9]+) by frame pointers \(no tables yet\).*/\1/p' "$1" | tail -1; }
+# The samples the summary in $1 counts as taken before their tables were
+# in (a loaded machine builds them later: counted, and not what a chain's
+# share is about): walked by frame pointers, or from a copy of the stack
+# later, both without Python frames (those are read at the sample).
+fp_before_tables() {
+	local fp copies
+	fp=$(sed -nE 's/.* ([0-9]+) by frame pointers \(no tables yet\).*/\1/p' "$1" | tail -1)
+	copies=$(sed -nE 's/.* ([0-9]+) walked from a copy of the stack.*/\1/p' "$1" | tail -1)
+	echo $(( ${fp:-0} + ${copies:-0} ))
+}
 
 # The samples of $1 that hold frame names matching $2.
 py_count() { awk -v re="$2" '$0 ~ re { t += $NF } END { print t + 0 }' "$1"; }
