@@ -5,11 +5,11 @@
 SHOTS=${SHOTS:-build/views}
 mkdir -p "$SHOTS"
 
-# chromium_dom FILE QUERY: the page's DOM after load, its ?test= results in it.
+# chromium_dom FILE QUERY [FLAGS]: the page's DOM after load, its ?test= results in it.
 chromium_dom() {
 	local prof; prof=$(mktemp -d "$T/chrome.XXXXXX")
 	timeout 60 chromium --headless --no-sandbox --disable-gpu --disable-background-networking \
-		--no-first-run --user-data-dir="$prof" --dump-dom "file://$(realpath "$1")$2" 2>/dev/null
+		--no-first-run --user-data-dir="$prof" "${@:3}" --dump-dom "file://$(realpath "$1")$2" 2>/dev/null
 }
 # The JSON the page's ?test= hook wrote.
 page_test() { chromium_dom "$1" "?test=$2" | sed -n 's/.*BPFPROF-TEST \(.*\)<\/pre>.*/\1/p' | sed 's/&quot;/"/g'; }
@@ -92,6 +92,42 @@ check "page: screenshot kept in $SHOTS/flamegraph.png" [ -s "$SHOTS/flamegraph.p
 "$BPFPROF" flamegraph --format svg "$T/v.folded" >"$T/v.svg"
 check "flamegraph --format svg: well-formed XML with hot_leaf" \
 	python3 -c "import sys, xml.etree.ElementTree as E; t = E.parse(sys.argv[1]); sys.exit(not any('hot_leaf' in (e.text or '') for e in t.iter()))" "$T/v.svg"
+
+echo "== a tall graph opens on its root (issue 25): 1400x900, flame orientation"
+# page_opening NAME HTML FRAME: the ?test= hook (the root's row in the
+# window, frames drawn there) and a 1400x900 screenshot's pixels: rows of
+# frames from edge to edge (the root's, the widest), the share coloured.
+page_opening() {
+	local res shot="$(realpath "$SHOTS")/$1.png" px full
+	res=$(chromium_dom "$2" "?test=$3" --window-size=1400,900)
+	timeout 60 chromium --headless --no-sandbox --disable-gpu --disable-background-networking \
+		--no-first-run --user-data-dir="$(mktemp -d "$T/chrome.XXXXXX")" --hide-scrollbars \
+		--window-size=1400,900 --screenshot="$shot" "file://$(realpath "$2")" >/dev/null 2>&1
+	res=$(echo "$res" | sed -n 's/.*BPFPROF-TEST \(.*\)<\/pre>.*/\1/p' | sed 's/&quot;/"/g')
+	read -r px full <<<"$(python3 tests/e2e/png_rows.py "$shot" 0 900)"
+	echo "        $1: $(echo "$res" | jq -c '{rows, window_h, root_y, root_in_view, visible_frames}'), screenshot: $px% coloured, $full full-width pixel rows"
+	check "$1: $(echo "$res" | jq .rows) rows, the root's row in view (y $(echo "$res" | jq .root_y) of $(echo "$res" | jq .window_h))" \
+		bash -c "echo '$res' | jq -e '.root_in_view == true and .visible_frames >= 3' >/dev/null"
+	check "$1: the screenshot shows the root's row and the widest frames ($full rows edge to edge, $px% coloured)" \
+		awk -v f="$full" -v p="$px" 'BEGIN { exit !(f >= 16 && p >= 1) }'
+}
+# a 120-deep stack (2% of the samples) beside shallow wide ones
+deep=$(seq -f 'deep%g' 1 120 | paste -sd';')
+{ echo "app;main;$deep 20"; echo "app;main;hot;spin 600"; echo "app;main;warm 300"
+  echo "app;main;cool;a;b 80"; echo "other;main;x 50"; } >"$T/tall.folded"
+{ echo "app;main;$deep 40"; echo "app;main;hot;spin 400"; echo "app;main;warm 400"
+  echo "other;main;x 50"; } >"$T/tall_before.folded"
+"$BPFPROF" flamegraph "$T/tall.folded" -o "$T/tall.html"
+page_opening tall "$T/tall.html" warm
+"$BPFPROF" diff "$T/tall_before.folded" "$T/tall.folded" -o "$T/tall_diff.html" >/dev/null
+page_opening tall_diff "$T/tall_diff.html" warm
+# a real system-wide profile: whatever its depth, it opens on its root
+"$BPFPROF" -a -d 5 -F 99 -o "$T/sys.folded" 2>"$T/sys.err"
+"$BPFPROF" flamegraph "$T/sys.folded" -o "$T/sys.html"
+sys_leaf=all	# the root: the hook measures the opening, whatever it searches
+page_opening system "$T/sys.html" "$sys_leaf"
+"$BPFPROF" diff "$T/v.folded" "$T/sys.folded" -o "$T/sys_diff.html" >/dev/null
+page_opening system_diff "$T/sys_diff.html" "$sys_leaf"
 
 echo "== diff: grow grows by 22.5 points"
 printf 'app;main;stay 40\napp;main;grow 20\napp;main;shrink 30\napp;main;other 10\n' >"$T/before.folded"
