@@ -3,15 +3,9 @@
 # 7 and 10): any bytes but a newline in a folded name, pprof told by decoding
 # it, SVG that is XML whatever the names, pages that run no name, counts
 # whose sum does not fit, and files that are not profiles (a directory, a
-# gzip bomb, a FIFO, /dev/zero). Sourced by run.sh (views.sh has chromium_dom).
+# gzip bomb, a FIFO, /dev/zero). Sourced by run.sh (lib.sh has chromium_dom).
 
 HV=$T/hviews; mkdir -p "$HV"
-# shellcheck source=tests/e2e/views.sh disable=SC2034
-type chromium_dom >/dev/null 2>&1 || chromium_dom() {
-	local prof; prof=$(mktemp -d "$T/chrome.XXXXXX")
-	timeout 60 chromium --headless --no-sandbox --disable-gpu --disable-background-networking \
-		--no-first-run --user-data-dir="$prof" --dump-dom "file://$(realpath "$1")$2" 2>/dev/null
-}
 # samples_of REPORT: the sample count in report's heading.
 samples_of() { sed -nE 's/^# bpfprof report.*: ([0-9]+) samples in .*/\1/p' "$1"; }
 # within SECONDS CMD...: CMD ends (any status) before SECONDS; its status in $HV/rc.

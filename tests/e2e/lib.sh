@@ -62,6 +62,15 @@ valid_folded() {
 	[ -s "$1" ] && awk '!/^[^;]+(;[^;]+)* [1-9][0-9]*$/ { bad = 1; print "bad line: " $0 > "/dev/stderr" } END { exit bad }' "$1"
 }
 
+# chromium_dom FILE QUERY [FLAGS]: the page's DOM after load, its ?test= results in it.
+chromium_dom() {
+	local prof; prof=$(mktemp -d "$T/chrome.XXXXXX")
+	timeout 60 chromium --headless --no-sandbox --disable-gpu --disable-background-networking \
+		--no-first-run --user-data-dir="$prof" "${@:3}" --dump-dom "file://$(realpath "$1")$2" 2>/dev/null
+}
+# The JSON the page's ?test= hook wrote.
+page_test() { chromium_dom "$1" "?test=$2" | sed -n 's/.*BPFPROF-TEST \(.*\)<\/pre>.*/\1/p' | sed 's/&quot;/"/g'; }
+
 # From the summary line in stderr file $1: samples taken, samples lost.
 summary_samples() { sed -nE 's/^bpfprof: ([0-9]+) samples, .*/\1/p' "$1" | tail -1; }
 summary_lost()    { sed -nE 's/^bpfprof: [0-9]+ samples, [0-9]+ stacks, ([0-9]+) lost .*/\1/p' "$1" | tail -1; }

@@ -21,17 +21,56 @@ ls /tmp/perf-*.map 2>/dev/null | sort >"$T/maps.before"
 check "jit map: exit 0" [ $? -eq 0 ]
 # the map the workload left behind, as JITs do
 ls /tmp/perf-*.map 2>/dev/null | sort | comm -13 "$T/maps.before" - | xargs -r rm -f
-first=$(frame_share "$T/jitmap.folded" jit_perfmap jit_spin_first)
-second=$(frame_share "$T/jitmap.folded" jit_perfmap jit_spin_second)
+first=$(frame_share "$T/jitmap.folded" jit_perfmap 'jit_spin_first_[j]')
+second=$(frame_share "$T/jitmap.folded" jit_perfmap 'jit_spin_second_[j]')
 note_share jit_perfmap "jit_spin_*" "$((first + second))"
 check "jit map: >= 80% of samples named from the map ($first% + $second%)" \
 	[ $((first + second)) -ge 80 ]
 check "jit map: the line appended mid-run, 0x-prefixed, names its code too ($second%)" \
 	[ "$second" -ge 25 ]
 # (the generated code keeps no frame pointer: a frame-pointer walk skips run_jit)
-check "jit map: under main" grep -qE '^jit_perfmap;.*main;(run_jit;)?jit_spin_second [0-9]+$' "$T/jitmap.folded"
+check "jit map: under main, marked _[j]" grep -qE '^jit_perfmap;.*main;(run_jit;)?jit_spin_second_\[j\] [0-9]+$' "$T/jitmap.folded"
 check "jit map: its two malformed lines skipped and counted in the summary" \
 	grep -q 'JIT map lines skipped: 2 malformed, 0 past' "$T/jitmap.err"
+
+echo "== JIT frames marked: [j] in report, mapping [jit] in pprof, JIT on the page (issue 25)"
+row=$("$BPFPROF" report --sort dso,symbol "$T/jitmap.folded" | grep -F 'jit_spin_first' | head -1)
+check "jit map: report marks the map's frame [j] in [jit] ($row)" \
+	bash -c "[[ '$row' =~ \ \[jit\]\ +\[j\]\ jit_spin_first$ ]]"
+"$BPFPROF" -o "$T/jitmap.pb.gz" -- "$EX/jit_perfmap" 2 2>/dev/null
+ls /tmp/perf-*.map 2>/dev/null | sort | comm -13 "$T/maps.before" - | xargs -r rm -f
+row=$("$BPFPROF" report --sort dso,symbol "$T/jitmap.pb.gz" | grep -F 'jit_spin_first' | head -1)
+check "jit map, pprof: report marks it [j] in [jit] ($row)" \
+	bash -c "[[ '$row' =~ \ \[jit\]\ +\[j\]\ jit_spin_first$ ]]"
+go tool pprof -raw "$T/jitmap.pb.gz" >"$T/jitmap.raw" 2>/dev/null
+jmap=$(awk '/^Mappings/ { m = 1; next } m && / \[jit\] / { print $1; exit }' "$T/jitmap.raw" | tr -d :)
+check "jit map, go tool pprof: jit_spin_first's locations in mapping [jit] (M=$jmap)" \
+	bash -c "[ -n '$jmap' ] && grep -E ' M=$jmap jit_spin_first ' '$T/jitmap.raw' | grep -q . &&
+		 ! grep -E ' M=[0-9]+ jit_spin_first ' '$T/jitmap.raw' | grep -vq ' M=$jmap '"
+"$BPFPROF" flamegraph "$T/jitmap.folded" -o "$T/jitmap.html"
+res=$(page_test "$T/jitmap.html" jit_spin_first)
+check "jit map: the page's tooltip says JIT" bash -c "echo '$res' | jq -r .tooltip | grep -q '^jit_spin_first  \[JIT\]'"
+
+echo "== node: JIT code its map does not name is one frame, [JIT]_[j]; --perf-basic-prof names it"
+"$BPFPROF" -F 199 -o "$T/nodejit.folded" -- node examples/node_chain.js 3 >/dev/null 2>"$T/nodejit.err"
+"$BPFPROF" -F 199 -o "$T/nodejit.pb.gz" -- node examples/node_chain.js 3 >/dev/null 2>/dev/null
+# before: one frame per address (anon+0x7f.. or [unknown]): 23 in a 10 s run
+anon=$(sed 's/ [0-9]*$//' "$T/nodejit.folded" | tr ';' '\n' | grep -cE 'anon\+0x|^0x[0-9a-f]+$')
+s=$(frame_share "$T/nodejit.folded" node '[JIT]_[j]')
+check "node: no anon+0x frames ($anon), [JIT]_[j] in $s% of node's samples (the JS loop)" \
+	all [ "$anon" -eq 0 ] -- [ "$s" -ge 50 ]
+n=$("$BPFPROF" report --sort dso,symbol "$T/nodejit.pb.gz" | grep -cE '\[j\] |anon\+0x')
+row=$("$BPFPROF" report --sort dso,symbol "$T/nodejit.pb.gz" | grep -v '^#' | head -1)
+check "node, pprof: one JIT row, the first: [jit] [j] [JIT] ($n rows; $row)" \
+	all [ "$n" -eq 1 ] -- bash -c "[[ '$row' =~ \ \[jit\]\ +\[j\]\ \[JIT\]$ ]]"
+top=$(go tool pprof -top "$T/nodejit.pb.gz" 2>/dev/null | awk '$NF == "[JIT]" { n++ } /anon\+0x/ { a++ } END { print n + 0, a + 0 }')
+check "node, go tool pprof -top: one [JIT] function, no anon+0x ($top)" [ "$top" = "1 0" ]
+"$BPFPROF" -F 199 -o "$T/nodemap.folded" -- node --perf-basic-prof --logfile="$T/v8.log" \
+	--no-logfile-per-isolate examples/node_chain.js 3 >/dev/null 2>&1
+check "node --perf-basic-prof: JS frames marked _[j]" \
+	grep -qE ';JS:[*~^]?(leaf|middle|outer) [^;]*node_chain\.js:[0-9:]+_\[j\][; ]' "$T/nodemap.folded"
+row=$("$BPFPROF" report "$T/nodemap.folded" | grep -E 'JS:[*~^]?(leaf|middle|outer) ' | head -1)
+check "node --perf-basic-prof: report marks them [j] ($row)" bash -c "[[ '$row' == *'[j] JS:'* ]]"
 
 echo "== an -O2 -g program whose hot function is inlined: a frame of its own, marked _[i]"
 # perf, the peer below, samples the same process over the same 2 s: which

@@ -5,14 +5,6 @@
 SHOTS=${SHOTS:-build/views}
 mkdir -p "$SHOTS"
 
-# chromium_dom FILE QUERY [FLAGS]: the page's DOM after load, its ?test= results in it.
-chromium_dom() {
-	local prof; prof=$(mktemp -d "$T/chrome.XXXXXX")
-	timeout 60 chromium --headless --no-sandbox --disable-gpu --disable-background-networking \
-		--no-first-run --user-data-dir="$prof" "${@:3}" --dump-dom "file://$(realpath "$1")$2" 2>/dev/null
-}
-# The JSON the page's ?test= hook wrote.
-page_test() { chromium_dom "$1" "?test=$2" | sed -n 's/.*BPFPROF-TEST \(.*\)<\/pre>.*/\1/p' | sed 's/&quot;/"/g'; }
 # report's first data row: "self total ... symbol"
 first_row() { grep -v '^#' "$1" | head -1; }
 

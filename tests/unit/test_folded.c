@@ -40,6 +40,26 @@ Test(folded, root_first_kernel_suffixed)
 	profile__free(p);
 }
 
+/* JIT frames (issue 25): a map's name and the unnamed "[JIT]" both marked
+ * _[j]; two addresses of unnamed JIT code are one frame of the line. */
+Test(folded, jit_frames_marked)
+{
+	struct pframe a[] = { { .name = "main" }, { .name = "JS:*leaf a.js:1", .jit = true, .addr = 1 } };
+	struct pframe b[] = { { .name = "main" }, { .name = "[JIT]", .jit = true, .addr = 2 } };
+	struct pframe c[] = { { .name = "main" }, { .name = "[JIT]", .jit = true, .addr = 3 } };
+	struct profile *p = profile__new();
+	char *out;
+
+	cr_assert_not_null(p);
+	cr_assert_eq(profile__add(p, 0, "node", 1, 1, 2, a, 2), 0);
+	cr_assert_eq(profile__add(p, 0, "node", 1, 1, 3, b, 2), 0);
+	cr_assert_eq(profile__add(p, 0, "node", 1, 1, 4, c, 2), 0);
+	out = write_folded(p);
+	cr_expect_str_eq(out, "node;main;JS:*leaf a.js:1_[j] 2\nnode;main;[JIT]_[j] 7\n");
+	free(out);
+	profile__free(p);
+}
+
 Test(folded, same_line_from_different_threads_merges_and_sorts)
 {
 	struct pframe a[] = { { .name = "main" }, { .name = "a" } };

@@ -58,6 +58,44 @@ Test(views, folded_markers_kinds_and_comments)
 	vprof__free(v);
 }
 
+/* JIT frames (issue 25): "_[j]" is kind JIT in mapping [jit], and the
+ * report marks it [j]; pprof's mapping [jit] (perf's "[JIT] tid N") too. */
+Test(views, jit_frames_folded_pprof_report)
+{
+	struct vprof *v = parse("node;main;JS:*leaf a.js:1_[j] 3\nnode;main;[JIT]_[j] 1\n");
+	struct pframe fr[] = {
+		{ .name = "main", .mapping = "/bin/node", .build_id = "" },
+		{ .name = "[JIT]", .mapping = "[jit]", .build_id = "", .addr = 0x7f00, .jit = true },
+	};
+	struct report_opts o;
+	struct profile *p = profile__new();
+	struct vprof *pv = NULL;
+	char *buf = NULL, *rep;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	report__defaults(&o);
+	cr_assert_eq(v->stacks[0].depth, 2);
+	cr_expect_str_eq(v->frames[v->stacks[0].frames[1]].name, "JS:*leaf a.js:1");
+	cr_expect_eq(v->frames[v->stacks[0].frames[1]].kind, VK_JIT);
+	cr_expect_str_eq(v->frames[v->stacks[0].frames[1]].dso, "[jit]");
+	rep = render_report(v, &o);
+	cr_expect(strstr(rep, "[j] JS:*leaf a.js:1\n") && strstr(rep, "[j] [JIT]\n"), "%s", rep);
+	free(rep);
+	cr_assert_eq(profile__add(p, 0, "node", 42, 43, 7, fr, 2), 0);
+	cr_assert_eq(pprof__write(p, NULL, f), 0);
+	fclose(f);
+	cr_assert_eq(vprof__parse("t", (const uint8_t *)buf, len, &pv), 0);
+	cr_assert_eq(pv->stacks[0].depth, 2);
+	cr_expect_str_eq(pv->frames[pv->stacks[0].frames[1]].name, "[JIT]");
+	cr_expect_eq(pv->frames[pv->stacks[0].frames[1]].kind, VK_JIT);
+	cr_expect_eq(pv->frames[pv->stacks[0].frames[0]].kind, VK_USER);
+	vprof__free(pv);
+	vprof__free(v);
+	free(buf);
+	profile__free(p);
+}
+
 Test(views, folded_bad_line_is_einval)
 {
 	struct vprof *v = NULL;

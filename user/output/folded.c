@@ -101,6 +101,8 @@ static void put_line(struct text *t, const struct psample *s, const char *root)
 			put_bytes(t, "_[i]", 4);	/* as stackcollapse-perf.pl --inline marks them */
 		else if (s->frames[i]->python)
 			put_bytes(t, "_[py]", 5);
+		else if (s->frames[i]->jit)
+			put_bytes(t, "_[j]", 4);
 	}
 }
 

@@ -29,6 +29,8 @@ struct pframe {
 	bool kernel;
 	bool inlined;		/* inlined into the frame before it, at the same addr */
 	bool python;		/* a CPython frame: name "function (file.py:line)" */
+	bool jit;		/* code without a file (mapping "[jit]"): named by
+				 * its JIT map, or "[JIT]" when the map has none */
 };
 
 struct psample {

@@ -104,6 +104,17 @@ struct pp_reader {
 	char name[4096];	/* "file+0xADDR" */
 };
 
+/* What a mapping's name says of its frames: the kernel's, a JIT's (ours
+ * "[jit]"; perf's "[JIT] tid N" or its map "/tmp/perf-N.map"), or a file's. */
+static enum vkind mapping_kind(const char *dso)
+{
+	if (!strncmp(dso, "[kernel", 7) || !strcmp(dso, "[vmlinux]"))
+		return VK_KERNEL;
+	if (!strcmp(dso, "[jit]") || !strncmp(dso, "[JIT]", 5) || !strncmp(dso, "/tmp/perf-", 10))
+		return VK_JIT;
+	return VK_USER;
+}
+
 /* One location, outermost line first: every line but the last is inlined
  * into the next. Returns the frames added to ids (room for at most room),
  * -E2BIG past room or -ENOMEM. */
@@ -114,7 +125,7 @@ static int location_frames(struct vprof *v, struct pp_reader *r, const Location 
 	size_t mi = loc->mapping_id ? pp_index__find(&r->map, loc->mapping_id) : SIZE_MAX;
 	const Perftools__Profiles__Mapping *m = mi != SIZE_MAX ? pr->mapping[mi] : NULL;
 	const char *dso = m ? pp_string(pr, m->filename) : "";
-	bool kernel = !strncmp(dso, "[kernel", 7) || !strcmp(dso, "[vmlinux]");
+	enum vkind kind = mapping_kind(dso);
 	size_t n = 0, i;
 	int64_t id;
 
@@ -126,7 +137,7 @@ static int location_frames(struct vprof *v, struct pp_reader *r, const Location 
 			continue;
 		if (n == room)
 			return -E2BIG;
-		id = vprof__frame(v, name, dso, kernel ? VK_KERNEL : i ? VK_INLINE : VK_USER);
+		id = vprof__frame(v, name, dso, kind == VK_USER && i ? VK_INLINE : kind);
 		if (id < 0)
 			return -ENOMEM;
 		ids[n++] = (uint32_t)id;
@@ -138,7 +149,7 @@ static int location_frames(struct vprof *v, struct pp_reader *r, const Location 
 	/* no function: "file+0xADDR" as bpfprof's folded output writes it */
 	snprintf(r->name, sizeof(r->name), "%s+0x%" PRIx64, *dso ? dso : "[unknown]",
 		 loc->address - (m ? m->memory_start - m->file_offset : 0));
-	id = vprof__frame(v, r->name, dso, kernel ? VK_KERNEL : VK_USER);
+	id = vprof__frame(v, r->name, dso, kind);
 	if (id < 0)
 		return -ENOMEM;
 	ids[0] = (uint32_t)id;

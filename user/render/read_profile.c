@@ -121,6 +121,8 @@ static int64_t folded_frame(struct vprof *v, char *s, size_t len)
 	s[len] = '\0';
 	if (kind == VK_KERNEL) {
 		dso = "[kernel.kallsyms]";
+	} else if (kind == VK_JIT) {
+		dso = "[jit]";	/* as pprof's mapping */
 	} else if ((plus = strstr(s, "+0x")) && plus > s && !strchr(plus, ' ')) {
 		dso = vprof__intern(v, s, (size_t)(plus - s));
 		if (!dso)

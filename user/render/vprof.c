@@ -243,6 +243,14 @@ size_t vprof__frame_kind(const char *name, size_t len, enum vkind *kind)
 	return len;
 }
 
+/* A frame's kind (inline frames are their function's: one row in report) */
+static enum vkind frame_kind(const struct pframe *f)
+{
+	if (f->kernel)
+		return VK_KERNEL;
+	return f->python ? VK_PYTHON : f->jit ? VK_JIT : VK_USER;
+}
+
 /* One sample of the in-memory profile: its event (several events only)
  * and its frames, as folded output would show them. */
 static int add_psample(struct vprof *v, const struct profile *p, const struct psample *ps,
@@ -261,8 +269,7 @@ static int add_psample(struct vprof *v, const struct profile *p, const struct ps
 	for (i = 0; i < ps->nframes; i++) {
 		const struct pframe *f = ps->frames[i];
 
-		id = vprof__frame(v, f->name, f->mapping, f->kernel ? VK_KERNEL :
-				  f->python ? VK_PYTHON : VK_USER);
+		id = vprof__frame(v, f->name, f->mapping, frame_kind(f));
 		if (id < 0)
 			return -ENOMEM;
 		ids[n++] = (uint32_t)id;

@@ -55,6 +55,7 @@ static struct pframe user_frame(const char *name, const struct user_sym *us, uin
 		.name = name, .mapping = us->path, .build_id = us->build_id, .addr = addr,
 		.map_start = us->map_start, .map_limit = us->map_end, .map_off = us->map_pgoff,
 		.file = src ? src->file : NULL, .line = src ? src->line : 0, .inlined = inlined,
+		.jit = us->jit,
 	};
 }
 
@@ -80,8 +81,9 @@ static int remember(struct resolver *rv, struct frame_memo *m, uint64_t addr, st
 
 /* The frames of a user address of the process at hand, resolved on first
  * sight: the function that holds the code, then the functions inlined
- * there, outermost first; one left unnamed is FILE+0xOFFSET (the start of
- * the function the CFI knows) or [unknown]. */
+ * there, outermost first; one left unnamed is [JIT] (a JIT's code its map
+ * does not name: one frame, not one per address), FILE+0xOFFSET (the
+ * start of the function the CFI knows) or [unknown]. */
 static int user_frames(struct resolver *rv, const struct user_ctx *ctx, uint64_t addr,
 		       struct memo_hit *hit)
 {
@@ -102,6 +104,8 @@ static int user_frames(struct resolver *rv, const struct user_ctx *ctx, uint64_t
 
 			f[n++] = user_frame(iname ? iname : "[inlined]", &us, addr, &c->inlined[i], true);
 		}
+	} else if (us.jit) {
+		f[n++] = user_frame(JIT_UNNAMED, &us, addr, NULL, false);
 	} else if (us.dso) {
 		snprintf(name, sizeof(name), "%s+0x%" PRIx64, us.dso,
 			 us.in_function ? us.func_off : us.file_off);

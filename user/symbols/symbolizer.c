@@ -123,17 +123,28 @@ static bool anonymous(const struct vma *v)
 	return !v || v->path[0] != '/' || !strncmp(v->path, "//anon", 6);
 }
 
-/* Code a JIT generated, named by the process's /tmp/perf-PID.map. Its
+/* Anonymous memory proper (the mappings kept are executable ones): not
+ * [vdso], [heap] or another special mapping. "[anon:NAME]" is memory a
+ * process named with prctl(PR_SET_VMA_ANON_NAME). */
+static bool jit_code(const struct vma *v)
+{
+	return v && (!v->path[0] || !strncmp(v->path, "//anon", 6) ||
+		     !strncmp(v->path, "[anon:", 6));
+}
+
+/* Code a JIT generated, named by the process's /tmp/perf-PID.map; in
+ * anonymous memory, marked JIT even when the map does not name it. Its
  * "offset" is the address itself: the code belongs to no file. */
-static void name_jit(struct symbolizer *sz, const struct user_ctx *ctx, bool alive, uint64_t ip,
-		     struct user_sym *out)
+static void name_jit(struct symbolizer *sz, const struct user_ctx *ctx, bool alive,
+		     const struct vma *v, uint64_t ip, struct user_sym *out)
 {
 	struct proc_owner owner = procs__owner(sz->procs, ctx->tgid, ctx->start_time);
 	const char *name = jit_procs__lookup(sz->jit, ctx->tgid, ctx->start_time, alive, &owner, ip);
 
-	if (!name)
+	if (!name && !jit_code(v))
 		return;
-	out->name = name;
+	out->name = name;	/* NULL: the frame is JIT_UNNAMED (resolve.c) */
+	out->jit = true;
 	out->dso = out->path = JIT_MAPPING;
 	out->build_id = "";
 	out->file_off = ip;
@@ -159,7 +170,7 @@ static enum unnamed why_unnamed(const struct vma *v, const struct file_entry *f)
 {
 	if (!v)
 		return UNNAMED_NO_MAPPING;
-	if (!v->path[0] || !strncmp(v->path, "//anon", 6))
+	if (jit_code(v))
 		return UNNAMED_NO_JIT_MAP;
 	if (!f)
 		return UNNAMED_NO_FILE;
@@ -181,8 +192,8 @@ void symbolizer__user(struct symbolizer *sz, const struct user_ctx *ctx, uint64_
 		out->map_pgoff = v->pgoff;
 	}
 	if (anonymous(v))
-		name_jit(sz, ctx, alive, ip, out);
-	if (!v || out->name) {
+		name_jit(sz, ctx, alive, v, ip, out);
+	if (!v || out->jit) {
 		out->why = out->name ? UNNAMED_NONE : why_unnamed(v, NULL);
 		return;
 	}

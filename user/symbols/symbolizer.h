@@ -15,8 +15,12 @@ struct src_chain;
 struct procs;
 struct symbolizer;
 
-/* The mapping JIT frames (named by /tmp/perf-PID.map) are reported in. */
+/* The mapping JIT frames (code in anonymous executable memory) are
+ * reported in, and the one name of those its /tmp/perf-PID.map does not
+ * name: one frame per caller, as perf's "[JIT] tid N" is one library,
+ * not one frame per address (V8 without --perf-basic-prof: 112). */
 #define JIT_MAPPING	"[jit]"
+#define JIT_UNNAMED	"[JIT]"
 
 struct user_sym {
 	const char *name;	/* function; NULL when unresolved */
@@ -27,6 +31,7 @@ struct user_sym {
 	uint64_t map_start, map_end, map_pgoff;	/* the mapping holding it; 0 if none */
 	const struct src_chain *src;	/* source lines, inline frames (DWARF); NULL if none */
 	enum unnamed why;	/* when name is NULL: why */
+	bool jit;		/* in anonymous executable memory: a JIT's code */
 	bool in_function;	/* unnamed, but in a function the file's CFI knows: */
 	uint64_t func_off;	/* its start's file offset (its FDE's) */
 };
