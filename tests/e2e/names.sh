@@ -65,8 +65,11 @@ check "node, pprof: one JIT row, the first: [jit] [j] [JIT] ($n rows; $row)" \
 	all [ "$n" -eq 1 ] -- bash -c "[[ '$row' =~ \ \[jit\]\ +\[j\]\ \[JIT\]$ ]]"
 top=$(go tool pprof -top "$T/nodejit.pb.gz" 2>/dev/null | awk '$NF == "[JIT]" { n++ } /anon\+0x/ { a++ } END { print n + 0, a + 0 }')
 check "node, go tool pprof -top: one [JIT] function, no anon+0x ($top)" [ "$top" = "1 0" ]
+# the script copied under $T: the map node leaves names it, so only ours is removed
+cp examples/node_chain.js "$T/node_chain.js"
 "$BPFPROF" -F 199 -o "$T/nodemap.folded" -- node --perf-basic-prof --logfile="$T/v8.log" \
-	--no-logfile-per-isolate examples/node_chain.js 3 >/dev/null 2>&1
+	--no-logfile-per-isolate "$T/node_chain.js" 3 >/dev/null 2>&1
+grep -lF "$T/node_chain.js" /tmp/perf-*.map 2>/dev/null | xargs -r rm -f
 check "node --perf-basic-prof: JS frames marked _[j]" \
 	grep -qE ';JS:[*~^]?(leaf|middle|outer) [^;]*node_chain\.js:[0-9:]+_\[j\][; ]' "$T/nodemap.folded"
 row=$("$BPFPROF" report "$T/nodemap.folded" | grep -E 'JS:[*~^]?(leaf|middle|outer) ' | head -1)
