@@ -240,12 +240,13 @@ static void arm_abort(const struct run *r)
 /* At the end, stacks copied before their tables may wait for a build
  * under way (a loaded machine takes seconds for a big compiler's): up to
  * EARLY_WAIT_MS for it (a signal ends the wait), so they are walked by it
- * rather than by frame pointers. */
+ * rather than by frame pointers. Only a command's or -p's: over the whole
+ * machine some process always starts and the wait would always be paid. */
 static void wait_early_tables(struct run *r)
 {
 	struct pollfd pfd = { .fd = r->sig_fd, .events = POLLIN };
 
-	if (!r->early || !r->unwinder)
+	if (!r->early || !r->unwinder || !r->nroots)
 		return;
 	early_walks__poll(r->early);
 	for (int ms = 0; ms < EARLY_WAIT_MS && early_walks__waiting(r->early) &&
