@@ -240,13 +240,16 @@ static void arm_abort(const struct run *r)
 /* At the end, stacks copied before their tables may wait for a build
  * under way (a loaded machine takes seconds for a big compiler's): up to
  * EARLY_WAIT_MS for it (a signal ends the wait), so they are walked by it
- * rather than by frame pointers. Only a command's or -p's: over the whole
- * machine some process always starts and the wait would always be paid. */
+ * rather than by frame pointers. Only when a command or -p's processes
+ * ended by themselves: over the whole machine some process always starts
+ * and the wait would always be paid, and a signal asks for the end now. */
 static void wait_early_tables(struct run *r)
 {
 	struct pollfd pfd = { .fd = r->sig_fd, .events = POLLIN };
+	bool ended = r->stop_reason && (!strcmp(r->stop_reason, "command exited") ||
+					!strcmp(r->stop_reason, "target exited"));
 
-	if (!r->early || !r->unwinder || !r->nroots)
+	if (!r->early || !r->unwinder || !ended)
 		return;
 	early_walks__poll(r->early);
 	for (int ms = 0; ms < EARLY_WAIT_MS && early_walks__waiting(r->early) &&
