@@ -35,6 +35,7 @@ FUZZ_COV_CFLAGS    := -g -O0 -fsanitize=fuzzer -fprofile-instr-generate -fcovera
 
 # What each target compiles in besides tests/fuzz/fuzz_TARGET.c, and links.
 FUZZ_SRCS_elf_syms  := user/elf/elf_syms.c user/elf/elf_syms_read.c user/elf/elf_syms_aliases.c \
+                       user/elf/elf_syms_plt.c \
                        user/elf/elf_read.c user/elf/elf_limits.c
 FUZZ_LIBS_elf_syms  := -lelf -lz
 FUZZ_SRCS_proc_maps := user/procs/proc_maps.c

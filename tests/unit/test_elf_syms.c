@@ -583,3 +583,73 @@ Test(elf_syms, dwarf_bytes_as_decompressed)
 	cr_expect_eq(dwarf_bytes_of(zlib.s), n);
 	cr_expect_eq(dwarf_bytes_of(none.s), 0);
 }
+
+/* Calls through the PLT (strlen, printf), one through .plt.got (free,
+ * whose address is taken), and __cxa_finalize's .plt.got entry. */
+static const char plt_src[] =
+	"#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n"
+	"int main(int argc, char **argv)\n"
+	"{\n"
+	"	void (*f)(void *) = free;\n"
+	"	char *p = malloc((size_t)argc);\n"
+	"	f(p);\n"
+	"	printf(\"%d\\n\", (int)strlen(argv[0]));\n"
+	"	return 0;\n"
+	"}\n";
+
+/* Checks every PLT entry objdump -d names "NAME@plt" (binutils' own
+ * synthesis, from the same relocations) against elf_syms, at its first
+ * and last byte; and the header before the first entry is not _init's,
+ * whose size is 0 (.init comes just before .plt). Returns the entries. */
+static int expect_plt_as_objdump(const char *path)
+{
+	struct elf_syms *es = open_path(path);
+	char cmd[512], line[512], name[256];
+	const char *got;
+	uint64_t addr;
+	int n = 0;
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "objdump -d -j .plt -j .plt.sec -j .plt.got '%s'", path);
+	p = popen(cmd, "r");
+	cr_assert_not_null(p);
+	while (fgets(line, sizeof(line), p)) {
+		if (sscanf(line, "%" SCNx64 " <%255[^>]>:", &addr, name) != 2)
+			continue;
+		got = elf_syms__lookup_vaddr(es, addr, NULL);
+		if (!strstr(name, "@plt") || strstr(name, "@plt-")) {	/* the header */
+			cr_expect(!got || strcmp(got, "_init"), "%s: %s is named _init", path, name);
+			continue;
+		}
+		cr_expect(got && !strcmp(got, name), "%s: 0x%" PRIx64 " %s, elf_syms: %s", path,
+			  addr, name, got ? got : "(none)");
+		n++;
+	}
+	cr_assert_eq(pclose(p), 0, "%s failed", cmd);
+	elf_syms__free(es);
+	return n;
+}
+
+/* Each way the linker lays the PLT out: lazy (.plt with a header), bound
+ * at load (-z now), IBT (.plt.sec holds the entries callers reach), a
+ * shared library, non-PIE, stripped (the relocations and .dynsym stay). */
+Test(elf_syms, plt_entries_named_as_objdump_names_them)
+{
+	static const struct { const char *name, *flags; } builds[] = {
+		{ "plt_pie", PIE_FLAGS }, { "plt_nopie", NOPIE_FLAGS },
+		{ "plt_now", PIE_FLAGS " -Wl,-z,now" },
+		{ "plt_ibt", PIE_FLAGS " -fcf-protection=full -Wl,-z,ibtplt" },
+		{ "plt_lib.so", "-shared -fPIC" },
+	};
+	struct path src = path_of("plt.c"), out, stripped;
+
+	write_file(src.s, plt_src, strlen(plt_src));
+	for (size_t i = 0; i < sizeof(builds) / sizeof(builds[0]); i++) {
+		out = path_of(builds[i].name);
+		run("gcc -O1 %s '%s' -o '%s'", builds[i].flags, src.s, out.s);
+		/* strlen and printf at least (PIEs: __cxa_finalize too) */
+		cr_expect_geq(expect_plt_as_objdump(out.s), 2, "%s", out.s);
+	}
+	stripped = strip_copy(path_of("plt_ibt").s, "plt_ibt.stripped");
+	cr_expect_geq(expect_plt_as_objdump(stripped.s), 3);
+}

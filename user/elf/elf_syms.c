@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * Function symbols of one ELF file, read with libelf (elf_syms_read.c),
- * one name per address (elf_syms_aliases.c), and looked up by file offset
+ * its PLT entries named (elf_syms_plt.c), one name per address
+ * (elf_syms_aliases.c), and looked up by file offset
  * through the PT_LOAD program headers.
  *
  * The file is read through libelf's mmap: the symbol and string tables are
@@ -55,6 +56,8 @@ static struct elf_syms *load(Elf *elf, uint64_t fsize, bool with_syms)
 		err = elf_read__build_id(elf, phnum, fsize, es->build_id, &es->build_id_len);
 	if (!err && with_syms)
 		err = elf_syms_read__syms(es, elf, fsize);
+	if (!err && with_syms)
+		err = elf_syms_plt__add(es, elf, fsize);
 	if (err) {
 		elf_syms__free(es);
 		errno = -err;

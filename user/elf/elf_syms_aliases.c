@@ -6,7 +6,8 @@
  *   2. fewer leading underscores ("malloc" before "__libc_malloc"),
  *   3. shorter name,
  *   4. strcmp order, so the choice never depends on the symbol table order.
- * The merged symbol gets the largest size any of its aliases declares.
+ * The merged symbol gets the largest size any of its aliases declares
+ * (a sizeless alias counts only when none has a size).
  */
 #include <gelf.h>
 #include <stdlib.h>
@@ -58,6 +59,21 @@ static int sym_cmp(const void *pa, const void *pb, void *names)
 	return strcmp(na, nb);
 }
 
+/* An alias's extent into the kept symbol: a declared size wins over none
+ * (a sizeless one's end is only its section's), then the larger. */
+static void merge_alias(struct esym *kept, const struct esym *alias)
+{
+	if (kept->sizeless != alias->sizeless) {
+		if (kept->sizeless) {
+			kept->sizeless = false;
+			kept->end = alias->end;
+		}
+		return;
+	}
+	if (alias->end > kept->end)
+		kept->end = alias->end;
+}
+
 /* Keeps the first (preferred) alias of each address, with the largest end. */
 static void dedupe(struct elf_syms *es)
 {
@@ -67,8 +83,7 @@ static void dedupe(struct elf_syms *es)
 		struct esym *last = out ? &es->syms[out - 1] : NULL;
 
 		if (last && last->start == es->syms[i].start) {
-			if (es->syms[i].end > last->end)
-				last->end = es->syms[i].end;
+			merge_alias(last, &es->syms[i]);
 			continue;
 		}
 		es->syms[out++] = es->syms[i];
@@ -84,8 +99,9 @@ static const struct elf_load *seg_of_vaddr(const struct elf_syms *es, uint64_t v
 	return NULL;
 }
 
-/* A symbol without a size (hand-written assembly) extends to the next
- * symbol, but not past the end of the segment it is in. */
+/* A symbol without a size (hand-written assembly, _init) extends to the
+ * next symbol, but not past the end of its section (_init's .init is
+ * followed by .plt) nor of the segment it is in. */
 static void size_sizeless(struct elf_syms *es)
 {
 	for (size_t i = 0; i < es->nr_syms; i++) {
@@ -93,10 +109,13 @@ static void size_sizeless(struct elf_syms *es)
 		const struct elf_load *seg;
 		uint64_t end;
 
-		if (s->end != s->start)
+		if (!s->sizeless)
 			continue;
+		s->sizeless = false;
 		seg = seg_of_vaddr(es, s->start);
 		end = i + 1 < es->nr_syms ? es->syms[i + 1].start : UINT64_MAX;
+		if (s->end > s->start && s->end < end)
+			end = s->end;
 		if (seg && seg->vaddr + seg->memsz < end)
 			end = seg->vaddr + seg->memsz;
 		/* Nothing bounds it: claim only its first byte. */

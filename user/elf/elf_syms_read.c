@@ -130,26 +130,17 @@ static bool keep_sym(const GElf_Sym *sym)
 	       sym->st_shndx != SHN_UNDEF && sym->st_value;
 }
 
-/*
- * Copies a name into es->names, without its version ("memcpy@@GLIBC_2.14"
- * -> "memcpy": perf and gdb print it without), cut at ELF_NAME_MAX bytes.
- * Returns its offset, 0 for an empty name (names[0] is the empty string),
- * or -E2BIG when the file's symbols would exceed ELF_SYMS_BYTES_MAX.
- */
-static int64_t add_name(struct elf_syms *es, const char *strs, size_t strsz, size_t at,
-			size_t nsyms)
+int64_t elf_syms_read__put_name(struct elf_syms *es, const char *name, size_t len,
+				const char *suffix, size_t nsyms)
 {
-	size_t len = strnlen(strs + at, strsz - at < ELF_NAME_MAX ? strsz - at : ELF_NAME_MAX);
-	/* a leading '@' is part of the name */
-	const char *ver = len > 1 ? memchr(strs + at + 1, '@', len - 1) : NULL;
-	size_t need, cap;
+	size_t sfx = suffix ? strlen(suffix) : 0, need, cap;
 	char *grown;
 
-	if (ver)
-		len = (size_t)(ver - (strs + at));
 	if (!len)
 		return 0;
-	need = es->names_len + len + 1;
+	if (len + sfx > ELF_NAME_MAX)
+		len = ELF_NAME_MAX - sfx;
+	need = es->names_len + len + sfx + 1;
 	if (held_bytes(nsyms, need) > ELF_SYMS_BYTES_MAX)
 		return -E2BIG;
 	if (need > es->names_cap) {
@@ -160,14 +151,46 @@ static int64_t add_name(struct elf_syms *es, const char *strs, size_t strsz, siz
 		es->names = grown;
 		es->names_cap = cap;
 	}
-	memcpy(es->names + es->names_len, strs + at, len);
-	es->names[es->names_len + len] = '\0';
+	memcpy(es->names + es->names_len, name, len);
+	memcpy(es->names + es->names_len + len, suffix ? suffix : "", sfx + 1);
 	es->names_len = need;
-	return (int64_t)(need - len - 1);
+	return (int64_t)(need - len - sfx - 1);
+}
+
+/* Copies the name at strs + at into es->names without its version
+ * ("memcpy@@GLIBC_2.14" -> "memcpy": perf and gdb print it without). */
+static int64_t add_name(struct elf_syms *es, const char *strs, size_t strsz, size_t at,
+			size_t nsyms)
+{
+	size_t len = strnlen(strs + at, strsz - at < ELF_NAME_MAX ? strsz - at : ELF_NAME_MAX);
+	/* a leading '@' is part of the name */
+	const char *ver = len > 1 ? memchr(strs + at + 1, '@', len - 1) : NULL;
+
+	if (ver)
+		len = (size_t)(ver - (strs + at));
+	return elf_syms_read__put_name(es, strs + at, len, NULL, nsyms);
+}
+
+/* The end of the section a sizeless symbol is in: what it may be stretched
+ * to (_init, sizeless in .init, must not take in .plt after it); its own
+ * start when the section is not known. */
+static uint64_t section_end(Elf *elf, const GElf_Sym *sym)
+{
+	Elf_Scn *scn;
+	GElf_Shdr sh;
+
+	if (sym->st_shndx >= SHN_LORESERVE)
+		return sym->st_value;
+	scn = elf_getscn(elf, sym->st_shndx);
+	if (!scn || !gelf_getshdr(scn, &sh) || sym->st_value < sh.sh_addr ||
+	    sym->st_value - sh.sh_addr >= sh.sh_size)
+		return sym->st_value;
+	return add_sat(sh.sh_addr, sh.sh_size);
 }
 
 /* The functions of a symbol table, with their names copied. */
-static int collect_syms(struct elf_syms *es, Elf_Data *data, size_t nr, Elf_Data *strtab)
+static int collect_syms(struct elf_syms *es, Elf *elf, Elf_Data *data, size_t nr,
+			Elf_Data *strtab)
 {
 	const char *strs = strtab->d_buf;
 	size_t n = 0, strsz = strtab->d_size;
@@ -197,9 +220,10 @@ static int collect_syms(struct elf_syms *es, Elf_Data *data, size_t nr, Elf_Data
 			continue;
 		es->syms[es->nr_syms++] = (struct esym){
 			.start = sym.st_value,
-			.end = add_sat(sym.st_value, sym.st_size),
+			.end = sym.st_size ? add_sat(sym.st_value, sym.st_size) : section_end(elf, &sym),
 			.name = (uint32_t)name,
 			.bind = GELF_ST_BIND(sym.st_info),
+			.sizeless = !sym.st_size,
 		};
 	}
 	return 0;
@@ -269,6 +293,6 @@ int elf_syms_read__syms(struct elf_syms *es, Elf *elf, uint64_t fsize)
 	err = find_strtab(elf, sh.sh_link, fsize, &strtab);
 	if (err)
 		return err;
-	return collect_syms(es, data, nr, strtab);
+	return collect_syms(es, elf, data, nr, strtab);
 }
 
