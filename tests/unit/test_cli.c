@@ -202,6 +202,28 @@ Test(cli, name_sources_on_by_default_each_with_a_switch)
 	cli_free(&cfg);
 }
 
+/* --demangle[=short|full|none]: perf's short form unless full is asked. */
+Test(cli, demangle_forms, .init = cr_redirect_stderr)
+{
+	static const struct { char *arg; bool on, full; } forms[] = {
+		{ "--demangle", true, false }, { "--demangle=short", true, false },
+		{ "--demangle=full", true, true }, { "--demangle=none", false, false },
+	};
+	struct config cfg;
+
+	cr_assert_eq(parse((char *[]){ "bpfprof", NULL }, &cfg), CLI_RUN);
+	cr_expect(cfg.names.demangle && !cfg.names.demangle_full);
+	cli_free(&cfg);
+	for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
+		cr_assert_eq(parse(ARGV(forms[i].arg), &cfg), CLI_RUN, "%s", forms[i].arg);
+		cr_expect_eq(cfg.names.demangle, forms[i].on, "%s", forms[i].arg);
+		cr_expect_eq(cfg.names.demangle_full, forms[i].full, "%s", forms[i].arg);
+		cli_free(&cfg);
+	}
+	cr_expect_eq(parse(ARGV("--demangle=long"), &cfg), CLI_EXIT_USAGE);
+	cli_free(&cfg);
+}
+
 Test(cli, closest_option_to_a_typo)
 {
 	static const struct option opts[] = {

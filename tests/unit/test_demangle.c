@@ -19,7 +19,7 @@ static void expect_name(struct demangler *dm, const char *mangled, const char *w
 
 Test(demangle, cxx)
 {
-	struct demangler *dm = demangler__new();
+	struct demangler *dm = demangler__new(DEMANGLE_FULL);
 
 	cr_assert_not_null(dm);
 	expect_name(dm, "_ZN9hidden_ns8CruncherImE3runEm",
@@ -31,9 +31,46 @@ Test(demangle, cxx)
 	demangler__free(dm);
 }
 
+/* perf's default form: no parameters, return type nor clone suffix, so a
+ * function's clones and inlined copies read alike (perf report's names for
+ * these, from a std::sort profile). */
+Test(demangle, short_form_as_perf)
+{
+	struct demangler *dm = demangler__new(DEMANGLE_SHORT);
+
+	cr_assert_not_null(dm);
+	expect_name(dm, "_ZN9hidden_ns8CruncherImE3runEm", "hidden_ns::Cruncher<unsigned long>::run");
+	expect_name(dm, "_ZSt16__introsort_loopIN9__gnu_cxx17__normal_iteratorIPdSt6vectorIdSaIdEEEElNS0_5__ops15_Iter_less_iterEEvT_S9_T0_T1_.isra.0",
+		    "std::__introsort_loop<__gnu_cxx::__normal_iterator<double*, std::vector<double, std::allocator<double> > >, long, __gnu_cxx::__ops::_Iter_less_iter>");
+	expect_name(dm, "_ZSt16__introsort_loopIN9__gnu_cxx17__normal_iteratorIPdSt6vectorIdSaIdEEEElNS0_5__ops15_Iter_less_iterEEvT_S9_T0_T1_",
+		    "std::__introsort_loop<__gnu_cxx::__normal_iterator<double*, std::vector<double, std::allocator<double> > >, long, __gnu_cxx::__ops::_Iter_less_iter>");
+	expect_name(dm, "_ZNKSt6vectorIiSaIiEE4sizeEv", "std::vector<int, std::allocator<int> >::size");
+	/* the Rust forms are the same in both */
+	expect_name(dm, "_ZN1r6shapes13Grid$LT$T$GT$5total17h2452a868f05e4c80E",
+		    "r::shapes::Grid<T>::total");
+	demangler__free(dm);
+}
+
+/* A PLT entry's name is its function's, demangled, and "@plt", as perf
+ * prints it. */
+Test(demangle, plt_entries)
+{
+	struct demangler *dm = demangler__new(DEMANGLE_SHORT), *full = demangler__new(DEMANGLE_FULL);
+
+	cr_assert(dm && full);
+	expect_name(dm, "_ZNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEE4swapERS4_@plt",
+		    "std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> >::swap@plt");
+	expect_name(full, "_Znwm@plt", "operator new(unsigned long)@plt");
+	cr_expect_str_eq(demangler__name(dm, "memcmp@plt"), "memcmp@plt");
+	cr_expect_str_eq(demangler__name(dm, "_Z@plt"), "_Z@plt");
+	cr_expect_str_eq(demangler__name(dm, "@plt"), "@plt");
+	demangler__free(dm);
+	demangler__free(full);
+}
+
 Test(demangle, rust_legacy_and_v0)
 {
-	struct demangler *dm = demangler__new();
+	struct demangler *dm = demangler__new(DEMANGLE_FULL);
 
 	cr_assert_not_null(dm);
 	/* the legacy hash suffix is dropped, as perf and gdb drop it */
@@ -50,7 +87,7 @@ Test(demangle, plain_and_malformed_names_pass_through)
 		"main", "", "_Z", "_ZZZ", "_R", "_RNv", "_Zfoo", "__libc_start_main",
 		"_ZN9hidden_ns8CruncherImE3runEm_truncated_garbage_", "_ZN3foo",
 	};
-	struct demangler *dm = demangler__new();
+	struct demangler *dm = demangler__new(DEMANGLE_FULL);
 
 	cr_assert_not_null(dm);
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
@@ -61,7 +98,7 @@ Test(demangle, plain_and_malformed_names_pass_through)
 
 Test(demangle, each_name_once)
 {
-	struct demangler *dm = demangler__new();
+	struct demangler *dm = demangler__new(DEMANGLE_FULL);
 	const char *a, *b;
 	char copy[64];
 

@@ -599,7 +599,7 @@ static const char plt_src[] =
 
 /* Checks every PLT entry objdump -d names "NAME@plt" (binutils' own
  * synthesis, from the same relocations) against elf_syms, at its first
- * and last byte; and the header before the first entry is not _init's,
+ * byte; and the header before the first entry is not _init's,
  * whose size is 0 (.init comes just before .plt). Returns the entries. */
 static int expect_plt_as_objdump(const char *path)
 {

@@ -42,6 +42,7 @@ enum out_format {
  * is on by default and has a switch to turn it off. */
 struct name_sources {
 	bool demangle;			/* C++ and Rust names readable (--no-demangle) */
+	bool demangle_full;		/* with parameters and return type (--demangle=full) */
 	bool inlines;			/* inlined functions as frames (--no-inline) */
 	bool python;			/* CPython's frames in user stacks (--no-python) */
 	double debuginfod_timeout;	/* s a run may wait on debuginfod in all; 0: never ask */

@@ -23,7 +23,7 @@ enum {
 	OPT_BTF = 256, OPT_MAX_STACKS, OPT_FORMAT, OPT_INTERVAL, OPT_OUTPUT_DIR, OPT_MAX_FILES,
 	OPT_MAX_BYTES, OPT_PUSH, OPT_PUSH_AUTH_FILE, OPT_APP, OPT_SPOOL_DIR, OPT_SPOOL_MAX,
 	OPT_COMM, OPT_CGROUP, OPT_OFFCPU, OPT_MIN_BLOCK, OPT_LIST,
-	OPT_CALL_GRAPH, OPT_UNWIND_ROWS, OPT_NO_DEMANGLE, OPT_KILL_AFTER, OPT_NO_PROGRESS,
+	OPT_CALL_GRAPH, OPT_UNWIND_ROWS, OPT_NO_DEMANGLE, OPT_DEMANGLE, OPT_KILL_AFTER, OPT_NO_PROGRESS,
 	OPT_NO_INLINE, OPT_NO_PYTHON, OPT_DEBUGINFOD_TIMEOUT, OPT_DWARF_MEM,
 	OPT_JIT_MAP_MEM,
 	OPT_REPORT, OPT_CONTROL, OPT_START_DISABLED,
@@ -44,6 +44,7 @@ static const struct option long_opts[] = {
 	{ "call-graph",  required_argument, NULL, OPT_CALL_GRAPH },
 	{ "unwind-rows", required_argument, NULL, OPT_UNWIND_ROWS },
 	{ "no-demangle", no_argument,       NULL, OPT_NO_DEMANGLE },
+	{ "demangle",    optional_argument, NULL, OPT_DEMANGLE },
 	{ "no-inline",   no_argument,       NULL, OPT_NO_INLINE },
 	{ "dwarf-mem",   required_argument, NULL, OPT_DWARF_MEM },
 	{ "jit-map-mem", required_argument, NULL, OPT_JIT_MAP_MEM },
@@ -76,6 +77,21 @@ static const struct option long_opts[] = {
 	{ "version",     no_argument,       NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
 };
+
+/* --demangle[=short|full|none]: alone, perf's short form. */
+static int set_demangle(struct name_sources *names, const char *form)
+{
+	if (!form || !strcmp(form, "short") || !strcmp(form, "full")) {
+		names->demangle = true;
+		names->demangle_full = form && !strcmp(form, "full");
+	} else if (!strcmp(form, "none")) {
+		names->demangle = false;
+	} else {
+		cli_usage__error("invalid --demangle '%s': expected short, full or none", form);
+		return CLI_EXIT_USAGE;
+	}
+	return -1;
+}
 
 /* CLI_EXIT_USAGE with msg said (it takes arg) when bad, else -1: go on. */
 static int usage_if(bool bad, const char *msg, const char *arg)
@@ -254,6 +270,8 @@ static int apply_option(int opt, const char *arg, struct config *cfg)
 	case OPT_NO_DEMANGLE:
 		cfg->names.demangle = false;
 		return -1;
+	case OPT_DEMANGLE:
+		return set_demangle(&cfg->names, arg);
 	case OPT_NO_INLINE:
 		cfg->names.inlines = false;
 		return -1;

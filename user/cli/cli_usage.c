@@ -52,6 +52,8 @@ static const char help_text[] =
 "                        page, .svg: a static flame graph, anything else: folded\n"
 "      --format FMT      folded, pprof, html, svg, or both (fleet mode): overrides the name\n"
 "      --report          after the run, print the report table (see bpfprof report)\n"
+"      --demangle[=FORM] C++ names as perf prints them (short, the default: no parameters\n"
+"                        or return type), full (all the symbol says) or none\n"
 "      --no-demangle     print C++ and Rust names as the symbol table has them\n"
 "      --no-inline       no frames for inlined functions (source lines stay)\n"
 "      --dwarf-mem SIZE  DWARF held at once for source lines and inline frames; a file\n"

@@ -6,9 +6,16 @@
  * demangler binutils, gdb and perf use, so names match theirs. Only names
  * that start like a mangled name are passed to it, so C programs pay one
  * prefix test per frame.
+ *
+ * The short form is libiberty's without DMGL_PARAMS, as perf asks for it
+ * unless verbose: "std::__introsort_loop<...>" where the full form has
+ * "void std::__introsort_loop<...>(..., long, ...) [clone .isra.0]" (148
+ * characters against 382 for std::sort over doubles), so a function's
+ * inlined and out-of-line copies, and its clones, read the same.
  */
 #include <search.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,8 +23,11 @@
 
 #include "elf/demangle.h"
 
-/* Rust hashes (legacy "::h0123...") are left out, as perf does by default. */
-#define DEMANGLE_OPTS	(DMGL_PARAMS | DMGL_ANSI | DMGL_AUTO)
+/* Rust hashes (legacy "::h0123...") are left out in both, as perf does by
+ * default (DMGL_VERBOSE would keep them). */
+#define DEMANGLE_SHORT_OPTS	DMGL_AUTO
+#define DEMANGLE_FULL_OPTS	(DMGL_PARAMS | DMGL_ANSI | DMGL_AUTO)
+#define PLT_SUFFIX		"@plt"
 
 struct dm_entry {
 	char *mangled;		/* first: the tree's key */
@@ -27,11 +37,16 @@ struct dm_entry {
 struct demangler {
 	void *tree;		/* tsearch tree of struct dm_entry by mangled name */
 	size_t n;
+	int opts;		/* libiberty's DMGL_* */
 };
 
-struct demangler *demangler__new(void)
+struct demangler *demangler__new(enum demangle_form form)
 {
-	return calloc(1, sizeof(struct demangler));
+	struct demangler *dm = calloc(1, sizeof(struct demangler));
+
+	if (dm)
+		dm->opts = form == DEMANGLE_FULL ? DEMANGLE_FULL_OPTS : DEMANGLE_SHORT_OPTS;
+	return dm;
 }
 
 static void free_entry(void *node)
@@ -77,6 +92,24 @@ static bool looks_mangled(const char *name)
 	return name[0] == '_' && (name[1] == 'Z' || name[1] == 'R');
 }
 
+/* libiberty's reading of name, NULL when it has none; a PLT entry's
+ * "NAME@plt" is NAME's reading and the suffix. */
+static char *readable(const char *name, int opts)
+{
+	size_t len = strlen(name), sfx = strlen(PLT_SUFFIX);
+	char *base, *plain, *out = NULL;
+
+	if (len <= sfx || strcmp(name + len - sfx, PLT_SUFFIX))
+		return cplus_demangle(name, opts);
+	base = strndup(name, len - sfx);
+	plain = base ? cplus_demangle(base, opts) : NULL;
+	if (plain && asprintf(&out, "%s" PLT_SUFFIX, plain) < 0)
+		out = NULL;
+	free(plain);
+	free(base);
+	return out;
+}
+
 const char *demangler__name(struct demangler *dm, const char *name)
 {
 	struct dm_entry key = { .mangled = (char *)name }, *e;
@@ -93,7 +126,7 @@ const char *demangler__name(struct demangler *dm, const char *name)
 			return name;
 		e->mangled = strdup(name);
 		if (e->mangled)
-			e->readable = cplus_demangle(name, DEMANGLE_OPTS);	/* NULL: not mangled */
+			e->readable = readable(name, dm->opts);	/* NULL: not mangled */
 		if (!e->mangled || !tsearch(e, &dm->tree, cmp_entry)) {
 			free_entry(e);
 			return name;

@@ -42,7 +42,7 @@ struct symbolizer *symbolizer__new(struct procs *procs, struct files *files,
 	sz->names = *names;
 	sz->jit = jit_procs__new(names->jit_map_mem);
 	if (names->demangle)
-		sz->dm = demangler__new();
+		sz->dm = demangler__new(names->demangle_full ? DEMANGLE_FULL : DEMANGLE_SHORT);
 	if (!sz->jit || (names->demangle && !sz->dm)) {
 		symbolizer__free(sz);
 		return NULL;
