@@ -145,7 +145,11 @@ $(BUILD)/examples/%: examples/%.c examples/workload.h $(BUILD)/examples/libhot.s
 	@mkdir -p $(@D)
 	$(CC) $(EXAMPLE_CFLAGS) $< -o $@ -L$(BUILD)/examples -Wl,-rpath,'$$ORIGIN' -lhot -lpthread
 
-# C++ workloads (names to demangle)
+# C++ workloads (names to demangle); cxx_sort -O2, as C++ is built: std::sort
+# inlined into itself and into its callers, clones (.isra), calls via the PLT
+$(BUILD)/examples/cxx_sort: examples/cxx_sort.cpp examples/workload.h
+	@mkdir -p $(@D)
+	$(CXX) -O2 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -Wall -Wextra -Werror $< -o $@
 $(BUILD)/examples/%: examples/%.cpp examples/workload.h
 	@mkdir -p $(@D)
 	$(CXX) $(EXAMPLE_CFLAGS) $< -o $@ -lpthread

@@ -188,3 +188,24 @@ Test(dwarf_lines, minidebuginfo_names_functions)
 	cr_expect_str_eq(sym, "mix_rounds");
 	rm_dir(dir);
 }
+
+/* A C++ function of internal linkage has no linkage name in gcc's DWARF:
+ * its inline frames are named from its scopes, "scoring::weigh" as its
+ * symbol demangles, not the bare "weigh" (build/examples/cxx_sort). */
+Test(dwarf_lines, cxx_inline_frame_qualified_by_its_namespace)
+{
+	const char *path = "build/examples/cxx_sort";
+	struct dwarf_lines *dl = open_file(path, true);
+	uint64_t start = sym_addr(path, "_ZL12weigh_inlineRKSt6vectorIdSaIdEE");
+	const struct src_chain *c, *hit = NULL;
+
+	for (uint64_t a = start; a < start + 0x80 && !hit; a++) {
+		c = dwarf_lines__at(dl, a);
+		for (uint32_t i = 0; c && i < c->ninlined && !hit; i++)
+			if (c->inlined[i].name && strstr(c->inlined[i].name, "weigh"))
+				hit = c;
+	}
+	cr_assert_not_null(hit, "no inline frame of weigh in weigh_inline");
+	cr_expect_str_eq(hit->inlined[hit->ninlined - 1].name, "scoring::weigh");
+	dwarf_lines__free(dl);
+}

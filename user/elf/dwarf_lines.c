@@ -18,6 +18,13 @@
 #include "base/open_regular.h"
 
 #define MAX_INLINE_DEPTH	32
+#define QUALIFIED_MAX		1024	/* a name built from its scopes */
+#define MAX_DECL_HOPS		8	/* abstract origins and specifications followed */
+
+/* Room for the names walk_scopes() builds, one per frame. */
+struct name_room {
+	char s[MAX_INLINE_DEPTH][QUALIFIED_MAX];
+};
 #define MAX_DEBUG_FILE		(1ull << 30)	/* bytes read for a debug link's CRC */
 
 struct cached {
@@ -213,9 +220,70 @@ static int grow(struct dwarf_lines *dl)
 	return 0;
 }
 
+static bool is_cxx(Dwarf_Die *cu)
+{
+	switch (dwarf_srclang(cu)) {
+	case DW_LANG_C_plus_plus:
+	case DW_LANG_C_plus_plus_03:
+	case DW_LANG_C_plus_plus_11:
+	case DW_LANG_C_plus_plus_14:
+	case DW_LANG_ObjC_plus_plus:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* The DIE that declares die's function: through DW_AT_abstract_origin (an
+ * inlined or out-of-line copy) and DW_AT_specification (a definition
+ * outside its class or namespace block). */
+static Dwarf_Die declaration(Dwarf_Die *die)
+{
+	Dwarf_Die cur = *die, next;
+	Dwarf_Attribute attr;
+
+	for (int hops = 0; hops < MAX_DECL_HOPS; hops++) {
+		if (!dwarf_attr(&cur, DW_AT_abstract_origin, &attr) &&
+		    !dwarf_attr(&cur, DW_AT_specification, &attr))
+			break;
+		if (!dwarf_formref_die(&attr, &next))
+			break;
+		cur = next;
+	}
+	return cur;
+}
+
+/* name qualified by the namespaces and classes around die's declaration,
+ * as the demangler prints a mangled name ("scoring::weigh"); name itself
+ * when there are none or it does not fit. One walk of the unit's DIEs. */
+static const char *qualified(Dwarf_Die *die, const char *name, char *buf, size_t size)
+{
+	Dwarf_Die decl = declaration(die), *scopes = NULL;
+	int n = dwarf_getscopes_die(&decl, &scopes), tag, w;
+	const char *part;
+	size_t len = 0;
+
+	for (int i = n - 1; i > 0 && len < size; i--) {
+		tag = dwarf_tag(&scopes[i]);
+		if (tag != DW_TAG_namespace && tag != DW_TAG_class_type &&
+		    tag != DW_TAG_structure_type && tag != DW_TAG_union_type)
+			continue;
+		part = dwarf_diename(&scopes[i]);
+		w = snprintf(buf + len, size - len, "%s::", part ? part : "(anonymous namespace)");
+		len = w < 0 ? size : len + (size_t)w;
+	}
+	free(scopes);
+	if (!len || len >= size)
+		return name;
+	w = snprintf(buf + len, size - len, "%s", name);
+	return w < 0 || (size_t)w >= size - len ? name : buf;
+}
+
 /* The name a frame is printed with: the linkage name (demangled later,
- * so C++ gets its qualified name), else the plain one. */
-static const char *die_name(Dwarf_Die *die)
+ * so C++ gets its qualified name), else the plain one, which in C++ (a
+ * function of internal linkage: gcc gives it no linkage name) is qualified
+ * here into buf, so its inlined copies read as its symbol does. */
+static const char *die_name(Dwarf_Die *die, Dwarf_Die *cu, char *buf, size_t size)
 {
 	Dwarf_Attribute attr;
 	const char *name;
@@ -223,7 +291,10 @@ static const char *die_name(Dwarf_Die *die)
 	name = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_linkage_name, &attr));
 	if (!name)
 		name = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &attr));
-	return name ? name : dwarf_diename(die);
+	if (name)
+		return name;
+	name = dwarf_diename(die);
+	return name && is_cxx(cu) ? qualified(die, name, buf, size) : name;
 }
 
 /* Where an inlined call sits in its caller: DW_AT_call_file / call_line. */
@@ -312,7 +383,7 @@ static int physical_scopes(Dwarf_Die *cu, Dwarf_Addr addr, Dwarf_Die *scopes)
  * inlined function, each call site in the function around it. Returns the
  * count, the last one being the enclosing DW_TAG_subprogram's. */
 static uint32_t walk_scopes(Dwarf_Die *cu, Dwarf_Addr addr, struct src_frame here,
-			    struct src_frame *frames, bool with_inline)
+			    struct src_frame *frames, struct name_room *room, bool with_inline)
 {
 	Dwarf_Die scopes[MAX_INLINE_DEPTH * 2];
 	int n = with_inline ? physical_scopes(cu, addr, scopes) : 0;
@@ -324,7 +395,7 @@ static uint32_t walk_scopes(Dwarf_Die *cu, Dwarf_Addr addr, struct src_frame her
 		if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_subprogram)
 			continue;
 		frames[k] = here;
-		frames[k].name = die_name(&scopes[i]);
+		frames[k].name = die_name(&scopes[i], cu, room->s[k], sizeof(room->s[k]));
 		k++;
 		if (tag == DW_TAG_subprogram)
 			break;
@@ -386,6 +457,7 @@ static struct src_chain *resolve(struct dwarf_lines *dl, uint64_t vaddr, size_t 
 {
 	Dwarf_Addr addr = vaddr + dl->base, bias = 0;
 	struct src_frame frames[MAX_INLINE_DEPTH] = { 0 }, here = { 0 };
+	struct name_room room;	/* 32 KiB, on the main thread's stack */
 	Dwarf_Die *cu = dwfl_module_addrdie(dl->mod, addr, &bias);
 	Dwfl_Line *line = dwfl_module_getsrc(dl->mod, addr);
 	uint32_t k = 0;
@@ -396,7 +468,7 @@ static struct src_chain *resolve(struct dwarf_lines *dl, uint64_t vaddr, size_t 
 		here.line = lineno > 0 ? (uint32_t)lineno : 0;
 	}
 	if (cu)
-		k = walk_scopes(cu, addr - bias, here, frames, dl->with_inline);
+		k = walk_scopes(cu, addr - bias, here, frames, &room, dl->with_inline);
 	else if (line)
 		frames[k++] = here;
 	if (!k)
