@@ -2,11 +2,11 @@
 # Names beyond the symbol table: demangled C++, JIT maps, inline frames and
 # source lines, debug files. Sourced by run.sh.
 
-echo "== C++: demangled by default, as the symbol table has them with --no-demangle"
+echo "== C++: demangled by default (perf's short form), as the symbol table has them with --no-demangle"
 "$BPFPROF" -o "$T/cxx.folded" -- "$EX/cxx_names" 2 2>"$T/cxx.err"
 check "c++: exit 0" [ $? -eq 0 ]
-run='hidden_ns::Cruncher<unsigned long>::run(unsigned long)'
-drive='unsigned long hidden_ns::drive<unsigned long>(hidden_ns::Cruncher<unsigned long>&, unsigned long)'
+run='hidden_ns::Cruncher<unsigned long>::run'
+drive='hidden_ns::drive<unsigned long>'
 s=$(frame_share "$T/cxx.folded" cxx_names "$run")
 note_share cxx_names "Cruncher::run" "$s"
 check "c++: the method's name demangled in >= 80% ($s%)" [ "$s" -ge 80 ]
@@ -14,6 +14,62 @@ check "c++: main;drive<...>;Cruncher<...>::run" has_chain "$T/cxx.folded" cxx_na
 "$BPFPROF" --no-demangle -o "$T/cxxm.folded" -- "$EX/cxx_names" 1 2>/dev/null
 s=$(frame_share "$T/cxxm.folded" cxx_names _ZN9hidden_ns8CruncherImE3runEm)
 check "c++ --no-demangle: the mangled name ($s%)" [ "$s" -ge 80 ]
+
+echo "== C++ as perf names it: std::sort's frames, PLT entries, one name for inlined and out-of-line copies"
+# perf samples the same process over the same 3 s (-g: frame pointers, as
+# cxx_sort keeps them); names are compared, never shares
+"$EX/cxx_sort" 5 & cs=$!
+sleep 0.3
+perf record -q -F 499 -g -p "$cs" -o "$T/sort.perf" -- sleep 3 >/dev/null 2>&1 & sp=$!
+"$BPFPROF" -F 499 -p "$cs" -d 3 -o "$T/sort.folded" 2>"$T/sort.err"
+check "c++ sort: exit 0" [ $? -eq 0 ]
+wait "$sp"
+kill "$cs" 2>/dev/null; wait "$cs" 2>/dev/null
+# perf's functions with self samples, user space only: "SHARE NAME"
+perf report -i "$T/sort.perf" --stdio --no-children -g none --sort sym --comm cxx_sort 2>/dev/null |
+	sed -n 's/^ *\([0-9.]*\)%  \[\.\] \(.*[^ ]\) *$/\1 \2/p' >"$T/sort.perf.self"
+# bpfprof's the same way: the function holding each sample's user address
+# (inline frames after it and kernel frames after the leaf left out)
+awk '{ n = $NF; t += n; line = $0; sub(/ [0-9]+$/, "", line)
+	while (line ~ /;[^;]*_\[[ik]\]$/) sub(/;[^;]*_\[[ik]\]$/, "", line)
+	k = split(line, f, ";"); self[f[k]] += n }
+	END { for (s in self) printf "%.2f %s\n", self[s] * 100 / t, s }' "$T/sort.folded" |
+	sort -rn >"$T/sort.self"
+# the hot names (2% or more) of each side must be names the other side gave
+hot_missing() {
+	awk 'NR == FNR { have[substr($0, index($0, " ") + 1)] = 1; next }
+		FNR <= 10 && $1 >= 2 { name = substr($0, index($0, " ") + 1)
+			n++; if (!(name in have)) { miss++; print "  missing: " name > "/dev/stderr" } }
+		END { print n + 0, miss + 0 }' "$1" "$2"
+}
+read -r np mp < <(hot_missing "$T/sort.self" "$T/sort.perf.self")
+read -r nb mb < <(hot_missing "$T/sort.perf.self" "$T/sort.self")
+check "c++ sort: perf's top 10 functions of 2% or more ($np) are bpfprof's names, none missing ($mp)" \
+	all [ "$np" -ge 4 ] -- [ "$mp" -eq 0 ]
+check "c++ sort: and bpfprof's ($nb) are perf's, none missing ($mb)" all [ "$nb" -ge 4 ] -- [ "$mb" -eq 0 ]
+intro='std::__introsort_loop<__gnu_cxx::__normal_iterator<double*, std::vector<double, std::allocator<double> > >, long, __gnu_cxx::__ops::_Iter_less_iter>'
+check "c++ sort: std::sort's loop as perf prints it (${#intro} characters)" \
+	all grep -qxF "$intro" <(cut -d' ' -f2- "$T/sort.perf.self") -- grep -qF ";$intro" "$T/sort.folded"
+plt_perf=$(awk '$2 == "memcmp@plt" { print int($1) }' "$T/sort.perf.self")
+plt_ours=$(awk '$2 == "memcmp@plt" { print int($1) }' "$T/sort.self")
+note_share cxx_sort "memcmp@plt" "${plt_ours:-0}"
+check "c++ sort: the PLT stub is memcmp@plt in both (perf ${plt_perf:-0}%, bpfprof ${plt_ours:-0}%)" \
+	all [ "${plt_perf:-0}" -ge 1 ] -- [ "${plt_ours:-0}" -ge 1 ]
+check "c++ sort: every @plt perf reports at 1% or more is bpfprof's" bash -c \
+	"awk '\$1 >= 1 && / [^ ]*@plt\$/ { print \$2 }' '$T/sort.perf.self' | while read -r p; do grep -qF \" \$p\" '$T/sort.self' || exit 1; done"
+check "c++ sort: no frame is named _init (a sizeless symbol stretched over .plt)" \
+	bash -c "! grep -qE '(^|;)_init( |;)' '$T/sort.folded'"
+# scoring::weigh (internal linkage: no linkage name in DWARF) inlined into
+# weigh_inline and called out of line by weigh_called: one name
+weighs=$(grep -o '[^;]*weigh[^;]*' "$T/sort.folded" | sed -e 's/ [0-9]*$//' -e 's/_\[i\]$//' |
+	grep -v '^weigh_\(inline\|called\)$' | sort -u | tr '\n' '|')
+check "c++ sort: one name for weigh's inlined and out-of-line copies ($weighs)" all \
+	[ "$weighs" = "scoring::weigh|" ] -- has_chain "$T/sort.folded" cxx_sort "weigh_inline;scoring::weigh_[i]" -- \
+	has_chain "$T/sort.folded" cxx_sort "weigh_called;scoring::weigh"
+"$BPFPROF" -F 499 --demangle=full -o "$T/sortfull.folded" -- "$EX/cxx_sort" 1 2>/dev/null
+check "c++ --demangle=full: parameters and return types (sort_doubles(std::vector<double, ...>&, ...))" \
+	grep -qF ';sort_doubles(std::vector<double, std::allocator<double> >&, std::mersenne_twister_engine<' "$T/sortfull.folded"
+check "c++ --demangle=full: a clone keeps its suffix" grep -qE ';void std::__introsort_loop<[^;]*\) \[clone \.isra\.[0-9]+\]( |;)' "$T/sortfull.folded"
 
 echo "== JIT code in anonymous memory, named by /tmp/perf-PID.map as it grows"
 ls /tmp/perf-*.map 2>/dev/null | sort >"$T/maps.before"
