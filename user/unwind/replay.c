@@ -9,16 +9,13 @@
 
 #define ROW_FDS		8	/* files' row maps open during one walk */
 
+/* ---- the walk, over a view --------------------------------------------- */
+
 struct walk {
-	const struct replay_maps *m;
+	const struct replay_view *v;
 	const struct early_stack *e;
-	struct unwind_proc entry;
-	bool has_entry;
-	struct exec_ranges ranges;
 	__u64 ip, sp, bp;
 	bool guessed;		/* the last step was by frame pointer */
-	struct rows_fd { __u32 slot; int fd; } rows[ROW_FDS];
-	int nrows_open;
 };
 
 /* The 8-byte word of the copied stack at addr; false when the copy does
@@ -33,6 +30,161 @@ static bool stack_word(const struct walk *w, __u64 addr, __u64 *out)
 	memcpy(out, w->e->stack + off, sizeof(*out));
 	return true;
 }
+
+static const struct unwind_map *find_map(const struct walk *w, __u64 pc)
+{
+	__u32 lo = 0, hi = w->v->entry->nmaps;
+
+	while (lo < hi) {
+		__u32 mid = lo + (hi - lo) / 2;
+		const struct unwind_map *m = &w->v->entry->maps[mid];
+
+		if (pc < m->start)
+			hi = mid;
+		else if (pc >= m->end)
+			lo = mid + 1;
+		else
+			return m;
+	}
+	return NULL;
+}
+
+static bool in_exec_ranges(const struct walk *w, __u64 pc)
+{
+	for (int i = 0; w->v->ranges && i < EXEC_RANGES; i++)
+		if (pc >= w->v->ranges->start[i] && pc < w->v->ranges->end[i])
+			return true;
+	return false;
+}
+
+static __u32 row_step(struct walk *w, const struct unwind_row *row)
+{
+	__u64 cfa, ra;
+
+	switch (row->cfa_reg) {
+	case CFA_END:
+		return STAT_UNWIND_END;
+	case CFA_RSP:
+		cfa = w->sp + (__u64)(__s64)row->cfa_offset;
+		break;
+	case CFA_RBP:
+		cfa = w->bp + (__u64)(__s64)row->cfa_offset;
+		break;
+	case CFA_PLT:	/* the stub's second half has pushed one more word */
+		cfa = w->sp + 8 + ((w->ip & 15) >= 11 ? 8 : 0);
+		break;
+	default:
+		return STAT_UNWIND_NO_RULE;
+	}
+	if (!stack_word(w, cfa - 8, &ra) ||
+	    (row->rbp_offset != RBP_SAME &&
+	     !stack_word(w, cfa + (__u64)(__s64)row->rbp_offset, &w->bp)))
+		return STAT_UNWIND_READ_FAULT;
+	if (!ra)
+		return STAT_UNWIND_END;
+	w->sp = cfa;
+	w->ip = ra;
+	return 0;
+}
+
+/* fp_step() of bpf/stack.bpf.h: the caller's rbp at rbp, the return
+ * address above it; a frame below the stack pointer or misaligned is none. */
+static __u32 fp_step(struct walk *w)
+{
+	__u64 caller_bp, ra;
+
+	w->guessed = true;
+	if (!w->bp)
+		return STAT_UNWIND_END;
+	if (w->bp < w->sp || (w->bp & 7))
+		return STAT_UNWIND_IMPLAUSIBLE;
+	if (!stack_word(w, w->bp, &caller_bp) || !stack_word(w, w->bp + 8, &ra))
+		return STAT_UNWIND_READ_FAULT;
+	if (!ra)
+		return STAT_UNWIND_END;
+	w->sp = w->bp + 16;
+	w->bp = caller_bp;
+	w->ip = ra;
+	return 0;
+}
+
+/* The step out of the frame at pc in mapping m (NULL: JIT code), by the
+ * BPF side's rules (step_frame()). */
+static __u32 step_frame(struct walk *w, const struct unwind_map *m, __u64 pc)
+{
+	struct unwind_row row;
+	bool found;
+
+	if (!m || !UNWIND_FILE_HAS_ROWS(m->file))
+		return fp_step(w);
+	found = w->v->find_row(w->v->arg, m, pc - m->bias, &row);
+	if (found && (row.cfa_reg != CFA_NONE || w->v->mode != UNWIND_AUTO)) {
+		w->guessed = false;
+		return row_step(w, &row);
+	}
+	if (w->v->mode != UNWIND_AUTO)
+		return STAT_UNWIND_NO_RULE;
+	return fp_step(w);
+}
+
+/* Without an entry: the kernel's frame-pointer walk of a user stack. */
+static __u32 fp_walk(const struct replay_view *v, const struct early_stack *e, __u64 *ips,
+		     __u32 *nr)
+{
+	struct walk w = { .v = v, .e = e, .ip = e->ip, .sp = e->sp, .bp = e->bp };
+
+	*nr = 0;
+	while (*nr < MAX_STACK_DEPTH && w.ip && !(w.ip & PY_FRAME_TAG)) {
+		ips[(*nr)++] = w.ip;
+		if (fp_step(&w))
+			break;
+	}
+	return STAT_UNWIND_FP_FALLBACK;
+}
+
+__u32 replay__walk_view(const struct replay_view *v, const struct early_stack *e, __u64 *ips,
+			__u32 *nr)
+{
+	struct walk w = { .v = v, .e = e, .ip = e->ip, .sp = e->sp, .bp = e->bp };
+	__u32 stop = STAT_UNWIND_DEPTH;
+
+	if (!v->entry)
+		return fp_walk(v, e, ips, nr);
+	*nr = 0;
+	while (*nr < MAX_STACK_DEPTH) {
+		/* a return address points after its call: the call is the byte before */
+		__u64 pc = *nr ? w.ip - 1 : w.ip;
+		const struct unwind_map *map;
+		bool anon;
+
+		if (w.ip & PY_FRAME_TAG) {	/* read from a corrupt frame */
+			stop = STAT_UNWIND_BAD_ADDRESS;
+			break;
+		}
+		map = find_map(&w, pc);
+		anon = !map && v->mode == UNWIND_AUTO && in_exec_ranges(&w, pc);
+		if (!map && !anon && w.guessed) {
+			stop = STAT_UNWIND_IMPLAUSIBLE;
+			break;
+		}
+		ips[(*nr)++] = w.ip;
+		stop = map || anon ? step_frame(&w, map, pc) : STAT_UNWIND_NO_MAPPING;
+		if (stop)
+			break;
+		stop = STAT_UNWIND_DEPTH;
+	}
+	/* the first frame in no mapping: an entry written before the image's
+	 * libraries were mapped, frame pointers as in the BPF side */
+	return stop == STAT_UNWIND_NO_MAPPING && *nr == 1 ? fp_walk(v, e, ips, nr) : stop;
+}
+
+/* ---- the view from the BPF maps ------------------------------------------ */
+
+struct bpf_rows {
+	int files_fd;
+	struct rows_fd { __u32 slot; int fd; } open[ROW_FDS];
+	int nopen;
+};
 
 static bool read_entry(const struct replay_maps *m, const struct early_stack *e,
 		       struct unwind_proc *out)
@@ -65,54 +217,28 @@ bool replay__ready(const struct replay_maps *m, const struct early_stack *e)
 	return true;
 }
 
-static const struct unwind_map *find_map(const struct walk *w, __u64 pc)
-{
-	__u32 lo = 0, hi = w->has_entry ? w->entry.nmaps : 0;
-
-	while (lo < hi) {
-		__u32 mid = lo + (hi - lo) / 2;
-		const struct unwind_map *m = &w->entry.maps[mid];
-
-		if (pc < m->start)
-			hi = mid;
-		else if (pc >= m->end)
-			lo = mid + 1;
-		else
-			return m;
-	}
-	return NULL;
-}
-
-static bool in_exec_ranges(const struct walk *w, __u64 pc)
-{
-	for (int i = 0; i < EXEC_RANGES; i++)
-		if (pc >= w->ranges.start[i] && pc < w->ranges.end[i])
-			return true;
-	return false;
-}
-
 /* The fd of the file's rows (its inner map), opened once per walk. */
-static int rows_fd(struct walk *w, __u32 slot)
+static int rows_fd(struct bpf_rows *r, __u32 slot)
 {
 	__u32 id;
 	int fd;
 
-	for (int i = 0; i < w->nrows_open; i++)
-		if (w->rows[i].slot == slot)
-			return w->rows[i].fd;
-	if (w->nrows_open == ROW_FDS || bpf_map_lookup_elem(w->m->files_fd, &slot, &id))
+	for (int i = 0; i < r->nopen; i++)
+		if (r->open[i].slot == slot)
+			return r->open[i].fd;
+	if (r->nopen == ROW_FDS || bpf_map_lookup_elem(r->files_fd, &slot, &id))
 		return -1;
 	fd = bpf_map_get_fd_by_id(id);
 	if (fd >= 0)
-		w->rows[w->nrows_open++] = (struct rows_fd){ .slot = slot, .fd = fd };
+		r->open[r->nopen++] = (struct rows_fd){ .slot = slot, .fd = fd };
 	return fd;
 }
 
-/* The last of the file's n rows with pc <= vaddr, as find_row() finds it. */
-static bool find_row(struct walk *w, const struct unwind_map *m, __u64 vaddr,
-		     struct unwind_row *out)
+/* find_row() of bpf/stack.bpf.h: a binary search, a lookup a step. */
+static bool bpf_find_row(void *arg, const struct unwind_map *m, __u64 vaddr,
+			 struct unwind_row *out)
 {
-	int fd = rows_fd(w, m->file);
+	int fd = rows_fd(arg, m->file);
 	__u32 lo = 0, hi = m->nrows;
 	struct unwind_row row;
 
@@ -134,127 +260,22 @@ static bool find_row(struct walk *w, const struct unwind_map *m, __u64 vaddr,
 	return bpf_map_lookup_elem(fd, &lo, out) == 0;
 }
 
-static __u32 row_step(struct walk *w, const struct unwind_row *row)
-{
-	__u64 cfa, ra;
-
-	switch (row->cfa_reg) {
-	case CFA_END:
-		return STAT_UNWIND_END;
-	case CFA_RSP:
-		cfa = w->sp + (__u64)(__s64)row->cfa_offset;
-		break;
-	case CFA_RBP:
-		cfa = w->bp + (__u64)(__s64)row->cfa_offset;
-		break;
-	case CFA_PLT:
-		cfa = w->sp + 8 + ((w->ip & 15) >= 11 ? 8 : 0);
-		break;
-	default:
-		return STAT_UNWIND_NO_RULE;
-	}
-	if (!stack_word(w, cfa - 8, &ra) ||
-	    (row->rbp_offset != RBP_SAME &&
-	     !stack_word(w, cfa + (__u64)(__s64)row->rbp_offset, &w->bp)))
-		return STAT_UNWIND_READ_FAULT;
-	if (!ra)
-		return STAT_UNWIND_END;
-	w->sp = cfa;
-	w->ip = ra;
-	return 0;
-}
-
-static __u32 fp_step(struct walk *w)
-{
-	__u64 caller_bp, ra;
-
-	w->guessed = true;
-	if (!w->bp)
-		return STAT_UNWIND_END;
-	if (w->bp < w->sp || (w->bp & 7))
-		return STAT_UNWIND_IMPLAUSIBLE;
-	if (!stack_word(w, w->bp, &caller_bp) || !stack_word(w, w->bp + 8, &ra))
-		return STAT_UNWIND_READ_FAULT;
-	if (!ra)
-		return STAT_UNWIND_END;
-	w->sp = w->bp + 16;
-	w->bp = caller_bp;
-	w->ip = ra;
-	return 0;
-}
-
-/* The step out of the frame at pc in mapping m (NULL: JIT code), by the
- * BPF side's rules (step_frame()). */
-static __u32 step_frame(struct walk *w, const struct unwind_map *m, __u64 pc)
-{
-	struct unwind_row row;
-	bool found;
-
-	if (!m || !UNWIND_FILE_HAS_ROWS(m->file))
-		return fp_step(w);
-	found = find_row(w, m, pc - m->bias, &row);
-	if (found && (row.cfa_reg != CFA_NONE || w->m->mode != UNWIND_AUTO)) {
-		w->guessed = false;
-		return row_step(w, &row);
-	}
-	if (w->m->mode != UNWIND_AUTO)
-		return STAT_UNWIND_NO_RULE;
-	return fp_step(w);
-}
-
-/* Without an entry: the kernel's frame-pointer walk of a user stack. */
-static __u32 fp_walk(struct walk *w, __u64 *ips, __u32 *nr)
-{
-	*nr = 0;
-	while (*nr < MAX_STACK_DEPTH && w->ip && !(w->ip & PY_FRAME_TAG)) {
-		ips[(*nr)++] = w->ip;
-		if (fp_step(w))
-			break;
-	}
-	return STAT_UNWIND_FP_FALLBACK;
-}
-
-static void close_rows(struct walk *w)
-{
-	for (int i = 0; i < w->nrows_open; i++)
-		close(w->rows[i].fd);
-}
-
 __u32 replay__walk(const struct replay_maps *m, const struct early_stack *e, __u64 *ips,
 		   __u32 *nr)
 {
-	struct walk w = { .m = m, .e = e, .ip = e->ip, .sp = e->sp, .bp = e->bp };
-	__u32 tgid = e->key.tgid, stop = STAT_UNWIND_DEPTH;
+	struct bpf_rows rows = { .files_fd = m->files_fd };
+	struct exec_ranges ranges = { 0 };
+	struct unwind_proc entry;
+	struct replay_view v = { .ranges = &ranges, .mode = m->mode, .find_row = bpf_find_row,
+				 .arg = &rows };
+	__u32 tgid = e->key.tgid, stop;
 
-	w.has_entry = read_entry(m, e, &w.entry);
-	if (!w.has_entry)
-		return fp_walk(&w, ips, nr);
-	if (bpf_map_lookup_elem(m->ranges_fd, &tgid, &w.ranges))
-		memset(&w.ranges, 0, sizeof(w.ranges));
-	*nr = 0;
-	while (*nr < MAX_STACK_DEPTH) {
-		/* a return address points after its call: the call is the byte before */
-		__u64 pc = *nr ? w.ip - 1 : w.ip;
-		const struct unwind_map *map;
-		bool anon;
-
-		if (w.ip & PY_FRAME_TAG) {
-			stop = STAT_UNWIND_BAD_ADDRESS;
-			break;
-		}
-		map = find_map(&w, pc);
-		anon = !map && m->mode == UNWIND_AUTO && in_exec_ranges(&w, pc);
-		if (!map && !anon && w.guessed) {
-			stop = STAT_UNWIND_IMPLAUSIBLE;
-			break;
-		}
-		ips[(*nr)++] = w.ip;
-		stop = map || anon ? step_frame(&w, map, pc) : STAT_UNWIND_NO_MAPPING;
-		if (stop)
-			break;
-		stop = STAT_UNWIND_DEPTH;
-	}
-	close_rows(&w);
-	return stop == STAT_UNWIND_NO_MAPPING && *nr == 1 ? fp_walk(&(struct walk){
-		.m = m, .e = e, .ip = e->ip, .sp = e->sp, .bp = e->bp }, ips, nr) : stop;
+	if (read_entry(m, e, &entry))
+		v.entry = &entry;
+	if (bpf_map_lookup_elem(m->ranges_fd, &tgid, &ranges))
+		memset(&ranges, 0, sizeof(ranges));
+	stop = replay__walk_view(&v, e, ips, nr);
+	for (int i = 0; i < rows.nopen; i++)
+		close(rows.open[i].fd);
+	return stop;
 }

@@ -33,4 +33,20 @@ bool replay__ready(const struct replay_maps *m, const struct early_stack *e);
 __u32 replay__walk(const struct replay_maps *m, const struct early_stack *e, __u64 *ips,
 		   __u32 *nr);
 
+/* What one walk reads, however it was found (replay__walk: the BPF maps;
+ * a test: memory). */
+struct replay_view {
+	const struct unwind_proc *entry;	/* NULL: none, frame pointers */
+	const struct exec_ranges *ranges;	/* JIT code found executable */
+	enum unwind_mode mode;
+	/* the last of m's rows with pc <= vaddr into out; false: none */
+	bool (*find_row)(void *arg, const struct unwind_map *m, __u64 vaddr,
+			 struct unwind_row *out);
+	void *arg;
+};
+
+/* The walk itself, over v. */
+__u32 replay__walk_view(const struct replay_view *v, const struct early_stack *e, __u64 *ips,
+			__u32 *nr);
+
 #endif

@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Unit tests of replay.c: a stack copied before its process's tables were
+ * in, walked in user space by the BPF side's rules (bpf/stack.bpf.h) over a
+ * process entry and rows held in memory here.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <criterion/criterion.h>
+
+#include "leak_check.h"
+#include "unwind/replay.h"
+
+TestSuite(replay, .fini = check_leaks);
+
+#define BASE	0x7ffd0000ull	/* the copy's first byte: sp's page */
+#define SP	(BASE + 0x100)
+#define BIAS	0x3ff000ull	/* file vaddr 0x1000 is 0x400000 */
+
+/* One file: a caller (CFA rsp+16, its rbp saved at CFA-16), a leaf (CFA
+ * rsp+32), the outermost frame, and code no CFI covers. */
+static const struct unwind_row rows[] = {
+	{ .pc = 0x1000, .cfa_reg = CFA_RSP, .cfa_offset = 16, .rbp_offset = -16 },
+	{ .pc = 0x2000, .cfa_reg = CFA_RSP, .cfa_offset = 32, .rbp_offset = RBP_SAME },
+	{ .pc = 0x3000, .cfa_reg = CFA_END },
+	{ .pc = 0x4000, .cfa_reg = CFA_NONE },
+};
+
+static bool find_row(void *arg, const struct unwind_map *m, __u64 vaddr, struct unwind_row *out)
+{
+	const struct unwind_row *r = arg;
+	bool found = false;
+
+	for (__u32 i = 0; i < m->nrows && r[i].pc <= vaddr; i++, found = true)
+		*out = r[i];
+	return found;
+}
+
+static struct unwind_proc entry = {
+	.nmaps = 1,
+	.maps = { { .start = 0x400000, .end = 0x405000, .bias = BIAS, .file = 0, .nrows = 4 } },
+};
+
+static struct early_stack *copy(__u64 ip, __u64 bp)
+{
+	struct early_stack *e = calloc(1, sizeof(*e));
+
+	cr_assert_not_null(e);
+	e->ip = ip;
+	e->sp = SP;
+	e->bp = bp;
+	e->base = BASE;
+	e->len = EARLY_PAGE;
+	return e;
+}
+
+static void put(struct early_stack *e, __u64 addr, __u64 value)
+{
+	memcpy(e->stack + (addr - BASE), &value, sizeof(value));
+}
+
+static struct replay_view view(const struct unwind_proc *pr, const struct exec_ranges *ranges,
+			       enum unwind_mode mode)
+{
+	return (struct replay_view){ .entry = pr, .ranges = ranges, .mode = mode,
+				     .find_row = find_row, .arg = (void *)rows };
+}
+
+/* leaf (vaddr 0x2010) -> caller (0x1020) -> the outermost frame (0x3005) */
+Test(replay, by_the_rows_to_the_end)
+{
+	struct early_stack *e = copy(0x401010, 0x1234);
+	struct replay_view v = view(&entry, NULL, UNWIND_AUTO);
+	__u64 ips[MAX_STACK_DEPTH];
+	__u32 nr = 0, stop;
+
+	put(e, SP + 24, 0x400020);		/* the leaf's return address, CFA - 8 */
+	put(e, SP + 32 + 8, 0x402005);		/* the caller's, at its CFA - 8 */
+	put(e, SP + 32, 0x5678);		/* its caller's rbp, CFA - 16 */
+	stop = replay__walk_view(&v, e, ips, &nr);
+	cr_assert_eq(stop, STAT_UNWIND_END, "stop %u", stop);
+	cr_assert_eq(nr, 3);
+	cr_assert_eq(ips[0], 0x401010);
+	cr_assert_eq(ips[1], 0x400020);
+	cr_assert_eq(ips[2], 0x402005);
+	free(e);
+}
+
+/* A word past the copy is a read fault, as a failed read in the kernel. */
+Test(replay, past_the_copy_a_read_fault)
+{
+	struct early_stack *e = copy(0x401010, 0);
+	struct replay_view v = view(&entry, NULL, UNWIND_AUTO);
+	__u64 ips[MAX_STACK_DEPTH];
+	__u32 nr = 0;
+
+	e->sp = BASE + EARLY_PAGE - 16;	/* CFA - 8 lies past the page */
+	cr_assert_eq(replay__walk_view(&v, e, ips, &nr), STAT_UNWIND_READ_FAULT);
+	cr_assert_eq(nr, 1);
+	free(e);
+}
+
+/* Code no CFI covers: dwarf stops there; auto takes a checked
+ * frame-pointer step, and one that lands outside every mapping is no
+ * frame (not recorded). */
+Test(replay, no_rule_dwarf_stops_auto_steps_by_frame_pointer)
+{
+	struct early_stack *e = copy(0x403010, SP + 0x40);
+	struct replay_view dwarf = view(&entry, NULL, UNWIND_DWARF);
+	struct replay_view autov = view(&entry, NULL, UNWIND_AUTO);
+	__u64 ips[MAX_STACK_DEPTH];
+	__u32 nr = 0;
+
+	cr_assert_eq(replay__walk_view(&dwarf, e, ips, &nr), STAT_UNWIND_NO_RULE);
+	cr_assert_eq(nr, 1);
+	put(e, SP + 0x40, SP + 0x80);		/* the caller's rbp */
+	put(e, SP + 0x48, 0x900000);		/* a return address in no mapping */
+	cr_assert_eq(replay__walk_view(&autov, e, ips, &nr), STAT_UNWIND_IMPLAUSIBLE);
+	cr_assert_eq(nr, 1, "the implausible frame is not recorded (%u frames)", nr);
+	free(e);
+}
+
+/* JIT code (executable, no file) is walked by frame pointers into a file
+ * the entry knows, and on by its rows. */
+Test(replay, jit_code_by_frame_pointers_then_rows)
+{
+	struct exec_ranges ranges = { .start = { 0x7f0000000000 }, .end = { 0x7f0000100000 } };
+	struct early_stack *e = copy(0x7f0000000100, SP + 0x40);
+	struct replay_view v = view(&entry, &ranges, UNWIND_AUTO);
+	__u64 ips[MAX_STACK_DEPTH];
+	__u32 nr = 0, stop;
+
+	put(e, SP + 0x40, 0);			/* the caller's rbp */
+	put(e, SP + 0x48, 0x402005);		/* into the outermost frame */
+	stop = replay__walk_view(&v, e, ips, &nr);
+	cr_assert_eq(stop, STAT_UNWIND_END, "stop %u", stop);
+	cr_assert_eq(nr, 2);
+	cr_assert_eq(ips[1], 0x402005);
+	free(e);
+}
+
+/* No entry (the process exited, or exec'd since): the kernel's
+ * frame-pointer walk, counted as such. */
+Test(replay, no_entry_frame_pointers)
+{
+	struct early_stack *e = copy(0x401010, SP + 0x40);
+	struct replay_view v = view(NULL, NULL, UNWIND_AUTO);
+	__u64 ips[MAX_STACK_DEPTH];
+	__u32 nr = 0;
+
+	put(e, SP + 0x40, SP + 0x80);
+	put(e, SP + 0x48, 0x400123);
+	put(e, SP + 0x80, 0);			/* the outermost: rbp 0 */
+	put(e, SP + 0x88, 0x400456);
+	cr_assert_eq(replay__walk_view(&v, e, ips, &nr), STAT_UNWIND_FP_FALLBACK);
+	cr_assert_eq(nr, 3);
+	cr_assert_eq(ips[1], 0x400123);
+	cr_assert_eq(ips[2], 0x400456);
+	free(e);
+}
