@@ -240,40 +240,56 @@ static void sync_proc(struct unwinder *u, struct procs *procs, pid_t tgid)
 	free(c);
 }
 
-struct waiting_ctx {
+/* The tgids of the processes pick() takes (it may change them), on a
+ * walk of the tree; one that does not fit is taken at the next walk. */
+struct picked {
+	bool (*pick)(struct uproc *p);
 	pid_t *tgids;
 	size_t n, cap;
 };
 
-static void note_waiting(const void *node, VISIT which, void *arg)
+static void note_picked(const void *node, VISIT which, void *arg)
 {
 	struct uproc *p = *(struct uproc *const *)node;
-	struct waiting_ctx *w = arg;
+	struct picked *w = arg;
 	pid_t *grown;
 
-	if ((which != postorder && which != leaf) || !p->waiting)
+	if (which != postorder && which != leaf)
 		return;
 	if (w->n == w->cap) {
-		w->cap = w->cap ? w->cap * 2 : 16;
-		grown = reallocarray(w->tgids, w->cap, sizeof(*grown));
+		grown = reallocarray(w->tgids, w->cap ? w->cap * 2 : 16, sizeof(*grown));
 		if (!grown)
-			return;	/* synced with the next build */
+			return;
 		w->tgids = grown;
+		w->cap = w->cap ? w->cap * 2 : 16;
 	}
+	if (w->pick(p))
+		w->tgids[w->n++] = p->tgid;
+}
+
+static bool pick_waiting(struct uproc *p)
+{
+	bool was = p->waiting;
+
 	p->waiting = false;
-	w->tgids[w->n++] = p->tgid;
+	return was;
+}
+
+static bool pick_exited(struct uproc *p)
+{
+	return p->exited;
 }
 
 /* The builds done since the last call in place, and the processes that
  * waited for them synced again. */
 static void take_built(struct unwinder *u, struct procs *procs)
 {
-	struct waiting_ctx w = { 0 };
+	struct picked w = { .pick = pick_waiting };
 	size_t i;
 
 	if (!u->builder || !builder__collect(u->builder, ufile__built, u))
 		return;
-	twalk_r(u->procs, note_waiting, &w);
+	twalk_r(u->procs, note_picked, &w);
 	for (i = 0; i < w.n; i++)
 		sync_proc(u, procs, w.tgids[i]);
 	free(w.tgids);
@@ -302,32 +318,14 @@ void unwinder__hold_exited(struct unwinder *u, bool (*holds)(void *arg, pid_t tg
 	u->holds_arg = arg;
 }
 
-static void note_exited(const void *node, VISIT which, void *arg)
-{
-	struct uproc *p = *(struct uproc *const *)node;
-	struct waiting_ctx *w = arg;
-	pid_t *grown;
-
-	if ((which != postorder && which != leaf) || !p->exited)
-		return;
-	if (w->n == w->cap) {
-		w->cap = w->cap ? w->cap * 2 : 16;
-		grown = reallocarray(w->tgids, w->cap, sizeof(*grown));
-		if (!grown)
-			return;	/* at the next sync */
-		w->tgids = grown;
-	}
-	w->tgids[w->n++] = p->tgid;
-}
-
 /* Processes kept past their exit that nothing holds any more go. */
 static void release_exited(struct unwinder *u, struct procs *procs)
 {
-	struct waiting_ctx w = { 0 };
+	struct picked w = { .pick = pick_exited };
 
 	if (!u->any_exited)
 		return;
-	twalk_r(u->procs, note_exited, &w);
+	twalk_r(u->procs, note_picked, &w);
 	u->any_exited = false;
 	for (size_t i = 0; i < w.n; i++)
 		if (!u->holds(u->holds_arg, w.tgids[i]))
