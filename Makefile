@@ -176,7 +176,7 @@ $(BUILD)/tests/gen/%: tests/gen/%.c
 layers:
 	@bash tools/check_layers.sh
 
-unit: $(UNIT_BINS) $(BUILD)/examples/inline_hot \
+unit: $(UNIT_BINS) $(BUILD)/examples/inline_hot $(BUILD)/examples/cxx_sort \
       $(BUILD)/examples/nofp_fleet $(BUILD)/examples/lib_caller \
       $(BUILD)/examples/nofp_chain $(BUILD)/examples/nofp_chain_lld	# test_dwarf_lines, test_linked, test_cfi_rows read them
 	@fail=0; for t in $(UNIT_BINS); do echo "== $$t"; $$t --jobs 2 || fail=1; done; exit $$fail
@@ -196,7 +196,7 @@ $(VG_LIB): $(filter-out $(BUILD)/obj/main.o,$(OBJS))
 	rm -f $@ && ar rcs $@ $^
 $(BUILD)/vg/%: tests/unit/%.c $(VG_LIB) $(USER_HDRS)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $< $(VG_LIB) -lcriterion $(LDLIBS) -o $@
-valgrind: bpfprof $(VG_BINS) $(BUILD)/examples/inline_hot
+valgrind: bpfprof $(VG_BINS) $(BUILD)/examples/inline_hot $(BUILD)/examples/cxx_sort
 	@fail=0; for t in $(VG_BINS); do echo "== valgrind $$t"; \
 		$(VALGRIND) $$t --jobs 1 || fail=1; done; \
 	for args in "--bogus" "-F 0" "-p 999999 -d 1" "--btf /nonexistent -d 1" "-o /nonexistent/x -d 1" \
