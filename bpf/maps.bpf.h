@@ -57,10 +57,10 @@ struct {
 } cgroup SEC(".maps");
 
 /* Stacks taken before their process's tables, to be walked by user space
- * (struct early_stack): ~13 KiB each, so 4 MiB holds 300, a second and a
- * half of 99 Hz samples on two CPUs before user space reads it (it reads
- * it every loop turn). When it is full, the sample is walked now, as
- * before, by frame pointers. */
+ * (struct early_stack): ~13 KiB each, so 1 MiB holds 75, 0.4 s of 99 Hz
+ * samples on two CPUs before user space reads it (each record wakes its
+ * loop). Small, as user space maps it and its pages count in bpfprof's RSS.
+ * When it is full, the sample is walked now, as before, by frame pointers. */
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, EARLY_RING_BYTES);

@@ -206,7 +206,7 @@ struct exec_ranges {
 #define EARLY_STACK_PAGES	3
 #define EARLY_PAGE		4096
 #define EARLY_AGE_NS		5000000000ull	/* no entry: only this young a process */
-#define EARLY_RING_BYTES	(4u << 20)	/* the ring of them (maps.bpf.h) */
+#define EARLY_RING_BYTES	(1u << 20)	/* the ring of them (maps.bpf.h) */
 struct early_stack {
 	struct stack_key key;	/* kstack, ustack unused */
 	__u32 g;		/* the generation the sample belongs to */
