@@ -45,7 +45,9 @@ check "non-ELF mapping: frames named jitcode.bin+0xOFF" grep -qE ';jitcode\.bin\
 check "non-ELF mapping: counted as unresolved" grep -qE ' [1-9][0-9]*/[0-9]+ frames unresolved' "$T/jit.err"
 
 echo "== -p of a process that exits mid-run"
-"$EX/cpu_chain" 1 & cp=$!
+# it lives 4 s: an ASan bpfprof beside a make test and two CPU hogs took
+# more than the 1 s it had to start sampling (0 samples, nothing to write)
+"$EX/cpu_chain" 4 & cp=$!
 "$BPFPROF" -p "$cp" -d 10 -o "$T/pexit.folded" 2>"$T/pexit.err"
 check "-p exits: exit 0, stopped early" grep -q '(target exited)' "$T/pexit.err"
 check "-p exits: what was sampled is written" has_chain "$T/pexit.folded" cpu_chain "middle_step;hot_leaf"
