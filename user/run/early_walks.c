@@ -105,18 +105,6 @@ bool early_walks__holds(void *arg, pid_t tgid)
 	return early__holds(w->q, tgid);
 }
 
-void early_walks__synced(struct early_walks *w, pid_t tgid)
-{
-	early__take(w->q, tgid, walk_if_ready, w);
-}
-
-static bool walk_of_gen(const struct early_stack *e, void *arg)
-{
-	const int *gen = arg;
-
-	return (e->g & 1) == (__u32)*gen;
-}
-
 struct take_ctx {
 	struct early_walks *w;
 	int gen;
@@ -127,7 +115,7 @@ static bool take_held(const struct early_stack *e, void *arg)
 {
 	struct take_ctx *t = arg;
 
-	if (!t->last && !walk_of_gen(e, &t->gen))
+	if (!t->last && (e->g & 1) != (__u32)t->gen)
 		return false;
 	walk(t->w, e);
 	return true;

@@ -34,8 +34,6 @@ bool early_walks__waiting(const struct early_walks *w);
 /* Whether stacks of tgid wait to be walked (its entry must stay). */
 bool early_walks__holds(void *w, pid_t tgid);
 
-/* tgid's entry was just written: its stacks are walked if it is ready. */
-void early_walks__synced(struct early_walks *w, pid_t tgid);
 
 /* Generation gen's walked samples (every one held, walked now as things
  * are, at the last collect) as drained records, and their walks' stops

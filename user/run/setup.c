@@ -97,16 +97,15 @@ static int preload_common(struct dl_phdr_info *info, size_t size, void *u)
 	return 0;
 }
 
-/* A process's entry was written: CPython is looked for in its mappings,
- * and the stacks copied before it was are walked. */
+/* A process's entry was written: CPython is looked for in its mappings.
+ * (The stacks copied before it are walked by early_walks__poll(), which
+ * follows every sync of the loop.) */
 static void proc_synced(void *arg, struct procs *procs, pid_t tgid)
 {
 	struct run *r = arg;
 
 	if (r->py)
 		pyprof__sync_proc(r->py, procs, tgid);
-	if (r->early)
-		early_walks__synced(r->early, tgid);
 }
 
 /* CPython processes are found as the unwinder syncs their mappings. */
