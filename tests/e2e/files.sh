@@ -10,7 +10,7 @@
 ns_run() {
 	local d=$1 how=$2
 	"$BPFPROF" -a -d 3 -o "$d/out.folded" 2>"$d/err" & bp=$!
-	sleep 0.5
+	wait_started "$d/err"
 	unshare -m --propagation private sh -c "$how && exec '$d/m/app' 1"
 	wait "$bp"
 }

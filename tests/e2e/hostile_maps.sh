@@ -119,8 +119,7 @@ jit_stop_all
 # after its exit (the process's user is no longer known)
 echo "== case 1: the planted link of a process that exited before the end of the run"
 "$BPFPROF" -a -d 8 -o "$HM/gone.folded" 2>"$HM/gone.err" & bp=$!
-deadline=$((SECONDS + 30))
-until grep -q '^bpfprof: profiling' "$HM/gone.err" 2>/dev/null || [ "$SECONDS" -ge "$deadline" ]; do sleep 0.1; done
+wait_started "$HM/gone.err"
 jit_start gone 2; pg=$jp
 [ -n "$pg" ] && attacker ln -sfn "$HM/secret" "/tmp/perf-$pg.map"
 while [ -n "$pg" ] && kill -0 "$pg" 2>/dev/null; do sleep 0.1; done
@@ -138,12 +137,11 @@ jit_stop_all
 # anonymous memory): the map is refused.
 echo "== case 1 gone: another user's process, the map planted after its exit"
 "$BPFPROF" -a -d 8 -o "$HM/other.folded" 2>"$HM/other.err" & bp=$!
-deadline=$((SECONDS + 30))
-until grep -q '^bpfprof: profiling' "$HM/other.err" 2>/dev/null || [ "$SECONDS" -ge "$deadline" ]; do sleep 0.1; done
+wait_started "$HM/other.err"
 rm -f "$HM/x/victim.pid"
 setpriv --reuid=nobody --regid=nogroup --clear-groups sh -c 'echo $$ >"$1.tmp" && mv "$1.tmp" "$1" && exec "$2" 2' \
 	sh "$HM/x/victim.pid" "$EX/jit_perfmap" >/dev/null 2>&1 & vp=$!
-pv=
+pv=; deadline=$((SECONDS + 30))
 until [ -n "$pv" ] || [ "$SECONDS" -ge "$deadline" ]; do
 	[ -s "$HM/x/victim.pid" ] && grep -qs jit_spin_first "/tmp/perf-$(cat "$HM/x/victim.pid").map" &&
 		pv=$(cat "$HM/x/victim.pid"); sleep 0.1
