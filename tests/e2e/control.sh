@@ -28,7 +28,7 @@ exec 7<>"$T/ctl" 8<>"$T/ack"
 "$BPFPROF" -F 199 --start-disabled --control "fifo:$T/ctl,$T/ack" -o "$T/ctl.folded" \
 	-- "$EX/cpu_chain" 60 2>"$T/ctl.err" &
 CPID=$!
-for _ in $(seq 100); do grep -q '^bpfprof: profiling' "$T/ctl.err" && break; sleep 0.1; done
+wait_started "$T/ctl.err" 10
 sleep 1
 t0=$(bpf_total $CPID)
 check "--start-disabled: 1 s of cpu_chain, BPF-side total ${t0:-?} = 0" [ "${t0:-x}" = 0 ]

@@ -73,7 +73,7 @@ held() {
 bp=$!
 # its maps, once it made them and runs (-a builds every process's tables
 # first: a loaded machine took more than 2 s)
-for _ in $(seq 150); do grep -q '^bpfprof: profiling' "$T/live.err" && break; sleep 0.2; done
+wait_started "$T/live.err"
 for _ in $(seq 100); do
 	ex=$(map_id "$bp" exec_times); th=$(map_id "$bp" py_threads); pp=$(map_id "$bp" py_procs)
 	[ -n "$ex" ] && [ -n "$th" ] && [ -n "$pp" ] && break

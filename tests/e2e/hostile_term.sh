@@ -134,7 +134,7 @@ rm -f "$D/ctl"; mkfifo -m 600 "$D/ctl"
 exec 7<>"$D/ctl"
 "$BPFPROF" -F 199 -p "$HP" -d 3 --control "fifo:$D/ctl" -o "$D/ctl.folded" 2>"$D/ctl.err" &
 cp=$!
-for _ in $(seq 100); do grep -q '^bpfprof: profiling' "$D/ctl.err" && break; sleep 0.1; done
+wait_started "$D/ctl.err" 10
 # root's FIFO, written by the attacker through a descriptor it was handed
 attacker bash -c 'printf "%s\n" "$1" "$2" >&7' _ "$N_TITLE$N_CLEAR" "$N_RED"
 wait "$cp"

@@ -75,12 +75,12 @@ page_test() { chromium_dom "$1" "?test=$2" | sed -n 's/.*BPFPROF-TEST \(.*\)<\/p
 summary_samples() { sed -nE 's/^bpfprof: ([0-9]+) samples, .*/\1/p' "$1" | tail -1; }
 summary_lost()    { sed -nE 's/^bpfprof: [0-9]+ samples, [0-9]+ stacks, ([0-9]+) lost .*/\1/p' "$1" | tail -1; }
 
-# wait_started ERRFILE: until a bpfprof in the background wrote its start
-# line there (it samples from then on), 30 s at most: a workload that must
-# be sampled starts after it, however long a loaded machine took to load
-# the BPF programs (an ASan build under load: over 1.5 s).
+# wait_started ERRFILE [SECS]: until a bpfprof in the background wrote its
+# start line there (it samples from then on), SECS (30) at most: a workload
+# that must be sampled starts after it, however long a loaded machine took
+# to load the BPF programs (an ASan build under load: over 1.5 s).
 wait_started() {
-	local deadline=$((SECONDS + 30))
+	local deadline=$((SECONDS + ${2:-30}))
 	until grep -q '^bpfprof: profiling' "$1" 2>/dev/null || [ "$SECONDS" -ge "$deadline" ]; do
 		sleep 0.1
 	done

@@ -28,7 +28,7 @@ cp "$EX/lib_caller" "$EX/libhot.so" "$D/"
 "$BPFPROF" -a -d 2 -o "$T/gone.folded" 2>"$T/gone.err" & bp=$!
 # the workload starts at the start line (sampling has begun): the default
 # mode's unwinder loads more slowly than a frame-pointer run did
-for _ in $(seq 300); do grep -q '^bpfprof: profiling' "$T/gone.err" && break; sleep 0.1; done
+wait_started "$T/gone.err"
 "$D/lib_caller" 0.5 & lp=$!
 sleep 0.2
 rm "$D/libhot.so"
@@ -83,7 +83,7 @@ echo "== SIGKILL leaves no BPF program, map or link behind"
 fd_ids() { cat /proc/"$1"/fdinfo/* 2>/dev/null | sed -nE "s/^$2:[[:space:]]+([0-9]+)/\1/p" | sort -un; }
 bpf_ids() { bpftool "$1" show 2>/dev/null | sed -nE 's/^([0-9]+): .*/\1/p' | sort -n; }
 "$BPFPROF" -a -o "$T/killed.folded" 2>"$T/killed.err" & bp=$!
-for _ in $(seq 200); do grep -q '^bpfprof: profiling' "$T/killed.err" && break; sleep 0.1; done
+wait_started "$T/killed.err" 20
 progs1=$(fd_ids "$bp" prog_id); maps1=$(fd_ids "$bp" map_id); links1=$(fd_ids "$bp" link_id)
 kill -KILL "$bp"; wait "$bp" 2>/dev/null
 # the kernel frees them once the last reference goes (maps after an RCU

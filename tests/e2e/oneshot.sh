@@ -111,7 +111,7 @@ echo "== SIGINT mid-run writes what was sampled"
 "$BPFPROF" -a -o "$T/int.folded" 2>"$T/int.err" & bp=$!
 # the workload and the clock start at the start line (sampling has begun),
 # not at the launch: a loaded machine starts the ASan build slowly
-for _ in $(seq 300); do grep -q '^bpfprof: profiling' "$T/int.err" && break; sleep 0.1; done
+wait_started "$T/int.err"
 "$EX/cpu_chain" 3 & cpid=$!
 sleep 1.5
 kill -INT "$bp"

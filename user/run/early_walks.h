@@ -34,7 +34,6 @@ bool early_walks__waiting(const struct early_walks *w);
 /* Whether stacks of tgid wait to be walked (its entry must stay). */
 bool early_walks__holds(void *w, pid_t tgid);
 
-
 /* Generation gen's walked samples (every one held, walked now as things
  * are, at the last collect) as drained records, and their walks' stops
  * added to stats. Release out with drain__free(). Returns 0 or -ENOMEM. */
