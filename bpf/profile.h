@@ -224,6 +224,10 @@ struct unwind_proc {
 	/* the BPF side's copy: the last executable VMA found outside the
 	 * maps (JIT code), [start, end); 0 from user space */
 	__u64 exec_start, exec_end;
+	/* the exec whose mappings these are (exec_times, 0: none since the
+	 * run began): an entry user space read before an exec and wrote
+	 * after it describes the old image, and is not used */
+	__u64 exec_time;
 	struct unwind_map maps[MAX_UNWIND_MAPS];	/* sorted by start, none overlapping */
 };
 

@@ -464,14 +464,15 @@ static long unwind_step(__u32 i, struct unwind_ctx *c)
 	return 1;
 }
 
-/* The process's entry into the per-CPU slot: its nmaps mappings only. */
-static __always_inline bool copy_proc(__u32 tgid)
+/* The process's entry into the per-CPU slot: its nmaps mappings only.
+ * None when it describes another image than the sample's (key). */
+static __always_inline bool copy_proc(const struct stack_key *key)
 {
-	const struct unwind_proc *pr = bpf_map_lookup_elem(&unwind_procs, &tgid);
+	const struct unwind_proc *pr = bpf_map_lookup_elem(&unwind_procs, &key->tgid);
 	struct unwind_proc *slot = proc_slot();
 	__u32 n;
 
-	if (!pr || !slot)
+	if (!pr || !slot || pr->exec_time != key->exec_time)
 		return false;
 	n = pr->nmaps;
 	if (n > MAX_UNWIND_MAPS)
@@ -586,7 +587,7 @@ static __always_inline __u32 take_ustack(void *ctx, const struct stack_key *key,
 	if (unwind_mode == UNWIND_FP)
 		return get_stack(ctx, &s->ust, &s->uhash, BPF_F_USER_STACK);
 	stop = STAT_UNWIND_FP_FALLBACK;
-	if (copy_proc(key->tgid))
+	if (copy_proc(key))
 		stop = unwind_ustack(task, key, g, s);
 	else
 		ask_tables(key->tgid);

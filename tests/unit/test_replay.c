@@ -6,6 +6,9 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
 #include <criterion/criterion.h>
 
 #include "leak_check.h"
@@ -156,5 +159,47 @@ Test(replay, no_entry_frame_pointers)
 	cr_assert_eq(nr, 3);
 	cr_assert_eq(ips[1], 0x400123);
 	cr_assert_eq(ips[2], 0x400456);
+	free(e);
+}
+
+/* A map of the BPF side's kind, or the test fails (it runs as root). */
+static int new_map(enum bpf_map_type type, __u32 value_size)
+{
+	int fd = bpf_map_create(type, NULL, sizeof(__u32), value_size, 4, NULL);
+
+	cr_assert_geq(fd, 0, "bpf_map_create: %s", strerror(errno));
+	return fd;
+}
+
+/* An entry is used for the image it was read in only: one user space read
+ * before an exec and wrote after it (stamped with the old exec) is not the
+ * sample's; one kept past its process's exit still is. */
+Test(replay, ready_only_for_the_image_sampled)
+{
+	struct replay_maps m = {
+		.procs_fd = new_map(BPF_MAP_TYPE_HASH, sizeof(struct unwind_proc)),
+		.exec_fd = new_map(BPF_MAP_TYPE_HASH, sizeof(__u64)),
+		.mode = UNWIND_AUTO,
+	};
+	struct early_stack *e = copy(0x401010, SP + 0x40);
+	struct unwind_proc pr = entry;
+	__u32 tgid = 1234;
+	__u64 exec_time = 500, later = 600;
+
+	e->key.tgid = tgid;
+	e->key.exec_time = exec_time;
+	cr_assert_eq(bpf_map_update_elem(m.exec_fd, &tgid, &exec_time, BPF_ANY), 0);
+	pr.exec_time = 400;			/* the image before */
+	cr_assert_eq(bpf_map_update_elem(m.procs_fd, &tgid, &pr, BPF_ANY), 0);
+	cr_assert_not(replay__ready(&m, e), "an entry of the image before the exec");
+	pr.exec_time = exec_time;
+	cr_assert_eq(bpf_map_update_elem(m.procs_fd, &tgid, &pr, BPF_ANY), 0);
+	cr_assert(replay__ready(&m, e));
+	cr_assert_eq(bpf_map_delete_elem(m.exec_fd, &tgid), 0);	/* it exited */
+	cr_assert(replay__ready(&m, e), "an exited process's entry, kept for its copies");
+	cr_assert_eq(bpf_map_update_elem(m.exec_fd, &tgid, &later, BPF_ANY), 0);
+	cr_assert_not(replay__ready(&m, e), "exec'd since the sample");
+	close(m.procs_fd);
+	close(m.exec_fd);
 	free(e);
 }

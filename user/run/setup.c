@@ -131,10 +131,16 @@ int run__start_tracking(struct run *r)
 		return -ENOMEM;
 	files__attach(r->files, r->procs);
 	if (r->cfg->call_graph != UNWIND_FP) {
+		struct unwinder_maps maps = {
+			.files_fd = session__unwind_files_fd(r->session),
+			.procs_fd = session__unwind_procs_fd(r->session),
+			.exec_fd = session__tracks_exec(r->session) ?
+				   session__exec_times_fd(r->session) : -1,
+		};
+
 		procs__track_changes(r->procs);
-		err = unwinder__new(session__unwind_files_fd(r->session),
-				    session__unwind_procs_fd(r->session), r->cfg->call_graph,
-				    r->cfg->unwind_rows, r->files, &r->unwinder);
+		err = unwinder__new(&maps, r->cfg->call_graph, r->cfg->unwind_rows, r->files,
+				    &r->unwinder);
 		if (err)
 			return err;
 		/* the ask is forgotten with its process at exit (task_exit,

@@ -202,7 +202,7 @@ static bool read_entry(const struct replay_maps *m, const struct early_stack *e,
 	if (exec_time != e->key.exec_time)
 		return false;
 	return bpf_map_lookup_elem(m->procs_fd, &tgid, out) == 0 &&
-	       out->nmaps <= MAX_UNWIND_MAPS;
+	       out->exec_time == exec_time && out->nmaps <= MAX_UNWIND_MAPS;
 }
 
 bool replay__ready(const struct replay_maps *m, const struct early_stack *e)

@@ -24,7 +24,7 @@
 #include "unwind/unwind_priv.h"
 #include "unwind/vdso.h"
 
-int unwinder__new(int files_fd, int procs_fd, enum unwind_mode mode, unsigned int max_rows,
+int unwinder__new(const struct unwinder_maps *maps, enum unwind_mode mode, unsigned int max_rows,
 		  struct files *files, struct unwinder **out)
 {
 	struct unwinder *u = calloc(1, sizeof(*u));
@@ -33,7 +33,7 @@ int unwinder__new(int files_fd, int procs_fd, enum unwind_mode mode, unsigned in
 	if (!u)
 		return -ENOMEM;
 	u->wanted_fd = -1;
-	err = rowstore__new(files_fd, MAX_UNWIND_FILES, max_rows, &u->rows);
+	err = rowstore__new(maps->files_fd, MAX_UNWIND_FILES, max_rows, &u->rows);
 	if (!err)
 		err = builder__new(&u->builder);
 	if (err) {
@@ -41,7 +41,8 @@ int unwinder__new(int files_fd, int procs_fd, enum unwind_mode mode, unsigned in
 		free(u);
 		return err;
 	}
-	u->procs_fd = procs_fd;
+	u->procs_fd = maps->procs_fd;
+	u->exec_fd = maps->exec_fd;
 	u->mode = mode;
 	u->files = files;
 	files__on_release(files, ufile__released, u);
@@ -58,6 +59,7 @@ int unwinder__new(int files_fd, int procs_fd, enum unwind_mode mode, unsigned in
 struct proc_ctx {
 	struct unwinder *u;
 	pid_t tgid;
+	__u64 exec_time;			/* the exec the mappings are read after */
 	struct proc_entry maps;
 	struct ufile **files;			/* one reference per mapping */
 	size_t nfiles, cap;
@@ -202,8 +204,28 @@ static void write_entry(struct unwinder *u, struct proc_ctx *c)
 	__u32 key = (__u32)c->tgid;
 
 	proc_entry__layout(&c->maps, &entry);
+	entry.exec_time = c->exec_time;
 	if (bpf_map_update_elem(u->procs_fd, &key, &entry, BPF_ANY) == 0)
 		u->st.procs++;
+}
+
+/* The exec the process's mappings are about to be read after, read
+ * before them: an exec between the two makes an entry of the new image
+ * that claims the old one, unused until the next sync, never the old
+ * image's that claims the new one. None in the map: no exec since the run
+ * began, or the process exited (its stamp went with it; its entry, kept
+ * for walks of its copied stacks, keeps the last one). */
+static __u64 exec_stamp(struct unwinder *u, pid_t tgid)
+{
+	struct uproc key = { .tgid = tgid };
+	__u32 k = (__u32)tgid;
+	__u64 t = 0;
+	void *node;
+
+	if (u->exec_fd < 0 || !bpf_map_lookup_elem(u->exec_fd, &k, &t))
+		return t;
+	node = tfind(&key, &u->procs, cmp_tgid);
+	return node ? (*(struct uproc **)node)->exec_time : 0;
 }
 
 /* The process's entry from its mappings now, deleted when it exited.
@@ -227,12 +249,14 @@ static void sync_proc(struct unwinder *u, struct procs *procs, pid_t tgid)
 		return;
 	c->u = u;
 	c->tgid = tgid;
+	c->exec_time = exec_stamp(u, tgid);
 	if (procs__for_each_vma(procs, tgid, add_mapping, c) == 0 && c->maps.n)
 		write_entry(u, c);	/* pending: synced again when the builds are done */
 	else
 		bpf_map_delete_elem(u->procs_fd, &key);	/* frame pointers, counted */
 	p = replace_files(u, tgid, c->files, c->nfiles);
 	if (p) {
+		p->exec_time = c->exec_time;
 		p->waiting = c->pending;
 		p->exited = !alive;
 		u->any_exited |= !alive;

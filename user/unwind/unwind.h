@@ -39,11 +39,17 @@ struct unwind_stats {
 	double build_seconds;		/* spent building tables */
 };
 
-/* files_fd: the unwind_files array-of-maps; procs_fd: unwind_procs;
- * max_rows: the budget of rows loaded at once. */
-/* files: the registry the processes' files are entered in; each file's
- * table hangs in its entry, released with it. */
-int unwinder__new(int files_fd, int procs_fd, enum unwind_mode mode, unsigned int max_rows,
+/* The BPF side's maps the unwinder writes and reads. */
+struct unwinder_maps {
+	int files_fd;	/* unwind_files, the array of row maps */
+	int procs_fd;	/* unwind_procs */
+	int exec_fd;	/* exec_times, each entry stamped with its exec; -1: none */
+};
+
+/* max_rows: the budget of rows loaded at once. files: the registry the
+ * processes' files are entered in; each file's table hangs in its entry,
+ * released with it. */
+int unwinder__new(const struct unwinder_maps *maps, enum unwind_mode mode, unsigned int max_rows,
 		  struct files *files, struct unwinder **out);
 
 /* Builds and loads the table of one file ahead of need; it stays loaded. */

@@ -41,12 +41,14 @@ struct uproc {
 	pid_t tgid;			/* first: the tree's key */
 	struct ufile **files;
 	size_t nfiles;
+	__u64 exec_time;		/* its entry's stamp (unwind.c: exec_stamp) */
 	bool waiting;			/* for a table being built: synced again when done */
 	bool exited;			/* gone, its entry kept while holds() says so */
 };
 
 struct unwinder {
 	int procs_fd;
+	int exec_fd;			/* the BPF side's exec_times; -1: none */
 	enum unwind_mode mode;
 	struct rowstore *rows;
 	struct builder *builder;
