@@ -171,15 +171,22 @@ static struct uproc *new_proc(struct unwinder *u, pid_t tgid)
 	return p;
 }
 
+/* The process tgid's record, or NULL. */
+static struct uproc *find_proc(struct unwinder *u, pid_t tgid)
+{
+	struct uproc key = { .tgid = tgid };
+	void *node = tfind(&key, &u->procs, cmp_tgid);
+
+	return node ? *(struct uproc **)node : NULL;
+}
+
 /* The process's files are now these (NULL: none, it exited); the old
  * ones are let go after the new ones are held, so a file both use stays.
  * Returns the process, or NULL when it has no files now. */
 static struct uproc *replace_files(struct unwinder *u, pid_t tgid, struct ufile **files, size_t n)
 {
-	struct uproc key = { .tgid = tgid }, *p;
-	void *node = tfind(&key, &u->procs, cmp_tgid);
+	struct uproc *p = find_proc(u, tgid);
 
-	p = node ? *(struct uproc **)node : NULL;
 	if (p)
 		put_all(u, p->files, p->nfiles);
 	if (!files && p) {
@@ -217,15 +224,14 @@ static void write_entry(struct unwinder *u, struct proc_ctx *c)
  * for walks of its copied stacks, keeps the last one). */
 static __u64 exec_stamp(struct unwinder *u, pid_t tgid)
 {
-	struct uproc key = { .tgid = tgid };
+	struct uproc *p;
 	__u32 k = (__u32)tgid;
 	__u64 t = 0;
-	void *node;
 
 	if (u->exec_fd < 0 || !bpf_map_lookup_elem(u->exec_fd, &k, &t))
 		return t;
-	node = tfind(&key, &u->procs, cmp_tgid);
-	return node ? (*(struct uproc **)node)->exec_time : 0;
+	p = find_proc(u, tgid);
+	return p ? p->exec_time : 0;
 }
 
 /* The process's entry from its mappings now, deleted when it exited.
@@ -361,9 +367,7 @@ static void release_exited(struct unwinder *u, struct procs *procs)
 
 static bool has_entry(struct unwinder *u, pid_t tgid)
 {
-	struct uproc key = { .tgid = tgid };
-
-	return tfind(&key, &u->procs, cmp_tgid) != NULL;
+	return find_proc(u, tgid) != NULL;
 }
 
 static void sync_one(struct unwinder *u, struct procs *procs, pid_t tgid)
