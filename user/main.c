@@ -12,6 +12,7 @@
 
 #include <bpf/libbpf.h>
 
+#include "base/errors.h"
 #include "cli/cli.h"
 #include "sampling/events.h"
 #include "run/run.h"
@@ -60,6 +61,7 @@ static int run_parsed(enum cli_result parsed, struct config *cfg)
 		break;
 	case CLI_RUN:
 		libbpf_set_print(cfg->verbose ? libbpf_print : libbpf_quiet);
+		p_quiet(cfg->quiet && !cfg->top);	/* top's own -q: its screen */
 		if (cfg->list)
 			events__list(stdout);
 		else

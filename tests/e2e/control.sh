@@ -138,7 +138,7 @@ kill -INT $FPID
 wait $FPID
 exec 7>&- 8>&-
 written=$(cat "$T"/ctlfleet/*.folded | awk '{ s += $NF } END { print s + 0 }')
-lost=$(sed -nE 's/^bpfprof: [0-9]+ samples, [0-9]+ stacks, ([0-9]+) lost .*/\1/p' "$T/ctlfleet.err" | awk '{ s += $1 } END { print s + 0 }')
+lost=$(jq -s 'map(.lost) | add // 0' "$T/ctlfleet/bpfprof-intervals.log")
 cleared=$(sed -nE 's/.*control: [0-9]+ commands, ([0-9]+) samples cleared.*/\1/p' "$T/ctlfleet.err")
 total=$(sed -nE 's/.*fleet: .*BPF-side total ([0-9]+) samples.*/\1/p' "$T/ctlfleet.err")
 check "fleet: $(find "$T/ctlfleet" -name '*.folded' | wc -l) files: $written written + $lost lost + ${cleared:-?} cleared = BPF-side total ${total:-?}" \

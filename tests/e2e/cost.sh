@@ -18,7 +18,7 @@ memlock_kib() {
 # maps' memlock read 2 s into the run.
 cost_run() {
 	local name=$1; shift
-	"$BPFPROF" -F 997 "$@" -o "$T/$name.folded" -- "$EX/cpu_chain" 3 2>"$T/$name.err" &
+	"$BPFPROF" -F 997 "$@" -o "$T/$name.folded" --stats "$T/$name.json" -- "$EX/cpu_chain" 3 2>"$T/$name.err" &
 	local bp=$!
 	sleep 2
 	KIB=$(memlock_kib "$bp")
@@ -26,8 +26,8 @@ cost_run() {
 	wait "$bp"
 	check "$name: exit 0" [ $? -eq 0 ]
 	local samples lost
-	samples=$(summary_samples "$T/$name.err"); lost=$(summary_lost "$T/$name.err")
-	check "$name: summary samples ($samples) = folded total + lost ($lost)" \
+	samples=$(stat_of "$T/$name.json" .samples); lost=$(stat_of "$T/$name.json" .lost)
+	check "$name: --stats samples ($samples) = folded total + lost ($lost)" \
 		[ "$samples" -eq $(( $(comm_total "$T/$name.folded" "") + lost )) ]
 }
 
@@ -125,7 +125,7 @@ echo "== the end of a run does not wait a grace period per unwind table"
 # its 0.86 s in them with 40 files loaded. Now their slots go with the map.
 # (LeakSanitizer cannot stop a process that strace traces: every other
 # run checks for leaks)
-ASAN_OPTIONS=detect_leaks=0 "$BPFPROF" -a -F 99 -o "$T/end.folded" 2>"$T/end.err" &
+ASAN_OPTIONS=detect_leaks=0 "$BPFPROF" -a -F 99 -o "$T/end.folded" --stats "$T/end.json" 2>"$T/end.err" &
 bp=$!
 sleep 3
 strace -f -T -e trace=bpf,write -o "$T/end.strace" -p "$bp" 2>/dev/null &
@@ -134,7 +134,7 @@ sleep 0.5
 kill -INT "$bp"; wait "$bp"
 check "end: exit 0 after Ctrl-C" [ $? -eq 0 ]
 kill "$st" 2>/dev/null; wait "$st" 2>/dev/null
-loaded=$(sed -nE 's/.*unwind tables: ([0-9]+) files loaded.*/\1/p' "$T/end.err")
+loaded=$(stat_of "$T/end.json" .unwind_tables.files_loaded)
 # from the summary on (the profile is written): the end's drops
 slow=$(sed -n '/write(2, "[0-9]* samples, /,$p' "$T/end.strace" |
 	grep -cE 'BPF_MAP_DELETE_ELEM.*<(0\.0[1-9]|0\.[1-9]|[1-9])')

@@ -22,13 +22,14 @@ hostile_run() {
 	echo "$m" >"$G/srv/mode"; rm -rf "$G/cache"; : >"$G/srv/requests"
 	start=$(date +%s%N)
 	env DEBUGINFOD_URLS="http://127.0.0.1:$gport" DEBUGINFOD_CACHE_PATH="$G/cache" "${envs[@]}" \
-		timeout 60 "$BPFPROF" "$@" -o "$G/$m.folded" -- "$G/app" 1 2>"$G/$m.err"
+		timeout 60 "$BPFPROF" "$@" -o "$G/$m.folded" --stats "$G/$m.json" -- "$G/app" 1 2>"$G/$m.err"
 	echo $? >"$G/$m.rc"
 	echo $((($(date +%s%N) - start) / 1000000)) >"$G/$m.ms"
 }
 # bytes of the files kept per build-id (not the cache's own settings file)
 cache_bytes() { find "$G/cache" -mindepth 2 -type f -printf '%s\n' 2>/dev/null | awk '{ t += $1 } END { print t + 0 }'; }
-failed() { sed -nE 's/.*debuginfod: [0-9]+ debug files fetched, ([0-9]+) failed.*/\1/p' "$1" | tail -1; }
+# failed ERR: the failed lookups the run's --stats (beside ERR) counts
+failed() { stat_of "${1%.err}.json" .debuginfod.failed; }
 
 hostile_run big -- --debuginfod-timeout 20
 b=$(cache_bytes)

@@ -20,13 +20,17 @@ chain_share() {
 	} END { print all ? int(hit * 100 / all) : 0 }' "$1"
 }
 
+# A run's --stats value (jq filter $2) beside its stderr file $1: the runs
+# here write X.err and --stats X.json.
+err_stat() { stat_of "${1%.err}.json" "$2"; }
+
 # Samples of a run walked before their files' tables were in (a loaded
-# machine builds them late), from its summary ERR: they are counted there,
-# and a chain's share is judged on the others.
+# machine builds them late), from the --stats of its ERR: they are counted
+# there, and a chain's share is judged on the others.
 before_tables() {
 	local a b
-	a=$(sed -nE 's/.* ([0-9]+) by frame pointers \(no tables yet\).*/\1/p' "$1")
-	b=$(sed -nE 's/.* ([0-9]+) through files whose tables were being built.*/\1/p' "$1")
+	a=$(err_stat "$1" .unwind.fp_no_tables_yet)
+	b=$(err_stat "$1" .unwind.through_tables_being_built)
 	echo $(( ${a:-0} + ${b:-0} ))
 }
 
@@ -57,9 +61,9 @@ for w in "nofp_chain@main;nofp_outer;nofp_middle;nofp_hot@" \
 	# comparator; or the rand() that fills the array (3% of its samples,
 	# whole too: judged apart, a share near 95% came and went with them)
 	if [ -n "$leaf" ]; then tailre="$mid|$leaf"; else tailre=""; fi
-	"$BPFPROF" -o "$T/$name.auto" -- "$EX/$name" 4 2>"$T/$name.auto.err"
+	"$BPFPROF" -o "$T/$name.auto" --stats "$T/$name.auto.json" -- "$EX/$name" 4 2>"$T/$name.auto.err"
 	check "$name auto: exit 0" [ $? -eq 0 ]
-	"$BPFPROF" --call-graph dwarf -o "$T/$name.dwarf" -- "$EX/$name" 4 2>"$T/$name.dwarf.err"
+	"$BPFPROF" --call-graph dwarf -o "$T/$name.dwarf" --stats "$T/$name.dwarf.json" -- "$EX/$name" 4 2>"$T/$name.dwarf.err"
 	check "$name dwarf: exit 0" [ $? -eq 0 ]
 	"$BPFPROF" --call-graph fp -o "$T/$name.fp" -- "$EX/$name" 2 2>/dev/null
 	a=$(chain_share_after "$T/$name.auto" "$name" "$T/$name.auto.err" "$chain" "$tailre")
@@ -92,10 +96,10 @@ caller_share() {
 # follows in ARGS.
 run_modes() {
 	local name=$1; shift
-	"$BPFPROF" -o "$T/$name.auto" "$@" 2>"$T/$name.auto.err"
+	"$BPFPROF" -o "$T/$name.auto" --stats "$T/$name.auto.json" "$@" 2>"$T/$name.auto.err"
 	check "$name default mode: exit 0" [ $? -eq 0 ]
-	"$BPFPROF" --call-graph dwarf -o "$T/$name.dwarf" "$@" 2>"$T/$name.dwarf.err"
-	"$BPFPROF" --call-graph fp -o "$T/$name.fp" "$@" 2>"$T/$name.fp.err"
+	"$BPFPROF" --call-graph dwarf -o "$T/$name.dwarf" --stats "$T/$name.dwarf.json" "$@" 2>"$T/$name.dwarf.err"
+	"$BPFPROF" --call-graph fp -o "$T/$name.fp" --stats "$T/$name.fp.json" "$@" 2>"$T/$name.fp.err"
 }
 
 # caller_modes NAME COMM LEAF CALLER: caller_share of each mode's profile,
@@ -125,7 +129,8 @@ run_modes tpwrite -e syscalls:sys_enter_write -- "$EX/writer" 2
 caller_modes tpwrite writer write pump_writes "sys_enter_write hits: keep pump_writes" >"$T/shares"
 read -r a f <"$T/shares"
 check "sys_enter_write: >= 90% of hits keep pump_writes ($a%; fp $f%)" [ "$a" -ge 90 ]
-check "the summary accounts for how user stacks ended" grep -q ', unwind: ' "$T/tpwrite.auto.err"
+check "the summary accounts for how user stacks ended ($(err_stat "$T/tpwrite.auto.err" .unwind.walked) walked)" \
+	[ "$(err_stat "$T/tpwrite.auto.err" .unwind.walked)" -gt 0 ]
 
 echo "== Debian's gzip without frame pointers, default mode: stacks reach the process entry"
 # percent of comm $2's weight in $1 whose stack reaches _start or a thread's start
@@ -184,12 +189,12 @@ echo "== the startup window: stacks taken before a new process's tables are load
 # samples, walked by frame pointers: every stack that is not whole (it
 # misses _start, or a vDSO leaf misses read_clocks) must be one the summary
 # counts as not complete, most of all 'by frame pointers (no tables yet)'.
-"$BPFPROF" -F 999 -o "$T/start.folded" -- sh -c "\"$EX/clocks\" 0.5; true" 2>"$T/start.err"
+"$BPFPROF" -F 999 -o "$T/start.folded" --stats "$T/start.json" -- sh -c "\"$EX/clocks\" 0.5; true" 2>"$T/start.err"
 check "clocks at 999 Hz under sh: exit 0" [ $? -eq 0 ]
-unwind_stop() { sed -nE "s/.*, unwind:( | .*, )([0-9]+) $2.*/\2/p" "$1" | tail -1; }
-fpfb=$(unwind_stop "$T/start.err" 'by frame pointers \(no tables yet\)')
-whole=$(unwind_stop "$T/start.err" 'complete')
-n=$(summary_samples "$T/start.err")
+unwind_stop() { err_stat "$1" ".unwind.$2"; }
+fpfb=$(unwind_stop "$T/start.err" fp_no_tables_yet)
+whole=$(unwind_stop "$T/start.err" complete)
+n=$(err_stat "$T/start.err" .samples)
 broken=$(awk '{ n = $NF; line = $0; sub(/ [0-9]+$/, "", line)
 	while (line ~ /;[^;]*_\[k\]$/) sub(/;[^;]*_\[k\]$/, "", line)
 	k = split(line, f, ";"); if (f[1] != "clocks") next
@@ -211,9 +216,9 @@ echo "== the command itself: its executable and the libraries it links are ready
 # wall time: ~500 samples alone, 236 with two CPU hogs beside it; 50 are
 # enough for the share to mean something.
 B=$(realpath "$BPFPROF")
-(cd "$EX" && "$B" -F 997 -o "$T/first.folded" -- ./nofp_fleet 0.5) 2>"$T/first.err"
+(cd "$EX" && "$B" -F 997 -o "$T/first.folded" --stats "$T/first.json" -- ./nofp_fleet 0.5) 2>"$T/first.err"
 check "nofp_fleet by a relative path: exit 0" [ $? -eq 0 ]
-fpfb=$(unwind_stop "$T/first.err" 'by frame pointers \(no tables yet\)')
+fpfb=$(unwind_stop "$T/first.err" fp_no_tables_yet)
 n=$(comm_total "$T/first.folded" nofp_fleet)
 whole=$(awk '{ if ($0 ~ /^nofp_fleet;_start;__libc_start_main;.*;main;fleet_outer;fleet_lib_middle;fleet_lib_hot/) t += $NF }
 	END { print t + 0 }' "$T/first.folded")
@@ -242,8 +247,8 @@ for m in auto dwarf fp; do
 		all [ "$n" -ge 20 ] -- [ "$at" -ge $((n - 3)) ] -- \
 		    [ "$(grep -c '_\[py\]' "$T/bad_return.$m")" -eq 0 ]
 done
-bad=$(unwind_stop "$T/bad_return.auto.err" 'at a non-user return address')
-n=$(summary_samples "$T/bad_return.auto.err")
+bad=$(unwind_stop "$T/bad_return.auto.err" bad_return_address)
+n=$(err_stat "$T/bad_return.auto.err" .samples)
 check "bad_return: the summary counts those stops ($bad of $n samples)" [ "${bad:-0}" -ge $((n * 9 / 10)) ]
 
 echo "== hostile CFI: table work bounded, SIGINT honoured whatever a builder does (issue 11 defect 1)"
@@ -255,7 +260,7 @@ python3 "$GEN_PY/craft_elf.py" ehframe "$EX/sleeper" "$T/cfi_big" $((64 << 20)) 
 python3 "$GEN_PY/craft_elf.py" ehframe "$EX/sleeper" "$T/cfi_slow" 0 80000
 for f in cfi_big cfi_slow; do
 	"$T/$f" 2000 20 & vp=$!
-	"$BPFPROF" --call-graph dwarf -p "$vp" -o "$T/$f.folded" 2>"$T/$f.err" & bp=$!
+	"$BPFPROF" --call-graph dwarf -p "$vp" -o "$T/$f.folded" --stats "$T/$f.json" 2>"$T/$f.err" & bp=$!
 	# the clock starts at the start line (sampling has begun): a loaded
 	# machine loads the programs slowly
 	for _ in $(seq 300); do grep -q '^bpfprof: profiling' "$T/$f.err" && break; sleep 0.1; done
@@ -269,7 +274,8 @@ for f in cfi_big cfi_slow; do
 	check "$f: SIGINT ends the run within 1 s while its table is built ($ms ms, exit $rc)" \
 		all [ "$ms" -le 1000 ] -- [ "$rc" -eq 0 ]
 done
-check "cfi_big: the 64 MiB FDE is refused at once, counted" grep -q '(1 over the build' "$T/cfi_big.err"
+check "cfi_big: the 64 MiB FDE is refused at once, counted" \
+	[ "$(stat_of "$T/cfi_big.json" .unwind_tables.files_over_build_budget)" -eq 1 ]
 
 echo "== a Debian binary without frame pointers, default mode: python3 in a busy loop"
 PY='import time
@@ -279,7 +285,7 @@ def f(n):
 while time.time() - t < 3:
     f(10000)'
 # native frames only, as perf sees them (Python frames: section python)
-"$BPFPROF" --no-python -o "$T/py.folded" -- /usr/bin/python3.11 -c "$PY" 2>"$T/py.err"
+"$BPFPROF" --no-python -o "$T/py.folded" --stats "$T/py.json" -- /usr/bin/python3.11 -c "$PY" 2>"$T/py.err"
 check "python3 default mode: exit 0" [ $? -eq 0 ]
 "$BPFPROF" --call-graph fp -o "$T/py.fp" -- /usr/bin/python3.11 -c "$PY" 2>/dev/null
 "$BPFPROF" --no-python --call-graph dwarf -o "$T/py.dwarf" -- /usr/bin/python3.11 -c "$PY" 2>/dev/null
@@ -292,15 +298,14 @@ ptop=$(perf report -i "$T/py.perf" --stdio --no-children --sort sym -q 2>/dev/nu
 btop=$(top_self "$T/py.folded" python3.11)
 check "python3: the same top function as perf --call-graph dwarf ($btop vs $ptop)" \
 	all [ -n "$ptop" ] -- [ "$btop" = "$ptop" ]
-check "python3: the summary accounts for how stacks ended" grep -q ', unwind: ' "$T/py.err"
+check "python3: the summary accounts for how stacks ended" [ "$(stat_of "$T/py.json" .unwind.walked)" -gt 0 ]
 
 echo "== tables come and go: a file's rows are freed with the last process that maps it"
-"$BPFPROF" -o "$T/churn.folded" -- sh -c "for i in 1 2 3 4 5; do $EX/nofp_chain 0.3; done; sleep 3" \
-	2>"$T/churn.err"
-line=$(grep 'unwind tables:' "$T/churn.err")
-now=$(sed -nE 's/.*\(([0-9]+) rows of.*/\1/p' <<<"$line")
-peak=$(sed -nE 's/.*, peak ([0-9]+),.*/\1/p' <<<"$line")
-dropped=$(sed -nE 's/.*, ([0-9]+) dropped after.*/\1/p' <<<"$line")
+"$BPFPROF" -o "$T/churn.folded" --stats "$T/churn.json" \
+	-- sh -c "for i in 1 2 3 4 5; do $EX/nofp_chain 0.3; done; sleep 3" 2>"$T/churn.err"
+now=$(stat_of "$T/churn.json" .unwind_tables.rows)
+peak=$(stat_of "$T/churn.json" .unwind_tables.rows_peak)
+dropped=$(stat_of "$T/churn.json" .unwind_tables.files_dropped)
 check "five nofp_chain in a row: their tables dropped once unused for 2 s ($dropped), rows now $now < peak $peak" \
 	all [ "${dropped:-0}" -ge 1 ] -- [ "${now:-0}" -lt "${peak:-0}" ]
 printf '  %s\n' "${DWARF_SHARES[@]}"

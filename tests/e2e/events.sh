@@ -13,7 +13,7 @@ echo "== context-switches and off-CPU time on a sleeping workload"
 "$BPFPROF" -e cs -c 1 -o "$T/cs.folded" -- "$EX/sleeper" 20 20 2>"$T/cs.err"
 s=$(frame_share "$T/cs.folded" sleeper sleep_loop)
 check "context-switches: sleep_loop in >= 80% of switches ($s%)" [ "$s" -ge 80 ]
-"$BPFPROF" --off-cpu -o "$T/off.folded" -- "$EX/sleeper" 20 50 2>"$T/off.err"
+"$BPFPROF" --off-cpu -o "$T/off.folded" --stats "$T/off.json" -- "$EX/sleeper" 20 50 2>"$T/off.err"
 check "off-CPU: exit 0" [ $? -eq 0 ]
 s=$(frame_share "$T/off.folded" sleeper sleep_loop)
 check "off-CPU: sleep_loop carries >= 80% of the blocked time ($s%)" [ "$s" -ge 80 ]
@@ -24,10 +24,11 @@ us=$(comm_total "$T/off.folded" sleeper)
 life=$(sed -nE 's/.* ([0-9.]+) s \(command exited\).*/\1/p' "$T/off.err" | awk '{ printf "%d", $1 * 1000000 }')
 check "off-CPU: total between the known 1,000,000 us of sleeps and the sleeper's life ($us us, life ${life:-?} us)" \
 	all [ "$us" -ge 950000 ] -- [ "$us" -le "${life:-0}" ]
-check "off-CPU: the summary states microseconds" grep -q 'counts are microseconds' "$T/off.err"
+check "off-CPU: --stats states microseconds ($(stat_of "$T/off.json" .offcpu.us) us)" [ "$(stat_of "$T/off.json" .offcpu.us)" -ge "$us" ]
 check "off-CPU: no BPF frames in the stacks" bash -c "! grep -qE 'bpf_prog_|bpf_trace_run' '$T/off.folded'"
-"$BPFPROF" --off-cpu --min-block 100000 -o "$T/offmin.folded" -- "$EX/sleeper" 10 20 2>"$T/offmin.err"
-check "--min-block 100 ms: the 20 ms naps are left out" grep -qE 'off-CPU 0 us in 0 blocks \([1-9][0-9]* shorter' "$T/offmin.err"
+"$BPFPROF" --off-cpu --min-block 100000 -o "$T/offmin.folded" --stats "$T/offmin.json" -- "$EX/sleeper" 10 20 2>"$T/offmin.err"
+check "--min-block 100 ms: the 20 ms naps are left out" \
+	jq -e '.offcpu | .us == 0 and .blocks == 0 and .shorter_than_min_block > 0' "$T/offmin.json"
 "$BPFPROF" --off-cpu -e cpu-clock -F 999 -o "$T/mix.folded" -- "$EX/sleeper" 10 50 2>/dev/null
 check "on+off CPU: oncpu and offcpu root frames" \
 	bash -c "grep -q '^oncpu;sleeper;' '$T/mix.folded' && grep -q '^offcpu;sleeper;' '$T/mix.folded'"

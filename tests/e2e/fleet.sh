@@ -4,8 +4,10 @@
 
 # Sum of the counts in folded files $@.
 folded_sum() { cat "$@" | awk '{ t += $NF } END { print t + 0 }'; }
-# From an index log: the sum of a summary field over its lines.
-log_sum() { sed -nE "s/.* ([0-9]+) $2 .*/\\1/p" "$1" | awk '{ t += $1 } END { print t + 0 }'; }
+# From an index log (a JSON object a line): the sum of a field (jq filter
+# $2) over its lines; log_all: the field of every line, one a line.
+log_sum() { jq -s "map($2) | add // 0" "$1"; }
+log_all() { jq -r "$2" "$1"; }
 
 echo "== drain exactness: 30 one-second intervals vs the BPF-side total"
 D=$T/drain; mkdir -p "$D"
@@ -17,21 +19,23 @@ kill "$tp" 2>/dev/null; wait "$tp" 2>/dev/null
 total=$(sed -nE 's/.*BPF-side total ([0-9]+) samples.*/\1/p' "$T/drain.err")
 files=$(ls "$D"/*.folded | wc -l)
 folded=$(folded_sum "$D"/*.folded)
-lost=$(log_sum "$D/bpfprof-intervals.log" lost)
-logged=$(sed -nE 's/^[0-9]+ ([0-9]+) samples.*/\1/p' "$D/bpfprof-intervals.log" | awk '{ t += $1 } END { print t + 0 }')
+lost=$(log_sum "$D/bpfprof-intervals.log" .lost)
+logged=$(log_sum "$D/bpfprof-intervals.log" .samples)
 check "drain: 30 intervals written ($files)" [ "$files" -ge 30 ]
 check "drain: interval files sum ($folded) + lost ($lost) == BPF-side total ($total) exactly" \
 	all [ -n "$total" ] -- [ "$((folded + lost))" -eq "$total" ]
 check "drain: per-interval samples sum ($logged) == BPF-side total" [ "$logged" -eq "$total" ]
-empty=$(sed -nE 's/^[0-9]+ ([0-9]+) samples.*/\1/p' "$D/bpfprof-intervals.log" | head -n 30 | grep -cx 0)
+empty=$(log_all "$D/bpfprof-intervals.log" .samples | head -n 30 | grep -cx 0)
 check "drain: no interval is empty ($empty empty)" [ "$empty" -eq 0 ]
-maxids=$(sed -nE 's/.*stack map held ([0-9]+) ids/\1/p' "$D/bpfprof-intervals.log" | sort -n | tail -1)
+maxids=$(log_all "$D/bpfprof-intervals.log" .stack_ids | sort -n | tail -1)
+lines=$(log_sum "$D/bpfprof-intervals.log" .stacks); flines=$(cat "$D"/*.folded | wc -l)
+check "drain: the index's stacks are the files' lines ($lines, $flines)" [ "$lines" -eq "$flines" ]
 check "drain: the stack map is emptied every interval (at most $maxids ids held)" [ "$maxids" -le 200 ]
 # A stack stored in one interval is stored again in the next: the BPF
 # side's hints of stacks it stored (bpf/maps.bpf.h) hold for one
 # generation's writing only. Had one outlived its flip, a later interval's
 # counts would point at stacks drained with an earlier one.
-missing=$(log_sum "$D/bpfprof-intervals.log" "stack halves missing")
+missing=$(log_sum "$D/bpfprof-intervals.log" .stack_halves_missing)
 spun=$(awk '/;thread_main;thread_work;thread_spin / { n++ } END { print n + 0 }' "$D"/*.folded)
 # files of 20 samples or more (not the last, partial one) without the chain
 unspun=$(for f in "$D"/*.folded; do
@@ -46,8 +50,9 @@ echo "== fleet mode over the machine: tables for the processes sampled, when fir
 # one-shot -a run still builds them all at once (true stacks from the
 # first sample). nofp_chain has no frame pointers: only its tables unwind
 # it to main.
-# asked_for ERR: "entries asked" from the unwinder's exit line
-asked_for() { sed -nE 's/.* ([0-9]+) process entries \(([0-9]+) asked by a sample\).*/\1 \2/p' "$1"; }
+# asked_for JSON: "entries asked" of the unwinder's tables (--stats, or the
+# index's last line)
+asked_for() { tail -1 "$1" | jq -r '.unwind_tables | "\(.process_entries) \(.asked_by_a_sample)"'; }
 # In a cgroup of its own with 20 idle processes (the machine's others,
 # which come and go with whatever runs beside the test, are filtered
 # out): the idle ones are never sampled, so never get an entry.
@@ -61,9 +66,9 @@ echo "$np" >"$CG/cgroup.procs"
 sleep 0.3
 "$BPFPROF" -F 99 --interval 1 --output-dir "$D" -d 4 --cgroup "$CG" 2>"$T/lazy.err"
 check "lazy run: exit 0" [ $? -eq 0 ]
-read -r entries asked <<<"$(asked_for "$T/lazy.err")"
-"$BPFPROF" -F 99 -a -d 1 -o "$T/eager.folded" 2>"$T/eager.err"
-read -r eager_entries eager_asked <<<"$(asked_for "$T/eager.err")"
+read -r entries asked <<<"$(asked_for "$D/bpfprof-intervals.log")"
+"$BPFPROF" -F 99 -a -d 1 -o "$T/eager.folded" --stats "$T/eager.json" 2>"$T/eager.err"
+read -r eager_entries eager_asked <<<"$(asked_for "$T/eager.json")"
 kill "$np" "${idle[@]}" 2>/dev/null; wait "$np" "${idle[@]}" 2>/dev/null
 rmdir "$CG"
 check "lazy: entries asked for by samples ($asked), none for the 20 idle processes beside it ($entries entries)" \
@@ -110,10 +115,10 @@ wait "$cp"
 n=$(ls "$D" | grep -cE '^[^.].*-[0-9]{8}T[0-9]{6}\.[0-9]{3}Z\.(folded|pb\.gz)$')
 check "rotation: --max-files 4 keeps 4 profiles ($n)" [ "$n" -eq 4 ]
 check "rotation: no temporary file left" [ "$(ls -A "$D" | grep -c '^\.')" -eq 0 ]
-newest=$(sed -nE 's/^([0-9]+) .*/\1/p' "$D/bpfprof-intervals.log" | tail -1)
+newest=$(log_all "$D/bpfprof-intervals.log" .start_ns | tail -1)
 check "rotation: the newest interval is kept" bash -c "ls '$D' | grep -q \"\$(date -u -d @$((newest / 1000000000)) +%Y%m%dT%H%M%S)\""
 # an interval with no sample (a last one of 0.04 s, say) is an empty file
-empty=0; zero=$(grep -cE '^[0-9]+ 0 samples, ' "$D/bpfprof-intervals.log")
+empty=0; zero=$(log_all "$D/bpfprof-intervals.log" .samples | grep -cx 0)
 for f in "$D"/*.folded; do
 	if [ ! -s "$f" ]; then empty=$((empty + 1)); else valid_folded "$f" || fail "well-formed $f"; fi
 done
@@ -138,7 +143,8 @@ check "SIGHUP: still running" kill -0 "$bp"
 kill -TERM "$bp"
 wait "$bp"; rc=$?
 check "SIGTERM: exit 0 ($rc)" [ "$rc" -eq 0 ]
-check "SIGTERM: the last, partial interval is written" grep -q '(terminated)' "$D/bpfprof-intervals.log"
+check "SIGTERM: the last, partial interval is written" \
+	[ "$(log_all "$D/bpfprof-intervals.log" .stopped | tail -1)" = terminated ]
 nfiles=$(ls "$D"/*.folded | wc -l); nlog=$(grep -c . "$D/bpfprof-intervals.log")
 check "SIGTERM: one file per interval, the partial one too ($nfiles files, $nlog intervals, >= 3)" \
 	all [ "$nfiles" -eq "$nlog" ] -- [ "$nfiles" -ge 3 ]

@@ -61,7 +61,7 @@ pids=$pa,$pb,$pc,$pd,$pe
 
 # strace shows every open of a map (LeakSanitizer cannot run under ptrace)
 ASAN_OPTIONS=detect_leaks=0 timeout 120 strace -f -qq -e trace=open,openat,openat2 -o "$HM/p.strace" \
-	"$BPFPROF" -p "$pids" -d 2 -o "$HM/p.folded" 2>"$HM/p.err"; rc=$?
+	"$BPFPROF" -p "$pids" -d 2 -o "$HM/p.folded" --stats "$HM/p.json" 2>"$HM/p.err"; rc=$?
 check "case 1 -p: exit 0, no hang (exit $rc)" [ "$rc" -eq 0 ]
 check "case 1 -p: the JIT code was sampled ($(comm_total "$HM/p.folded" jit_perfmap) samples)" \
 	[ "$(comm_total "$HM/p.folded" jit_perfmap)" -ge 10 ]
@@ -71,7 +71,7 @@ check "case 1 -p: no frame named TEXT (the root-only file's line)" \
 # before: /etc/shadow was read, its lines counted as malformed (the
 # attacker's own map has 2 malformed lines, by design of jit_perfmap)
 check "case 1 -p: /etc/shadow not read (malformed JIT map lines: the legit map's 2 only)" \
-	grep -q 'JIT map lines skipped: 2 malformed,' "$HM/p.err"
+	[ "$(stat_of "$HM/p.json" .inputs.jit_lines_malformed)" -eq 2 ]
 # (issue 23 review, item 8: a map is checked on an O_PATH fd before it is
 # opened; before, it was opened O_RDONLY, and a device there acted on open)
 check "case 1 -p: every open of a planted map is of the name only (O_PATH), never following a link" \
@@ -83,8 +83,8 @@ check "case 1 -p: (c) the hard link (made by $hard_by) refused, said once" map_s
 check "case 1 -p: (d) the FIFO refused, said once" map_said "$HM/p.err" "$pd" "not a regular file"
 check "case 1 -p: the attacker's own map still names its code ($(frame_total "$HM/p.folded" jit_perfmap 'jit_spin_first_[j]') samples)" \
 	[ "$(frame_total "$HM/p.folded" jit_perfmap 'jit_spin_first_[j]')" -ge 1 ]
-check "case 1 -p: the refused maps are counted in the summary" \
-	grep -qE 'JIT maps refused: 4' "$HM/p.err"
+check "case 1 -p: the refused maps are counted in --stats" \
+	[ "$(stat_of "$HM/p.json" .inputs.jit_maps_refused)" -eq 4 ]
 
 # (review item 8) a device node over the map, bind-mounted in the
 # attacker's own user+mount namespace: /dev/null stands for one that acts on
@@ -173,7 +173,7 @@ list=$(IFS=,; echo "${big[*]}")
 # rss_of NAME: bpfprof -p the six for 2 s, its peak RSS in KiB on stdout
 rss_of() {
 	ASAN_OPTIONS=$ASAN_OPTIONS:quarantine_size_mb=4 /usr/bin/time -f %M -o "$HM/$1.rss" \
-		"$BPFPROF" -p "$list" -d 2 -o "$HM/$1.folded" 2>"$HM/$1.err"
+		"$BPFPROF" -p "$list" -d 2 -o "$HM/$1.folded" --stats "$HM/$1.json" 2>"$HM/$1.err"
 	echo "$? $(tail -1 "$HM/$1.rss")"
 }
 read -r rc0 base < <(rss_of small)
@@ -187,7 +187,8 @@ cut=$(grep -c 'JIT map of process [0-9]* cut short after [0-9]* entries' "$HM/bi
 check "case 8: each map cut short said once ($cut lines), the lines counted" \
 	all [ "$cut" -ge 1 ] -- [ "$cut" -le 6 ] -- \
 	[ "$(grep -o 'JIT map of process [0-9]* cut' "$HM/big.err" | sort | uniq -d | wc -l)" -eq 0 ] -- \
-	grep -qE 'JIT map lines skipped: [0-9]+ malformed, [1-9][0-9]{5,} past --jit-map-mem' "$HM/big.err"
+	[ "$(stat_of "$HM/big.json" .inputs.jit_lines_past_cap)" -ge 100000 ] -- \
+	grep -qE '^bpfprof: warning: [1-9][0-9]{5,} JIT map lines past --jit-map-mem: raise it' "$HM/big.err"
 check "case 8: the map read first still names its code ($(grep -c ';jit_spin_first\|;jit_fn_' "$HM/big.folded") lines)" \
 	grep -q ';jit_spin_first' "$HM/big.folded"
 check "case 8: --jit-map-mem 12Q: one line, exit 2" bash -c \

@@ -45,7 +45,8 @@ fleet_line() {
 	sed -nE 's/^bpfprof: fleet: ([0-9]+) intervals, ([0-9]+) samples in them; ([0-9]+) intervals \(([0-9]+) samples\) not written; BPF-side total ([0-9]+) samples$/\1 \2 \3 \4 \5/p' "$1"
 }
 # The samples lost on the BPF side (stack errors, full maps), from the summary lines.
-log_sum_lost() { sed -nE 's/^bpfprof: [0-9]+ samples, [0-9]+ stacks, ([0-9]+) lost .*/\1/p' "$1" | awk '{ t += $1 } END { print t + 0 }'; }
+# (stderr, not the index: a full disk keeps the index from some of them)
+log_sum_lost() { sed -nE 's/^bpfprof: [0-9]+ samples, ([0-9]+) lost, .*/\1/p' "$1" | awk '{ t += $1 } END { print t + 0 }'; }
 # wait_for SECONDS CMD...: until CMD is true, at most SECONDS.
 wait_for() { local n=$(($1 * 10)); shift; while [ "$n" -gt 0 ] && ! "$@"; do sleep 0.1; n=$((n - 1)); done; }
 files_sum() { cat "$@" 2>/dev/null | awk '{ t += $NF } END { print t + 0 }'; }

@@ -58,7 +58,7 @@ kill -STOP "$sp"; sleep 3; kill -CONT "$sp"
 n=$(wc -l <"$S/bpfprof-intervals.log")
 wait_for 30 lines $((n + 2))
 kill -TERM "$sp"; wait "$sp"
-span=$(sed -nE 's/.*; interval ([0-9.]+) s, ([0-9.]+) s longer than asked: the agent was stopped or starved;.*/\1/p' "$S/bpfprof-intervals.log" | sort -n | tail -1)
+span=$(jq -r 'select(.late_s) | .duration_s' "$S/bpfprof-intervals.log" | sort -n | tail -1)
 check "the stopped interval: its span in the index (${span:-nothing said}, >= 3.0 s)" \
 	awk -v s="${span:-0}" 'BEGIN { exit !(s >= 3.0) }'
 check "said on stderr once, counted at exit ($(grep -m1 'longer than asked' "$S.err"))" \

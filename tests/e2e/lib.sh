@@ -71,9 +71,14 @@ chromium_dom() {
 # The JSON the page's ?test= hook wrote.
 page_test() { chromium_dom "$1" "?test=$2" | sed -n 's/.*BPFPROF-TEST \(.*\)<\/pre>.*/\1/p' | sed 's/&quot;/"/g'; }
 
-# From the summary line in stderr file $1: samples taken, samples lost.
+# From the short summary line in stderr file $1: samples taken, samples lost
+# (scripts read --stats FILE's JSON: stat_of).
 summary_samples() { sed -nE 's/^bpfprof: ([0-9]+) samples, .*/\1/p' "$1" | tail -1; }
-summary_lost()    { sed -nE 's/^bpfprof: [0-9]+ samples, [0-9]+ stacks, ([0-9]+) lost .*/\1/p' "$1" | tail -1; }
+summary_lost()    { sed -nE 's/^bpfprof: [0-9]+ samples, ([0-9]+) lost, .*/\1/p' "$1" | tail -1; }
+
+# stat_of FILE FILTER: a value of the JSON --stats FILE wrote (jq -r FILTER;
+# empty when the file is missing or not JSON).
+stat_of() { jq -r "$2" "$1" 2>/dev/null; }
 
 # wait_started ERRFILE [SECS]: until a bpfprof in the background wrote its
 # start line there (it samples from then on), SECS (30) at most: a workload

@@ -73,7 +73,7 @@ check "c++ --demangle=full: a clone keeps its suffix" grep -qE ';void std::__int
 
 echo "== JIT code in anonymous memory, named by /tmp/perf-PID.map as it grows"
 ls /tmp/perf-*.map 2>/dev/null | sort >"$T/maps.before"
-"$BPFPROF" -o "$T/jitmap.folded" -- "$EX/jit_perfmap" 2 2>"$T/jitmap.err"
+"$BPFPROF" -o "$T/jitmap.folded" --stats "$T/jitmap.json" -- "$EX/jit_perfmap" 2 2>"$T/jitmap.err"
 check "jit map: exit 0" [ $? -eq 0 ]
 # the map the workload left behind, as JITs do
 ls /tmp/perf-*.map 2>/dev/null | sort | comm -13 "$T/maps.before" - | xargs -r rm -f
@@ -86,8 +86,8 @@ check "jit map: the line appended mid-run, 0x-prefixed, names its code too ($sec
 	[ "$second" -ge 25 ]
 # (the generated code keeps no frame pointer: a frame-pointer walk skips run_jit)
 check "jit map: under main, marked _[j]" grep -qE '^jit_perfmap;.*main;(run_jit;)?jit_spin_second_\[j\] [0-9]+$' "$T/jitmap.folded"
-check "jit map: its two malformed lines skipped and counted in the summary" \
-	grep -q 'JIT map lines skipped: 2 malformed, 0 past' "$T/jitmap.err"
+check "jit map: its two malformed lines skipped and counted in --stats" \
+	[ "$(stat_of "$T/jitmap.json" '.inputs | "\(.jit_lines_malformed) \(.jit_lines_past_cap)"')" = "2 0" ]
 
 echo "== JIT frames marked: [j] in report, mapping [jit] in pprof, JIT on the page (issue 25)"
 row=$("$BPFPROF" report --sort dso,symbol "$T/jitmap.folded" | grep -F 'jit_spin_first' | head -1)
@@ -168,12 +168,14 @@ check "inline: mix_rounds;mix_step_[i] in $s%, perf's samples in mix_step by add
 check "--no-inline: no inline frames" bash -c "! grep -q '_\[i\]' '$T/noinl.folded' && grep -q ';mix_rounds ' '$T/noinl.folded'"
 # DWARF is held to --dwarf-mem: a file needing more is named from its
 # symbols alone, and the summary counts it
-"$BPFPROF" --dwarf-mem 1K -o "$T/dwmem.folded" -- "$EX/inline_hot" 1 2>"$T/dwmem.err"
+"$BPFPROF" --dwarf-mem 1K -o "$T/dwmem.folded" --stats "$T/dwmem.json" -- "$EX/inline_hot" 1 2>"$T/dwmem.err"
 check "--dwarf-mem 1K: exit 0" [ $? -eq 0 ]
 check "--dwarf-mem 1K: names, no inline frames" \
 	all [ "$(grep -c '_\[i\]' "$T/dwmem.folded")" -eq 0 ] -- grep -q ';mix_rounds ' "$T/dwmem.folded"
-check "--dwarf-mem 1K: the summary counts the files ($(grep -o '[0-9]* files named without[^,]*' "$T/dwmem.err"))" \
-	grep -qE ', [1-9][0-9]* files named without lines or inline frames \(DWARF over --dwarf-mem\)' "$T/dwmem.err"
+check "--dwarf-mem 1K: --stats counts the files ($(stat_of "$T/dwmem.json" .inputs.files_dwarf_over_mem))" \
+	[ "$(stat_of "$T/dwmem.json" .inputs.files_dwarf_over_mem)" -ge 1 ]
+check "--dwarf-mem 1K: the summary says what to do" \
+	grep -qE '^bpfprof: warning: [1-9][0-9]* files named without lines or inline frames: raise --dwarf-mem' "$T/dwmem.err"
 check "--dwarf-mem bad size: one line, exit 2" bash -c \
 	"'$BPFPROF' --dwarf-mem 12Q -d 1 2>'$T/dwbad.err'; [ \$? -eq 2 ] && [ \$(wc -l <'$T/dwbad.err') -eq 1 ]"
 
@@ -247,25 +249,25 @@ for _ in $(seq 50); do
 	sleep 0.2
 done
 DEBUGINFOD_URLS="http://127.0.0.1:$port" DEBUGINFOD_CACHE_PATH="$D/cache" \
-	"$BPFPROF" -o "$T/dbgd.folded" -- "$D/app" 1 2>"$T/dbgd.err"
+	"$BPFPROF" -o "$T/dbgd.folded" --stats "$T/dbgd.json" -- "$D/app" 1 2>"$T/dbgd.err"
 check "debuginfod: exit 0" [ $? -eq 0 ]
 s=$(full_share "$T/dbgd.folded")
 note_share "debuginfod" "mix_rounds" "$s"
 check "debuginfod: full names in >= 80% ($s%)" [ "$s" -ge 80 ]
-check "debuginfod: the summary counts the debug file fetched" \
-	grep -qE 'debuginfod: [1-9][0-9]* debug files fetched, 0 failed' "$T/dbgd.err"
+check "debuginfod: --stats counts the debug file fetched" \
+	all [ "$(stat_of "$T/dbgd.json" .debuginfod.fetched)" -ge 1 ] -- [ "$(stat_of "$T/dbgd.json" .debuginfod.failed)" -eq 0 ]
 kill "$srv"; wait "$srv" 2>/dev/null
 rm -rf "$D/cache"
 start=$(date +%s%N)
 DEBUGINFOD_URLS="http://127.0.0.1:$port" DEBUGINFOD_CACHE_PATH="$D/cache" \
-	"$BPFPROF" -o "$T/dbgd2.folded" -- "$D/app" 1 2>"$T/dbgd2.err"
+	"$BPFPROF" -o "$T/dbgd2.folded" --stats "$T/dbgd2.json" -- "$D/app" 1 2>"$T/dbgd2.err"
 rc=$?
 ms=$((($(date +%s%N) - start) / 1000000))
 check "debuginfod stopped: exit 0, ends promptly (${ms} ms for a 1 s run)" \
 	all [ "$rc" -eq 0 ] -- [ "$ms" -lt 6000 ]
 check "debuginfod stopped: frames as app+0xOFF" grep -qE ';app\+0x[0-9a-f]+ [0-9]+$' "$T/dbgd2.folded"
-check "debuginfod stopped: the summary counts the failed lookups" \
-	grep -qE 'debuginfod: 0 debug files fetched, [1-9][0-9]* failed' "$T/dbgd2.err"
+check "debuginfod stopped: --stats counts the failed lookups" \
+	all [ "$(stat_of "$T/dbgd2.json" .debuginfod.fetched)" -eq 0 ] -- [ "$(stat_of "$T/dbgd2.json" .debuginfod.failed)" -ge 1 ]
 
 echo "== a debuginfod server that accepts and never answers: the run's wait is bounded"
 # a listener on 127.0.0.1 that accepts connections and never answers; it
@@ -281,29 +283,30 @@ while True:
 ' >"$T/hung.out" 2>/dev/null & hung=$!
 for _ in $(seq 50); do [ -s "$T/hung.out" ] && break; sleep 0.1; done
 hport=$(head -n 1 "$T/hung.out")
-# timed: a run given ARGS, in ms; its stderr in $T/hung.err
+# timed: a run given ARGS, in ms; its stderr in $T/hung.err, --stats in $T/hung.json
 hung_run() {
 	local start
 	rm -rf "$D/hcache"
 	start=$(date +%s%N)
 	DEBUGINFOD_URLS="${HUNG_URLS-http://127.0.0.1:$hport}" DEBUGINFOD_CACHE_PATH="$D/hcache" \
-		"$BPFPROF" "$@" 2>"$T/hung.err"
+		"$BPFPROF" --stats "$T/hung.json" "$@" 2>"$T/hung.err"
 	echo $((($(date +%s%N) - start) / 1000000))
 }
 # the same run without a server, under the same load, is the baseline
 base=$(HUNG_URLS= hung_run -o "$T/hung_base.folded" -- "$D/app" 1)
 ms=$(hung_run -o "$T/hung.folded" -- "$D/app" 1)
 check "hung server: the default 2 s budget, cut short: ${ms} ms for a 1 s run (< ${base} ms without a server + 2000 + 1000)" \
-	all [ "$ms" -lt $((base + 3000)) ] -- grep -q 'debuginfod: 0 debug files fetched, [1-9][0-9]* failed (--debuginfod-timeout spent' "$T/hung.err"
+	all [ "$ms" -lt $((base + 3000)) ] -- [ "$(stat_of "$T/hung.json" '.debuginfod | "\(.fetched) \(.failed > 0) \(.timeout_spent)"')" = "0 true true" ] -- \
+	grep -q '^bpfprof: warning: debuginfod lookups were cut short: raise --debuginfod-timeout' "$T/hung.err"
 check "hung server: frames as app+0xOFF" grep -qE ';app\+0x[0-9a-f]+ [0-9]+$' "$T/hung.folded"
 # the whole machine: every file without a local debug file is a lookup
 asked=$(grep -c accepted "$T/hung.out")
 zero=$(hung_run --debuginfod-timeout 0 -a -d 1 -o "$T/hung0.folded")
 after=$(grep -c accepted "$T/hung.out")
 check "hung server, --debuginfod-timeout 0: nothing in the summary" \
-	bash -c "! grep -q debuginfod: '$T/hung.err'"
+	all [ "$(stat_of "$T/hung.json" .debuginfod)" = null ] -- bash -c "! grep -qE 'debuginfod:|cut short' '$T/hung.err'"
 all=$(hung_run -a -d 1 -o "$T/hunga.folded")
-n=$(sed -nE 's/.*debuginfod: 0 debug files fetched, ([0-9]+) failed.*/\1/p' "$T/hung.err")
+n=$(stat_of "$T/hung.json" .debuginfod.failed)
 check "hung server, -a: ${n:-no} lookups of the whole machine cost $((all - zero)) ms more than none (< 2000 + 2000)" \
 	all [ "${n:-0}" -ge 1 ] -- [ $((all - zero)) -lt 4000 ]
 check "hung server, --debuginfod-timeout 0 made no connection ($asked before it, $after after)" \
@@ -314,7 +317,7 @@ kill "$hung"; wait "$hung" 2>/dev/null
 
 echo "== unnamed code grouped by function: a stripped -O2 binary, named by its CFI"
 S=nofp_chain_stripped
-"$BPFPROF" --call-graph dwarf -o "$T/strip.folded" -- "$EX/$S" 2 2>"$T/strip.err"
+"$BPFPROF" --call-graph dwarf -o "$T/strip.folded" --stats "$T/strip.json" -- "$EX/$S" 2 2>"$T/strip.err"
 check "stripped: exit 0" [ $? -eq 0 ]
 # the functions' starts: every FDE of the stripped file (binutils' reading),
 # and nofp_hot's from the unstripped one
@@ -336,7 +339,8 @@ inside=$(awk -v lo=$((16#$hot)) -v n=$((16#$size)) '{ o = 0
 note_share "$S" "nofp_hot's FDE" "$s"
 check "stripped: nofp_hot's samples are one frame, $S+0x$hot, in >= 80% ($s%); $inside name(s) inside it" \
 	all [ "$s" -ge 80 ] -- [ "$inside" -eq 1 ]
-check "stripped: the summary says why they are unnamed" grep -qE 'frames unresolved \(.*no symbol [0-9]+' "$T/strip.err"
+check "stripped: --stats says why they are unnamed ($(stat_of "$T/strip.json" .unresolved_by_reason.no_symbol) no symbol)" \
+	[ "$(stat_of "$T/strip.json" .unresolved_by_reason.no_symbol)" -ge 1 ]
 "$BPFPROF" --call-graph dwarf -o "$T/strip.pb.gz" -- "$EX/$S" 1 2>/dev/null
 # its Locations: file offsets inside nofp_hot, not all at its start
 go tool pprof -raw "$T/strip.pb.gz" 2>/dev/null | sed -n '/^Locations/,$p' >"$T/strip.raw"

@@ -4,7 +4,7 @@
 # and every bad input's one-line error. Sourced by run.sh.
 
 echo "== cpu_chain under -- COMMAND"
-"$BPFPROF" -F 199 -o "$T/cpu.folded" -- "$EX/cpu_chain" 2 2>"$T/cpu.err"
+"$BPFPROF" -F 199 -o "$T/cpu.folded" --stats "$T/cpu.json" -- "$EX/cpu_chain" 2 2>"$T/cpu.err"
 check "cpu_chain: exit 0" [ $? -eq 0 ]
 check "cpu_chain: valid folded output" valid_folded "$T/cpu.folded"
 s=$(frame_share "$T/cpu.folded" cpu_chain hot_leaf); note_share cpu_chain hot_leaf "$s"
@@ -17,9 +17,33 @@ check "cpu_chain: stripped libc's local caller named through its build-id debug 
 # it is still a copy of bpfprof)
 check "cpu_chain: only the command's process is profiled" \
 	[ $(( $(comm_total "$T/cpu.folded" cpu_chain) + $(comm_total "$T/cpu.folded" bpfprof) )) -eq "$(comm_total "$T/cpu.folded" "")" ]
-samples=$(summary_samples "$T/cpu.err"); lost=$(summary_lost "$T/cpu.err")
-check "cpu_chain: summary samples ($samples) = folded total + lost ($lost)" \
+samples=$(stat_of "$T/cpu.json" .samples); lost=$(stat_of "$T/cpu.json" .lost)
+check "cpu_chain: --stats samples ($samples) = folded total + lost ($lost)" \
 	[ "$samples" -eq $(( $(comm_total "$T/cpu.folded" "") + lost )) ]
+
+echo "== the summary: a short line, --stats JSON equal to the folded file, -q"
+short=$(grep -E '^bpfprof: [0-9]+ samples, ' "$T/cpu.err")
+check "summary: one short line of at most 160 columns (${#short})" \
+	all [ "$(grep -cE '^bpfprof: [0-9]+ samples, ' "$T/cpu.err")" -eq 1 ] -- [ "${#short}" -le 160 ]
+check "summary: it names samples, lost, complete stacks, unresolved, duration, the file" \
+	grep -qE "^bpfprof: $samples samples, $lost lost, [0-9.]+% complete stacks, [0-9.]+% frames unresolved, [0-9.]+ s \\(command exited\\), [0-9]+ stacks? to $T/cpu.folded\$" "$T/cpu.err"
+check "--stats: JSON that jq parses" jq -e 'type == "object"' "$T/cpu.json"
+check "--stats: counted = the folded counts' sum ($(stat_of "$T/cpu.json" .counted))" \
+	[ "$(stat_of "$T/cpu.json" .counted)" -eq "$(comm_total "$T/cpu.folded" "")" ]
+check "--stats: stacks = the folded file's lines ($(stat_of "$T/cpu.json" .stacks))" \
+	[ "$(stat_of "$T/cpu.json" .stacks)" -eq "$(wc -l <"$T/cpu.folded")" ]
+check "--stats: the short line's stacks are the folded lines too" \
+	grep -qE " $(wc -l <"$T/cpu.folded") stacks? to " "$T/cpu.err"
+"$BPFPROF" -q -F 199 -o "$T/quiet.folded" --stats "$T/quiet.json" -- "$EX/cpu_chain" 1 2>"$T/quiet.err"; rc=$?
+check "-q: exit 0 ($rc), a profile, nothing on stderr ($(head -c 200 "$T/quiet.err"))" \
+	all [ "$rc" -eq 0 ] -- valid_folded "$T/quiet.folded" -- [ ! -s "$T/quiet.err" ]
+check "-q: --stats still written" [ "$(stat_of "$T/quiet.json" .counted)" = "$(comm_total "$T/quiet.folded" "")" ]
+"$BPFPROF" -v -F 199 -o "$T/verbose.folded" -- "$EX/cpu_chain" 1 2>"$T/verbose.err"
+check "-v: the labelled lines under the short one" \
+	all grep -qE '^bpfprof: stacks: [0-9]+ distinct stacks written' "$T/verbose.err" -- \
+	grep -qE '^bpfprof: lost: 0 samples \(' "$T/verbose.err" -- \
+	grep -qE '^bpfprof: names: [0-9]+/[0-9]+ frames unresolved' "$T/verbose.err" -- \
+	grep -qE '^bpfprof: unwind: [0-9]+ of [0-9]+ user stacks complete' "$T/verbose.err"
 
 echo "== lib_caller under -p PID (hot function in a shared library)"
 "$EX/lib_caller" 4 & lpid=$!
@@ -38,16 +62,20 @@ wait "$lpid" "$other"
 echo "== threads, system-wide (-a -d)"
 "$EX/threads" 3 2 & tpid=$!
 sleep 0.3
-"$BPFPROF" -a -d 2 -o "$T/thr.folded" 2>"$T/thr.err"
+"$BPFPROF" -a -d 2 -o "$T/thr.folded" --stats "$T/thr.json" 2>"$T/thr.err"
 check "threads: exit 0" [ $? -eq 0 ]
 check "threads: valid folded output" valid_folded "$T/thr.folded"
 s=$(frame_share "$T/thr.folded" threads thread_spin); note_share threads thread_spin "$s"
 check "threads: thread_spin in >= 80% of samples ($s%)" [ "$s" -ge 80 ]
 check "threads: full chain thread_main;thread_work;thread_spin" \
 	has_chain "$T/thr.folded" threads "thread_main;thread_work;thread_spin"
-samples=$(summary_samples "$T/thr.err"); lost=$(summary_lost "$T/thr.err")
-check "-a: summary samples ($samples) = folded total + lost ($lost)" \
+samples=$(stat_of "$T/thr.json" .samples); lost=$(stat_of "$T/thr.json" .lost)
+check "-a: --stats samples ($samples) = folded total + lost ($lost)" \
 	[ "$samples" -eq $(( $(comm_total "$T/thr.folded" "") + lost )) ]
+check "-a: --stats stacks ($(stat_of "$T/thr.json" .stacks)) = the folded lines ($(wc -l <"$T/thr.folded"))" \
+	[ "$(stat_of "$T/thr.json" .stacks)" -eq "$(wc -l <"$T/thr.folded")" ]
+short=$(grep -E '^bpfprof: [0-9]+ samples, ' "$T/thr.err")
+check "-a: the short line fits 160 columns (${#short})" [ "${#short}" -le 160 ]
 wait "$tpid"
 
 echo "== syscalls: kernel frames under the syscall"
@@ -88,9 +116,11 @@ check "short_lived -a: chain main;short_work;short_spin" \
 	has_chain "$T/shorta.folded" short_lived "main;short_work;short_spin"
 
 echo "== full maps: the run goes on, the loss is counted"
-"$BPFPROF" --max-stacks 2 -o "$T/full.folded" -- "$EX/threads" 1 2 2>"$T/full.err"
+"$BPFPROF" --max-stacks 2 -o "$T/full.folded" --stats "$T/full.json" -- "$EX/threads" 1 2 2>"$T/full.err"
 check "--max-stacks 2: exit 0" [ $? -eq 0 ]
-samples=$(summary_samples "$T/full.err"); lost=$(summary_lost "$T/full.err")
+samples=$(stat_of "$T/full.json" .samples); lost=$(stat_of "$T/full.json" .lost)
+check "--max-stacks 2: the summary says what to do (raise --max-stacks)" \
+	grep -qE '^bpfprof: warning: [0-9]+ samples lost to full maps: raise --max-stacks' "$T/full.err"
 check "--max-stacks 2: samples were lost and counted ($lost of $samples)" [ "${lost:-0}" -gt 0 ]
 check "--max-stacks 2: samples ($samples) = folded total + lost ($lost)" \
 	[ "$samples" -eq $(( $(comm_total "$T/full.folded" "") + lost )) ]

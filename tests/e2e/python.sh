@@ -23,15 +23,12 @@ py_chain_share() {
 	{ n = $NF; line = $0; sub(/ [0-9]+$/, "", line); all += n; if (line ~ re) hit += n }
 	END { all -= skip; print (all > 0 ? int(hit * 100 / all) : 0) }' skip="${6:-0}" "$1"
 }
-# The samples the summary in $1 counts as taken before their tables were
-# in (a loaded machine builds them later: counted, and not what a chain's
-# share is about): walked by frame pointers, or from a copy of the stack
-# later, both without Python frames (those are read at the sample).
+# The samples --stats $1 counts as taken before their tables were in (a
+# loaded machine builds them later: counted, and not what a chain's share
+# is about): walked by frame pointers, or from a copy of the stack later,
+# both without Python frames (those are read at the sample).
 fp_before_tables() {
-	local fp copies
-	fp=$(sed -nE 's/.* ([0-9]+) by frame pointers \(no tables yet\).*/\1/p' "$1" | tail -1)
-	copies=$(sed -nE 's/.* ([0-9]+) walked from a copy of the stack.*/\1/p' "$1" | tail -1)
-	echo $(( ${fp:-0} + ${copies:-0} ))
+	stat_of "$1" '(.unwind.fp_no_tables_yet // 0) + (.unwind.from_early_copies // 0)'
 }
 
 # The samples of $1 that hold frame names matching $2.
@@ -52,7 +49,7 @@ py_mixed() {
 # no Python frames), weigh less than in a shorter run.
 run_chain() {
 	local name=$1 py=$2 s
-	"$BPFPROF" "${PY_CG[@]}" -o "$T/py_$name.folded" -- "$py" "$PY_SCRIPT" 6 2>"$T/py_$name.err"
+	"$BPFPROF" "${PY_CG[@]}" -o "$T/py_$name.folded" --stats "$T/py_$name.json" -- "$py" "$PY_SCRIPT" 6 2>"$T/py_$name.err"
 	check "python $name: exit 0" [ $? -eq 0 ]
 	s=$(py_chain_share "$T/py_$name.folded" outer middle hot)
 	note_share "python" "$name chain" "$s"
@@ -77,9 +74,9 @@ check "python --call-graph fp: no Python frames" [ "$(py_count "$T/py_fp.folded"
 echo "== attached with -p while it runs"
 /usr/bin/python3 "$PY_SCRIPT" 8 & pypid=$!
 sleep 1
-"$BPFPROF" "${PY_CG[@]}" -p "$pypid" -d 4 -o "$T/py_attach.folded" 2>"$T/py_attach.err"
+"$BPFPROF" "${PY_CG[@]}" -p "$pypid" -d 4 -o "$T/py_attach.folded" --stats "$T/py_attach.json" 2>"$T/py_attach.err"
 check "python -p: exit 0" [ $? -eq 0 ]
-fpfb=$(fp_before_tables "$T/py_attach.err")
+fpfb=$(fp_before_tables "$T/py_attach.json")
 s=$(py_chain_share "$T/py_attach.folded" outer middle hot _start "${fpfb:-0}")
 note_share "python" "-p chain" "$s"
 check "python -p: >= 80% of samples show _start ... outer;middle;hot ($s%, of those not walked before their tables: ${fpfb:-?})" [ "$s" -ge 80 ]
@@ -143,9 +140,9 @@ done
 echo "== an unsupported version: counted, native frames only, never a wrong frame"
 py=$(ls -d /root/.pyenv/versions/3.9.*/bin/python3.9 2>/dev/null | tail -1)
 if [ -n "$py" ]; then
-	"$BPFPROF" "${PY_CG[@]}" -o "$T/py_39.folded" -- "$py" "$PY_SCRIPT" 1 2>"$T/py_39.err"
+	"$BPFPROF" "${PY_CG[@]}" -o "$T/py_39.folded" --stats "$T/py_39.json" -- "$py" "$PY_SCRIPT" 1 2>"$T/py_39.err"
 	check "python 3.9: counted as unsupported, no Python frames" \
-		all grep -q 'python: 0 processes (1 unsupported version)' "$T/py_39.err" -- \
+		all jq -e '.python | .processes == 0 and .unsupported == 1' "$T/py_39.json" -- \
 		    [ "$(py_count "$T/py_39.folded" '_\[py\]')" -eq 0 ]
 else
 	echo "### SKIPPED: no pyenv CPython 3.9 to stand for an unsupported version"

@@ -94,21 +94,24 @@ fd_min=$(printf '%s\n' "${fds[@]:$warm}" | sort -n | head -1)
 fd_max=$(printf '%s\n' "${fds[@]:$warm}" | sort -n | tail -1)
 total=$(sed -nE 's/.*BPF-side total ([0-9]+) samples.*/\1/p' "$T/err")
 sum=$(cat "$T/out"/*.folded | awk '{ t += $NF } END { print t + 0 }')
-lost=$(sed -nE 's/.* ([0-9]+) lost .*/\1/p' "$LOG" | awk '{ t += $1 } END { print t + 0 }')
-maxids=$(sed -nE 's/.*stack map held ([0-9]+) ids/\1/p' "$LOG" | sort -n | tail -1)
+lost=$(jq -s 'map(.lost) | add // 0' "$LOG")
+maxids=$(jq -r .stack_ids "$LOG" | sort -n | tail -1)
 churn=$(cat "$T/out"/*.folded | awk '$0 ~ /^churn;/ { t += $NF } END { print t + 0 }')
 named=$(cat "$T/out"/*.folded | awk '$0 ~ /^churn;.*child_work;child_spin / { t += $NF } END { print t + 0 }')
 reg_now=$(sed -nE 's/.*file registry: ([0-9]+) files now.*/\1/p' "$T/err")
 reg_peak=$(sed -nE 's/.*file registry: [0-9]+ files now \(peak ([0-9]+)\).*/\1/p' "$T/err")
 reg_released=$(sed -nE 's/.*file registry: .*, ([0-9]+) released.*/\1/p' "$T/err")
-rows_now=$(sed -nE 's/.*unwind tables: [0-9]+ files loaded \(([0-9]+) rows of.*/\1/p' "$T/err")
-rows_peak=$(sed -nE 's/.*unwind tables: .* rows of [0-9]+, peak ([0-9]+),.*/\1/p' "$T/err")
-dropped=$(sed -nE 's/.*, ([0-9]+) dropped after their processes exited.*/\1/p' "$T/err")
+# the unwinder's tables at the last interval
+rows_now=$(tail -1 "$LOG" | jq -r .unwind_tables.rows)
+rows_peak=$(tail -1 "$LOG" | jq -r .unwind_tables.rows_peak)
+dropped=$(tail -1 "$LOG" | jq -r .unwind_tables.files_dropped)
 
 # The footprint of each interval line, one line of 8 numbers (or of "x"):
 # rows, files, tables loaded and dropped so far, registry files, released
 # so far, kernel bytes of all maps, of the unwind rows' inner maps.
-mapfile -t FOOT < <(sed -E -e 's/.*; unwind rows ([0-9]+) in ([0-9]+) files \(([0-9]+) tables loaded, ([0-9]+) dropped so far\); file registry ([0-9]+) files \(([0-9]+) released so far\); BPF maps ([0-9]+) bytes \(unwind rows ([0-9]+)\).*/\1 \2 \3 \4 \5 \6 \7 \8/' -e t -e 's/.*/x x x x x x x x/' "$LOG")
+mapfile -t FOOT < <(jq -r '.footprint // {} | [.unwind_rows, .unwind_files, .tables_loaded,
+	.tables_dropped, .registry_files, .registry_released, .bpf_map_bytes, .unwind_row_bytes]
+	| map(. // "x") | join(" ")' "$LOG")
 ROWS=0 FILES=1 LOADED=2 DROPPED=3 REG=4 RELEASED=5 KBYTES=6 RBYTES=7
 # foot LINE COLUMN: the figure of interval line LINE (1 = the first); empty
 # when the line does not say it
@@ -157,7 +160,7 @@ fleet_sampled=$(cat "$T/out"/*.folded | awk -v re="$own" '$0 ~ re { split($0, f,
 	END { print length(m) }')
 fleet_stuck=$(cat "$T/out"/*.folded | awk -v re="$own" -v main="$to_main" '$0 ~ re && $0 !~ main { t += $NF }
 	END { print t + 0 }')
-fp_walked=$(sed -nE 's/.* ([0-9]+) by frame pointers \(no tables yet\).*/\1/p' "$T/err" | awk '{ t += $1 } END { print t + 0 }')
+fp_walked=$(jq -s 'map(.unwind.fp_no_tables_yet) | add // 0' "$LOG")
 
 echo "soak: ${SECS}s, RSS after warm-up ${rss_warm} KiB, max ${rss_max} KiB, last quarter's lowest ${rss_late} KiB, end ${rss_end} KiB;" \
 	"fds ${fd_min}..${fd_max}; stack map held at most ${maxids} ids;" \

@@ -76,9 +76,10 @@ struct config {
 	char **cmd;			/* argv after "--", NULL-terminated; NULL if none */
 	enum out_format format;
 	bool report;			/* --report: the report table on stdout after the run */
-	bool verbose;
+	bool verbose;			/* -v: libbpf's messages, the summary's details */
+	const char *stats_file;		/* --stats: the summary as JSON (NULL: none) */
 	struct name_sources names;
-	bool quiet;			/* -q: no start line, no progress */
+	bool quiet;			/* -q: errors and warnings only on stderr */
 	bool no_progress;		/* --no-progress */
 	double kill_after;		/* --kill-after: SIGTERM, then SIGKILL this much later */
 

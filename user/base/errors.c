@@ -53,9 +53,20 @@ void p_warn(const char *fmt, ...)
 	va_end(ap);
 }
 
+/* Set once, before the run's threads start. */
+static bool info_quiet;
+
+void p_quiet(bool quiet)
+{
+	info_quiet = quiet;
+}
+
 void p_info(const char *fmt, ...)
 {
 	va_list ap;
+
+	if (info_quiet)
+		return;
 
 	va_start(ap, fmt);
 	print_line("", NULL, fmt, ap);

@@ -26,7 +26,7 @@ enum {
 	OPT_CALL_GRAPH, OPT_UNWIND_ROWS, OPT_NO_DEMANGLE, OPT_DEMANGLE, OPT_KILL_AFTER, OPT_NO_PROGRESS,
 	OPT_NO_INLINE, OPT_NO_PYTHON, OPT_DEBUGINFOD_TIMEOUT, OPT_DWARF_MEM,
 	OPT_JIT_MAP_MEM,
-	OPT_REPORT, OPT_CONTROL, OPT_START_DISABLED,
+	OPT_REPORT, OPT_CONTROL, OPT_START_DISABLED, OPT_STATS,
 };
 
 static const struct option long_opts[] = {
@@ -58,6 +58,7 @@ static const struct option long_opts[] = {
 	{ "max-stacks",  required_argument, NULL, OPT_MAX_STACKS },
 	{ "format",      required_argument, NULL, OPT_FORMAT },
 	{ "report",      no_argument,       NULL, OPT_REPORT },
+	{ "stats",       required_argument, NULL, OPT_STATS },
 	{ "control",     required_argument, NULL, OPT_CONTROL },
 	{ "start-disabled", no_argument,    NULL, OPT_START_DISABLED },
 	{ "interval",    required_argument, NULL, OPT_INTERVAL },
@@ -314,6 +315,9 @@ static int apply_option(int opt, const char *arg, struct config *cfg)
 		return -1;
 	case OPT_REPORT:
 		cfg->report = true;
+		return -1;
+	case OPT_STATS:
+		cfg->stats_file = arg;
 		return -1;
 	case OPT_CONTROL:
 		return parse_control(arg, cfg);

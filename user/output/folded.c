@@ -150,32 +150,56 @@ static void print_merged(const struct text *t, const struct line_ref *refs, size
 	}
 }
 
-int folded__write(const struct profile *p, FILE *out)
+/* The profile's lines into *t, one ref each in *refs (p->nsamples of
+ * them), sorted: the same lines are neighbours. Returns 0 or -ENOMEM. */
+static int sorted_lines(const struct profile *p, struct text *t, struct line_ref **refs)
 {
-	struct line_ref *refs = calloc(p->nsamples ? p->nsamples : 1, sizeof(*refs));
-	struct text t = { 0 };
+	struct line_ref *r = calloc(p->nsamples ? p->nsamples : 1, sizeof(*r));
 	size_t i;
-	int err = 0;
 
-	for (i = 0; refs && i < p->nsamples; i++) {
+	*refs = r;
+	for (i = 0; r && i < p->nsamples; i++) {
 		const struct psample *ps = &p->samples[i];
 
-		refs[i].off = t.len;
-		refs[i].count = ps->count;
+		r[i].off = t->len;
+		r[i].count = ps->count;
 		/* several events: which one is the root frame */
-		put_line(&t, ps, p->nevents > 1 && ps->event < (uint32_t)p->nevents ?
+		put_line(t, ps, p->nevents > 1 && ps->event < (uint32_t)p->nevents ?
 			 p->events[ps->event].name : NULL);
-		put_bytes(&t, "", 1);	/* the line's NUL */
+		put_bytes(t, "", 1);	/* the line's NUL */
 	}
-	if (!refs || t.failed) {
-		err = -ENOMEM;
-	} else if (p->nsamples) {
-		qsort_r(refs, p->nsamples, sizeof(*refs), cmp_line, t.s);
+	if (!r || t->failed)
+		return -ENOMEM;
+	if (p->nsamples)
+		qsort_r(r, p->nsamples, sizeof(*r), cmp_line, t->s);
+	return 0;
+}
+
+int folded__write(const struct profile *p, FILE *out)
+{
+	struct line_ref *refs;
+	struct text t = { 0 };
+	int err = sorted_lines(p, &t, &refs);
+
+	if (!err)
 		print_merged(&t, refs, p->nsamples, out);
-	}
 	free(refs);
 	free(t.s);
 	if (!err && (fflush(out) || ferror(out)))
 		err = errno ? -errno : -EIO;
 	return err;
+}
+
+size_t folded__distinct(const struct profile *p)
+{
+	struct line_ref *refs;
+	struct text t = { 0 };
+	size_t i, n = 0;
+
+	if (!sorted_lines(p, &t, &refs))
+		for (i = 0; i < p->nsamples; i++)
+			n += !i || strcmp(t.s + refs[i - 1].off, t.s + refs[i].off);
+	free(refs);
+	free(t.s);
+	return n;
 }

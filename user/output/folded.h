@@ -20,4 +20,8 @@ char *folded__line(const struct psample *s, const char *root);
  * Returns 0 or -errno (a write error). */
 int folded__write(const struct profile *p, FILE *out);
 
+/* How many lines folded__write() writes of p: its distinct stacks (0 when
+ * out of memory). */
+size_t folded__distinct(const struct profile *p);
+
 #endif

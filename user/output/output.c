@@ -186,47 +186,71 @@ static void report(struct output *o, int err, const struct profile *p)
 }
 
 /* What the run held at the drain: unwind rows, mapped files, kernel bytes. */
-static void footprint_part(const struct footprint *f, char *buf, size_t size)
+static void footprint_json(const struct footprint *f, FILE *out)
 {
 	if (!f->set)
 		return;
-	snprintf(buf, size, "; unwind rows %zu in %zu files (%zu tables loaded, %zu dropped so "
-		 "far); file registry %zu files (%" PRIu64 " released so far); BPF maps %" PRIu64
-		 " bytes (unwind rows %" PRIu64 ")", f->unwind_rows, f->unwind_files,
-		 f->tables_loaded, f->tables_dropped, f->registry_files, f->registry_released,
-		 f->kernel_bytes, f->row_bytes);
+	fprintf(out, ",\"footprint\":{\"unwind_rows\":%zu,\"unwind_files\":%zu,"
+		"\"tables_loaded\":%zu,\"tables_dropped\":%zu,\"registry_files\":%zu,"
+		"\"registry_released\":%" PRIu64 ",\"bpf_map_bytes\":%" PRIu64
+		",\"unwind_row_bytes\":%" PRIu64 "}", f->unwind_rows, f->unwind_files,
+		f->tables_loaded, f->tables_dropped, f->registry_files, f->registry_released,
+		f->kernel_bytes, f->row_bytes);
 }
 
 /* An interval much longer than asked: the agent was stopped (SIGSTOP, a
  * frozen cgroup) or got no CPU, and its profile spans all of it. Said in
  * the index, on stderr the first time, and counted: never one silent long
- * interval. The margin: 1 s, or a tenth of a long interval. */
-static void late_part(struct output *o, const struct profile *p, char *buf, size_t size)
+ * interval. The margin: 1 s, or a tenth of a long interval. Returns the
+ * seconds over, or 0. */
+static double late_by(struct output *o, const struct profile *p)
 {
 	double asked = o->cfg->interval, over = p->stats.duration - asked;
 
 	if (over < 1.0 || over < asked / 10)
-		return;
-	snprintf(buf, size, "; interval %.1f s, %.1f s longer than asked: the agent was "
-		 "stopped or starved", p->stats.duration, over);
+		return 0;
 	if (!o->tot.late_intervals++)
 		p_warn("an interval lasted %.1f s, %.1f s longer than asked: the agent was "
 		       "stopped or starved (said in the index each time; once here)",
 		       p->stats.duration, over);
+	return over;
 }
 
-static void index_line(struct output *o, const struct profile *p, const char *summary, int err)
+/* The index's line of an interval: one JSON object, the summary's members
+ * (as --stats writes them) with the interval's start, what the run held,
+ * the stack map's occupancy and whether it was written. */
+static int index_json(struct output *o, const struct summary *s, int err, char **line,
+		      size_t *len)
 {
-	char line[1792], footprint[256] = "", late[128] = "";
-	int lerr;
+	const struct profile *p = s->p;
+	double late = late_by(o, p);
+	FILE *f = open_memstream(line, len);
 
-	footprint_part(&p->stats.footprint, footprint, sizeof(footprint));
-	late_part(o, p, late, sizeof(late));
-	/* the footprint before the stack map: readers take the line's end */
-	snprintf(line, sizeof(line), "%" PRIu64 " %s%s%s; stack map held %zu ids%s",
-		 p->stats.start_wall_ns, summary, footprint, late, p->stats.stack_ids,
-		 err ? "; NOT WRITTEN" : "");
-	lerr = fleet__log(o->fleet, line);
+	if (!f)
+		return -errno;
+	fprintf(f, "{\"start_ns\":%" PRIu64 ",", p->stats.start_wall_ns);
+	summary__json_members(s, f);
+	footprint_json(&p->stats.footprint, f);
+	if (late)
+		fprintf(f, ",\"late_s\":%.1f", late);
+	fprintf(f, ",\"stack_ids\":%zu,\"written\":%s}", p->stats.stack_ids,
+		err ? "false" : "true");
+	if (fclose(f)) {
+		free(*line);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static void index_line(struct output *o, const struct summary *s, int err)
+{
+	char *line = NULL;
+	size_t len;
+	int lerr = index_json(o, s, err, &line, &len);
+
+	if (!lerr)
+		lerr = fleet__log(o->fleet, line);
+	free(line);
 	if (lerr && !o->log_failing)
 		p_err("cannot append to the index in %s: %s",
 			o->cfg->output_dir, dirfiles__strerror(lerr));
@@ -235,7 +259,8 @@ static void index_line(struct output *o, const struct profile *p, const char *su
 }
 
 /* Never ends the run: what cannot be written is counted as lost. */
-static void interval_profile(struct output *o, const struct profile *p, const char *summary)
+static void interval_profile(struct output *o, const struct profile *p, const char *summary,
+			     const struct summary *s)
 {
 	enum out_format fmt = o->cfg->format;
 	int err = 0;
@@ -246,7 +271,7 @@ static void interval_profile(struct output *o, const struct profile *p, const ch
 		err = ship(o, p, FORMAT_PPROF, summary);
 	report(o, err, p);
 	if (o->fleet)
-		index_line(o, p, summary, err);
+		index_line(o, s, err);
 }
 
 /* --report: the table bpfprof report would print of this profile. */
@@ -265,33 +290,96 @@ static int print_report(const struct profile *p)
 	return err;
 }
 
+/* Where the profile goes, for the summary: a path, or the stream. */
+static const char *destination(const struct output *o)
+{
+	const struct config *cfg = o->cfg;
+
+	if (cfg->interval)
+		return cfg->output_dir ? cfg->output_dir : "the push server";
+	if (cfg->output)
+		return cfg->output;
+	return cfg->report ? NULL : "standard output";
+}
+
+static void info_line(const char *text, void *arg)
+{
+	(void)arg;
+	p_info("%s", text);
+}
+
+static void warn_line(const char *text, void *arg)
+{
+	(void)arg;
+	p_warn("%s", text);
+}
+
+static void comment_line(const char *text, void *arg)
+{
+	fprintf(arg, "\n%s", text);
+}
+
+/* pprof's comments: the short line, then -v's lines (one comment each). */
+static char *pprof_comment(const struct summary *s, const char *short_line)
+{
+	char *buf = NULL;
+	size_t len;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return NULL;
+	fputs(short_line, f);
+	summary__details(s, comment_line, f);
+	if (fclose(f)) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+/* The short line, -v's lines, the advice (one-shot: the fleet's is in its
+ * index every interval), --stats. */
+static int say_summary(struct output *o, const struct summary *s, const char *short_line)
+{
+	p_info("%s", short_line);
+	if (o->cfg->verbose)
+		summary__details(s, info_line, NULL);
+	if (!o->cfg->interval)
+		summary__advice(s, warn_line, NULL);
+	return o->cfg->stats_file ? summary__json_file(s, o->cfg->stats_file) : 0;
+}
+
 int output__profile(struct output *o, const struct profile *p, const char *why)
 {
-	char summary[1280];
-	int err = 0;
+	char line[SUMMARY_COLUMNS * 4 + 256], *comment;
+	struct summary s;
+	int err = 0, serr;
 
-	summary__format(p, why, summary, sizeof(summary));
+	summary__init(&s, p, why, destination(o));
+	summary__short(&s, line, sizeof(line));
+	comment = pprof_comment(&s, line);
 	if (o->cfg->interval) {
-		interval_profile(o, p, summary);
-		err = 0;
+		interval_profile(o, p, comment ? comment : line, &s);
 	} else if (o->file) {	/* --report without -o: the table alone */
-		err = emit__write(p, o->cfg->format, summary, o->file);
+		err = emit__write(p, o->cfg->format, comment ? comment : line, o->file);
 		o->complete = !err;
 		if (err)
 			p_err("writing %s: %s",
 				o->cfg->output ? o->cfg->output : "standard output", strerror(-err));
 	}
-	p_info("%s", summary);
+	free(comment);
+	serr = say_summary(o, &s, line);
 	if (o->cfg->report && !o->cfg->interval && !err)
 		err = print_report(p);
-	return err;
+	return err ? err : o->cfg->interval ? 0 : serr;
 }
 
 int output__snapshot(struct output *o, const struct profile *p)
 {
 	const char *path = o->cfg->output;
+	char line[SUMMARY_COLUMNS * 4 + 256], *comment, *buf = NULL;
 	struct atomic_file af;
-	char summary[1280], *buf = NULL;
+	struct summary s;
 	size_t len = 0;
 	int err;
 
@@ -299,8 +387,11 @@ int output__snapshot(struct output *o, const struct profile *p)
 		p_err("snapshot: nothing written: it needs -o FILE");
 		return -ENOENT;
 	}
-	summary__format(p, "snapshot", summary, sizeof(summary));
-	err = emit__render(p, o->cfg->format, summary, &buf, &len);
+	summary__init(&s, p, "snapshot", path);
+	summary__short(&s, line, sizeof(line));
+	comment = pprof_comment(&s, line);
+	err = emit__render(p, o->cfg->format, comment ? comment : line, &buf, &len);
+	free(comment);
 	if (!err)
 		err = atomic_file__open(&af, path, 0644);
 	if (!err && fwrite(buf, 1, len, af.f) != len) {

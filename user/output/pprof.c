@@ -21,6 +21,8 @@ typedef Perftools__Profiles__Location Location;
 typedef Perftools__Profiles__Line Line;
 typedef Perftools__Profiles__Function Function;
 
+#define PPROF_COMMENTS_MAX 16	/* lines of the comment kept */
+
 /* Tables of a profile under construction; every id is index + 1. */
 struct builder {
 	Profile prof;
@@ -29,6 +31,8 @@ struct builder {
 	void *functions;	/* tree: struct pp_key by (name, mapping) pointers */
 	void *locations;	/* tree: struct pp_key by (mapping id, addr, function id) */
 	size_t cap_str, cap_map, cap_fn, cap_loc;
+	char **owned;		/* strings made here (comment lines) */
+	size_t n_owned, cap_owned;
 	int err;
 };
 
@@ -108,6 +112,29 @@ static int64_t str_index(struct builder *b, const char *s)
 	if (added)
 		table[b->prof.n_string_table++] = (char *)s;
 	return (int64_t)id;
+}
+
+/* The index of the first len bytes of s, a copy of them owned by the
+ * builder (the table keeps pointers: the text must outlive the write). */
+static int64_t own_index(struct builder *b, const char *s, size_t len)
+{
+	char *copy = strndup(s, len), **owned;
+	int64_t idx;
+
+	owned = grow(b->owned, b->n_owned, &b->cap_owned, sizeof(*owned));
+	if (owned)
+		b->owned = owned;
+	if (!copy || !owned) {
+		free(copy);
+		b->err = -ENOMEM;
+		return 0;
+	}
+	idx = str_index(b, copy);
+	if (b->err || b->prof.string_table[idx] != copy)
+		free(copy);	/* seen before: the table's copy is it */
+	else
+		owned[b->n_owned++] = copy;
+	return b->err ? 0 : idx;
 }
 
 /* A mapping as the process had it: addresses are virtual addresses in it,
@@ -311,9 +338,25 @@ static void value_types(struct builder *b, const struct profile *p, ValueType *t
 	pr->period_type = &types[n];
 }
 
+/* The comment's lines, one pprof comment each (go tool pprof -raw and
+ * -comments print them a line apiece). */
+static void add_comments(struct builder *b, const char *comment,
+			 int64_t comment_idx[PPROF_COMMENTS_MAX])
+{
+	Profile *pr = &b->prof;
+	size_t len;
+
+	while (comment && *comment && pr->n_comment < PPROF_COMMENTS_MAX) {
+		len = strcspn(comment, "\n");
+		comment_idx[pr->n_comment++] = own_index(b, comment, len);
+		comment += len + (comment[len] == '\n');
+	}
+	pr->comment = comment_idx;
+}
+
 static int build(struct builder *b, const struct profile *p, const char *comment,
 		 ValueType types[MAX_EVENTS + 2], ValueType *type_ptrs[MAX_EVENTS + 1],
-		 int64_t *comment_idx)
+		 int64_t comment_idx[PPROF_COMMENTS_MAX])
 {
 	int64_t period = p->stats.freq ? 1000000000ll / p->stats.freq : 0;
 	Profile *pr = &b->prof;
@@ -326,11 +369,7 @@ static int build(struct builder *b, const struct profile *p, const char *comment
 	pr->period = period;
 	pr->time_nanos = (int64_t)p->stats.start_wall_ns;
 	pr->duration_nanos = (int64_t)(p->stats.duration * 1e9);
-	if (comment) {
-		*comment_idx = str_index(b, comment);
-		pr->comment = comment_idx;
-		pr->n_comment = 1;
-	}
+	add_comments(b, comment, comment_idx);
 	pr->sample = calloc(p->nsamples ? p->nsamples : 1, sizeof(*pr->sample));
 	if (!pr->sample)
 		return -ENOMEM;
@@ -392,6 +431,9 @@ static void free_builder(struct builder *b)
 	free(pr->function);
 	free(pr->location);
 	free(pr->string_table);
+	for (i = 0; i < b->n_owned; i++)
+		free(b->owned[i]);
+	free(b->owned);
 	tdestroy(b->strings, free);
 	tdestroy(b->mappings, free);
 	tdestroy(b->functions, free);
@@ -402,12 +444,12 @@ int pprof__write(const struct profile *p, const char *comment, FILE *out)
 {
 	struct builder b = { 0 };
 	ValueType types[MAX_EVENTS + 2], *type_ptrs[MAX_EVENTS + 1];
-	int64_t comment_idx;
+	int64_t comment_idx[PPROF_COMMENTS_MAX];
 	uint8_t *buf = NULL;
 	size_t len;
 	int err;
 
-	err = build(&b, p, comment, types, type_ptrs, &comment_idx);
+	err = build(&b, p, comment, types, type_ptrs, comment_idx);
 	if (!err) {
 		len = perftools__profiles__profile__get_packed_size(&b.prof);
 		buf = malloc(len ? len : 1);

@@ -11,7 +11,8 @@ struct profile;
 /* Writes the profile: sample types samples/count and cpu/nanoseconds,
  * period from the frequency, one Mapping per file (kernel frames in
  * [kernel.kallsyms]), Locations with addresses, Functions, and pid, tid
- * and comm labels; the run's stats as a comment. Returns 0 or -errno. */
+ * and comm labels; the run's stats as comments (one a line of comment).
+ * Returns 0 or -errno. */
 int pprof__write(const struct profile *p, const char *comment, FILE *out);
 
 #endif

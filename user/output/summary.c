@@ -1,152 +1,302 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* Formatting the summary line of a profile. */
+/* The summary of a profile: the short line, -v's lines, advice, JSON. */
 #include <inttypes.h>
+#include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "profile/aggregate.h"
+#include "base/errors.h"
+#include "base/term_safe.h"
+#include "output/folded.h"
 #include "output/summary.h"
+#include "output/summary_tables.h"
+#include "profile/aggregate.h"
 
-/* Off-CPU time: its own line part, in its own unit. */
-static int offcpu_part(const struct profile *p, char *buf, size_t size)
+static size_t count_walked(const struct profile *p)
 {
-	const uint64_t *b = p->stats.bpf;
+	uint64_t n = 0;
 
+	for (int i = 0; i < UNWIND_STOPS; i++)
+		n += p->stats.bpf[unwind_stops[i].stat];
+	return (size_t)n;
+}
+
+void summary__init(struct summary *s, const struct profile *p, const char *why,
+		   const char *dest)
+{
+	*s = (struct summary){ .p = p, .why = why, .dest = dest, .walked = count_walked(p) };
+	s->stacks = folded__distinct(p);
+}
+
+static double percent(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+static const char *offcpu_event(const struct profile *p, uint32_t *idx)
+{
 	for (int i = 0; i < p->nevents; i++) {
-		if (strcmp(p->events[i].name, "offcpu"))
-			continue;
-		return snprintf(buf, size, ", off-CPU %" PRIu64 " us in %" PRIu64 " blocks (%" PRIu64
-				" shorter than --min-block, %" PRIu64 " lost; its counts are microseconds)",
-				profile__event_total(p, (uint32_t)i), b[STAT_OFFCPU_BLOCKS],
-				b[STAT_OFFCPU_SHORT], b[STAT_OFFCPU_LOST]);
+		if (!strcmp(p->events[i].name, "offcpu")) {
+			*idx = (uint32_t)i;
+			return p->events[i].name;
+		}
 	}
-	return 0;
+	return NULL;
 }
 
-/* --call-graph auto/dwarf: how the user stacks ended. */
-static void unwind_part(const struct profile *p, char *buf, size_t size)
+/* DEST cut to the columns left, "..." where it was cut. */
+static void put_dest(const char *dest, size_t cols, char *buf, size_t size)
 {
+	size_t took;
+
+	if (cols < 8)
+		cols = 8;
+	took = term_safe__escape(buf, size, dest, cols - 3, NULL);
+	if (dest[took] && strlen(buf) + 4 <= size)
+		strcat(buf, "...");
+}
+
+void summary__short(const struct summary *s, char *buf, size_t size)
+{
+	const struct profile *p = s->p;
 	const uint64_t *b = p->stats.bpf;
-	uint64_t any = 0;
+	char complete[48] = "", dest[SUMMARY_COLUMNS * 4 + 8] = "";
+	int n;
 
-	for (int k = STAT_UNWIND_FP_FALLBACK; k <= STAT_UNWIND_PENDING; k++)
-		any += b[k];
-	if (!any)
+	if (s->walked)
+		snprintf(complete, sizeof(complete), "%.1f%% complete stacks, ",
+			 percent(b[STAT_UNWIND_END], s->walked));
+	n = snprintf(buf, size, "%" PRIu64 " samples, %" PRIu64 " lost, %s%.1f%% frames unresolved, "
+		     "%.2f s (%s), %zu stack%s", b[STAT_SAMPLES], profile__lost(p), complete,
+		     percent(p->stats.unresolved, p->stats.frames), p->stats.duration, s->why,
+		     s->stacks, s->stacks == 1 ? "" : "s");
+	if (n < 0 || (size_t)n >= size || !s->dest)
 		return;
-	snprintf(buf, size, ", unwind: %" PRIu64 " complete, %" PRIu64 " stopped without a rule, %"
-		 PRIu64 " outside known files, %" PRIu64 " read faults, %" PRIu64 " at max depth, %"
-		 PRIu64 " at a non-user return address, %" PRIu64 " at an implausible frame, %"
-		 PRIu64 " by frame pointers (no tables yet), %" PRIu64 " through files whose "
-		 "tables did not fit, %" PRIu64 " through files whose tables were being built, %"
-		 PRIu64 " with frame-pointer steps where no CFI covered, %" PRIu64 " walked from "
-		 "a copy of the stack taken before their tables",
-		 b[STAT_UNWIND_END], b[STAT_UNWIND_NO_RULE],
-		 b[STAT_UNWIND_NO_MAPPING], b[STAT_UNWIND_READ_FAULT], b[STAT_UNWIND_DEPTH],
-		 b[STAT_UNWIND_BAD_ADDRESS], b[STAT_UNWIND_IMPLAUSIBLE], b[STAT_UNWIND_FP_FALLBACK],
-		 b[STAT_UNWIND_NOT_LOADED], b[STAT_UNWIND_PENDING], b[STAT_UNWIND_FP_STEPS],
-		 b[STAT_UNWIND_DEFERRED]);
+	/* "bpfprof: " before, " to " between */
+	put_dest(s->dest, SUMMARY_COLUMNS > (size_t)n + 13 ? SUMMARY_COLUMNS - (size_t)n - 13 : 0,
+		 dest, sizeof(dest));
+	snprintf(buf + n, size - (size_t)n, " to %s", dest);
 }
 
-/* Inputs skipped whole or in part: files over the size limits, DWARF
- * over its budget, JIT map lines. */
-static void skipped_part(const struct profile *p, char *buf, size_t size)
-{
-	const struct profile_stats *st = &p->stats;
-	int n = 0;
+/* A line of -v's, printed through line() when it says anything. */
+struct out_line {
+	char text[1024];
+	void (*line)(const char *text, void *arg);
+	void *arg;
+};
 
-	if (st->files_over_limit)
-		n = snprintf(buf, size, ", %" PRIu64 " files skipped (over size limits)",
-			     st->files_over_limit);
-	if (st->files_dwarf_over && n >= 0 && (size_t)n < size)
-		n += snprintf(buf + n, size - (size_t)n,
-			      ", %" PRIu64 " files named without lines or inline frames"
-			      " (DWARF over --dwarf-mem)", st->files_dwarf_over);
-	if (st->jit_refused && n >= 0 && (size_t)n < size)
-		n += snprintf(buf + n, size - (size_t)n, ", JIT maps refused: %" PRIu64
-			      " (not the process's own)", st->jit_refused);
-	if ((st->jit_malformed || st->jit_over_cap) && n >= 0 && (size_t)n < size)
-		snprintf(buf + n, size - (size_t)n,
-			 ", JIT map lines skipped: %" PRIu64 " malformed, %" PRIu64
-			 " past --jit-map-mem", st->jit_malformed, st->jit_over_cap);
+static void emit_line(struct out_line *o)
+{
+	if (o->text[0])
+		o->line(o->text, o->arg);
+	o->text[0] = '\0';
 }
 
-/* What stayed unnamed, by reason: " (no symbol 12, file unreadable 1)". */
-static void unnamed_part(const struct profile *p, char *buf, size_t size)
+/* Appends to o's text (cut at its end). */
+P_PRINTF(2, 3) static void add(struct out_line *o, const char *fmt, ...)
 {
-	static const char *const reasons[UNNAMED_MAX] = {
-		[UNNAMED_NO_MAPPING] = "no mapping",
-		[UNNAMED_NO_JIT_MAP] = "anonymous, no JIT map entry",
-		[UNNAMED_NO_FILE] = "no file",
-		[UNNAMED_UNREADABLE] = "file unreadable",
-		[UNNAMED_NOT_ELF] = "not ELF",
-		[UNNAMED_OVER_LIMIT] = "file over size limits",
-		[UNNAMED_NO_SYMBOL] = "no symbol",
-		[UNNAMED_NO_KSYMS] = "no kallsyms",
-		[UNNAMED_NO_KSYM] = "no kernel symbol",
-		[UNNAMED_PY_CODE] = "Python code object not read",
-	};
-	size_t len = 0;
+	size_t len = strlen(o->text);
+	va_list ap;
 
-	for (int r = UNNAMED_NONE + 1; r < UNNAMED_MAX && len < size; r++) {
+	va_start(ap, fmt);
+	vsnprintf(o->text + len, sizeof(o->text) - len, fmt, ap);
+	va_end(ap);
+}
+
+static void stacks_lines(const struct summary *s, struct out_line *o)
+{
+	const struct profile *p = s->p;
+	const uint64_t *b = p->stats.bpf;
+
+	add(o, "stacks: %zu distinct stacks written (the folded lines; %zu by thread and address), "
+	    "%" PRIu64 " stack halves missing", s->stacks, p->nsamples, p->stats.stacks_missing);
+	emit_line(o);
+	add(o, "lost: %" PRIu64 " samples (stack map full %" PRIu64 ", stack error %" PRIu64
+	    ", counts map full %" PRIu64 "), %" PRIu64 " process tracking records",
+	    profile__lost(p), b[STAT_LOST_STACKMAP_FULL], b[STAT_LOST_STACK_ERROR],
+	    b[STAT_LOST_COUNTS_FULL], p->stats.tracking_lost);
+	emit_line(o);
+}
+
+static void names_line(const struct profile *p, struct out_line *o)
+{
+	bool any = false;
+
+	add(o, "names: %" PRIu64 "/%" PRIu64 " frames unresolved", p->stats.unresolved,
+	    p->stats.frames);
+	for (int r = UNNAMED_NONE + 1; r < UNNAMED_MAX; r++) {
 		if (!p->stats.unnamed[r])
 			continue;
-		len += (size_t)snprintf(buf + len, size - len, "%s%s %" PRIu64, len ? ", " : " (",
-					reasons[r], p->stats.unnamed[r]);
+		add(o, "%s%s %" PRIu64, any ? ", " : " (", unnamed_reasons[r].text,
+		    p->stats.unnamed[r]);
+		any = true;
 	}
-	if (len && len < size)
-		snprintf(buf + len, size - len, ")");
+	if (any)
+		add(o, ")");
+	emit_line(o);
 }
 
-/* Python frames: processes, frames read and the reasons some were not. */
-static void python_part(const struct profile *p, char *buf, size_t size)
+static void unwind_lines(const struct summary *s, struct out_line *o)
 {
-	const struct profile_stats *s = &p->stats;
-	const uint64_t *b = s->bpf;
+	const struct table_stats *t = &s->p->stats.tables;
 
-	if (!s->py_procs && !s->py_unsupported && !b[STAT_PY_FRAMES])
+	if (s->walked) {	/* complete, and the other ends that happened */
+		add(o, "unwind: %" PRIu64 " of %zu user stacks complete",
+		    s->p->stats.bpf[STAT_UNWIND_END], s->walked);
+		for (int i = 1; i < UNWIND_STOPS_ALL; i++)
+			if (s->p->stats.bpf[unwind_stops[i].stat])
+				add(o, ", %" PRIu64 " %s", s->p->stats.bpf[unwind_stops[i].stat],
+				    unwind_stops[i].text);
+		emit_line(o);
+	}
+	if (!t->set)
 		return;
-	snprintf(buf, size, ", python: %" PRIu64 " processes (%" PRIu64 " unsupported version), %"
-		 PRIu64 " frames read in samples (in the stacks: %" PRIu64 " named, %" PRIu64 " unnamed), not read: %" PRIu64
-		 " no thread state, %" PRIu64 " read faults, %" PRIu64 " past max depth; code objects: %"
-		 PRIu64 " process gone, %" PRIu64 " freed or unreadable",
-		 s->py_procs, s->py_unsupported, b[STAT_PY_FRAMES], s->py_frames, s->py_unnamed,
-		 b[STAT_PY_NO_THREAD], b[STAT_PY_READ_FAULT], b[STAT_PY_TRUNCATED], s->py_codes_gone,
-		 s->py_codes_bad);
+	add(o, "unwind tables: %zu files loaded (%zu rows of %zu, peak %zu), %zu walked by frame "
+	    "pointers, %zu without usable CFI (%zu over the build's budget), %zu did not fit, "
+	    "%zu dropped after their processes exited, %zu reused, %zu dropped early to make "
+	    "room, %zu process entries (%zu asked by a sample), %.2f s building", t->files,
+	    t->rows, t->rows_budget, t->rows_peak, t->files_fp, t->files_without,
+	    t->files_over_budget, t->files_refused, t->files_dropped, t->files_reused,
+	    t->files_evicted, t->procs, t->asked, t->build_seconds);
+	emit_line(o);
 }
 
-/* Debug files from debuginfod servers (when DEBUGINFOD_URLS is set). */
-static void debuginfod_part(const struct profile *p, char *buf, size_t size)
+static void offcpu_line(const struct profile *p, struct out_line *o)
+{
+	const uint64_t *b = p->stats.bpf;
+	uint32_t i;
+
+	if (!offcpu_event(p, &i))
+		return;
+	add(o, "off-CPU: %" PRIu64 " us in %" PRIu64 " blocks (%" PRIu64 " shorter than "
+	    "--min-block, %" PRIu64 " lost; its counts are microseconds)",
+	    profile__event_total(p, i), b[STAT_OFFCPU_BLOCKS], b[STAT_OFFCPU_SHORT],
+	    b[STAT_OFFCPU_LOST]);
+	emit_line(o);
+}
+
+static void python_line(const struct profile *p, struct out_line *o)
+{
+	const struct profile_stats *st = &p->stats;
+	const uint64_t *b = st->bpf;
+
+	if (!st->py_procs && !st->py_unsupported && !b[STAT_PY_FRAMES])
+		return;
+	add(o, "python: %" PRIu64 " processes (%" PRIu64 " unsupported version), %" PRIu64
+	    " frames read in samples (in the stacks: %" PRIu64 " named, %" PRIu64 " unnamed), "
+	    "not read: %" PRIu64 " no thread state, %" PRIu64 " read faults, %" PRIu64
+	    " past max depth; code objects: %" PRIu64 " process gone, %" PRIu64
+	    " freed or unreadable", st->py_procs, st->py_unsupported, b[STAT_PY_FRAMES],
+	    st->py_frames, st->py_unnamed, b[STAT_PY_NO_THREAD], b[STAT_PY_READ_FAULT],
+	    b[STAT_PY_TRUNCATED], st->py_codes_gone, st->py_codes_bad);
+	emit_line(o);
+}
+
+static void inputs_line(const struct profile *p, struct out_line *o)
 {
 	const struct profile_stats *st = &p->stats;
 
+	if (st->files_over_limit || st->files_dwarf_over || st->jit_refused ||
+	    st->jit_malformed || st->jit_over_cap)
+		add(o, "inputs: %" PRIu64 " files skipped (over size limits), %" PRIu64
+		    " files named without lines or inline frames (DWARF over --dwarf-mem), JIT maps "
+		    "refused: %" PRIu64 " (not the process's own), JIT map lines skipped: %" PRIu64
+		    " malformed, %" PRIu64 " past --jit-map-mem", st->files_over_limit,
+		    st->files_dwarf_over, st->jit_refused, st->jit_malformed, st->jit_over_cap);
+	emit_line(o);
 	if (st->debuginfod)
-		snprintf(buf, size, ", debuginfod: %" PRIu64 " debug files fetched, %" PRIu64
-			 " failed%s", st->debuginfod_fetched, st->debuginfod_failed,
-			 st->debuginfod_spent ? " (--debuginfod-timeout spent: lookups cut short)" : "");
+		add(o, "debuginfod: %" PRIu64 " debug files fetched, %" PRIu64 " failed%s",
+		    st->debuginfod_fetched, st->debuginfod_failed,
+		    st->debuginfod_spent ? " (--debuginfod-timeout spent: lookups cut short)" : "");
+	emit_line(o);
 }
 
-void summary__format(const struct profile *p, const char *why, char *buf, size_t size)
+void summary__details(const struct summary *s, void (*line)(const char *text, void *arg),
+		      void *arg)
+{
+	struct out_line o = { .line = line, .arg = arg };
+
+	stacks_lines(s, &o);
+	names_line(s->p, &o);
+	unwind_lines(s, &o);
+	offcpu_line(s->p, &o);
+	python_line(s->p, &o);
+	inputs_line(s->p, &o);
+}
+
+/* The reason most unresolved frames have, and what helps with it. */
+static const char *unresolved_advice(const struct profile *p)
+{
+	int top = UNNAMED_NONE;
+
+	for (int r = UNNAMED_NONE + 1; r < UNNAMED_MAX; r++)
+		if (p->stats.unnamed[r] > p->stats.unnamed[top])
+			top = r;
+	switch (top) {
+	case UNNAMED_NO_SYMBOL:
+		return "most have no symbol: install the programs' debug symbols, or set "
+		       "DEBUGINFOD_URLS";
+	case UNNAMED_NO_JIT_MAP:
+		return "most are JIT code no perf map names: start the runtime with its perf map "
+		       "(node --perf-basic-prof; java: jcmd PID Compiler.perfmap)";
+	case UNNAMED_NO_KSYMS:
+	case UNNAMED_NO_KSYM:
+		return "most are kernel addresses: run as root, kernel.kptr_restrict=0";
+	default:
+		return "bpfprof -v says why";
+	}
+}
+
+static void loss_advice(const struct profile *p, struct out_line *o)
 {
 	const uint64_t *b = p->stats.bpf;
-	char offcpu[256] = "", unwind[512] = "", files[192] = "", unnamed[320] = "", python[512] = "";
-	char dbgd[160] = "";
+	uint64_t full = b[STAT_LOST_STACKMAP_FULL] + b[STAT_LOST_COUNTS_FULL];
 
-	unnamed_part(p, unnamed, sizeof(unnamed));
-	debuginfod_part(p, dbgd, sizeof(dbgd));
-	offcpu_part(p, offcpu, sizeof(offcpu));
-	unwind_part(p, unwind, sizeof(unwind));
-	python_part(p, python, sizeof(python));
-	skipped_part(p, files, sizeof(files));
-	snprintf(buf, size,
-		 "%" PRIu64 " samples, %zu stacks, %" PRIu64 " lost "
-		 "(stackmap-full %" PRIu64 ", stack-error %" PRIu64 ", counts-full %" PRIu64 "), %"
-		 PRIu64 "/%" PRIu64
-		 " frames unresolved%s%s%s, %" PRIu64 " stack halves missing, %" PRIu64
-		 " tracking records lost%s%s%s, %.2f s (%s)",
-		 b[STAT_SAMPLES], p->nsamples, profile__lost(p),
-		 b[STAT_LOST_STACKMAP_FULL], b[STAT_LOST_STACK_ERROR], b[STAT_LOST_COUNTS_FULL],
-		 p->stats.unresolved, p->stats.frames, unnamed, files, dbgd, p->stats.stacks_missing,
-		 p->stats.tracking_lost,
-		 offcpu, unwind, python,
-		 p->stats.duration, why);
+	if (full)
+		add(o, "%" PRIu64 " samples lost to full maps: raise --max-stacks", full);
+	emit_line(o);
+	if (p->stats.stacks_missing * 100 > b[STAT_SAMPLES])
+		add(o, "%" PRIu64 " stack halves missing (their stacks left the stack map): raise "
+		    "--max-stacks", p->stats.stacks_missing);
+	emit_line(o);
+	if (p->stats.tracking_lost)
+		add(o, "%" PRIu64 " process tracking records lost: short-lived processes may be "
+		    "unnamed; a lighter -F or fewer processes helps", p->stats.tracking_lost);
+	emit_line(o);
+}
+
+static void input_advice(const struct profile *p, struct out_line *o)
+{
+	const struct profile_stats *st = &p->stats;
+
+	if (st->tables.files_refused)
+		add(o, "%zu files' unwind tables did not fit: raise --unwind-rows",
+		    st->tables.files_refused);
+	emit_line(o);
+	if (st->files_dwarf_over)
+		add(o, "%" PRIu64 " files named without lines or inline frames: raise --dwarf-mem",
+		    st->files_dwarf_over);
+	emit_line(o);
+	if (st->jit_over_cap)
+		add(o, "%" PRIu64 " JIT map lines past --jit-map-mem: raise it", st->jit_over_cap);
+	emit_line(o);
+	if (st->debuginfod_spent)
+		add(o, "debuginfod lookups were cut short: raise --debuginfod-timeout");
+	emit_line(o);
+}
+
+void summary__advice(const struct summary *s, void (*line)(const char *text, void *arg),
+		     void *arg)
+{
+	const struct profile *p = s->p;
+	struct out_line o = { .line = line, .arg = arg };
+
+	loss_advice(p, &o);
+	/* a tenth of the frames unnamed, and enough of them to mean it */
+	if (p->stats.unresolved >= 20 && p->stats.unresolved * 10 >= p->stats.frames)
+		add(&o, "%.1f%% of frames unresolved: %s",
+		    percent(p->stats.unresolved, p->stats.frames), unresolved_advice(p));
+	emit_line(&o);
+	input_advice(p, &o);
 }

@@ -318,7 +318,11 @@ int profile__merge(struct profile *dst, const struct profile *src)
 	dst->stats.duration += src->stats.duration;
 	if (src->stats.stack_ids > dst->stats.stack_ids)
 		dst->stats.stack_ids = src->stats.stack_ids;
+	for (k = 0; k < UNNAMED_MAX; k++)
+		dst->stats.unnamed[k] += src->stats.unnamed[k];
 	if (src->stats.footprint.set)
 		dst->stats.footprint = src->stats.footprint;
+	if (src->stats.tables.set)
+		dst->stats.tables = src->stats.tables;
 	return 0;
 }

@@ -58,6 +58,17 @@ struct footprint {
 	uint64_t row_bytes;			/* of which the unwind rows' inner maps */
 };
 
+/* The unwinder's tables when the profile was drained (run/collect.c copies
+ * them from unwind/unwind.h's stats), for the summary's JSON and -v. */
+struct table_stats {
+	bool set;
+	size_t files, files_fp, files_without, files_over_budget;
+	size_t files_refused;			/* did not fit --unwind-rows */
+	size_t files_dropped, files_reused, files_evicted;
+	size_t rows, rows_peak, rows_budget, procs, asked;
+	double build_seconds;
+};
+
 struct profile_stats {
 	uint64_t bpf[STAT_MAX];		/* the BPF side's stats map, summed */
 	uint64_t frames;		/* frames symbolized */
@@ -85,6 +96,7 @@ struct profile_stats {
 	uint64_t py_codes_gone;		/* ... code objects not read: the process had exited */
 	uint64_t py_codes_bad;		/* ... not a code object, or unreadable */
 	struct footprint footprint;
+	struct table_stats tables;
 };
 
 /* What one event's counts are. */

@@ -241,6 +241,24 @@ static void take_footprint(struct run *r, struct footprint *f)
 	};
 }
 
+/* The unwinder's tables now, for the summary (JSON, -v). */
+static void take_tables(const struct run *r, struct table_stats *t)
+{
+	struct unwind_stats us;
+
+	if (!r->unwinder)
+		return;
+	unwinder__stats(r->unwinder, &us);
+	*t = (struct table_stats){
+		.set = true, .files = us.files, .files_fp = us.files_fp,
+		.files_without = us.files_without, .files_over_budget = us.files_over_budget,
+		.files_refused = us.files_refused, .files_dropped = us.files_dropped,
+		.files_reused = us.files_reused, .files_evicted = us.files_evicted,
+		.rows = us.rows, .rows_peak = us.rows_peak, .rows_budget = r->cfg->unwind_rows,
+		.procs = us.procs, .asked = us.asked, .build_seconds = us.build_seconds,
+	};
+}
+
 int run__collect(struct run *r, struct profile **out)
 {
 	struct profile *p;
@@ -259,6 +277,7 @@ int run__collect(struct run *r, struct profile **out)
 	r->tracking_lost = lost;
 	if (r->cfg->interval)
 		take_footprint(r, &p->stats.footprint);
+	take_tables(r, &p->stats.tables);
 	r->interval_ns = now;
 	r->interval_wall_ns = run__wall_now();
 	*out = p;

@@ -171,24 +171,6 @@ static int wait_loop(struct run *r)
 	}
 }
 
-/* What the unwinder loaded, walked by frame pointers, refused, freed. */
-static void print_unwind_stats(const struct run *r)
-{
-	struct unwind_stats us;
-
-	unwinder__stats(r->unwinder, &us);
-	p_info("unwind tables: %zu files loaded (%zu rows of %u, peak %zu, "
-		"%.1f MiB), %zu walked by frame pointers, %zu without usable CFI (%zu over the build's "
-		"budget), %zu did not fit, "
-		"%zu dropped after their processes exited, %zu reused by a later process, "
-		"%zu dropped early to make room, %zu process entries (%zu asked by a sample), "
-		"%.2f s building",
-		us.files, us.rows, r->cfg->unwind_rows, us.rows_peak,
-		us.rows * sizeof(struct unwind_row) / 1048576.0, us.files_fp, us.files_without,
-		us.files_over_budget, us.files_refused, us.files_dropped, us.files_reused,
-		us.files_evicted, us.procs, us.asked, us.build_seconds);
-}
-
 /* --control's lines: commands, samples cleared, acks dropped, the total;
  * then what was refused or merged, if anything. */
 static void print_control(const struct run *r)
@@ -216,8 +198,6 @@ static void print_accounting(const struct run *r)
 
 	if (r->cfg->control_ctl)
 		print_control(r);
-	if (r->unwinder)
-		print_unwind_stats(r);
 	if (!r->cfg->interval || session__total(r->session, TOTAL_SAMPLES, &total))
 		return;
 	have_offcpu = r->cfg->offcpu && !session__total(r->session, TOTAL_OFFCPU_US, &offcpu_us);

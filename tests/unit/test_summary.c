@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* Unit tests of summary.c and summary_json.c: the short line's bound, the
+ * stacks count (the folded lines), JSON strings, advice. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "leak_check.h"
+#include "output/folded.h"
+#include "output/summary.h"
+#include "profile/aggregate.h"
+
+TestSuite(summary, .fini = check_leaks);
+
+/* Two threads of one stack (one folded line), one other stack. */
+static struct profile *two_lines(void)
+{
+	struct pframe a[] = { { .name = "main" }, { .name = "hot" } };
+	struct pframe b[] = { { .name = "main" }, { .name = "cold" } };
+	struct profile *p = profile__new();
+
+	cr_assert_not_null(p);
+	cr_assert_eq(profile__add(p, 0, "app", 10, 11, 5, a, 2), 0);
+	cr_assert_eq(profile__add(p, 0, "app", 10, 12, 3, a, 2), 0);
+	cr_assert_eq(profile__add(p, 0, "app", 10, 11, 1, b, 2), 0);
+	p->stats.bpf[STAT_SAMPLES] = 9;
+	p->stats.duration = 2.0;
+	return p;
+}
+
+Test(summary, stacks_are_the_folded_lines)
+{
+	struct profile *p = two_lines();
+	struct summary s;
+	char line[1024];
+
+	summary__init(&s, p, "command exited", "out.folded");
+	cr_expect_eq(p->nsamples, 3);
+	cr_expect_eq(s.stacks, 2);
+	cr_expect_eq(folded__distinct(p), 2);
+	summary__short(&s, line, sizeof(line));
+	cr_expect_str_eq(line, "9 samples, 0 lost, 0.0% frames unresolved, 2.00 s (command exited), "
+			 "2 stacks to out.folded");
+	profile__free(p);
+}
+
+Test(summary, a_long_destination_is_cut_to_the_bound)
+{
+	struct profile *p = two_lines();
+	struct summary s;
+	char line[2048], dest[1200];
+
+	memset(dest, 'd', sizeof(dest) - 1);
+	dest[sizeof(dest) - 1] = '\0';
+	p->stats.bpf[STAT_SAMPLES] = 18446744073709551615ull;	/* the widest count */
+	summary__init(&s, p, "duration reached", dest);
+	summary__short(&s, line, sizeof(line));
+	cr_expect_leq(strlen("bpfprof: ") + strlen(line), SUMMARY_COLUMNS, "%zu: %s",
+		      strlen(line), line);
+	cr_expect(strstr(line, "dd...") != NULL, "%s", line);
+	profile__free(p);
+}
+
+static char *json_of(const char *s)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	cr_assert_not_null(f);
+	summary__json_string(s, f);
+	cr_assert_eq(fclose(f), 0);
+	return buf;
+}
+
+Test(summary, json_strings_stay_json)
+{
+	char *out = json_of("a\"b\\c\nd\x01 m\xc3\xbcller \xff");
+
+	cr_expect_str_eq(out, "\"a\\\"b\\\\c\\u000ad\\u0001 m\xc3\xbcller \\u00ff\"");
+	free(out);
+}
+
+static void count_line(const char *text, void *arg)
+{
+	(void)text;
+	(*(int *)arg)++;
+}
+
+static void keep_line(const char *text, void *arg)
+{
+	snprintf(arg, 256, "%s", text);
+}
+
+Test(summary, advice_only_when_something_is_high)
+{
+	struct profile *p = two_lines();
+	struct summary s;
+	char said[256] = "";
+	int n = 0;
+
+	summary__init(&s, p, "duration reached", NULL);
+	summary__advice(&s, count_line, &n);
+	cr_expect_eq(n, 0);
+	p->stats.tables.set = true;
+	p->stats.tables.files_refused = 16;
+	summary__advice(&s, keep_line, said);
+	cr_expect_str_eq(said, "16 files' unwind tables did not fit: raise --unwind-rows");
+	profile__free(p);
+}

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* The summary's named counts, shared by its text (summary.c) and its JSON
+ * (summary_json.c): one name for people, one key for scripts. */
+#ifndef BPFPROF_SUMMARY_TABLES_H
+#define BPFPROF_SUMMARY_TABLES_H
+
+#include "profile/unnamed.h"
+
+struct summary_reason {
+	const char *text, *key;
+};
+
+struct summary_stop {
+	int stat;		/* STAT_UNWIND_* */
+	const char *text, *key;
+};
+
+/* Why frames stayed unnamed, by enum unnamed. */
+extern const struct summary_reason unnamed_reasons[UNNAMED_MAX];
+
+/* How user stacks ended (auto, dwarf): the first UNWIND_STOPS are the
+ * stops, one per stack walked; the rest count stacks that crossed a place. */
+#define UNWIND_STOPS		8
+#define UNWIND_STOPS_ALL	12
+extern const struct summary_stop unwind_stops[UNWIND_STOPS_ALL];
+
+#endif
