@@ -156,6 +156,20 @@ check "pprof run: exit 0" [ $? -eq 0 ]
 top=$(go tool pprof -top -sample_index=samples "$D"/*.pb.gz 2>/dev/null | awk '$1 ~ /^[0-9]+$/ && $2 ~ /%$/ { print $1, $NF; exit }')
 hot=$(awk '{ line = $0; sub(/ [0-9]+$/, "", line); n = split(line, f, ";"); if (f[n] == "hot_leaf") t += $NF } END { print t + 0 }' "$D"/*.folded)
 check "pprof: -top lists hot_leaf first with the folded count ($top vs $hot)" [ "$top" = "$hot hot_leaf" ]
+# pprof's first Mapping is the main binary: go tool pprof's "File:" line
+# (before: [kernel.kallsyms], the first file a leaf-first walk met)
+main_file() { go tool pprof -raw "$1" 2>/dev/null | sed -nE 's/^File: (.*)/\1/p' | head -1; }
+check "pprof: the fleet file's main binary is the command ($(main_file "$D"/*.pb.gz))" \
+	[ "$(main_file "$D"/*.pb.gz)" = cpu_chain ]
+"$EX/cpu_chain" 3 & cp=$!
+sleep 0.3
+"$BPFPROF" -p "$cp" -d 1 -o "$T/pmain.pb.gz" 2>/dev/null
+"$BPFPROF" -a -d 1 -o "$T/amain.pb.gz" 2>/dev/null
+wait "$cp"
+check "pprof: -p's main binary is the process's ($(main_file "$T/pmain.pb.gz"))" \
+	[ "$(main_file "$T/pmain.pb.gz")" = cpu_chain ]
+check "pprof: -a names no main binary (no File: line; $(main_file "$T/amain.pb.gz"))" \
+	all [ -s "$T/amain.pb.gz" ] -- [ -z "$(main_file "$T/amain.pb.gz")" ]
 "$BPFPROF" -o "$T/one.pb.gz" -- "$EX/cpu_chain" 1 2>/dev/null
 check "pprof: -o FILE.pb.gz writes pprof" bash -c "go tool pprof -raw '$T/one.pb.gz' 2>/dev/null | grep -q 'PeriodType: cpu nanoseconds'"
 check "pprof: labels pid, tid, comm and the kernel mapping" bash -c \

@@ -59,8 +59,8 @@ run_chain() {
 
 echo "== Debian's python3 (3.11, libpython in the executable)"
 run_chain debian /usr/bin/python3
-check "python: the summary counts Python processes and frames" \
-	grep -qE 'python: 1 processes \(0 unsupported version\), [1-9][0-9]* frames read in samples \(in the stacks: [1-9][0-9]* named' "$T/py_debian.err"
+check "python: --stats counts Python processes and frames" \
+	jq -e '.python | .processes == 1 and .unsupported == 0 and .frames_read > 0 and .frames_named > 0' "$T/py_debian.json"
 check "python: every chain frame is named (no unread code object in the chain)" \
 	[ "$(py_count "$T/py_debian.folded" 'python code 0x[0-9a-f]+\]_\[py\];middle')" -eq 0 ]
 
@@ -119,6 +119,13 @@ echo "== pprof: Python functions with their file and line"
 "$BPFPROF" "${PY_CG[@]}" -o "$T/py.pb.gz" -- /usr/bin/python3 "$PY_SCRIPT" 2 2>/dev/null
 "$BPFPROF" report "$T/py.pb.gz" >"$T/py_report.txt" 2>&1
 check "python pprof: the report names hot (py_chain.py:LINE)" grep -qE 'hot \(py_chain\.py:[0-9]+\)' "$T/py_report.txt"
+# pprof: one Function per code object, the line in the Line (before:
+# "hot (py_chain.py:14)", a Function per line: -list printed a block each)
+go tool pprof -sample_index=samples -list '^hot$' "$T/py.pb.gz" >"$T/py.list" 2>&1
+flat=$(awk '/n \+= i \* i/ && $1 ~ /^[0-9]+$/ { print $1 }' "$T/py.list")
+check "python pprof: -list hot gives one block, its loop's line with flat samples (${flat:-none}; $(grep -c '^ROUTINE' "$T/py.list") blocks)" \
+	all [ "$(grep -c '^ROUTINE' "$T/py.list")" -eq 1 ] -- grep -q '^ROUTINE.* hot in .*py_chain.py$' "$T/py.list" -- \
+	    [ "${flat:-0}" -ge 10 ]
 
 echo "== --no-python: native frames only"
 "$BPFPROF" "${PY_CG[@]}" --no-python -o "$T/py_off.folded" -- /usr/bin/python3 "$PY_SCRIPT" 2 2>"$T/py_off.err"

@@ -31,7 +31,7 @@ struct builder {
 	void *functions;	/* tree: struct pp_key by (name, mapping) pointers */
 	void *locations;	/* tree: struct pp_key by (mapping id, addr, function id) */
 	size_t cap_str, cap_map, cap_fn, cap_loc;
-	char **owned;		/* strings made here (comment lines) */
+	char **owned;		/* strings made here (comment lines, Python functions) */
 	size_t n_owned, cap_owned;
 	int err;
 };
@@ -176,11 +176,94 @@ static uint64_t mapping_id(struct builder *b, const struct pframe *f)
 	return id;
 }
 
+/* A sample's executable: its file frame at the lowest address (a PIE's
+ * 0x55..., a static binary's 0x400000 lie below the libraries, the vDSO;
+ * JIT code and Python frames are no files: no '/'). NULL: none. */
+static const struct pframe *sample_exe(const struct psample *s)
+{
+	const struct pframe *best = NULL, *f;
+
+	for (uint32_t k = 0; k < s->nframes; k++) {
+		f = s->frames[k];
+		if (!f->kernel && f->mapping && f->mapping[0] == '/' && f->map_limit &&
+		    (!best || f->map_start < best->map_start))
+			best = f;
+	}
+	return best;
+}
+
+/* The profiled program's executable: of its samples' executables, the
+ * one most samples ran in (a command through a shell or a pyenv shim execs
+ * several: bash, env, then python3.11). NULL when none is in a file. */
+static const struct pframe *main_frame(const struct profile *p)
+{
+	struct exe_vote { const struct pframe *f; uint64_t n; } votes[16];
+	size_t nvotes = 0, i, best = 0;
+	const struct pframe *f;
+
+	for (size_t k = 0; p->stats.main_pid && k < p->nsamples; k++) {
+		f = p->samples[k].tgid == p->stats.main_pid ? sample_exe(&p->samples[k]) : NULL;
+		if (!f)
+			continue;
+		for (i = 0; i < nvotes && votes[i].f->mapping != f->mapping; i++)
+			;
+		if (i == nvotes && nvotes == sizeof(votes) / sizeof(votes[0]))
+			continue;	/* more images than that: the first ones decide */
+		if (i == nvotes)
+			votes[nvotes++] = (struct exe_vote){ f, 0 };
+		votes[i].n += p->samples[k].raw;
+	}
+	for (i = 1; i < nvotes; i++)
+		if (votes[i].n > votes[best].n)
+			best = i;
+	return nvotes ? votes[best].f : NULL;
+}
+
+/* pprof's first Mapping is the main binary (go tool pprof's "File:"): the
+ * profiled program's executable; for the whole machine (-a) one without a
+ * file, so that no file (the kernel's, whichever came first) is named. */
+static void main_mapping(struct builder *b, const struct profile *p)
+{
+	const struct pframe *f = main_frame(p);
+	Mapping **arr, *m;
+
+	if (f) {
+		mapping_id(b, f);
+		return;
+	}
+	arr = grow(b->prof.mapping, 0, &b->cap_map, sizeof(*arr));
+	m = calloc(1, sizeof(*m));
+	if (arr)
+		b->prof.mapping = arr;
+	if (!arr || !m) {
+		free(m);
+		b->err = -ENOMEM;
+		return;
+	}
+	perftools__profiles__mapping__init(m);
+	m->id = 1;
+	arr[b->prof.n_mapping++] = m;
+}
+
+/* A Python frame's function: its name without the " (file.py:LINE)" the
+ * folded form adds (the line goes into the Line), so one code object is
+ * one Function whatever line runs. */
+static const char *python_function(struct builder *b, const char *name)
+{
+	const char *paren = strrchr(name, '(');
+	size_t len = paren && paren > name && paren[-1] == ' ' ? (size_t)(paren - 1 - name) :
+		     strlen(name);
+
+	return b->prof.string_table[own_index(b, name, len)];
+}
+
 /* A function is its name in its source file (DWARF's; empty when unknown,
- * never the binary: pprof -list would print the ELF as source). */
+ * never the binary: pprof -list would print the ELF as source); a Python
+ * one, its code object: name, file, first line. */
 static uint64_t function_id(struct builder *b, const struct pframe *f)
 {
-	struct pp_key key = { .a = f->name, .b = f->file };
+	const char *name = f->python ? python_function(b, f->name) : f->name;
+	struct pp_key key = { .a = name, .b = f->file, .x = f->start_line };
 	size_t n = b->prof.n_function;
 	Function **arr, *fn;
 	bool added;
@@ -202,8 +285,9 @@ static uint64_t function_id(struct builder *b, const struct pframe *f)
 	}
 	perftools__profiles__function__init(fn);
 	fn->id = id;
-	fn->name = fn->system_name = str_index(b, f->name);
+	fn->name = fn->system_name = str_index(b, name);
 	fn->filename = str_index(b, f->file ? f->file : "");
+	fn->start_line = f->start_line;
 	arr[b->prof.n_function++] = fn;
 	return id;
 }
@@ -370,6 +454,7 @@ static int build(struct builder *b, const struct profile *p, const char *comment
 	pr->time_nanos = (int64_t)p->stats.start_wall_ns;
 	pr->duration_nanos = (int64_t)(p->stats.duration * 1e9);
 	add_comments(b, comment, comment_idx);
+	main_mapping(b, p);
 	pr->sample = calloc(p->nsamples ? p->nsamples : 1, sizeof(*pr->sample));
 	if (!pr->sample)
 		return -ENOMEM;

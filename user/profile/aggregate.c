@@ -150,7 +150,8 @@ static bool same_frame(const void *member, const void *key)
 	const struct pframe *a = member, *b = key;
 
 	return a->name == b->name && a->mapping == b->mapping && a->build_id == b->build_id &&
-	       a->file == b->file && a->line == b->line && a->addr == b->addr &&
+	       a->file == b->file && a->line == b->line && a->start_line == b->start_line &&
+	       a->addr == b->addr &&
 	       a->map_start == b->map_start && a->map_limit == b->map_limit &&
 	       a->map_off == b->map_off && a->kernel == b->kernel && a->inlined == b->inlined &&
 	       a->python == b->python && a->jit == b->jit;
@@ -324,5 +325,7 @@ int profile__merge(struct profile *dst, const struct profile *src)
 		dst->stats.footprint = src->stats.footprint;
 	if (src->stats.tables.set)
 		dst->stats.tables = src->stats.tables;
+	if (!dst->stats.main_pid)
+		dst->stats.main_pid = src->stats.main_pid;
 	return 0;
 }

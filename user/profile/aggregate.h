@@ -22,6 +22,8 @@ struct pframe {
 	const char *build_id;	/* hex, "" when unknown; interned */
 	const char *file;	/* source file (DWARF), "" when unknown; interned */
 	uint32_t line;		/* source line, 0 when unknown */
+	uint32_t start_line;	/* its function's first line (Python: the code
+				 * object's), 0 when unknown */
 	uint64_t addr;		/* the address looked up (a caller's: its call) */
 	uint64_t map_start;	/* the mapping holding it, as the process had it */
 	uint64_t map_limit;	/* (kernel: the whole address space) */
@@ -97,6 +99,8 @@ struct profile_stats {
 	uint64_t py_codes_bad;		/* ... not a code object, or unreadable */
 	struct footprint footprint;
 	struct table_stats tables;
+	pid_t main_pid;			/* the profiled program (-p's first, the
+					 * command); 0: the whole machine (-a) */
 };
 
 /* What one event's counts are. */

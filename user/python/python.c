@@ -307,7 +307,7 @@ void pyprof__poll(struct pyprof *py)
 }
 
 bool pyprof__name(const struct pyprof *py, pid_t tgid, uint64_t start_time, uint64_t ip,
-		  uint64_t fp, char *name, size_t size, const char **file, uint32_t *line)
+		  uint64_t fp, char *name, size_t size, struct py_where *where)
 {
 	struct pycode key = { .tgid = tgid, .start_time = start_time, .addr = PY_CODE(ip), .fp = fp };
 	struct pycode **node = py ? tfind(&key, &py->codes, cmp_code) : NULL;
@@ -326,8 +326,9 @@ bool pyprof__name(const struct pyprof *py, pid_t tgid, uint64_t start_time, uint
 		snprintf(name, size, "%s (%s:%d)", c->info.qualname, c->base, l);
 	else
 		snprintf(name, size, "%s (%s)", c->info.qualname, c->base);
-	*file = c->info.filename;
-	*line = l > 0 ? (uint32_t)l : 0;
+	where->file = c->info.filename;
+	where->line = l > 0 ? (uint32_t)l : 0;
+	where->first_line = c->info.firstlineno > 0 ? (uint32_t)c->info.firstlineno : 0;
 	return true;
 }
 

@@ -40,12 +40,18 @@ void pyprof__sync_proc(struct pyprof *py, struct procs *procs, pid_t tgid);
  * processes live. */
 void pyprof__poll(struct pyprof *py);
 
+/* Where a Python frame's code is: its source file, the line running (0: not
+ * known), the code object's first line (co_firstlineno). */
+struct py_where {
+	const char *file;
+	uint32_t line, first_line;
+};
+
 /* Names the Python frame ip (PY_IS_FRAME), fingerprint fp (the slot after
- * it), of the process (tgid, start_time):
- * "function (file.py:line)" into name, the source file and line (0: not
- * known). False when its code object was never read. */
+ * it), of the process (tgid, start_time): "function (file.py:line)" into
+ * name, where it is into *where. False when its code object was never read. */
 bool pyprof__name(const struct pyprof *py, pid_t tgid, uint64_t start_time, uint64_t ip,
-		  uint64_t fp, char *name, size_t size, const char **file, uint32_t *line);
+		  uint64_t fp, char *name, size_t size, struct py_where *where);
 
 /* After a turn's frames are named, before procs__reap(): the code objects
  * of a process seen exited at the last call are dropped (its samples are

@@ -115,6 +115,23 @@ static enum vkind mapping_kind(const char *dso)
 	return VK_USER;
 }
 
+/* A Python frame's name as the folded form writes it, "function
+ * (file.py:LINE)": bpfprof's pprof keeps the function and the line apart
+ * (one Function per code object), the views show them as the folded file. */
+static const char *python_name(struct pp_reader *r, const char *fn, const char *file,
+			       int64_t line)
+{
+	const char *slash = strrchr(file, '/'), *base = slash ? slash + 1 : file;
+
+	if (!*file)
+		return fn;
+	if (line > 0)
+		snprintf(r->name, sizeof(r->name), "%s (%s:%" PRId64 ")", fn, base, line);
+	else
+		snprintf(r->name, sizeof(r->name), "%s (%s)", fn, base);
+	return r->name;
+}
+
 /* One location, outermost line first: every line but the last is inlined
  * into the next. Returns the frames added to ids (room for at most room),
  * -E2BIG past room or -ENOMEM. */
@@ -126,6 +143,7 @@ static int location_frames(struct vprof *v, struct pp_reader *r, const Location 
 	const Perftools__Profiles__Mapping *m = mi != SIZE_MAX ? pr->mapping[mi] : NULL;
 	const char *dso = m ? pp_string(pr, m->filename) : "";
 	enum vkind kind = mapping_kind(dso);
+	bool python = !strcmp(dso, "[python]");
 	size_t n = 0, i;
 	int64_t id;
 
@@ -135,6 +153,9 @@ static int location_frames(struct vprof *v, struct pp_reader *r, const Location 
 
 		if (!*name)
 			continue;
+		if (python)
+			name = python_name(r, name, pp_string(pr, pr->function[fi]->filename),
+					   loc->line[i]->line);
 		if (n == room)
 			return -E2BIG;
 		id = vprof__frame(v, name, dso, kind == VK_USER && i ? VK_INLINE : kind);

@@ -278,6 +278,7 @@ int run__collect(struct run *r, struct profile **out)
 	if (r->cfg->interval)
 		take_footprint(r, &p->stats.footprint);
 	take_tables(r, &p->stats.tables);
+	p->stats.main_pid = r->nroots ? r->roots[0] : 0;
 	r->interval_ns = now;
 	r->interval_wall_ns = run__wall_now();
 	*out = p;

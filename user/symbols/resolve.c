@@ -139,12 +139,11 @@ static void put_hit(struct scratch *sc, const struct memo_hit *hit)
 static void put_python(struct scratch *sc, uint64_t ip, uint64_t fp, const struct user_ctx *ctx,
 		       const struct pyprof *py, struct profile_stats *st)
 {
-	const char *file = NULL;
-	uint32_t line = 0;
+	struct py_where where = { 0 };
 
 	st->frames++;
 	if (pyprof__name(py, ctx->tgid, ctx->start_time, ip, fp, sc->names[sc->n], NAME_MAX_LEN,
-			 &file, &line)) {
+			 &where)) {
 		st->py_frames++;
 	} else {
 		st->unresolved++;
@@ -153,8 +152,8 @@ static void put_python(struct scratch *sc, uint64_t ip, uint64_t fp, const struc
 		snprintf(sc->names[sc->n], NAME_MAX_LEN, "[python code 0x%" PRIx64 "]", (uint64_t)PY_CODE(ip));
 	}
 	sc->frames[sc->n] = (struct pframe){
-		.name = sc->names[sc->n], .mapping = PYTHON_MAPPING, .file = file, .line = line,
-		.python = true,
+		.name = sc->names[sc->n], .mapping = PYTHON_MAPPING, .file = where.file,
+		.line = where.line, .start_line = where.first_line, .python = true,
 	};
 	sc->n++;
 }
