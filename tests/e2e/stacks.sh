@@ -64,6 +64,13 @@ echo "== Go: goroutines, the runtime's own stack switches"
 if (cd examples/go_chain && GOCACHE=$T/gocache GOFLAGS=-mod=mod go build -o "$T/go_chain" . ) \
 	2>"$T/go.err"; then
 	stack_case "Go, 4 goroutines" go_chain "$T/go_chain" 2
+	# source lines in pprof: Go writes no .debug_aranges, which libdwfl
+	# needs to find a unit (before: "No source information for main.leaf")
+	"$BPFPROF" -o "$T/go.pb.gz" -- "$T/go_chain" 2 2>/dev/null
+	go tool pprof -sample_index=samples -list '^main\.leaf$' "$T/go.pb.gz" >"$T/go.list" 2>&1
+	hot=$(awk '$3 ~ /^[0-9]+:$/ && $1 ~ /^[1-9][0-9]*$/ { t += $1 } END { print t + 0 }' "$T/go.list")
+	check "Go: pprof has main.leaf's lines, its samples on them ($hot; $(head -2 "$T/go.list" | tail -1 | cut -c1-80))" \
+		all [ "$(grep -c '^ROUTINE' "$T/go.list")" -eq 1 ] -- grep -q 'main.go' "$T/go.list" -- [ "$hot" -ge 20 ]
 else
 	fail "Go: go build of examples/go_chain failed" "$(head -3 "$T/go.err")"
 fi

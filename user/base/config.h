@@ -34,9 +34,12 @@ enum out_format {
 #define DEFAULT_DEBUGINFOD_TIMEOUT 2.0	/* seconds a run may wait on debuginfod servers */
 #define DEFAULT_JIT_MAP_MEM	(64ull << 20)	/* bytes all /tmp/perf-PID.map hold */
 #define FLEET_DEFAULT_FREQ	19	/* Hz: cheap enough to leave on all day */
-/* DWARF (lines, inline frames) fleet mode holds at once: an agent's few
- * MiB, not a -dbg package's 10 (--dwarf-mem) */
-#define FLEET_DEFAULT_DWARF_MEM	(4ull << 20)
+/* DWARF (lines, inline frames) fleet mode holds at once (--dwarf-mem):
+ * a Go net/http service's 6.2 MiB (decompressed) and libc6-dbg's 9.5 MiB
+ * fit together, twice; 4 MiB gave neither any line. What it costs is what
+ * the sampled files' DWARF holds: that service, 20.2 -> 28.0 MiB peak RSS
+ * (doc/names.md). */
+#define FLEET_DEFAULT_DWARF_MEM	(32ull << 20)
 
 /* Where user frames get their names beyond the symbol table; each source
  * is on by default and has a switch to turn it off. */

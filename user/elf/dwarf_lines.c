@@ -453,6 +453,32 @@ static struct src_chain *copy_chain(const struct src_frame *frames, uint32_t k, 
 	return chain;
 }
 
+/* The unit holding addr by its own ranges, when libdwfl finds none: it
+ * looks units up in .debug_aranges, which Go's linker does not write
+ * (elfutils 0.188 builds no table from the units themselves). */
+static Dwarf_Die *unit_by_ranges(Dwfl_Module *mod, Dwarf_Addr addr, Dwarf_Addr *bias)
+{
+	Dwarf_Die *cu = NULL;
+
+	while ((cu = dwfl_module_nextcu(mod, cu, bias)))
+		if (dwarf_haspc(cu, addr - *bias) > 0)
+			return cu;
+	return NULL;
+}
+
+/* The line of addr in its unit's line table, when libdwfl found none. */
+static void unit_line(Dwarf_Die *cu, Dwarf_Addr addr, struct src_frame *here)
+{
+	Dwarf_Line *line = dwarf_getsrc_die(cu, addr);
+	int lineno = 0;
+
+	if (!line)
+		return;
+	here->file = dwarf_linesrc(line, NULL, NULL);
+	if (!dwarf_lineno(line, &lineno) && lineno > 0)
+		here->line = (uint32_t)lineno;
+}
+
 static struct src_chain *resolve(struct dwarf_lines *dl, uint64_t vaddr, size_t *bytes)
 {
 	Dwarf_Addr addr = vaddr + dl->base, bias = 0;
@@ -466,6 +492,8 @@ static struct src_chain *resolve(struct dwarf_lines *dl, uint64_t vaddr, size_t 
 	if (line) {
 		here.file = dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL);
 		here.line = lineno > 0 ? (uint32_t)lineno : 0;
+	} else if (!cu && (cu = unit_by_ranges(dl->mod, addr, &bias))) {
+		unit_line(cu, addr - bias, &here);
 	}
 	if (cu)
 		k = walk_scopes(cu, addr - bias, here, frames, &room, dl->with_inline);
