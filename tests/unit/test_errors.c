@@ -61,3 +61,19 @@ Test(errors, quoted_input_escaped_on_one_line_bounded)
 	cr_expect_eq(n - (sizeof(warned) - 1), 9 + 2047 + 3 + 1);
 	cr_expect_str_eq(got + n - 5, "x...\n");
 }
+
+/* -q: what was done is not said; what went wrong still is. */
+Test(errors, quiet_keeps_errors_and_warnings)
+{
+	p_quiet(true);
+	p_info("%d samples", 42);
+	p_warn("%s", "16 files' unwind tables did not fit: raise --unwind-rows");
+	p_err("%s", "cannot write x");
+	p_quiet(false);
+	p_info("%s", "said again");
+	fflush(stderr);
+	cr_assert_stderr_eq_str(
+		"bpfprof: warning: 16 files' unwind tables did not fit: raise --unwind-rows\n"
+		"bpfprof: cannot write x\n"
+		"bpfprof: said again\n");
+}
