@@ -158,7 +158,7 @@ hot=$(awk '{ line = $0; sub(/ [0-9]+$/, "", line); n = split(line, f, ";"); if (
 check "pprof: -top lists hot_leaf first with the folded count ($top vs $hot)" [ "$top" = "$hot hot_leaf" ]
 # pprof's first Mapping is the main binary: go tool pprof's "File:" line
 # (before: [kernel.kallsyms], the first file a leaf-first walk met)
-main_file() { go tool pprof -raw "$1" 2>/dev/null | sed -nE 's/^File: (.*)/\1/p' | head -1; }
+main_file() { go tool pprof -top "$1" 2>/dev/null | sed -nE 's/^File: (.*)/\1/p' | head -1; }
 check "pprof: the fleet file's main binary is the command ($(main_file "$D"/*.pb.gz))" \
 	[ "$(main_file "$D"/*.pb.gz)" = cpu_chain ]
 "$EX/cpu_chain" 3 & cp=$!
