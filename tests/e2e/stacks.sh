@@ -120,11 +120,11 @@ BAR=90 stack_case "make -j2, cc1" cc1 sh -c "make -s -C examples/cproject O=$T/c
 check "make -j2: the project built" [ -x "$T/cp/cproject" ]
 
 echo "== short-lived children: their first samples walked with tables"
-"$BPFPROF" -o "$T/children.folded" -- sh -c "for i in \$(seq 30); do $EX/nofp_chain 0.1; done" \
-	2>"$T/children.err"
+"$BPFPROF" -o "$T/children.folded" --stats "$T/children.json" \
+	-- sh -c "for i in \$(seq 30); do $EX/nofp_chain 0.1; done" 2>"$T/children.err"
 check "children: exit 0" [ $? -eq 0 ]
-samples=$(sed -nE 's/^bpfprof: ([0-9]+) samples,.*/\1/p' "$T/children.err")
-notyet=$(sed -nE 's/.* ([0-9]+) by frame pointers \(no tables yet\).*/\1/p' "$T/children.err")
+samples=$(stat_of "$T/children.json" .samples)
+notyet=$(stat_of "$T/children.json" .unwind.fp_no_tables_yet)
 read -r c hit all <<<"$(python3 tests/e2e/root_share.py folded "$T/children.folded" nofp_chain "$ROOTS")"
 STACK_SHARES+=("$(printf '%-34s %7s%%' "30 nofp_chain of 0.1 s under sh" "$c")")
 # 1.5-2% on an idle machine (3 of 191, 4 of 208): the time between a
