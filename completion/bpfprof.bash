@@ -17,7 +17,7 @@ _bpfprof()
 		return ;;
 	-t | --tid)
 		return ;;
-	-o | --output | --btf | --push-auth-file)
+	-o | --output | --btf | --push-auth-file | --stats)
 		_filedir
 		return ;;
 	--output-dir | --spool-dir | --cgroup)
