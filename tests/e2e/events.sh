@@ -28,7 +28,7 @@ check "off-CPU: --stats states microseconds ($(stat_of "$T/off.json" .offcpu.us)
 check "off-CPU: no BPF frames in the stacks" bash -c "! grep -qE 'bpf_prog_|bpf_trace_run' '$T/off.folded'"
 "$BPFPROF" --off-cpu --min-block 100000 -o "$T/offmin.folded" --stats "$T/offmin.json" -- "$EX/sleeper" 10 20 2>"$T/offmin.err"
 check "--min-block 100 ms: the 20 ms naps are left out" \
-	jq -e '.offcpu | .us == 0 and .blocks == 0 and .shorter_than_min_block > 0' "$T/offmin.json"
+	stat_true "$T/offmin.json" '.offcpu | .us == 0 and .blocks == 0 and .shorter_than_min_block > 0'
 "$BPFPROF" --off-cpu -e cpu-clock -F 999 -o "$T/mix.folded" -- "$EX/sleeper" 10 50 2>/dev/null
 check "on+off CPU: oncpu and offcpu root frames" \
 	bash -c "grep -q '^oncpu;sleeper;' '$T/mix.folded' && grep -q '^offcpu;sleeper;' '$T/mix.folded'"

@@ -79,6 +79,8 @@ summary_lost()    { sed -nE 's/^bpfprof: [0-9]+ samples, ([0-9]+) lost, .*/\1/p'
 # stat_of FILE FILTER: a value of the JSON --stats FILE wrote (jq -r FILTER;
 # empty when the file is missing or not JSON).
 stat_of() { jq -r "$2" "$1" 2>/dev/null; }
+# stat_true FILE FILTER: true when jq FILTER holds of --stats FILE (quietly)
+stat_true() { jq -e "$2" "$1" >/dev/null 2>&1; }
 
 # wait_started ERRFILE [SECS]: until a bpfprof in the background wrote its
 # start line there (it samples from then on), SECS (30) at most: a workload

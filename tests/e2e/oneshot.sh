@@ -27,7 +27,7 @@ check "summary: one short line of at most 160 columns (${#short})" \
 	all [ "$(grep -cE '^bpfprof: [0-9]+ samples, ' "$T/cpu.err")" -eq 1 ] -- [ "${#short}" -le 160 ]
 check "summary: it names samples, lost, complete stacks, unresolved, duration, the file" \
 	grep -qE "^bpfprof: $samples samples, $lost lost, [0-9.]+% complete stacks, [0-9.]+% frames unresolved, [0-9.]+ s \\(command exited\\), [0-9]+ stacks? to $T/cpu.folded\$" "$T/cpu.err"
-check "--stats: JSON that jq parses" jq -e 'type == "object"' "$T/cpu.json"
+check "--stats: JSON that jq parses" stat_true "$T/cpu.json" 'type == "object"'
 check "--stats: counted = the folded counts' sum ($(stat_of "$T/cpu.json" .counted))" \
 	[ "$(stat_of "$T/cpu.json" .counted)" -eq "$(comm_total "$T/cpu.folded" "")" ]
 check "--stats: stacks = the folded file's lines ($(stat_of "$T/cpu.json" .stacks))" \

@@ -60,7 +60,7 @@ run_chain() {
 echo "== Debian's python3 (3.11, libpython in the executable)"
 run_chain debian /usr/bin/python3
 check "python: --stats counts Python processes and frames" \
-	jq -e '.python | .processes == 1 and .unsupported == 0 and .frames_read > 0 and .frames_named > 0' "$T/py_debian.json"
+	stat_true "$T/py_debian.json" '.python | .processes == 1 and .unsupported == 0 and .frames_read > 0 and .frames_named > 0'
 check "python: every chain frame is named (no unread code object in the chain)" \
 	[ "$(py_count "$T/py_debian.folded" 'python code 0x[0-9a-f]+\]_\[py\];middle')" -eq 0 ]
 
@@ -151,7 +151,7 @@ py=$(ls -d /root/.pyenv/versions/3.9.*/bin/python3.9 2>/dev/null | tail -1)
 if [ -n "$py" ]; then
 	"$BPFPROF" "${PY_CG[@]}" -o "$T/py_39.folded" --stats "$T/py_39.json" -- "$py" "$PY_SCRIPT" 1 2>"$T/py_39.err"
 	check "python 3.9: counted as unsupported, no Python frames" \
-		all jq -e '.python | .processes == 0 and .unsupported == 1' "$T/py_39.json" -- \
+		all stat_true "$T/py_39.json" '.python | .processes == 0 and .unsupported == 1' -- \
 		    [ "$(py_count "$T/py_39.folded" '_\[py\]')" -eq 0 ]
 else
 	echo "### SKIPPED: no pyenv CPython 3.9 to stand for an unsupported version"
