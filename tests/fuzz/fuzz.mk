@@ -17,7 +17,7 @@
 #   build/fuzz/fuzz_TARGET build/fuzz/artifacts-TARGET/crash-...
 
 FUZZ_TARGETS       := elf_syms proc_maps ksyms cli events tracker unwind_table perfmap spool \
-                      push_reply fde_index debug_file views control
+                      push_reply fde_index debug_file views control cgroup_name
 FUZZ_RUNS          ?= 1000000
 FUZZ_SECONDS       ?= 600
 FUZZ_SMOKE_SECONDS ?= 20
@@ -66,6 +66,7 @@ FUZZ_SRCS_views     := user/render/read_profile.c user/render/read_pprof.c user/
 FUZZ_DEPS_views     := $(BUILD)/flamegraph_page.h
 FUZZ_LIBS_views     := -lprotobuf-c -lz
 FUZZ_SRCS_control   := user/sampling/control.c user/base/errors.c user/base/term_safe.c
+FUZZ_SRCS_cgroup_name := user/base/cgroup_name.c user/base/term_safe.c
 # The parser each target is about, for fuzz-cov.
 FUZZ_MAIN_elf_syms  := user/elf/elf_syms.c
 FUZZ_MAIN_proc_maps := user/procs/proc_maps.c
@@ -81,6 +82,7 @@ FUZZ_MAIN_fde_index := user/elf/fde_index.c
 FUZZ_MAIN_debug_file := user/elf/dwarf_lines.c
 FUZZ_MAIN_views     := user/render/read_profile.c
 FUZZ_MAIN_control   := user/sampling/control.c
+FUZZ_MAIN_cgroup_name := user/base/cgroup_name.c
 
 .PHONY: fuzz fuzz-long fuzz-build fuzz-smoke fuzz-cov $(patsubst %,fuzz-%,$(FUZZ_TARGETS)) \
 	$(patsubst %,fuzz-long-%,$(FUZZ_TARGETS)) $(patsubst %,fuzz-smoke-%,$(FUZZ_TARGETS))

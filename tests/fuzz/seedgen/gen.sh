@@ -156,5 +156,26 @@ EOF
 # spool, push_reply: made by push_seeds.py (run from the top, it writes into
 # tests/fuzz/corpus/ itself: the bytes are the same every time).
 
+# cgroup_name: one cgroup path of each driver's shape, this machine's
+# mountinfo (its cgroup lines and the file systems of /, /proc, /sys, /dev),
+# a v2-only node's and a mount point with escapes.
+mkdir -p "$out/cgroup_name"
+id=0123456789abcdeffedcba987654321000112233445566778899aabbccddeeff
+uid=8b2f5c1e-3d4a-4e6f-9a7b-1c2d3e4f5a6b
+printf '/system.slice/docker-%s.scope' $id > "$out/cgroup_name/docker_systemd"
+printf '/kubepods/burstable/pod%s/%s' $uid $id > "$out/cgroup_name/k8s_cgroupfs"
+printf '/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod%s.slice/cri-containerd-%s.scope' \
+	"${uid//-/_}" $id > "$out/cgroup_name/k8s_systemd"
+printf '/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pod%s.slice/crio-conmon-%s.scope' \
+	"${uid//-/_}" $id > "$out/cgroup_name/k8s_crio_conmon"
+printf '/user.slice/user-1000.slice/user@1000.service/user.slice/libpod-%s.scope/container' $id \
+	> "$out/cgroup_name/podman_rootless"
+printf '/user.slice/user-1000.slice/user@1000.service/app.slice/foo.service' > "$out/cgroup_name/user_unit"
+printf '/default/%s' $id > "$out/cgroup_name/nerdctl_cgroupfs"
+grep -E ' / /(proc|sys|dev)? |cgroup' /proc/self/mountinfo > "$out/cgroup_name/mountinfo_hybrid"
+printf '22 1 8:1 / / rw,relatime shared:1 - ext4 /dev/sda1 rw\n26 25 0:23 / /sys/fs/cgroup rw,nosuid,nodev,noexec,relatime shared:3 master:1 - cgroup2 cgroup2 rw,nsdelegate\n' \
+	> "$out/cgroup_name/mountinfo_v2_only"
+printf '30 1 0:30 / /mnt/my\\040cgroups\\134v2 rw - cgroup2 none rw\n' > "$out/cgroup_name/mountinfo_escaped"
+
 rm -rf "$work"
 echo "seeds in $out"
