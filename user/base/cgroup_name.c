@@ -162,14 +162,14 @@ static void set_container(struct cgroup_name *out, const char *id, const char *r
 	out->runtime = runtime;
 }
 
-/* A scope a runtime names (PREFIX...scope), and the index of that runtime,
- * whether or not what follows the prefix is an id (crio-conmon-ID.scope). */
-static int scope_runtime(struct comp c)
+/* A scope a runtime names (PREFIX...scope), whether or not what follows
+ * the prefix is an id (crio-conmon-ID.scope): never a unit. */
+static bool is_runtime_scope(struct comp c)
 {
 	for (size_t i = 0; i < N_SCOPE_RUNTIMES; i++)
 		if (has_prefix(c, scope_runtimes[i].prefix) && has_suffix(c, ".scope"))
-			return (int)i;
-	return -1;
+			return true;
+	return false;
 }
 
 /* PREFIX<id>.scope, or PREFIX<id> for the runtimes that name it so. */
@@ -285,7 +285,7 @@ static void visit(struct walk *w, struct comp c, struct cgroup_name *out)
 		if (!w->have_container && !out->pod[0])
 			is_pod = cgroupfs_pod(w, c, out) || systemd_pod(w, c, out);
 	}
-	if (scope_runtime(c) < 0 && is_unit(c, sizeof(out->unit)))
+	if (!is_runtime_scope(c) && is_unit(c, sizeof(out->unit)))
 		w->unit = c;
 	w->grandparent = w->parent;
 	w->parent = c;
