@@ -37,7 +37,8 @@
  * start_time (the process's, CLOCK_MONOTONIC ns) tells a process from a
  * later one that reuses its pid; exec_time (its last exec seen while
  * profiling, 0: none) tells the images of one process apart across an
- * exec. */
+ * exec. cgroup is the task's cgroup v2 id (its directory's inode number),
+ * which user space names (container, pod, unit). */
 struct stack_key {
 	__u32 tgid;
 	__u32 pid;
@@ -45,6 +46,7 @@ struct stack_key {
 	__u32 pad;
 	__u64 start_time;
 	__u64 exec_time;
+	__u64 cgroup;
 	__u64 kstack;		/* STACK_NONE or the kernel stack's key */
 	__u64 ustack;		/* STACK_NONE or the user stack's key */
 	char comm[TASK_COMM_LEN];

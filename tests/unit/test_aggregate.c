@@ -24,7 +24,7 @@ Test(aggregate, equal_strings_are_one_copy_across_growth)
 		snprintf(name[1], sizeof(name[1]), "fn_%d", i % 7);
 		f[0] = (struct pframe){ .name = name[0], .mapping = map };
 		f[1] = (struct pframe){ .name = name[1], .mapping = map };
-		cr_assert_eq(profile__add(p, 0, "app", 1, 1, 1, f, 2), 0);
+		cr_assert_eq(profile__add(p, 0, "app", 1, 1, 0, 1, f, 2), 0);
 	}
 	cr_assert_eq(p->nsamples, 5000);
 	for (size_t i = 0; i < p->nsamples; i++) {
@@ -66,7 +66,7 @@ Test(aggregate, equal_frames_are_one_copy_and_merge_copies)
 	f[4].mapping = "/bin/other";
 	f[5].map_start = 0x400000;
 	for (int i = 0; i < 1000; i++)
-		cr_assert_eq(profile__add(p, 0, "app", 1, 1, 1, f, 6), 0);
+		cr_assert_eq(profile__add(p, 0, "app", 1, 1, 0, 1, f, 6), 0);
 	cr_assert_eq(p->frames.n, 6, "6 distinct frames, %zu kept", p->frames.n);
 	for (size_t i = 1; i < p->nsamples; i++)
 		for (int k = 0; k < 6; k++)
@@ -82,4 +82,46 @@ Test(aggregate, equal_frames_are_one_copy_and_merge_copies)
 	cr_assert(dst->samples[0].frames[3]->inlined);
 	cr_assert_str_eq(dst->samples[0].frames[4]->mapping, "/bin/other");
 	profile__free(dst);
+}
+
+static int name_each(struct pcgroup *cg, void *arg)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/c%llu", (unsigned long long)cg->id);
+	cg->path = profile__intern(arg, path);
+	return 0;
+}
+
+/* Samples point at their cgroup's one entry; past max_cgroups they carry
+ * none and say so; a merge keeps the names and the cap of its target. */
+Test(aggregate, cgroups_one_entry_each_capped_and_merged)
+{
+	struct profile *p = profile__new(), *q = profile__new();
+	struct pframe f = { .name = "work", .mapping = "" };
+
+	cr_assert(p && q);
+	p->max_cgroups = 3;
+	for (uint64_t i = 0; i < 10; i++)	/* cgroups 1, 2, 3, 4, 5, 1, 2, ... */
+		cr_assert_eq(profile__add(p, 0, "app", 7, 7, 1 + i % 5, 1, &f, 1), 0);
+	cr_assert_eq(profile__add(p, 0, "app", 7, 7, 0, 1, &f, 1), 0);	/* none */
+	cr_expect_eq(p->stats.cgroups, 3);
+	cr_expect_eq(p->stats.cgroups_merged, 4, "samples of cgroups 4 and 5: %llu",
+		     (unsigned long long)p->stats.cgroups_merged);
+	cr_expect_eq(p->samples[0].cgroup, p->samples[5].cgroup);
+	cr_expect_eq(p->samples[0].cgroup->id, 1);
+	cr_expect_eq(p->samples[0].cgroup->tgid, 7);
+	cr_expect_null(p->samples[3].cgroup);
+	cr_expect_null(p->samples[10].cgroup);
+	cr_assert_eq(profile__each_cgroup(p, name_each, p), 0);
+
+	q->max_cgroups = 2;
+	cr_assert_eq(profile__merge(q, p), 0);
+	cr_expect_eq(q->stats.cgroups, 2);
+	cr_expect_str_eq(q->samples[0].cgroup->path, "/c1");
+	cr_expect_neq(q->samples[0].cgroup->path, p->samples[0].cgroup->path, "q's own copy");
+	cr_expect_null(q->samples[2].cgroup, "cgroup 3: past q's cap");
+	cr_expect_eq(q->stats.cgroups_merged, 4 + 2);
+	profile__free(p);
+	profile__free(q);
 }

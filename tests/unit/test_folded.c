@@ -33,7 +33,7 @@ Test(folded, root_first_kernel_suffixed)
 	char *out;
 
 	cr_assert_not_null(p);
-	cr_assert_eq(profile__add(p, 0, "app", 10, 11, 7, frames, 4), 0);
+	cr_assert_eq(profile__add(p, 0, "app", 10, 11, 0, 7, frames, 4), 0);
 	out = write_folded(p);
 	cr_expect_str_eq(out, "app;main;work;entry_SYSCALL_64_[k];vfs_read_[k] 7\n");
 	free(out);
@@ -51,9 +51,9 @@ Test(folded, jit_frames_marked)
 	char *out;
 
 	cr_assert_not_null(p);
-	cr_assert_eq(profile__add(p, 0, "node", 1, 1, 2, a, 2), 0);
-	cr_assert_eq(profile__add(p, 0, "node", 1, 1, 3, b, 2), 0);
-	cr_assert_eq(profile__add(p, 0, "node", 1, 1, 4, c, 2), 0);
+	cr_assert_eq(profile__add(p, 0, "node", 1, 1, 0, 2, a, 2), 0);
+	cr_assert_eq(profile__add(p, 0, "node", 1, 1, 0, 3, b, 2), 0);
+	cr_assert_eq(profile__add(p, 0, "node", 1, 1, 0, 4, c, 2), 0);
 	out = write_folded(p);
 	cr_expect_str_eq(out, "node;main;JS:*leaf a.js:1_[j] 2\nnode;main;[JIT]_[j] 7\n");
 	free(out);
@@ -67,9 +67,9 @@ Test(folded, same_line_from_different_threads_merges_and_sorts)
 	struct profile *p = profile__new();
 	char *out;
 
-	cr_assert_eq(profile__add(p, 0, "app", 10, 12, 5, b, 2), 0);
-	cr_assert_eq(profile__add(p, 0, "app", 10, 11, 3, a, 2), 0);
-	cr_assert_eq(profile__add(p, 0, "app", 10, 13, 4, a, 2), 0);
+	cr_assert_eq(profile__add(p, 0, "app", 10, 12, 0, 5, b, 2), 0);
+	cr_assert_eq(profile__add(p, 0, "app", 10, 11, 0, 3, a, 2), 0);
+	cr_assert_eq(profile__add(p, 0, "app", 10, 13, 0, 4, a, 2), 0);
 	cr_expect_eq(profile__total(p), 12);
 	out = write_folded(p);
 	cr_expect_str_eq(out, "app;main;a 7\napp;main;b 5\n");
@@ -84,7 +84,7 @@ Test(folded, separators_inside_names_are_replaced)
 	struct profile *p = profile__new();
 	char *out;
 
-	cr_assert_eq(profile__add(p, 0, "we;ird", 1, 1, 2, f, 4), 0);
+	cr_assert_eq(profile__add(p, 0, "we;ird", 1, 1, 0, 2, f, 4), 0);
 	out = write_folded(p);
 	cr_expect_str_eq(out, "we:ird;ns:fn;op\\nnew;std::vector<int> x;/tmp/a\\r\\n:b (deleted)+0x10 2\n");
 	free(out);
@@ -104,7 +104,7 @@ Test(folded, control_and_invalid_utf8_bytes_escaped_printable_utf8_kept)
 	char *out;
 
 	cr_assert_not_null(p);
-	cr_assert_eq(profile__add(p, 0, "\001evil\033[2J", 1, 1, 3, f, 5), 0);
+	cr_assert_eq(profile__add(p, 0, "\001evil\033[2J", 1, 1, 0, 3, f, 5), 0);
 	out = write_folded(p);
 	cr_expect_str_eq(out, "\\x01evil\\x1b[2J;\\x1b]2:X\\x07;m\xc3\xbcller_\xe6\x97\xa5;"
 			 "tab\\x09here\\x7f;c1\\xc2\\x9b2J bad\\xff\\xe6\\x97;a\\x01b 3\n");
@@ -118,8 +118,8 @@ Test(folded, full_length_comm_and_no_frames)
 	char *out;
 
 	/* a 15-character comm is the longest the kernel keeps */
-	cr_assert_eq(profile__add(p, 0, "abcdefghijklmno", 1, 1, 9, NULL, 0), 0);
-	cr_assert_eq(profile__add(p, 0, "", 2, 2, 1, NULL, 0), 0);
+	cr_assert_eq(profile__add(p, 0, "abcdefghijklmno", 1, 1, 0, 9, NULL, 0), 0);
+	cr_assert_eq(profile__add(p, 0, "", 2, 2, 0, 1, NULL, 0), 0);
 	out = write_folded(p);
 	cr_expect_str_eq(out, "[unknown] 1\nabcdefghijklmno 9\n");
 	free(out);
@@ -133,8 +133,8 @@ Test(folded, names_are_interned)
 	struct pframe g[] = { { .name = name } };
 	struct profile *p = profile__new();
 
-	cr_assert_eq(profile__add(p, 0, "a", 1, 1, 1, f, 1), 0);
-	cr_assert_eq(profile__add(p, 0, "b", 2, 2, 1, g, 1), 0);
+	cr_assert_eq(profile__add(p, 0, "a", 1, 1, 0, 1, f, 1), 0);
+	cr_assert_eq(profile__add(p, 0, "b", 2, 2, 0, 1, g, 1), 0);
 	name[0] = 'X';	/* the profile holds its own copy */
 	cr_expect_eq(p->samples[0].frames[0]->name, p->samples[1].frames[0]->name);
 	cr_expect_str_eq(p->samples[1].frames[0]->name, "main");
@@ -148,7 +148,7 @@ Test(folded, write_error_is_reported)
 	FILE *full = fopen("/dev/full", "w");
 
 	cr_assert_not_null(full);
-	cr_assert_eq(profile__add(p, 0, "a", 1, 1, 1, f, 1), 0);
+	cr_assert_eq(profile__add(p, 0, "a", 1, 1, 0, 1, f, 1), 0);
 	cr_expect_lt(folded__write(p, full), 0);
 	fclose(full);
 	profile__free(p);
@@ -177,8 +177,8 @@ Test(folded, several_events_get_their_name_as_root_and_scale)
 	snprintf(p->events[0].name, sizeof(p->events[0].name), "oncpu");
 	p->events[0].scale = 10101;	/* us per sample at 99 Hz */
 	snprintf(p->events[1].name, sizeof(p->events[1].name), "offcpu");
-	cr_assert_eq(profile__add(p, 0, "app", 1, 1, 3, f, 1), 0);
-	cr_assert_eq(profile__add(p, 1, "app", 1, 1, 500, f, 1), 0);
+	cr_assert_eq(profile__add(p, 0, "app", 1, 1, 0, 3, f, 1), 0);
+	cr_assert_eq(profile__add(p, 1, "app", 1, 1, 0, 500, f, 1), 0);
 	out = write_folded(p);
 	cr_expect_str_eq(out, "offcpu;app;main 500\noncpu;app;main 30303\n");
 	cr_expect_eq(profile__total(p), 503);	/* as the BPF side counted */
@@ -232,7 +232,7 @@ Test(folded, lines_sorted_bytewise_and_merged)
 		for (uint32_t k = 0; k < depth; k++)
 			fr[k] = (struct pframe){ .name = names[rand() % nn], .kernel = rand() % 5 == 0,
 						 .inlined = rand() % 7 == 0 };
-		cr_assert_eq(profile__add(p, rand() % 2, rand() % 2 ? "app" : "app2", 1, 1, 1 + i % 3,
+		cr_assert_eq(profile__add(p, rand() % 2, rand() % 2 ? "app" : "app2", 1, 1, 0, 1 + i % 3,
 					  fr, depth), 0);
 		total += 1 + i % 3;
 	}
@@ -252,6 +252,57 @@ Test(folded, lines_sorted_bytewise_and_merged)
 	cr_expect_eq(sum, total);
 	cr_expect_gt(n, 100);
 	free(lines);
+	free(out);
+	profile__free(p);
+}
+
+static int name_by_table(struct pcgroup *cg, void *arg)
+{
+	cg->path = ((const char *const *)arg)[cg->id];	/* the test's strings outlive p */
+	return 0;
+}
+
+/* --group-by: the label's value is each line's root, "KEY:none" where the
+ * sample has none; lines of one group sort together. */
+Test(folded, group_by_label_roots_each_line)
+{
+	static const char *const paths[] = {
+		NULL, "/system.slice/docker-"
+		"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef.scope",
+		"/system.slice/nginx.service", "",
+	};
+	struct pframe f = { .name = "work" };
+	struct profile *p = profile__new();
+	char *out;
+
+	cr_assert_not_null(p);
+	cr_assert_eq(profile__add(p, 0, "app", 10, 10, 1, 2, &f, 1), 0);
+	cr_assert_eq(profile__add(p, 0, "web", 20, 20, 2, 3, &f, 1), 0);
+	cr_assert_eq(profile__add(p, 0, "gone", 30, 30, 3, 4, &f, 1), 0);
+	cr_assert_eq(profile__add(p, 0, "host", 40, 40, 0, 5, &f, 1), 0);
+	cr_assert_eq(profile__each_cgroup(p, name_by_table, (void *)paths), 0);
+	p->group_by = GROUP_CONTAINER;
+	out = write_folded(p);
+	cr_expect_str_eq(out,
+		"container:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef;app;work 2\n"
+		"container:none;gone;work 4\n"
+		"container:none;host;work 5\n"
+		"container:none;web;work 3\n");
+	free(out);
+	p->group_by = GROUP_UNIT;
+	out = write_folded(p);
+	cr_expect_str_eq(out, "unit:nginx.service;web;work 3\n"
+			      "unit:none;app;work 2\nunit:none;gone;work 4\nunit:none;host;work 5\n");
+	free(out);
+	p->group_by = GROUP_CGROUP;
+	out = write_folded(p);
+	cr_expect(strstr(out, "cgroup:unknown;gone;work 4\n"), "%s", out);
+	cr_expect(strstr(out, "cgroup:unknown;host;work 5\n"), "%s", out);
+	cr_expect(strstr(out, "cgroup:/system.slice/nginx.service;web;work 3\n"), "%s", out);
+	free(out);
+	p->group_by = GROUP_PID;
+	out = write_folded(p);
+	cr_expect(strstr(out, "pid:20;web;work 3\n"), "%s", out);
 	free(out);
 	profile__free(p);
 }

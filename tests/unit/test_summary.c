@@ -21,9 +21,9 @@ static struct profile *two_lines(void)
 	struct profile *p = profile__new();
 
 	cr_assert_not_null(p);
-	cr_assert_eq(profile__add(p, 0, "app", 10, 11, 5, a, 2), 0);
-	cr_assert_eq(profile__add(p, 0, "app", 10, 12, 3, a, 2), 0);
-	cr_assert_eq(profile__add(p, 0, "app", 10, 11, 1, b, 2), 0);
+	cr_assert_eq(profile__add(p, 0, "app", 10, 11, 0, 5, a, 2), 0);
+	cr_assert_eq(profile__add(p, 0, "app", 10, 12, 0, 3, a, 2), 0);
+	cr_assert_eq(profile__add(p, 0, "app", 10, 11, 0, 1, b, 2), 0);
 	p->stats.bpf[STAT_SAMPLES] = 9;
 	p->stats.duration = 2.0;
 	return p;

@@ -82,7 +82,7 @@ Test(views, jit_frames_folded_pprof_report)
 	rep = render_report(v, &o);
 	cr_expect(strstr(rep, "[j] JS:*leaf a.js:1\n") && strstr(rep, "[j] [JIT]\n"), "%s", rep);
 	free(rep);
-	cr_assert_eq(profile__add(p, 0, "node", 42, 43, 7, fr, 2), 0);
+	cr_assert_eq(profile__add(p, 0, "node", 42, 43, 0, 7, fr, 2), 0);
 	cr_assert_eq(pprof__write(p, NULL, f), 0);
 	fclose(f);
 	cr_assert_eq(vprof__parse("t", (const uint8_t *)buf, len, &pv), 0);
@@ -390,8 +390,8 @@ Test(views, pprof_round_trip)
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 
-	cr_assert_eq(profile__add(p, 0, "app", 42, 43, 7, fr, 3), 0);
-	cr_assert_eq(profile__add(p, 0, "app", 42, 43, 5, fr, 2), 0);
+	cr_assert_eq(profile__add(p, 0, "app", 42, 43, 0, 7, fr, 3), 0);
+	cr_assert_eq(profile__add(p, 0, "app", 42, 43, 0, 5, fr, 2), 0);
 	cr_assert_eq(pprof__write(p, NULL, f), 0);
 	fclose(f);
 	cr_assert_eq(vprof__parse("t", (const uint8_t *)buf, len, &v), 0);

@@ -9,6 +9,7 @@
 #include <sys/types.h>
 
 #include "base/event.h"
+#include "base/label_key.h"
 #include <linux/types.h>
 #include "bpf/profile.h"	/* MAX_EVENTS */
 
@@ -64,6 +65,8 @@ struct config {
 	int ntids;
 	const char *comm;		/* --comm: only tasks of this name */
 	const char *cgroup;		/* --cgroup: only tasks in this cgroup v2 (or below) */
+	enum group_by group_by;		/* --group-by: a label's value as each stack's root */
+	unsigned int max_cgroups;	/* --max-cgroups: distinct cgroups a profile labels (0: 1024) */
 	struct event events[MAX_EVENTS];	/* -e, plus off-CPU last */
 	int nevents;
 	unsigned long long period;	/* -c: sample every PERIOD events (0: -F) */

@@ -22,7 +22,7 @@
 enum {
 	OPT_BTF = 256, OPT_MAX_STACKS, OPT_FORMAT, OPT_INTERVAL, OPT_OUTPUT_DIR, OPT_MAX_FILES,
 	OPT_MAX_BYTES, OPT_PUSH, OPT_PUSH_AUTH_FILE, OPT_APP, OPT_SPOOL_DIR, OPT_SPOOL_MAX,
-	OPT_COMM, OPT_CGROUP, OPT_OFFCPU, OPT_MIN_BLOCK, OPT_LIST,
+	OPT_COMM, OPT_CGROUP, OPT_GROUP_BY, OPT_MAX_CGROUPS, OPT_OFFCPU, OPT_MIN_BLOCK, OPT_LIST,
 	OPT_CALL_GRAPH, OPT_UNWIND_ROWS, OPT_NO_DEMANGLE, OPT_DEMANGLE, OPT_KILL_AFTER, OPT_NO_PROGRESS,
 	OPT_NO_INLINE, OPT_NO_PYTHON, OPT_DEBUGINFOD_TIMEOUT, OPT_DWARF_MEM,
 	OPT_JIT_MAP_MEM,
@@ -38,6 +38,8 @@ static const struct option long_opts[] = {
 	{ "count",       required_argument, NULL, 'c' },
 	{ "comm",        required_argument, NULL, OPT_COMM },
 	{ "cgroup",      required_argument, NULL, OPT_CGROUP },
+	{ "group-by",    required_argument, NULL, OPT_GROUP_BY },
+	{ "max-cgroups", required_argument, NULL, OPT_MAX_CGROUPS },
 	{ "off-cpu",     no_argument,       NULL, OPT_OFFCPU },
 	{ "min-block",   required_argument, NULL, OPT_MIN_BLOCK },
 	{ "list",        no_argument,       NULL, OPT_LIST },
@@ -198,6 +200,16 @@ static int apply_event_option(int opt, const char *arg, struct config *cfg)
 				"invalid --comm '%s': a task name has 1 to 15 characters", arg);
 	case OPT_CGROUP:
 		cfg->cgroup = arg;
+		return -1;
+	case OPT_GROUP_BY:
+		n = (unsigned long)group_by__parse(arg);
+		cfg->group_by = (enum group_by)n;
+		return usage_if(n >= GROUP_MAX, "invalid --group-by '%s': expected container, pod, "
+				"unit, cgroup, pid or none", arg);
+	case OPT_MAX_CGROUPS:
+		if (!count_ok(arg, 1ul << 20, "invalid --max-cgroups '%s': expected 1..1048576", &n))
+			return CLI_EXIT_USAGE;
+		cfg->max_cgroups = (unsigned int)n;
 		return -1;
 	case OPT_OFFCPU:
 		cfg->offcpu = true;

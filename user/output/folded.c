@@ -9,6 +9,7 @@
 
 #include "profile/aggregate.h"
 #include "output/folded.h"
+#include "profile/group_by.h"
 #include "base/term_safe.h"
 
 struct line_count {
@@ -80,13 +81,19 @@ static void put_name(struct text *t, const char *name)
 	put_bytes(t, run, (size_t)(c - run));
 }
 
-static void put_line(struct text *t, const struct psample *s, const char *root)
+/* s's line: the group's root (--group-by) and the event's root when there
+ * are several (either NULL: none), its comm, its frames. */
+static void put_line(struct text *t, const struct psample *s, const char *group, const char *root)
 {
 	char comm[TASK_COMM_LEN];
 	size_t i;
 
 	memcpy(comm, s->comm, sizeof(comm));
 	comm[sizeof(comm) - 1] = '\0';
+	if (group) {
+		put_name(t, group);
+		put_bytes(t, ";", 1);
+	}
 	if (root) {
 		put_name(t, root);
 		put_bytes(t, ";", 1);
@@ -110,7 +117,7 @@ char *folded__line(const struct psample *s, const char *root)
 {
 	struct text t = { 0 };
 
-	put_line(&t, s, root);
+	put_line(&t, s, NULL, root);
 	if (!t.failed && !t.s)
 		put_bytes(&t, "", 0);
 	if (t.failed) {
@@ -155,6 +162,7 @@ static void print_merged(const struct text *t, const struct line_ref *refs, size
 static int sorted_lines(const struct profile *p, struct text *t, struct line_ref **refs)
 {
 	struct line_ref *r = calloc(p->nsamples ? p->nsamples : 1, sizeof(*r));
+	struct group_root memo = { 0 };
 	size_t i;
 
 	*refs = r;
@@ -164,7 +172,8 @@ static int sorted_lines(const struct profile *p, struct text *t, struct line_ref
 		r[i].off = t->len;
 		r[i].count = ps->count;
 		/* several events: which one is the root frame */
-		put_line(t, ps, p->nevents > 1 && ps->event < (uint32_t)p->nevents ?
+		put_line(t, ps, group_by__root(p, ps, &memo),
+			 p->nevents > 1 && ps->event < (uint32_t)p->nevents ?
 			 p->events[ps->event].name : NULL);
 		put_bytes(t, "", 1);	/* the line's NUL */
 	}

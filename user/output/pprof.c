@@ -8,6 +8,7 @@
 
 #include <zlib.h>
 
+#include "base/cgroup_name.h"
 #include "profile/aggregate.h"
 #include "output/pprof.h"
 #include "profile.pb-c.h"
@@ -24,6 +25,13 @@ typedef Perftools__Profiles__Function Function;
 #define PPROF_COMMENTS_MAX 16	/* lines of the comment kept */
 
 /* Tables of a profile under construction; every id is index + 1. */
+/* A cgroup's labels' string indices (0: the label is not there): its path
+ * and the container, pod and unit that path names. */
+struct cgroup_labels {
+	const struct pcgroup *of;
+	int64_t path, container, pod, unit;
+};
+
 struct builder {
 	Profile prof;
 	void *strings;		/* tree: struct pp_key by string */
@@ -33,6 +41,7 @@ struct builder {
 	size_t cap_str, cap_map, cap_fn, cap_loc;
 	char **owned;		/* strings made here (comment lines, Python functions) */
 	size_t n_owned, cap_owned;
+	struct cgroup_labels cg;	/* the last sample's cgroup's */
 	int err;
 };
 
@@ -337,15 +346,66 @@ static uint64_t location_id(struct builder *b, const struct pframe *const *f, ui
 	return id;
 }
 
+/* pid, tid, comm, and the cgroup's four */
+#define MAX_LABELS	7
+
 /* One allocation per sample: the Sample, its location ids, its two values
- * and its three labels. */
+ * and its labels. */
 struct sample_block {
 	Sample s;
 	int64_t values[MAX_EVENTS + 1];
-	Label *label_ptrs[3];
-	Label labels[3];
+	Label *label_ptrs[MAX_LABELS];
+	Label labels[MAX_LABELS];
 	uint64_t locations[];
 };
+
+static int64_t own_string(struct builder *b, const char *s)
+{
+	return s[0] ? own_index(b, s, strlen(s)) : 0;
+}
+
+/* cg's labels, named once for the samples in a row that ran in it (they
+ * come by process). */
+static const struct cgroup_labels *cgroup_labels(struct builder *b, const struct pcgroup *cg)
+{
+	struct cgroup_name name;
+
+	if (b->cg.of == cg)
+		return &b->cg;
+	cgroup_name__parse(cg->path ? cg->path : "", &name);
+	b->cg = (struct cgroup_labels){
+		.of = cg,
+		.path = cg->path ? own_string(b, cg->path) : 0,
+		.container = own_string(b, name.container),
+		.pod = own_string(b, name.pod),
+		.unit = own_string(b, name.unit),
+	};
+	return &b->cg;
+}
+
+/* The sample's labels after pid, tid and comm: its cgroup's that are
+ * there. Returns how many it added. */
+static size_t add_cgroup_labels(struct builder *b, const struct psample *ps, Label *l)
+{
+	static const char *const keys[] = { "cgroup", "container", "pod", "unit" };
+	const struct cgroup_labels *cl;
+	int64_t values[4];
+	size_t n = 0;
+
+	if (!ps->cgroup)
+		return 0;
+	cl = cgroup_labels(b, ps->cgroup);
+	values[0] = cl->path;
+	values[1] = cl->container;
+	values[2] = cl->pod;
+	values[3] = cl->unit;
+	for (size_t i = 0; i < 4; i++)
+		if (values[i]) {
+			l[n].key = str_index(b, keys[i]);
+			l[n++].str = values[i];
+		}
+	return n;
+}
 
 /* One sample type per event; a single event has pprof's usual pair,
  * samples/count and cpu/nanoseconds (count times the period). */
@@ -379,7 +439,7 @@ static int add_sample(struct builder *b, const struct profile *p, const struct p
 		blk->s.n_value = (size_t)p->nevents;
 	}
 	blk->s.value = blk->values;
-	for (i = 0; i < 3; i++) {
+	for (i = 0; i < MAX_LABELS; i++) {
 		perftools__profiles__label__init(&blk->labels[i]);
 		blk->label_ptrs[i] = &blk->labels[i];
 	}
@@ -390,7 +450,7 @@ static int add_sample(struct builder *b, const struct profile *p, const struct p
 	blk->labels[2].key = str_index(b, "comm");
 	blk->labels[2].str = str_index(b, ps->comm);
 	blk->s.label = blk->label_ptrs;
-	blk->s.n_label = 3;
+	blk->s.n_label = 3 + add_cgroup_labels(b, ps, &blk->labels[3]);
 	*out = &blk->s;
 	return b->err;
 }

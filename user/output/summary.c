@@ -212,6 +212,17 @@ static void inputs_line(const struct profile *p, struct out_line *o)
 	emit_line(o);
 }
 
+static void labels_line(const struct profile *p, struct out_line *o)
+{
+	const struct profile_stats *st = &p->stats;
+
+	if (st->cgroups)
+		add(o, "labels: %" PRIu64 " cgroups (%" PRIu64 " gone before they were named), %"
+		    PRIu64 " samples of further cgroups unlabelled (past --max-cgroups)",
+		    st->cgroups, st->cgroups_unnamed, st->cgroups_merged);
+	emit_line(o);
+}
+
 void summary__details(const struct summary *s, void (*line)(const char *text, void *arg),
 		      void *arg)
 {
@@ -223,6 +234,7 @@ void summary__details(const struct summary *s, void (*line)(const char *text, vo
 	offcpu_line(s->p, &o);
 	python_line(s->p, &o);
 	inputs_line(s->p, &o);
+	labels_line(s->p, &o);
 }
 
 /* The reason most unresolved frames have, and what helps with it. */
@@ -283,6 +295,10 @@ static void input_advice(const struct profile *p, struct out_line *o)
 	emit_line(o);
 	if (st->debuginfod_spent)
 		add(o, "debuginfod lookups were cut short: raise --debuginfod-timeout");
+	emit_line(o);
+	if (st->cgroups_merged)
+		add(o, "%" PRIu64 " samples of cgroups past --max-cgroups carry no cgroup labels: "
+		    "raise it", st->cgroups_merged);
 	emit_line(o);
 }
 

@@ -223,6 +223,15 @@ static void json_inputs(const struct profile *p, struct jw *j)
 	j_close(j);
 }
 
+static void json_labels(const struct profile *p, struct jw *j)
+{
+	j_open(j, "labels");
+	j_u64(j, "cgroups", p->stats.cgroups);
+	j_u64(j, "cgroups_unnamed", p->stats.cgroups_unnamed);
+	j_u64(j, "samples_past_max_cgroups", p->stats.cgroups_merged);
+	j_close(j);
+}
+
 static void json_advice_line(const char *text, void *arg)
 {
 	struct jw *j = arg;
@@ -242,6 +251,7 @@ int summary__json_members(const struct summary *s, FILE *out)
 	json_offcpu(s->p, &j);
 	json_python(s->p, &j);
 	json_inputs(s->p, &j);
+	json_labels(s->p, &j);
 	j_key(&j, "advice");
 	fputc('[', out);
 	j.first = true;

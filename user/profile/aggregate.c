@@ -39,6 +39,7 @@ void profile__free(struct profile *p)
 	pset_free(&p->names, true);
 	pset_free(&p->owned, false);	/* the names' copies */
 	pset_free(&p->frames, true);
+	pset_free(&p->cgroups, true);
 	free(p);
 }
 
@@ -159,6 +160,65 @@ static bool same_frame(const void *member, const void *key)
 
 static const struct pset_kind by_content = { frame_hash, same_frame };
 
+static uint64_t cgroup_hash(const void *key)
+{
+	return *(const uint64_t *)key * 0x9e3779b97f4a7c15ULL;
+}
+
+static bool same_cgroup(const void *member, const void *key)
+{
+	return ((const struct pcgroup *)member)->id == *(const uint64_t *)key;
+}
+
+/* members are struct pcgroup, keys their id (its first member) */
+static const struct pset_kind by_cgroup_id = { cgroup_hash, same_cgroup };
+
+/* The profile's entry of the cgroup src describes (its path: a name found
+ * already, or NULL), made on first sight; NULL for id 0 and past
+ * max_cgroups (counted), or out of memory (*err). */
+static const struct pcgroup *cgroup_of(struct profile *p, const struct pcgroup *src, int *err)
+{
+	const char *path = src->path;
+	uint64_t id = src->id;
+	struct pcgroup *cg = NULL;
+
+	if (!id)
+		return NULL;
+	if (p->cgroups.cap)
+		cg = *pset_slot(&p->cgroups, &by_cgroup_id, &id);
+	if (cg) {
+		if (!cg->path && path && !(cg->path = intern(p, path)))
+			*err = -ENOMEM;
+		return cg;
+	}
+	if (p->cgroups.n >= (p->max_cgroups ? p->max_cgroups : PROFILE_MAX_CGROUPS)) {
+		p->stats.cgroups_merged++;
+		return NULL;
+	}
+	cg = calloc(1, sizeof(*cg));
+	if (!cg || pset_room(&p->cgroups, &by_cgroup_id) || (path && !(cg->path = intern(p, path)))) {
+		free(cg);
+		*err = -ENOMEM;
+		return NULL;
+	}
+	cg->id = id;
+	cg->tgid = src->tgid;
+	*pset_slot(&p->cgroups, &by_cgroup_id, &id) = cg;
+	p->cgroups.n++;
+	p->stats.cgroups = p->cgroups.n;
+	return cg;
+}
+
+int profile__each_cgroup(struct profile *p, int (*fn)(struct pcgroup *cg, void *arg), void *arg)
+{
+	int ret = 0;
+
+	for (size_t i = 0; !ret && i < p->cgroups.cap; i++)
+		if (p->cgroups.slots[i])
+			ret = fn(p->cgroups.slots[i], arg);
+	return ret;
+}
+
 /* The profile's copy of f (its strings interned already). */
 static const struct pframe *intern_frame(struct profile *p, const struct pframe *f)
 {
@@ -234,16 +294,23 @@ static struct psample *add_sample(struct profile *p, uint32_t event, const char 
 	return s;
 }
 
-/* A sample with n frames: arr's, or (arr NULL) those ptrs points at. */
+/* A sample with n frames: arr's, or (arr NULL) those ptrs points at; in
+ * cgroup cg (id 0: none; path: its name in the profile it came from). */
 static int add_stack(struct profile *p, uint32_t event, const char *comm, pid_t tgid, pid_t pid,
-		     uint64_t count, const struct pframe *arr, const struct pframe *const *ptrs,
-		     uint32_t n)
+		     const struct pcgroup *cg, uint64_t count, const struct pframe *arr,
+		     const struct pframe *const *ptrs, uint32_t n)
 {
 	struct psample *s = add_sample(p, event, comm, tgid, pid, count, n);
 	const struct pframe *in, *prev_in = NULL;
+	int err = 0;
 
 	if (!s)
 		return -ENOMEM;
+	s->cgroup = cgroup_of(p, cg, &err);
+	if (err) {
+		free(s->frames);
+		return err;
+	}
 	for (uint32_t i = 0; i < n; i++, prev_in = in) {
 		in = arr ? &arr[i] : ptrs[i];
 		s->frames[i] = copy_frame(p, in, prev_in, i ? s->frames[i - 1] : NULL);
@@ -257,9 +324,12 @@ static int add_stack(struct profile *p, uint32_t event, const char *comm, pid_t 
 }
 
 int profile__add(struct profile *p, uint32_t event, const char *comm, pid_t tgid, pid_t pid,
-		 uint64_t count, const struct pframe *frames, uint32_t nframes)
+		 uint64_t cgroup_id, uint64_t count, const struct pframe *frames,
+		 uint32_t nframes)
 {
-	return add_stack(p, event, comm, tgid, pid, count, frames, NULL, nframes);
+	struct pcgroup cg = { .id = cgroup_id, .tgid = tgid };
+
+	return add_stack(p, event, comm, tgid, pid, &cg, count, frames, NULL, nframes);
 }
 
 uint64_t profile__total(const struct profile *p)
@@ -295,13 +365,14 @@ uint64_t profile__lost(const struct profile *p)
 
 int profile__merge(struct profile *dst, const struct profile *src)
 {
+	static const struct pcgroup none;
 	const struct psample *s;
 	int k, err;
 
 	for (s = src->samples; s < src->samples + src->nsamples; s++) {
 		/* src's frames copied into dst's */
-		err = add_stack(dst, s->event, s->comm, s->tgid, s->pid, s->raw, NULL, s->frames,
-				s->nframes);
+		err = add_stack(dst, s->event, s->comm, s->tgid, s->pid, s->cgroup ? s->cgroup : &none,
+				s->raw, NULL, s->frames, s->nframes);
 		if (err)
 			return err;
 	}
@@ -317,6 +388,8 @@ int profile__merge(struct profile *dst, const struct profile *src)
 	dst->stats.jit_over_cap += src->stats.jit_over_cap;
 	dst->stats.jit_refused += src->stats.jit_refused;
 	dst->stats.duration += src->stats.duration;
+	dst->stats.cgroups_merged += src->stats.cgroups_merged;
+	dst->stats.cgroups_unnamed += src->stats.cgroups_unnamed;
 	if (src->stats.stack_ids > dst->stats.stack_ids)
 		dst->stats.stack_ids = src->stats.stack_ids;
 	for (k = 0; k < UNNAMED_MAX; k++)

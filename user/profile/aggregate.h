@@ -14,6 +14,7 @@
 
 #include <linux/types.h>
 #include "bpf/profile.h"	/* bpf/: the BPF-shared layouts: TASK_COMM_LEN, enum stat_kind */
+#include "base/label_key.h"
 #include "profile/unnamed.h"
 
 struct pframe {
@@ -35,10 +36,25 @@ struct pframe {
 				 * its JIT map, or "[JIT]" when the map has none */
 };
 
+/* A cgroup samples ran in: its v2 id (bpf/profile.h's stack_key.cgroup)
+ * and, once run/ named it, its path under the cgroup v2 mount. */
+struct pcgroup {
+	uint64_t id;
+	const char *path;	/* interned; NULL: not named yet, "": could not be */
+	pid_t tgid;		/* a process seen in it: its /proc tells the path */
+};
+
+/* Distinct cgroups a profile labels samples with unless --max-cgroups says
+ * otherwise; the samples of any further one carry none (counted:
+ * profile_stats.cgroups_merged), so a churn of containers cannot grow a
+ * profile's label sets without bound. */
+#define PROFILE_MAX_CGROUPS	1024
+
 struct psample {
 	uint32_t event;		/* index into profile.events */
 	char comm[TASK_COMM_LEN];
 	pid_t tgid, pid;
+	const struct pcgroup *cgroup;	/* NULL: none (id 0, or past the cap) */
 	uint64_t count;		/* in the event's unit, scaled */
 	uint64_t raw;		/* as counted by the BPF side */
 	uint32_t nframes;
@@ -97,6 +113,9 @@ struct profile_stats {
 	uint64_t py_unsupported;	/* ... with a CPython of another version */
 	uint64_t py_codes_gone;		/* ... code objects not read: the process had exited */
 	uint64_t py_codes_bad;		/* ... not a code object, or unreadable */
+	uint64_t cgroups;		/* distinct cgroups the samples ran in */
+	uint64_t cgroups_merged;	/* samples past max_cgroups: no cgroup */
+	uint64_t cgroups_unnamed;	/* cgroups gone before they were named */
 	struct footprint footprint;
 	struct table_stats tables;
 	pid_t main_pid;			/* the profiled program (-p's first, the
@@ -126,6 +145,9 @@ struct profile {
 					 * points at one already (profile__intern())
 					 * is not hashed again */
 	struct pset frames;		/* the frames samples point to, once each */
+	struct pset cgroups;		/* the cgroups samples point to, by id */
+	size_t max_cgroups;		/* at most this many (0: PROFILE_MAX_CGROUPS) */
+	enum group_by group_by;		/* the root frame folded stacks and pages add */
 	struct profile_stats stats;
 };
 
@@ -137,9 +159,15 @@ void profile__free(struct profile *p);
 const char *profile__intern(struct profile *p, const char *s);
 
 /* Adds one stack of an event: frames root first, copied (interned, their
- * strings too), count scaled by the event's scale. Returns 0 or -ENOMEM. */
+ * strings too), count scaled by the event's scale; cgroup_id: the cgroup it
+ * ran in (0: none). Returns 0 or -ENOMEM. */
 int profile__add(struct profile *p, uint32_t event, const char *comm, pid_t tgid, pid_t pid,
-		 uint64_t count, const struct pframe *frames, uint32_t nframes);
+		 uint64_t cgroup_id, uint64_t count, const struct pframe *frames,
+		 uint32_t nframes);
+
+/* Calls fn for each cgroup the samples point to; the first non-zero it
+ * returns stops the walk and is returned. */
+int profile__each_cgroup(struct profile *p, int (*fn)(struct pcgroup *cg, void *arg), void *arg);
 
 /* Adds src's samples and stats to dst, a profile of the same events: the
  * run's profile so far across drains (--control snapshot). dst keeps its

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "profile/aggregate.h"
+#include "profile/group_by.h"
 #include "base/hash_bytes.h"
 #include "render/vprof.h"
 
@@ -251,15 +252,22 @@ static enum vkind frame_kind(const struct pframe *f)
 	return f->python ? VK_PYTHON : f->jit ? VK_JIT : VK_USER;
 }
 
-/* One sample of the in-memory profile: its event (several events only)
- * and its frames, as folded output would show them. */
+/* One sample of the in-memory profile: its group (--group-by), its event
+ * (several events only) and its frames, as folded output would show them. */
 static int add_psample(struct vprof *v, const struct profile *p, const struct psample *ps,
-		       uint32_t *ids)
+		       uint32_t *ids, struct group_root *memo)
 {
+	const char *group = group_by__root(p, ps, memo);
 	char comm[TASK_COMM_LEN];
 	uint32_t n = 0, i;
 	int64_t id;
 
+	if (group) {
+		id = vprof__frame(v, group, "", VK_ROOT);
+		if (id < 0)
+			return -ENOMEM;
+		ids[n++] = (uint32_t)id;
+	}
 	if (p->nevents > 1 && ps->event < (uint32_t)p->nevents) {
 		id = vprof__frame(v, p->events[ps->event].name, "", VK_ROOT);
 		if (id < 0)
@@ -282,6 +290,7 @@ static int add_psample(struct vprof *v, const struct profile *p, const struct ps
 int vprof__from_profile(const struct profile *p, struct vprof **out)
 {
 	struct vprof *v = vprof__new();
+	struct group_root memo = { 0 };
 	uint32_t *ids = NULL;
 	size_t i, max = 0;
 	int err = v ? 0 : -ENOMEM;
@@ -290,11 +299,11 @@ int vprof__from_profile(const struct profile *p, struct vprof **out)
 		if (p->samples[i].nframes > max)
 			max = p->samples[i].nframes;
 	if (!err) {
-		ids = malloc((max + 1) * sizeof(*ids));
+		ids = malloc((max + 2) * sizeof(*ids));	/* and the roots */
 		err = ids ? 0 : -ENOMEM;
 	}
 	for (i = 0; !err && i < p->nsamples; i++)
-		err = add_psample(v, p, &p->samples[i], ids);
+		err = add_psample(v, p, &p->samples[i], ids, &memo);
 	free(ids);
 	if (err) {
 		vprof__free(v);

@@ -18,6 +18,7 @@
 #include "sampling/kmem.h"
 #include "symbols/ksyms.h"
 #include "output/output.h"
+#include "procs/cgroup_paths.h"
 #include "procs/procs.h"
 #include "symbols/resolve.h"
 #include "python/python.h"
@@ -35,6 +36,9 @@ struct collector {
 	struct ksyms_loader *ks_loader;	/* reading kallsyms while we sample */
 	struct pyprof *py;		/* NULL: no Python frames */
 	struct early_walks *early;	/* NULL: no stacks copied early */
+	struct cgroup_paths *cgroups;	/* names the cgroups samples ran in */
+	enum group_by group_by;
+	size_t max_cgroups;
 	bool need_ksyms, warned;
 	struct pevent events[MAX_EVENTS];
 	int nevents;
@@ -103,7 +107,10 @@ struct collector *collector__new(struct session *s, struct procs *procs, struct 
 	c->procs = procs;
 	c->need_ksyms = need_ksyms;
 	c->sz = symbolizer__new(procs, files, names);
-	if (!c->sz) {
+	c->cgroups = cgroup_paths__new();
+	if (!c->sz || !c->cgroups) {
+		symbolizer__free(c->sz);
+		cgroup_paths__free(c->cgroups);
 		free(c);
 		return NULL;
 	}
@@ -117,6 +124,7 @@ void collector__free(struct collector *c)
 	if (!c)
 		return;
 	symbolizer__free(c->sz);
+	cgroup_paths__free(c->cgroups);
 	if (c->ks_loader)
 		ksyms__free(ksyms__load_wait(c->ks_loader));
 	ksyms__free(c->ks);
@@ -131,6 +139,41 @@ void collector__set_python(struct collector *c, struct pyprof *py)
 void collector__set_early(struct collector *c, struct early_walks *early)
 {
 	c->early = early;
+}
+
+void collector__set_labels(struct collector *c, enum group_by by, size_t max_cgroups)
+{
+	c->group_by = by;
+	c->max_cgroups = max_cgroups;
+}
+
+struct naming {
+	struct cgroup_paths *cgroups;
+	struct profile *p;
+};
+
+static int name_cgroup(struct pcgroup *cg, void *arg)
+{
+	struct naming *n = arg;
+	const char *path;
+
+	if (cg->path)
+		return 0;
+	path = cgroup_paths__name(n->cgroups, cg->id, cg->tgid);
+	cg->path = profile__intern(n->p, path);
+	if (!path)
+		n->p->stats.cgroups_unnamed++;
+	return cg->path ? 0 : -ENOMEM;
+}
+
+/* The cgroups p's samples ran in, named by their paths while they (and a
+ * process in them) are still there. */
+static int name_cgroups(struct collector *c, struct profile *p)
+{
+	struct naming n = { c->cgroups, p };
+
+	cgroup_paths__new_pass(c->cgroups);
+	return profile__each_cgroup(p, name_cgroup, &n);
 }
 
 /* Generation gen's samples walked in user space, into p as the drained
@@ -178,6 +221,8 @@ int collector__collect(struct collector *c, struct profile **out)
 		return -ENOMEM;
 	memcpy(p->events, c->events, sizeof(p->events));
 	p->nevents = c->nevents;
+	p->group_by = c->group_by;
+	p->max_cgroups = c->max_cgroups;
 	gen = session__flip(c->session);
 	flipped = procs__now();
 	err = gen < 0 ? gen : session__take_stats(c->session, gen, p->stats.bpf);
@@ -195,6 +240,8 @@ int collector__collect(struct collector *c, struct profile **out)
 	err = resolve__drained(&d, c->ks, c->sz, c->py, session__tracks_exec(c->session), p);
 	if (!err)
 		err = add_early(c, gen, last, p);
+	if (!err)
+		err = name_cgroups(c, p);
 	p->stats.stack_ids = d.stack_ids;
 	skips_part(c, &p->stats);
 	debuginfod_part(c, &p->stats);

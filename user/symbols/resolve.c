@@ -321,7 +321,8 @@ static int resolve_record(struct resolver *rv, const struct raw_count *r, bool e
 		err = add_kernel(rv, r->kstack);
 	if (!err)
 		err = profile__add(rv->p, r->key.event, r->key.comm, (pid_t)r->key.tgid,
-				   (pid_t)r->key.pid, r->count, rv->sc.frames, rv->sc.n);
+				   (pid_t)r->key.pid, r->key.cgroup, r->count, rv->sc.frames,
+				   rv->sc.n);
 	symbolizer__between_stacks(rv->sz);	/* the profile has copied the names */
 	return err;
 }
