@@ -1,0 +1,116 @@
+# shellcheck shell=bash
+# Labels: which cgroup, container, pod and systemd unit each sample ran in.
+# Workloads are moved into cgroup v2 directories named as the runtimes name
+# them (docker's cgroupfs driver, Kubernetes' systemd and cgroupfs drivers
+# with containerd and CRI-O, a systemd service), under the machine's cgroup2
+# mount (/sys/fs/cgroup on a v2-only node, .../unified on a hybrid one).
+
+echo "== labels: container, pod and unit of each sample; --group-by; --max-cgroups"
+MNT=$(awk '$9 == "cgroup2" { print $5; exit }' /proc/self/mountinfo)
+LB=$MNT/bpfprof-labels-$$
+ID_A=$(printf 'a%.0s' $(seq 64))
+ID_B=$(printf 'b%.0s' $(seq 64))
+ID_C=$(printf 'c%.0s' $(seq 64))
+POD_B=0b1c2d3e-0000-4111-8222-333344445555
+POD_C=0c1c2d3e-0000-4111-8222-333344445555
+declare -A CGDIR=(
+	[wl_docker]="$LB/docker/$ID_A"
+	[wl_k8s]="$LB/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod${POD_B//-/_}.slice/cri-containerd-$ID_B.scope"
+	[wl_crio]="$LB/kubepods/besteffort/pod$POD_C/$ID_C"
+	[wl_unit]="$LB/system.slice/web.service"
+	[wl_host]="$LB/plain"
+)
+labels_cleanup() {
+	local d
+	for d in "${CGDIR[@]}"; do
+		[ -d "$d" ] && while read -r p; do kill "$p" 2>/dev/null; done <"$d/cgroup.procs"
+	done
+	sleep 0.2
+	[ -d "$LB" ] && find "$LB" -depth -type d -exec rmdir {} + 2>/dev/null
+	return 0
+}
+
+if [ -z "$MNT" ] || ! mkdir "$LB"; then
+	fail "labels: no cgroup v2 hierarchy to make test cgroups in ($MNT)"
+else
+	declare -A WPID=()
+	for w in wl_docker wl_k8s wl_crio wl_unit wl_host; do
+		cp "$EX/cpu_chain" "$T/$w"
+		mkdir -p "${CGDIR[$w]}"
+		# the shell moves itself in, then becomes the workload
+		(echo "$BASHPID" >"${CGDIR[$w]}/cgroup.procs" && exec "$T/$w" 60) &
+		WPID[$w]=$!
+	done
+	sleep 0.3
+	"$BPFPROF" -d 1.5 -o "$T/labels.pb.gz" 2>"$T/labels.err"
+	# tags of one process's samples: "KEY=VALUE" lines
+	tags_of() {
+		go tool pprof -tagfocus="pid=$1" -tags "$T/labels.pb.gz" 2>/dev/null |
+			awk '/^ [a-z]+: Total/ { k = $1; sub(/:$/, "", k); next }
+			     NF >= 3 && k != "" { print k "=" $NF }' | sort -u
+	}
+	want_tags() {	# want_tags WORKLOAD CONTAINER POD UNIT: its samples carry exactly these
+		local t; t=$(tags_of "${WPID[$1]}")
+		local c; c=$(grep '^container=' <<<"$t" | cut -d= -f2- | tr '\n' ' ')
+		local p; p=$(grep '^pod=' <<<"$t" | cut -d= -f2- | tr '\n' ' ')
+		local u; u=$(grep '^unit=' <<<"$t" | cut -d= -f2- | tr '\n' ' ')
+		local sampled=no; grep -qx "comm=$1" <<<"$t" && sampled=yes
+		check "labels: $1's samples ($sampled): container '${c% }', pod '${p% }', unit '${u% }'" \
+			[ "$sampled|${c% }|${p% }|${u% }" = "yes|$2|$3|$4" ]
+	}
+	want_tags wl_docker "$ID_A" "" ""
+	want_tags wl_k8s "$ID_B" "$POD_B" ""
+	want_tags wl_crio "$ID_C" "$POD_C" ""
+	want_tags wl_unit "" "" "web.service"
+	want_tags wl_host "" "" ""
+	cgroup_tag=$(tags_of "${WPID[wl_docker]}" | sed -n 's/^cgroup=//p')
+	check "labels: the cgroup label is the path under the mount ($cgroup_tag)" \
+		[ "$cgroup_tag" = "${CGDIR[wl_docker]#"$MNT"}" ]
+
+	"$BPFPROF" -d 1.5 --group-by container -o "$T/by_container.folded" 2>/dev/null
+	roots_of() {	# the roots wl's lines have, one per line
+		awk -v w="$2" '{ split($0, f, ";"); if (f[2] == w) print f[1] }' "$1" | sort -u
+	}
+	check "--group-by container: wl_docker's stacks under container:$ID_A only" \
+		[ "$(roots_of "$T/by_container.folded" wl_docker)" = "container:$ID_A" ]
+	check "--group-by container: wl_k8s's under container:$ID_B only" \
+		[ "$(roots_of "$T/by_container.folded" wl_k8s)" = "container:$ID_B" ]
+	check "--group-by container: wl_host's (in $LB/plain) under container:none" \
+		[ "$(roots_of "$T/by_container.folded" wl_host)" = "container:none" ]
+	check "--group-by container: nothing else under container:$ID_A" \
+		[ "$(awk -F';' -v r="container:$ID_A" '$1 == r { print $2 }' "$T/by_container.folded" | sort -u)" = wl_docker ]
+	"$BPFPROF" -d 1.5 --group-by unit -o "$T/by_unit.html" 2>/dev/null
+	check "--group-by unit: the page has the unit as a root frame" grep -q 'unit:web.service' "$T/by_unit.html"
+
+	# four cgroups of workloads and the machine's own: two kept, the rest counted
+	"$BPFPROF" -d 1.5 --max-cgroups 2 --stats "$T/cap.json" -o "$T/cap.pb.gz" 2>"$T/cap.err"
+	n=$(go tool pprof -tags "$T/cap.pb.gz" 2>/dev/null |
+		awk '/^ cgroup: Total/ { on = 1; next } /^ [a-z]+: Total/ { on = 0 } on && NF >= 3' | wc -l)
+	check "--max-cgroups 2: at most 2 cgroups labelled ($n), the rest counted ($(stat_of "$T/cap.json" .labels.samples_past_max_cgroups) samples)" \
+		all [ "$n" -le 2 ] -- stat_true "$T/cap.json" '.labels.cgroups == 2 and .labels.samples_past_max_cgroups > 0'
+	check "--max-cgroups: the summary says to raise it" grep -q 'past --max-cgroups carry no cgroup labels: raise it' "$T/cap.err"
+	expect_error "--group-by a word it does not know" 2 "invalid --group-by 'image'" "$BPFPROF" --group-by image -d 1
+	expect_error "--max-cgroups 0" 2 "invalid --max-cgroups '0'" "$BPFPROF" --max-cgroups 0 -d 1
+	labels_cleanup
+
+	# a churn of 500 cgroups, each a short busy process: the profile keeps
+	# --max-cgroups of them, counts the samples of the rest, names what it can
+	mkdir -p "$LB/churn"
+	churn() {
+		local i
+		for i in $(seq 500); do
+			mkdir "$LB/churn/c$i" || return
+			(echo "$BASHPID" >"$LB/churn/c$i/cgroup.procs" &&
+				exec sh -c 'i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done') &
+			[ $((i % 2)) = 0 ] && wait
+		done
+		wait
+	}
+	"$BPFPROF" --max-cgroups 100 --stats "$T/churn.json" -o "$T/churn.pb.gz" -- bash -c "$(declare -f churn); LB=$LB churn" 2>"$T/churn.err"
+	n=$(go tool pprof -tags "$T/churn.pb.gz" 2>/dev/null |
+		awk '/^ cgroup: Total/ { on = 1; next } /^ [a-z]+: Total/ { on = 0 } on && NF >= 3' | wc -l)
+	check "churn of 500 cgroups, --max-cgroups 100: $(stat_of "$T/churn.json" .labels.cgroups) kept ($n named in the pprof), $(stat_of "$T/churn.json" .labels.samples_past_max_cgroups) samples of the rest counted" \
+		all [ "$n" -le 100 ] -- stat_true "$T/churn.json" '.labels.cgroups == 100 and .labels.samples_past_max_cgroups > 0'
+	find "$LB" -depth -type d -exec rmdir {} + 2>/dev/null
+	[ -d "$LB" ] && fail "labels: test cgroups left behind under $LB"
+fi
