@@ -67,6 +67,14 @@ else
 	check "labels: the cgroup label is the path under the mount ($cgroup_tag)" \
 		[ "$cgroup_tag" = "${CGDIR[wl_docker]#"$MNT"}" ]
 
+	# in a cgroup namespace of its own (as in a DaemonSet's pod) the paths
+	# are still the machine's: its tree is read through /proc/1/root
+	unshare -C "$BPFPROF" -d 1 -o "$T/labels_ns.pb.gz" 2>/dev/null
+	ns_tag=$(go tool pprof -tagfocus="pid=${WPID[wl_k8s]}" -tags "$T/labels_ns.pb.gz" 2>/dev/null |
+		awk '/^ cgroup: Total/ { on = 1; next } /^ [a-z]+: Total/ { on = 0 } on && NF >= 3 { print $NF }')
+	check "labels: in a cgroup namespace of its own, the cgroup is the machine's path ($ns_tag)" \
+		[ "$ns_tag" = "${CGDIR[wl_k8s]#"$MNT"}" ]
+
 	"$BPFPROF" -d 1.5 --group-by container -o "$T/by_container.folded" 2>/dev/null
 	roots_of() {	# the roots wl's lines have, one per line
 		awk -v w="$2" '{ split($0, f, ";"); if (f[2] == w) print f[1] }' "$1" | sort -u
@@ -81,6 +89,21 @@ else
 		[ "$(awk -F';' -v r="container:$ID_A" '$1 == r { print $2 }' "$T/by_container.folded" | sort -u)" = wl_docker ]
 	"$BPFPROF" -d 1.5 --group-by unit -o "$T/by_unit.html" 2>/dev/null
 	check "--group-by unit: the page has the unit as a root frame" grep -q 'unit:web.service' "$T/by_unit.html"
+
+	# which labels: --labels, and fleet mode's default (no series per thread)
+	keys_of() {
+		go tool pprof -tags "$1" 2>/dev/null | sed -nE 's/^ ([a-z]+): Total.*/\1/p' | sort | tr '\n' ' '
+	}
+	"$BPFPROF" -d 1 --labels pid,container -o "$T/some.pb.gz" 2>/dev/null
+	check "--labels pid,container: the samples carry those ($(keys_of "$T/some.pb.gz"))" \
+		[ "$(keys_of "$T/some.pb.gz")" = "container pid " ]
+	mkdir -p "$T/lfleet"
+	"$BPFPROF" --interval 1 -d 2.5 --output-dir "$T/lfleet" --format pprof 2>/dev/null
+	f=$(ls "$T"/lfleet/*.pb.gz | head -1)
+	check "fleet mode: samples carry comm, container, pod, unit, no pid or tid ($(keys_of "$f"))" \
+		[ "$(keys_of "$f")" = "comm container pod unit " ]
+	expect_error "--labels with a word it does not know" 2 "invalid --labels 'pid,image'" \
+		"$BPFPROF" --labels pid,image -d 1
 
 	# four cgroups of workloads and the machine's own: two kept, the rest counted
 	"$BPFPROF" -d 1.5 --max-cgroups 2 --stats "$T/cap.json" -o "$T/cap.pb.gz" 2>"$T/cap.err"

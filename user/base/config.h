@@ -67,6 +67,8 @@ struct config {
 	const char *cgroup;		/* --cgroup: only tasks in this cgroup v2 (or below) */
 	enum group_by group_by;		/* --group-by: a label's value as each stack's root */
 	unsigned int max_cgroups;	/* --max-cgroups: distinct cgroups a profile labels (0: 1024) */
+	unsigned int labels;		/* --labels: enum label_bit, those pprof samples carry */
+	bool labels_set;		/* --labels given (else the mode's default) */
 	struct event events[MAX_EVENTS];	/* -e, plus off-CPU last */
 	int nevents;
 	unsigned long long period;	/* -c: sample every PERIOD events (0: -F) */

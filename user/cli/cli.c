@@ -22,7 +22,7 @@
 enum {
 	OPT_BTF = 256, OPT_MAX_STACKS, OPT_FORMAT, OPT_INTERVAL, OPT_OUTPUT_DIR, OPT_MAX_FILES,
 	OPT_MAX_BYTES, OPT_PUSH, OPT_PUSH_AUTH_FILE, OPT_APP, OPT_SPOOL_DIR, OPT_SPOOL_MAX,
-	OPT_COMM, OPT_CGROUP, OPT_GROUP_BY, OPT_MAX_CGROUPS, OPT_OFFCPU, OPT_MIN_BLOCK, OPT_LIST,
+	OPT_COMM, OPT_CGROUP, OPT_GROUP_BY, OPT_MAX_CGROUPS, OPT_LABELS, OPT_OFFCPU, OPT_MIN_BLOCK, OPT_LIST,
 	OPT_CALL_GRAPH, OPT_UNWIND_ROWS, OPT_NO_DEMANGLE, OPT_DEMANGLE, OPT_KILL_AFTER, OPT_NO_PROGRESS,
 	OPT_NO_INLINE, OPT_NO_PYTHON, OPT_DEBUGINFOD_TIMEOUT, OPT_DWARF_MEM,
 	OPT_JIT_MAP_MEM,
@@ -40,6 +40,7 @@ static const struct option long_opts[] = {
 	{ "cgroup",      required_argument, NULL, OPT_CGROUP },
 	{ "group-by",    required_argument, NULL, OPT_GROUP_BY },
 	{ "max-cgroups", required_argument, NULL, OPT_MAX_CGROUPS },
+	{ "labels",      required_argument, NULL, OPT_LABELS },
 	{ "off-cpu",     no_argument,       NULL, OPT_OFFCPU },
 	{ "min-block",   required_argument, NULL, OPT_MIN_BLOCK },
 	{ "list",        no_argument,       NULL, OPT_LIST },
@@ -211,6 +212,14 @@ static int apply_event_option(int opt, const char *arg, struct config *cfg)
 			return CLI_EXIT_USAGE;
 		cfg->max_cgroups = (unsigned int)n;
 		return -1;
+	case OPT_LABELS: {
+		const char *bad = NULL;
+
+		cfg->labels_set = true;
+		return usage_if(labels__parse(arg, &cfg->labels, &bad), "invalid --labels '%s': "
+				"expected a list of pid, tid, comm, cgroup, container, pod, unit, "
+				"or all or none", arg);
+	}
 	case OPT_OFFCPU:
 		cfg->offcpu = true;
 		return -1;
@@ -407,6 +416,7 @@ static enum cli_result parse_args(int argc, char **argv, bool top, struct config
 	cfg->min_block_us = 1;
 	cfg->unwind_rows = DEFAULT_UNWIND_ROWS;
 	cfg->call_graph = UNWIND_AUTO;
+	cfg->labels = LABELS_ALL;
 	cfg->names.demangle = true;
 	cfg->kill_after = DEFAULT_KILL_AFTER;
 	cfg->names.inlines = true;

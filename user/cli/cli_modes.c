@@ -85,6 +85,8 @@ enum cli_result cli_modes__check(struct config *cfg)
 			cfg->freq = FLEET_DEFAULT_FREQ;
 		if (!cfg->names.dwarf_mem_set)
 			cfg->names.dwarf_mem = FLEET_DEFAULT_DWARF_MEM;
+		if (!cfg->labels_set)
+			cfg->labels = LABELS_FLEET;
 	} else if (cfg->output_dir || cfg->push_url) {
 		err = "--output-dir and --push need --interval";
 	}

@@ -346,7 +346,7 @@ static uint64_t location_id(struct builder *b, const struct pframe *const *f, ui
 	return id;
 }
 
-/* pid, tid, comm, and the cgroup's four */
+/* pid, tid, comm, and the cgroup's four (enum label_bit) */
 #define MAX_LABELS	7
 
 /* One allocation per sample: the Sample, its location ids, its two values
@@ -383,27 +383,34 @@ static const struct cgroup_labels *cgroup_labels(struct builder *b, const struct
 	return &b->cg;
 }
 
-/* The sample's labels after pid, tid and comm: its cgroup's that are
- * there. Returns how many it added. */
-static size_t add_cgroup_labels(struct builder *b, const struct psample *ps, Label *l)
+/* label's key and value into l (num when str is 0) if the profile keeps
+ * it and it is there. Returns how many it added: 0 or 1. */
+static size_t put_label(struct builder *b, const struct profile *p, unsigned int label,
+			int64_t str, int64_t num, Label *l)
 {
-	static const char *const keys[] = { "cgroup", "container", "pod", "unit" };
-	const struct cgroup_labels *cl;
-	int64_t values[4];
+	if ((p->labels_off & label) || (!str && label != LABEL_PID && label != LABEL_TID))
+		return 0;
+	l->key = str_index(b, label__word(label));
+	l->str = str;
+	l->num = num;
+	return 1;
+}
+
+/* The sample's labels that the profile keeps (--labels). Returns how many. */
+static size_t add_labels(struct builder *b, const struct profile *p, const struct psample *ps,
+			 Label *l)
+{
+	static const struct cgroup_labels none;
+	const struct cgroup_labels *cl = ps->cgroup ? cgroup_labels(b, ps->cgroup) : &none;
 	size_t n = 0;
 
-	if (!ps->cgroup)
-		return 0;
-	cl = cgroup_labels(b, ps->cgroup);
-	values[0] = cl->path;
-	values[1] = cl->container;
-	values[2] = cl->pod;
-	values[3] = cl->unit;
-	for (size_t i = 0; i < 4; i++)
-		if (values[i]) {
-			l[n].key = str_index(b, keys[i]);
-			l[n++].str = values[i];
-		}
+	n += put_label(b, p, LABEL_PID, 0, ps->tgid, &l[n]);
+	n += put_label(b, p, LABEL_TID, 0, ps->pid, &l[n]);
+	n += put_label(b, p, LABEL_COMM, str_index(b, ps->comm), 0, &l[n]);
+	n += put_label(b, p, LABEL_CGROUP, cl->path, 0, &l[n]);
+	n += put_label(b, p, LABEL_CONTAINER, cl->container, 0, &l[n]);
+	n += put_label(b, p, LABEL_POD, cl->pod, 0, &l[n]);
+	n += put_label(b, p, LABEL_UNIT, cl->unit, 0, &l[n]);
 	return n;
 }
 
@@ -443,14 +450,8 @@ static int add_sample(struct builder *b, const struct profile *p, const struct p
 		perftools__profiles__label__init(&blk->labels[i]);
 		blk->label_ptrs[i] = &blk->labels[i];
 	}
-	blk->labels[0].key = str_index(b, "pid");
-	blk->labels[0].num = ps->tgid;
-	blk->labels[1].key = str_index(b, "tid");
-	blk->labels[1].num = ps->pid;
-	blk->labels[2].key = str_index(b, "comm");
-	blk->labels[2].str = str_index(b, ps->comm);
 	blk->s.label = blk->label_ptrs;
-	blk->s.n_label = 3 + add_cgroup_labels(b, ps, &blk->labels[3]);
+	blk->s.n_label = add_labels(b, p, ps, blk->labels);
 	*out = &blk->s;
 	return b->err;
 }

@@ -31,6 +31,7 @@ struct cg_entry {
 
 struct cgroup_paths {
 	char mount[PATH_MAX_LEN];	/* "" none */
+	bool namespaced;		/* /proc/PID/cgroup is not the machine's path */
 	void *names;			/* tsearch tree of struct cg_entry */
 	size_t nnames;
 	bool walked;			/* this pass */
@@ -77,19 +78,43 @@ static const char *remember(struct cgroup_paths *cp, uint64_t id, const char *pa
 	return e->path;
 }
 
+/* In a cgroup namespace of its own (a container: a DaemonSet's pod), the
+ * cgroup2 mount it sees is its own subtree and /proc/PID/cgroup paths are
+ * relative to it; the machine's tree is init's, seen through
+ * /proc/1/root (the pod has the host's pids). */
+static bool own_cgroupns(void)
+{
+	struct stat self, init;
+
+	return !stat("/proc/self/ns/cgroup", &self) && !stat("/proc/1/ns/cgroup", &init) &&
+	       self.st_ino != init.st_ino;
+}
+
+/* The cgroup2 mount a mountinfo file names, prefixed, into cp->mount. */
+static void find_mount(struct cgroup_paths *cp, const char *mountinfo, const char *prefix)
+{
+	char dir[PATH_MAX_LEN];
+	FILE *f = fopen(mountinfo, "re");
+
+	cp->mount[0] = '\0';
+	if (!f)
+		return;
+	if (!cgroup_name__mount(f, dir, sizeof(dir)))
+		snprintf(cp->mount, sizeof(cp->mount), "%s%s", prefix, dir);
+	fclose(f);
+}
+
 struct cgroup_paths *cgroup_paths__new(void)
 {
 	struct cgroup_paths *cp = calloc(1, sizeof(*cp));
-	FILE *f;
 
 	if (!cp)
 		return NULL;
-	f = fopen("/proc/self/mountinfo", "re");
-	if (f) {
-		if (cgroup_name__mount(f, cp->mount, sizeof(cp->mount)))
-			cp->mount[0] = '\0';
-		fclose(f);
-	}
+	cp->namespaced = own_cgroupns();
+	if (cp->namespaced)
+		find_mount(cp, "/proc/1/mountinfo", "/proc/1/root");
+	else
+		find_mount(cp, "/proc/self/mountinfo", "");
 	return cp;
 }
 
@@ -146,7 +171,7 @@ static const char *name_by_process(struct cgroup_paths *cp, uint64_t id, pid_t t
 	char path[PATH_MAX_LEN], full[2 * PATH_MAX_LEN];
 	struct stat st;
 
-	if (tgid <= 0 || proc_path(tgid, path, sizeof(path)))
+	if (cp->namespaced || tgid <= 0 || proc_path(tgid, path, sizeof(path)))
 		return NULL;
 	snprintf(full, sizeof(full), "%s%s", cp->mount, path);
 	if (lstat(full, &st) || !S_ISDIR(st.st_mode) || (uint64_t)st.st_ino != id)

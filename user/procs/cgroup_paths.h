@@ -12,8 +12,10 @@
 struct cgroup_paths;
 
 /* Finds the cgroup v2 mount (/proc/self/mountinfo): /sys/fs/cgroup on a
- * v2-only machine, /sys/fs/cgroup/unified beside v1's hierarchies. Without
- * one it names nothing. NULL when out of memory. */
+ * v2-only machine, /sys/fs/cgroup/unified beside v1's hierarchies; in a
+ * cgroup namespace of its own (a container), init's, through /proc/1/root,
+ * so paths are the machine's. Without one it names nothing. NULL when out
+ * of memory. */
 struct cgroup_paths *cgroup_paths__new(void);
 void cgroup_paths__free(struct cgroup_paths *cp);
 

@@ -147,6 +147,7 @@ struct profile {
 	struct pset frames;		/* the frames samples point to, once each */
 	struct pset cgroups;		/* the cgroups samples point to, by id */
 	size_t max_cgroups;		/* at most this many (0: PROFILE_MAX_CGROUPS) */
+	unsigned int labels_off;	/* enum label_bit: the labels pprof leaves out */
 	enum group_by group_by;		/* the root frame folded stacks and pages add */
 	struct profile_stats stats;
 };

@@ -39,6 +39,7 @@ struct collector {
 	struct cgroup_paths *cgroups;	/* names the cgroups samples ran in */
 	enum group_by group_by;
 	size_t max_cgroups;
+	unsigned int labels;
 	bool need_ksyms, warned;
 	struct pevent events[MAX_EVENTS];
 	int nevents;
@@ -141,8 +142,10 @@ void collector__set_early(struct collector *c, struct early_walks *early)
 	c->early = early;
 }
 
-void collector__set_labels(struct collector *c, enum group_by by, size_t max_cgroups)
+void collector__set_labels(struct collector *c, unsigned int labels, enum group_by by,
+			  size_t max_cgroups)
 {
+	c->labels = labels;
 	c->group_by = by;
 	c->max_cgroups = max_cgroups;
 }
@@ -223,6 +226,7 @@ int collector__collect(struct collector *c, struct profile **out)
 	p->nevents = c->nevents;
 	p->group_by = c->group_by;
 	p->max_cgroups = c->max_cgroups;
+	p->labels_off = LABELS_ALL & ~c->labels;
 	gen = session__flip(c->session);
 	flipped = procs__now();
 	err = gen < 0 ? gen : session__take_stats(c->session, gen, p->stats.bpf);

@@ -28,9 +28,11 @@ struct collector *collector__new(struct session *s, struct procs *procs, struct 
 				 const struct name_sources *names);
 void collector__free(struct collector *c);
 
-/* The label each stack's root frame names from now on (--group-by), and
- * the distinct cgroups a profile labels samples with (0: the default). */
-void collector__set_labels(struct collector *c, enum group_by by, size_t max_cgroups);
+/* From now on: the labels pprof samples carry (enum label_bit), the one
+ * each stack's root frame names (--group-by), and the distinct cgroups a
+ * profile labels samples with (0: the default). */
+void collector__set_labels(struct collector *c, unsigned int labels, enum group_by by,
+			  size_t max_cgroups);
 
 /* Python frames are named through py (not owned) from now on. */
 void collector__set_python(struct collector *c, struct pyprof *py);

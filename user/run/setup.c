@@ -213,7 +213,7 @@ int run__start(struct run *r)
 		return -ENOMEM;
 	collector__set_python(r->collector, r->py);
 	collector__set_early(r->collector, r->early);
-	collector__set_labels(r->collector, r->cfg->group_by, r->cfg->max_cgroups);
+	collector__set_labels(r->collector, r->cfg->labels, r->cfg->group_by, r->cfg->max_cgroups);
 	if (r->unwinder && r->have_cmd)
 		run__preload_command(r);
 	err = session__start(r->session);
