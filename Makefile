@@ -32,13 +32,15 @@ SANITIZE   := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize
 BPF_SRCS   := $(wildcard bpf/*.bpf.c)
 BPF_OBJS   := $(patsubst bpf/%.bpf.c,$(BUILD)/%.bpf.o,$(BPF_SRCS))
 SKELS      := $(patsubst bpf/%.bpf.c,$(BUILD)/%.skel.h,$(BPF_SRCS))
-PROTO_C    := $(BUILD)/profile.pb-c.c
+PROTOS     := profile otlp_common otlp_resource otlp_profiles otlp_profiles_service
+PROTO_C    := $(patsubst %,$(BUILD)/%.pb-c.c,$(PROTOS))
+PROTO_H    := $(PROTO_C:.c=.h)
 USER_SRCS  := $(wildcard user/*.c user/*/*.c)
-USER_HDRS  := $(wildcard user/*.h user/*/*.h) $(wildcard bpf/*.h) $(BUILD)/profile.pb-c.h \
+USER_HDRS  := $(wildcard user/*.h user/*/*.h) $(wildcard bpf/*.h) $(PROTO_H) \
               $(BUILD)/flamegraph_page.h
 LIB_SRCS   := $(filter-out user/main.c,$(USER_SRCS))
-OBJS       := $(patsubst user/%.c,$(BUILD)/obj/%.o,$(USER_SRCS)) $(BUILD)/obj/profile.pb-c.o
-ASAN_OBJS  := $(patsubst user/%.c,$(BUILD)/asan/%.o,$(USER_SRCS)) $(BUILD)/asan/profile.pb-c.o
+OBJS       := $(patsubst user/%.c,$(BUILD)/obj/%.o,$(USER_SRCS)) $(patsubst %,$(BUILD)/obj/%.pb-c.o,$(PROTOS))
+ASAN_OBJS  := $(patsubst user/%.c,$(BUILD)/asan/%.o,$(USER_SRCS)) $(patsubst %,$(BUILD)/asan/%.pb-c.o,$(PROTOS))
 ASAN_LIB   := $(BUILD)/asan/libbpfprof.a
 UNIT_SRCS  := $(wildcard tests/unit/test_*.c)
 UNIT_BINS  := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
@@ -47,7 +49,7 @@ EXAMPLES   := $(patsubst examples/%.c,$(BUILD)/examples/%,$(filter-out examples/
 
 DEB_PKGS   := clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libcriterion-dev \
               pkg-config linux-perf elfutils libdw-dev make gcc binutils util-linux procps \
-              libc6-dbg protobuf-c-compiler libprotobuf-c-dev libcurl4-openssl-dev \
+              libc6-dbg protobuf-c-compiler libprotobuf-c-dev python3-protobuf protobuf-compiler libcurl4-openssl-dev \
               golang-go python3 valgrind time jq libiberty-dev libdebuginfod-dev g++ debuginfod curl man-db bash-completion chromium tmux \
               dpkg-dev lintian strace libxml2-utils lld nodejs \
               openjdk-17-jdk-headless
@@ -74,8 +76,10 @@ $(BUILD)/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h) vmlinux/vmlinux.h | $(BUILD)
 $(BUILD)/%.skel.h: $(BUILD)/%.bpf.o
 	$(BPFTOOL) gen skeleton $< name $*_bpf > $@
 
-# pprof's profile.proto -> C with protobuf-c, at build time
-$(BUILD)/profile.pb-c.c $(BUILD)/profile.pb-c.h: user/output/proto/profile.proto | $(BUILD)
+# pprof's profile.proto and OTLP's profiles -> C with protobuf-c, at build time
+# (kept: make would delete a pattern rule's headers as intermediates)
+.SECONDARY: $(PROTO_C) $(PROTO_H)
+$(BUILD)/%.pb-c.c $(BUILD)/%.pb-c.h: user/output/proto/%.proto | $(BUILD)
 	protoc-c --c_out=$(BUILD) --proto_path=user/output/proto $<
 
 # The flame graph page, a C array: the binary writes it with no file beside it
@@ -83,11 +87,11 @@ $(BUILD)/flamegraph_page.h: user/render/flamegraph_page.html | $(BUILD)
 	{ echo '/* generated from $< */'; echo 'static const char flamegraph_page[] = {'; \
 	  od -An -v -tx1 $< | sed -e 's/ \([0-9a-f][0-9a-f]\)/0x\1,/g'; echo '0x00 };'; } > $@
 
-$(BUILD)/obj/profile.pb-c.o: $(PROTO_C)
+$(BUILD)/obj/%.pb-c.o: $(BUILD)/%.pb-c.c $(PROTO_H)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
-$(BUILD)/asan/profile.pb-c.o: $(PROTO_C)
+$(BUILD)/asan/%.pb-c.o: $(BUILD)/%.pb-c.c $(PROTO_H)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(SANITIZE) -c $< -o $@
 
