@@ -29,6 +29,7 @@ enum out_format {
 	FORMAT_BOTH,		/* fleet mode: one file of each per interval */
 	FORMAT_HTML,		/* the flame graph page (user/render), also for -o *.html */
 	FORMAT_SVG,		/* a static flame graph, also for -o *.svg */
+	FORMAT_OTLP,		/* an OTLP ExportProfilesServiceRequest, also for -o *.otlp */
 };
 
 #define DEFAULT_KILL_AFTER	2.0	/* seconds between the command's SIGTERM and SIGKILL */

@@ -246,7 +246,7 @@ static int apply_option(int opt, const char *arg, struct config *cfg)
 	switch (opt) {
 	case OPT_FORMAT:
 		return usage_if(cli_value__format(arg, &cfg->format),
-				"invalid format '%s': expected folded, pprof, both, html or svg", arg);
+				"invalid format '%s': expected folded, pprof, both, html, svg or otlp", arg);
 	case 'F':
 		if (!count_ok(arg, CLI_MAX_FREQ, "invalid frequency '%s': expected 1.." "100000 Hz", &n))
 			return CLI_EXIT_USAGE;

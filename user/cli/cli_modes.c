@@ -16,7 +16,7 @@ static bool ends_with(const char *s, const char *suffix)
 
 /* -o's name picks the format when --format does not: .pb.gz, .pb (and
  * .pprof): pprof; .html, .htm: the flame graph page; .svg: a static flame
- * graph; anything else: folded. */
+ * graph; .otlp: an OTLP profiles request; anything else: folded. */
 static enum cli_result format_from_name(struct config *cfg)
 {
 	const char *o = cfg->output;
@@ -30,6 +30,8 @@ static enum cli_result format_from_name(struct config *cfg)
 		cfg->format = FORMAT_HTML;
 	else if (ends_with(o, ".svg"))
 		cfg->format = FORMAT_SVG;
+	else if (ends_with(o, ".otlp"))
+		cfg->format = FORMAT_OTLP;
 	return CLI_RUN;
 }
 
@@ -92,6 +94,8 @@ enum cli_result cli_modes__check(struct config *cfg)
 	}
 	if (!err && cfg->push_auth_file && !cfg->push_url)
 		err = "--push-auth-file needs --push";
+	if (!err && cfg->format == FORMAT_OTLP && cfg->push_url)
+		err = "--push sends Pyroscope's formats: --format otlp goes to --output-dir or -o";
 	if (!err && cfg->format == FORMAT_BOTH && !cfg->output_dir)
 		err = "--format both needs --output-dir";
 	if (!err)

@@ -103,6 +103,8 @@ int cli_value__format(const char *s, enum out_format *out)
 		*out = FORMAT_HTML;
 	else if (!strcmp(s, "svg"))
 		*out = FORMAT_SVG;
+	else if (!strcmp(s, "otlp"))
+		*out = FORMAT_OTLP;
 	else
 		return -EINVAL;
 	return 0;

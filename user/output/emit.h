@@ -10,14 +10,14 @@
 
 struct profile;
 
-/* FORMAT_FOLDED or FORMAT_PPROF; comment goes into pprof only. Returns 0 or -errno. */
+/* FORMAT_FOLDED, FORMAT_PPROF, FORMAT_OTLP, FORMAT_HTML or FORMAT_SVG; comment goes into pprof only. Returns 0 or -errno. */
 int emit__write(const struct profile *p, enum out_format fmt, const char *comment, FILE *out);
 
 /* The same into a new buffer (*buf, *len; free() it). */
 int emit__render(const struct profile *p, enum out_format fmt, const char *comment,
 		 char **buf, size_t *len);
 
-/* The file name extension of a format: "folded" or "pb.gz". */
+/* The file name extension of a format: "folded", "pb.gz", "otlp", "html", "svg". */
 const char *emit__extension(enum out_format fmt);
 
 #endif

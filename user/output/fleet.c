@@ -122,7 +122,7 @@ int fleet__log(struct fleet *f, const char *line)
 	return err;
 }
 
-/* Ours: HOST-<time>.folded or .pb.gz; temporaries start with '.'. */
+/* Ours: HOST-<time>.folded, .pb.gz or .otlp; temporaries start with '.'. */
 static bool is_profile(const char *name, void *arg)
 {
 	const struct fleet *f = arg;
@@ -131,7 +131,8 @@ static bool is_profile(const char *name, void *arg)
 	if (strncmp(name, f->o.host, hl) || name[hl] != '-')
 		return false;
 	return (n > 7 && !strcmp(name + n - 7, ".folded")) ||
-	       (n > 6 && !strcmp(name + n - 6, ".pb.gz"));
+	       (n > 6 && !strcmp(name + n - 6, ".pb.gz")) ||
+	       (n > 5 && !strcmp(name + n - 5, ".otlp"));
 }
 
 int fleet__rotate(struct fleet *f)

@@ -269,6 +269,8 @@ static void interval_profile(struct output *o, const struct profile *p, const ch
 		err = ship(o, p, FORMAT_FOLDED, summary);
 	if (!err && (fmt == FORMAT_PPROF || fmt == FORMAT_BOTH))
 		err = ship(o, p, FORMAT_PPROF, summary);
+	if (!err && fmt == FORMAT_OTLP)
+		err = ship(o, p, FORMAT_OTLP, summary);
 	report(o, err, p);
 	if (o->fleet)
 		index_line(o, s, err);

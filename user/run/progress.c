@@ -80,7 +80,8 @@ static void describe_events(const struct config *cfg, char *buf, size_t size)
 
 static const char *format_name(enum out_format f)
 {
-	return f == FORMAT_PPROF ? "pprof" : f == FORMAT_BOTH ? "folded and pprof" : "folded stacks";
+	return f == FORMAT_PPROF ? "pprof" : f == FORMAT_BOTH ? "folded and pprof" :
+	       f == FORMAT_OTLP ? "OTLP profiles" : "folded stacks";
 }
 
 /* "to out.pb.gz (pprof)", "every 60 s into /var/lib/bpfprof (pprof) and to URL" */
