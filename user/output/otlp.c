@@ -77,6 +77,7 @@ static int32_t intern(struct enc *e, struct table *t, const void *key, size_t le
 {
 	struct dkey *k = malloc(sizeof(*k) + len), **found;
 	void **items, *item;
+	size_t cap;
 
 	if (!k || e->err || t->n >= INT32_MAX) {
 		free(k);
@@ -90,11 +91,13 @@ static int32_t intern(struct enc *e, struct table *t, const void *key, size_t le
 		free(k);
 		return (*found)->index;
 	}
-	items = t->n < t->cap ? t->items : realloc(t->items, (t->cap = t->cap ? t->cap * 2 : 64) *
-						   sizeof(*items));
+	cap = t->n < t->cap ? t->cap : t->cap ? t->cap * 2 : 64;
+	items = cap == t->cap ? t->items : realloc(t->items, cap * sizeof(*items));
 	item = items ? make(e, arg) : NULL;
-	if (items)
+	if (items) {
 		t->items = items;
+		t->cap = cap;
+	}
 	k->index = (int32_t)t->n;
 	if (!item || !tsearch(k, &t->tree, cmp_dkey)) {
 		free(item);
