@@ -20,7 +20,7 @@ expect_error "a command that cannot run" 1 "cannot execute '/nonexistent/cmd'" \
 	"$BPFPROF" -o "$T/adm.folded" -- /nonexistent/cmd
 expect_error "a typo gets the closest option" 2 "unknown option '--durration'; did you mean --duration\?" \
 	"$BPFPROF" --durration 1
-expect_error "an ambiguous prefix names the candidates" 2 "'--max' is ambiguous: --max-stacks, --max-files, --max-bytes" \
+expect_error "an ambiguous prefix names the candidates" 2 "'--max' is ambiguous: --max-cgroups, --max-stacks, --max-files, --max-bytes" \
 	"$BPFPROF" --max 5
 "$BPFPROF" -d 0.3 -o "$T/adm.html" 2>/dev/null
 check "-o x.html: the flame graph page (issue 15's writer)" grep -q 'bpfprof-data' "$T/adm.html"
