@@ -24,7 +24,14 @@ _bpfprof()
 		_filedir -d
 		return ;;
 	--format)
-		COMPREPLY=($(compgen -W "folded pprof both" -- "$cur"))
+		COMPREPLY=($(compgen -W "folded pprof both html svg otlp" -- "$cur"))
+		return ;;
+	--group-by)
+		COMPREPLY=($(compgen -W "container pod unit cgroup pid none" -- "$cur"))
+		return ;;
+	--labels)	# a comma-separated list
+		local pre=${cur%"${cur##*,}"}
+		COMPREPLY=($(compgen -P "$pre" -W "pid tid comm cgroup container pod unit all none" -- "${cur##*,}"))
 		return ;;
 	--control)	# fifo:CTL[,ACK]
 		local pre=fifo: rest=${cur#fifo:}
@@ -39,7 +46,7 @@ _bpfprof()
 		return ;;
 	-F | --freq | -d | --duration | -c | --count | --interval | --kill-after | --max-stacks | \
 	--max-files | --max-bytes | --min-block | --unwind-rows | --spool-max | --push | --app | --comm | \
-	--debuginfod-timeout | --dwarf-mem | --jit-map-mem)
+	--debuginfod-timeout | --dwarf-mem | --jit-map-mem | --max-cgroups)
 		return ;;
 	esac
 	local i

@@ -42,6 +42,10 @@ ev=$(complete_words bpfprof -e page- | tr '\n' ' ')
 check "bpfprof -e page-<TAB>: page-faults (from --list: $ev)" [ "$ev" = "page-faults " ]
 ev=$(complete_words bpfprof -e cpu-clock,page- | tr '\n' ' ')
 check "bpfprof -e cpu-clock,page-<TAB>: the list goes on ($ev)" [ "$ev" = "cpu-clock,page-faults " ]
+lb=$(complete_words bpfprof --labels pid,con | tr '\n' ' ')
+check "bpfprof --labels pid,con<TAB>: the list goes on ($lb)" [ "$lb" = "pid,container " ]
+check "bpfprof --group-by c<TAB>: container, cgroup" \
+	[ "$(complete_words bpfprof --group-by c | sort | tr '\n' ' ')" = "cgroup container " ]
 offers_pid() { complete_words bpfprof -p '' | grep -qx "$1"; }
 check "bpfprof -p <TAB>: pids (this shell's is there)" offers_pid "$$"
 touch "$T/comp-probe.folded"
