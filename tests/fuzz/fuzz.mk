@@ -62,6 +62,7 @@ FUZZ_SRCS_debug_file := user/elf/dwarf_lines.c user/elf/debuginfod.c user/elf/de
 FUZZ_LIBS_debug_file := -ldw -lelf -lz -lm
 FUZZ_SRCS_views     := user/render/read_profile.c user/render/read_pprof.c user/render/vprof.c user/render/table.c \
                        user/render/fgtree.c user/render/svg.c user/render/flamegraph.c \
+                       user/profile/group_by.c user/base/cgroup_name.c \
                        user/base/term_safe.c user/base/errors.c $(BUILD)/profile.pb-c.c
 FUZZ_DEPS_views     := $(BUILD)/flamegraph_page.h
 FUZZ_LIBS_views     := -lprotobuf-c -lz
