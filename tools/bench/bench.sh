@@ -263,7 +263,8 @@ stop_timed() {
 	STOP_SECS=$(secs_between "$t0" "$t1")
 }
 
-start_bpfprof() { start_timed "$1" "$BPFPROF" "${@:2}"; wait_ready bpfprof "$LAST_PID"; }
+# (its counts in $W/NAME.json: bpfprof --stats)
+start_bpfprof() { start_timed "$1" "$BPFPROF" --stats "$W/$1.json" "${@:2}"; wait_ready bpfprof "$LAST_PID"; }
 start_perf()    { start_timed "$1" perf record "${@:2}"; wait_ready perf "$LAST_PID"; }
 
 # From a /usr/bin/time -v file: CPU seconds (user + system), peak RSS in MiB
@@ -274,10 +275,19 @@ time_wall() {
 		for (i = 1; i <= n; i++) s = s * 60 + t[i]; printf "%.3f", s }' "$1"
 }
 
-# From bpfprof's summary line on stderr
+# From bpfprof's --stats beside its stderr (NAME.err: NAME.json), field F
+# of: samples, stacks, lost, frames unresolved, frames
 sum_field() {
-	sed -nE 's/^bpfprof: ([0-9]+) samples, ([0-9]+) stacks, ([0-9]+) lost .*, ([0-9]+)\/([0-9]+) frames unresolved.*/\1 \2 \3 \4 \5/p' "$1" | tail -1 |
-		awk -v f="$2" '{ print $f }'
+	jq -r '[.samples, .stacks, .lost, .frames_unresolved, .frames] | map(tostring) | join(" ")' \
+		"${1%.err}.json" 2>/dev/null | awk -v f="$2" '{ print $f }'
+}
+
+# The unwind tables' counts of a --stats file, as one line the rows below
+# read: "N files loaded (R rows of B, peak P, in kernel), W walked by frame pointers,
+# U reused by a later process, S s building"
+tables_line() {
+	jq -r '.unwind_tables | "unwind tables: \(.files_loaded) files loaded (\(.rows) rows of \(.rows_budget), peak \(.rows_peak), in kernel), \(.files_by_frame_pointers) walked by frame pointers, \(.files_reused) reused by a later process, \(.build_s) s building"' \
+		"$1" 2>/dev/null || true
 }
 b_samples()    { sum_field "$1" 1; }
 b_lost()       { sum_field "$1" 3; }
@@ -867,7 +877,7 @@ p7_run() {
 	stop_timed "$bp" "$bt" INT
 	kill -TERM "$wpid" 2>/dev/null || true; wait "$wpid" 2>/dev/null || true
 	P7_NS=$(awk -v s="$stats" 'BEGIN { split(s, a, " "); if (a[2]) printf "%.0f", a[1] / a[2]; else print "" }')
-	P7_LINE=$(grep 'unwind tables:' "$W/p7-$mode-$name.err" || true)
+	P7_LINE=$(tables_line "$W/p7-$mode-$name.json")
 }
 
 # p7_target NAME BPFPROF-OPTS... -- WORKLOAD...: bpfprof -p on the workload
@@ -1013,9 +1023,9 @@ part10() {
 	for i in $(seq "$P10_REPS"); do
 		log "part 10: build $i of $P10_REPS: alone, bpfprof, perf -g, perf dwarf"
 		p10_run alone; alone+=("$P10_WALL")
-		p10_run bpfprof "$BPFPROF" -F 99 -o "$W/p10.folded" --; bp+=("$P10_WALL")
+		p10_run bpfprof "$BPFPROF" -F 99 --stats "$W/p10.bpfprof.json" -o "$W/p10.folded" --; bp+=("$P10_WALL")
 		share_b+=("$(python3 tests/e2e/root_share.py folded "$W/p10.folded" cc1 "$P10_ROOTS" | cut -d' ' -f1)")
-		line=$(grep 'unwind tables:' "$W/p10.bpfprof.err")
+		line=$(tables_line "$W/p10.bpfprof.json")
 		p10_run perfg perf record -q -F 99 -g -o "$W/p10.g.data" --; pg+=("$P10_WALL")
 		perf script -i "$W/p10.g.data" -F comm,ip,sym >"$W/p10.g.script" 2>/dev/null
 		share_g+=("$(python3 tests/e2e/root_share.py perf "$W/p10.g.script" cc1 "$P10_ROOTS" | cut -d' ' -f1)")
