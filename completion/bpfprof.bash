@@ -44,6 +44,9 @@ _bpfprof()
 	--call-graph)
 		COMPREPLY=($(compgen -W "auto fp dwarf" -- "$cur"))
 		return ;;
+	--otlp)		# a URL, or env: the OTel exporters' variables
+		COMPREPLY=($(compgen -W "env" -- "$cur"))
+		return ;;
 	-F | --freq | -d | --duration | -c | --count | --interval | --kill-after | --max-stacks | \
 	--max-files | --max-bytes | --min-block | --unwind-rows | --spool-max | --push | --app | --comm | \
 	--debuginfod-timeout | --dwarf-mem | --jit-map-mem | --max-cgroups)

@@ -43,12 +43,14 @@ else
 	done
 	sleep 0.3
 	"$BPFPROF" -d 1.5 -o "$T/labels.pb.gz" 2>"$T/labels.err"
-	# tags of one process's samples: "KEY=VALUE" lines
-	tags_of() {
-		go tool pprof -tagfocus="pid=$1" -tags "$T/labels.pb.gz" 2>/dev/null |
+	# tags_in FILE [PID]: "KEY=VALUE" lines of go tool pprof -tags, of
+	# that process's samples only when PID is given
+	tags_in() {
+		go tool pprof ${2:+-tagfocus="pid=$2"} -tags "$1" 2>/dev/null |
 			awk '/^ [a-z]+: Total/ { k = $1; sub(/:$/, "", k); next }
 			     NF >= 3 && k != "" { print k "=" $NF }' | sort -u
 	}
+	tags_of() { tags_in "$T/labels.pb.gz" "$1"; }
 	want_tags() {	# want_tags WORKLOAD CONTAINER POD UNIT: its samples carry exactly these
 		local t; t=$(tags_of "${WPID[$1]}")
 		local c; c=$(grep '^container=' <<<"$t" | cut -d= -f2- | tr '\n' ' ')
@@ -70,8 +72,7 @@ else
 	# in a cgroup namespace of its own (as in a DaemonSet's pod) the paths
 	# are still the machine's: its tree is read through /proc/1/root
 	unshare -C "$BPFPROF" -d 1 -o "$T/labels_ns.pb.gz" 2>/dev/null
-	ns_tag=$(go tool pprof -tagfocus="pid=${WPID[wl_k8s]}" -tags "$T/labels_ns.pb.gz" 2>/dev/null |
-		awk '/^ cgroup: Total/ { on = 1; next } /^ [a-z]+: Total/ { on = 0 } on && NF >= 3 { print $NF }')
+	ns_tag=$(tags_in "$T/labels_ns.pb.gz" "${WPID[wl_k8s]}" | sed -n 's/^cgroup=//p')
 	check "labels: in a cgroup namespace of its own, the cgroup is the machine's path ($ns_tag)" \
 		[ "$ns_tag" = "${CGDIR[wl_k8s]#"$MNT"}" ]
 
@@ -107,8 +108,7 @@ else
 
 	# four cgroups of workloads and the machine's own: two kept, the rest counted
 	"$BPFPROF" -d 1.5 --max-cgroups 2 --stats "$T/cap.json" -o "$T/cap.pb.gz" 2>"$T/cap.err"
-	n=$(go tool pprof -tags "$T/cap.pb.gz" 2>/dev/null |
-		awk '/^ cgroup: Total/ { on = 1; next } /^ [a-z]+: Total/ { on = 0 } on && NF >= 3' | wc -l)
+	n=$(tags_in "$T/cap.pb.gz" | grep -c '^cgroup=')
 	check "--max-cgroups 2: at most 2 cgroups labelled ($n), the rest counted ($(stat_of "$T/cap.json" .labels.samples_past_max_cgroups) samples)" \
 		all [ "$n" -le 2 ] -- stat_true "$T/cap.json" '.labels.cgroups == 2 and .labels.samples_past_max_cgroups > 0'
 	check "--max-cgroups: the summary says to raise it" grep -q 'past --max-cgroups carry no cgroup labels: raise it' "$T/cap.err"
@@ -130,8 +130,7 @@ else
 		wait
 	}
 	"$BPFPROF" --max-cgroups 100 --stats "$T/churn.json" -o "$T/churn.pb.gz" -- bash -c "$(declare -f churn); LB=$LB churn" 2>"$T/churn.err"
-	n=$(go tool pprof -tags "$T/churn.pb.gz" 2>/dev/null |
-		awk '/^ cgroup: Total/ { on = 1; next } /^ [a-z]+: Total/ { on = 0 } on && NF >= 3' | wc -l)
+	n=$(tags_in "$T/churn.pb.gz" | grep -c '^cgroup=')
 	check "churn of 500 cgroups, --max-cgroups 100: $(stat_of "$T/churn.json" .labels.cgroups) kept ($n named in the pprof), $(stat_of "$T/churn.json" .labels.samples_past_max_cgroups) samples of the rest counted" \
 		all [ "$n" -le 100 ] -- stat_true "$T/churn.json" '.labels.cgroups == 100 and .labels.samples_past_max_cgroups > 0'
 	find "$LB" -depth -type d -exec rmdir {} + 2>/dev/null

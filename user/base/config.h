@@ -108,6 +108,7 @@ struct config {
 	unsigned long long max_bytes;	/* ... and at most this many bytes */
 	const char *push_url;		/* --push: Pyroscope server */
 	const char *push_auth_file;	/* --push-auth-file: its credentials */
+	const char *otlp_url;		/* --otlp: OTLP/HTTP endpoint, or "env" */
 	const char *app_name;		/* --app: Pyroscope application name */
 	const char *spool_dir;		/* profiles waiting for the server */
 	unsigned int spool_max;		/* at most this many waiting */

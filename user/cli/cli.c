@@ -21,7 +21,7 @@
 
 enum {
 	OPT_BTF = 256, OPT_MAX_STACKS, OPT_FORMAT, OPT_INTERVAL, OPT_OUTPUT_DIR, OPT_MAX_FILES,
-	OPT_MAX_BYTES, OPT_PUSH, OPT_PUSH_AUTH_FILE, OPT_APP, OPT_SPOOL_DIR, OPT_SPOOL_MAX,
+	OPT_MAX_BYTES, OPT_PUSH, OPT_PUSH_AUTH_FILE, OPT_OTLP, OPT_APP, OPT_SPOOL_DIR, OPT_SPOOL_MAX,
 	OPT_COMM, OPT_CGROUP, OPT_GROUP_BY, OPT_MAX_CGROUPS, OPT_LABELS, OPT_OFFCPU, OPT_MIN_BLOCK, OPT_LIST,
 	OPT_CALL_GRAPH, OPT_UNWIND_ROWS, OPT_NO_DEMANGLE, OPT_DEMANGLE, OPT_KILL_AFTER, OPT_NO_PROGRESS,
 	OPT_NO_INLINE, OPT_NO_PYTHON, OPT_DEBUGINFOD_TIMEOUT, OPT_DWARF_MEM,
@@ -70,6 +70,7 @@ static const struct option long_opts[] = {
 	{ "max-bytes",   required_argument, NULL, OPT_MAX_BYTES },
 	{ "push",        required_argument, NULL, OPT_PUSH },
 	{ "push-auth-file", required_argument, NULL, OPT_PUSH_AUTH_FILE },
+	{ "otlp",        required_argument, NULL, OPT_OTLP },
 	{ "app",         required_argument, NULL, OPT_APP },
 	{ "spool-dir",   required_argument, NULL, OPT_SPOOL_DIR },
 	{ "spool-max",   required_argument, NULL, OPT_SPOOL_MAX },
@@ -167,6 +168,9 @@ static int apply_fleet_option(int opt, const char *arg, struct config *cfg)
 		return -1;
 	case OPT_PUSH_AUTH_FILE:
 		cfg->push_auth_file = arg;
+		return -1;
+	case OPT_OTLP:
+		cfg->otlp_url = arg;
 		return -1;
 	case OPT_APP:
 		cfg->app_name = arg;

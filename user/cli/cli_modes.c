@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* The run's mode from its options: one-shot, fleet (--interval) or top. */
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cli/cli_modes.h"
 #include "cli/cli_usage.h"
@@ -55,9 +57,10 @@ static void add_default_events(struct config *cfg)
 /* bpfprof top shows what it drains, every --interval (default 1 s). */
 static const char *check_top(struct config *cfg)
 {
-	if (cfg->output || cfg->output_dir || cfg->push_url || cfg->report || cfg->format)
+	if (cfg->output || cfg->output_dir || cfg->push_url || cfg->otlp_url || cfg->report ||
+	    cfg->format)
 		return "top shows a live table and writes no profile: no -o, --output-dir, "
-		       "--push, --format or --report";
+		       "--push, --otlp, --format or --report";
 	if (cfg->cmd)
 		return "top watches what runs: -p PID or --comm NAME, not -- COMMAND";
 	if (cfg->offcpu)
@@ -70,6 +73,26 @@ static const char *check_top(struct config *cfg)
 	return NULL;
 }
 
+/* --otlp env: the OTel exporters' variables, the signal's own first
+ * (its whole URL), else the base URL (push.c adds the signal's path). */
+static const char *check_otlp(struct config *cfg)
+{
+	const char *url = cfg->otlp_url;
+
+	if (!strcmp(url, "env")) {
+		url = getenv("OTEL_EXPORTER_OTLP_PROFILES_ENDPOINT");
+		if (!url || !*url)
+			url = getenv("OTEL_EXPORTER_OTLP_ENDPOINT");
+		if (!url || !*url)
+			return "--otlp env: neither OTEL_EXPORTER_OTLP_PROFILES_ENDPOINT nor "
+			       "OTEL_EXPORTER_OTLP_ENDPOINT is set";
+		cfg->otlp_url = url;
+	}
+	if (strncasecmp(url, "http://", 7) && strncasecmp(url, "https://", 8))
+		return "--otlp takes an http:// or https:// URL (OTLP/HTTP), or env";
+	return NULL;
+}
+
 enum cli_result cli_modes__check(struct config *cfg)
 {
 	const char *err = NULL;
@@ -79,8 +102,8 @@ enum cli_result cli_modes__check(struct config *cfg)
 	else if (cfg->start_disabled && !cfg->control_ctl)
 		err = "--start-disabled needs --control (nothing else can enable sampling)";
 	else if (cfg->interval) {
-		if (!cfg->output_dir && !cfg->push_url)
-			err = "--interval needs --output-dir or --push";
+		if (!cfg->output_dir && !cfg->push_url && !cfg->otlp_url)
+			err = "--interval needs --output-dir, --push or --otlp";
 		else if (cfg->output)
 			err = "-o is for one profile; with --interval use --output-dir";
 		if (!cfg->freq_set)
@@ -89,9 +112,11 @@ enum cli_result cli_modes__check(struct config *cfg)
 			cfg->names.dwarf_mem = FLEET_DEFAULT_DWARF_MEM;
 		if (!cfg->labels_set)
 			cfg->labels = LABELS_FLEET;
-	} else if (cfg->output_dir || cfg->push_url) {
-		err = "--output-dir and --push need --interval";
+	} else if (cfg->output_dir || cfg->push_url || cfg->otlp_url) {
+		err = "--output-dir, --push and --otlp need --interval";
 	}
+	if (!err && cfg->otlp_url)
+		err = check_otlp(cfg);
 	if (!err && cfg->push_auth_file && !cfg->push_url)
 		err = "--push-auth-file needs --push";
 	if (!err && cfg->format == FORMAT_OTLP && cfg->push_url)

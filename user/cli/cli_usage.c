@@ -9,7 +9,7 @@
 
 static const char help_text[] =
 "Usage: bpfprof [OPTIONS] [-- COMMAND [ARGS...]]\n"
-"       bpfprof --interval SECS {--output-dir DIR | --push URL} [OPTIONS]\n"
+"       bpfprof --interval SECS {--output-dir DIR | --push URL | --otlp URL} [OPTIONS]\n"
 "       bpfprof --list\n"
 "       bpfprof top [--interval SECS] [-p PID | --comm NAME] [OPTIONS]   (live table)\n"
 "       bpfprof report|flamegraph|diff PROFILE... [OPTIONS]     (views, see below)\n"
@@ -100,9 +100,12 @@ static const char help_text[] =
 "      --push-auth-file FILE\n"
 "                        its credentials, one line: user:password or Bearer TOKEN (or\n"
 "                        the environment's BPFPROF_PUSH_AUTH): off the command line\n"
+"      --otlp URL        send each profile as OTLP/HTTP (POST URL/v1development/profiles,\n"
+"                        gzip); --otlp env: OTEL_EXPORTER_OTLP_PROFILES_ENDPOINT, else\n"
+"                        OTEL_EXPORTER_OTLP_ENDPOINT; OTEL_EXPORTER_OTLP_HEADERS: API keys\n"
 "      --app NAME        Pyroscope application name (default bpfprof.cpu)\n"
 "      --spool-dir DIR   profiles waiting for the server (default OUTPUT-DIR/spool,\n"
-"                        else /var/spool/bpfprof)\n"
+"                        else /var/spool/bpfprof; --otlp's in DIR-otlp)\n"
 "      --spool-max N     at most N waiting profiles, oldest dropped (default 100)\n"
 "\n"
 "Live view: bpfprof top, the hottest functions, redrawn every --interval SECS (default\n"

@@ -27,8 +27,10 @@ struct output {
 	bool complete;			/* the one-shot profile is all written */
 	struct fleet *fleet;		/* --output-dir */
 	struct pusher *pusher;		/* --push */
+	struct pusher *otlp;		/* --otlp */
 	char host[256];
-	char spool[4096];
+	char spool[4096];		/* --push's; --otlp's is beside it */
+	char otlp_spool[4096 + 8];
 	struct fleet_totals tot;
 	int failing;			/* -errno of the last interval's failure, or 0 */
 	bool log_failing;
@@ -106,7 +108,7 @@ static int open_fleet(struct output *o)
 		.max_files = cfg->max_files, .max_bytes = cfg->max_bytes,
 	};
 	struct push_opts po = {
-		.url = cfg->push_url, .auth_file = cfg->push_auth_file,
+		.protocol = PUSH_PYROSCOPE, .url = cfg->push_url, .auth_file = cfg->push_auth_file,
 		.app = cfg->app_name, .host = o->host,
 		.spool_dir = o->spool, .spool_max = cfg->spool_max, .freq = cfg->freq,
 	};
@@ -114,7 +116,7 @@ static int open_fleet(struct output *o)
 
 	if (cfg->output_dir)
 		err = fleet__open(&fo, &o->fleet);
-	if (err || !cfg->push_url)
+	if (err || (!cfg->push_url && !cfg->otlp_url))
 		return err;
 	if (cfg->spool_dir)
 		snprintf(o->spool, sizeof(o->spool), "%s", cfg->spool_dir);
@@ -122,7 +124,18 @@ static int open_fleet(struct output *o)
 		snprintf(o->spool, sizeof(o->spool), "%s/spool", cfg->output_dir);
 	else
 		snprintf(o->spool, sizeof(o->spool), DEFAULT_SPOOL);
-	return pusher__new(&po, &o->pusher);
+	/* a spool of its own: neither sender sees the other's profiles */
+	snprintf(o->otlp_spool, sizeof(o->otlp_spool), "%s-otlp", o->spool);
+	if (cfg->push_url)
+		err = pusher__new(&po, &o->pusher);
+	if (!err && cfg->otlp_url) {
+		po.protocol = PUSH_OTLP;
+		po.url = cfg->otlp_url;
+		po.auth_file = NULL;
+		po.spool_dir = o->otlp_spool;
+		err = pusher__new(&po, &o->otlp);
+	}
+	return err;
 }
 
 int output__open(const struct config *cfg, struct output **out)
@@ -153,11 +166,17 @@ static int ship(struct output *o, const struct profile *p, enum out_format fmt,
 	size_t len;
 	int err;
 
+	if (until <= from)
+		until = from + 1;
 	err = emit__render(p, fmt, summary, &buf, &len);
-	if (!err && o->fleet)
+	/* OTLP goes to the directory when asked for as the format, not
+	 * only for --otlp */
+	if (!err && o->fleet && (fmt != FORMAT_OTLP || o->cfg->format == FORMAT_OTLP))
 		err = fleet__write(o->fleet, p->stats.start_wall_ns, emit__extension(fmt), buf, len);
-	if (!err && o->pusher)
-		err = pusher__submit(o->pusher, buf, len, fmt, from, until > from ? until : from + 1);
+	if (!err && o->pusher && fmt != FORMAT_OTLP)
+		err = pusher__submit(o->pusher, buf, len, fmt, from, until);
+	if (!err && o->otlp && fmt == FORMAT_OTLP)
+		err = pusher__submit(o->otlp, buf, len, fmt, from, until);
 	free(buf);
 	return err;
 }
@@ -166,7 +185,7 @@ static int ship(struct output *o, const struct profile *p, enum out_format fmt,
  * end, not every interval: a full disk may last hours. */
 static void report(struct output *o, int err, const struct profile *p)
 {
-	const char *where = o->fleet ? o->cfg->output_dir : o->spool;
+	const char *where = o->fleet ? o->cfg->output_dir : o->pusher ? o->spool : o->otlp_spool;
 
 	if (err && err != o->failing)
 		p_err("cannot write an interval's profile into %s: %s; sampling "
@@ -262,14 +281,14 @@ static void index_line(struct output *o, const struct summary *s, int err)
 static void interval_profile(struct output *o, const struct profile *p, const char *summary,
 			     const struct summary *s)
 {
-	enum out_format fmt = o->cfg->format;
+	enum out_format fmt = o->fleet || o->pusher ? o->cfg->format : FORMAT_OTLP;
 	int err = 0;
 
 	if (fmt == FORMAT_FOLDED || fmt == FORMAT_BOTH)
 		err = ship(o, p, FORMAT_FOLDED, summary);
 	if (!err && (fmt == FORMAT_PPROF || fmt == FORMAT_BOTH))
 		err = ship(o, p, FORMAT_PPROF, summary);
-	if (!err && fmt == FORMAT_OTLP)
+	if (!err && (fmt == FORMAT_OTLP || o->otlp))
 		err = ship(o, p, FORMAT_OTLP, summary);
 	report(o, err, p);
 	if (o->fleet)
@@ -298,7 +317,8 @@ static const char *destination(const struct output *o)
 	const struct config *cfg = o->cfg;
 
 	if (cfg->interval)
-		return cfg->output_dir ? cfg->output_dir : "the push server";
+		return cfg->output_dir ? cfg->output_dir :
+		       cfg->push_url ? "the push server" : "the OTLP endpoint";
 	if (cfg->output)
 		return cfg->output;
 	return cfg->report ? NULL : "standard output";
@@ -419,22 +439,30 @@ void output__totals(const struct output *o, struct fleet_totals *tot)
 	*tot = o->tot;
 }
 
-int output__close(struct output *o)
+/* At exit: what waits gets one more try; what the sender did is said. */
+static void close_pusher(struct pusher *ps, const char *what, const char *spool)
 {
 	struct push_stats st;
+
+	if (!ps)
+		return;
+	pusher__flush(ps);
+	pusher__stats(ps, &st);
+	p_info("%s: %" PRIu64 " sent, %" PRIu64 " refused, %" PRIu64 " dropped from a full "
+	       "spool, %" PRIu64 " failed attempts, %" PRIu64 " spool items not ours refused, "
+	       "%zu waiting in %s", what, st.sent, st.rejected, st.dropped, st.failures,
+	       st.refused_items, st.waiting, spool);
+	pusher__free(ps);
+}
+
+int output__close(struct output *o)
+{
 	int err = 0;
 
 	if (!o)
 		return 0;
-	if (o->pusher) {
-		pusher__flush(o->pusher);
-		pusher__stats(o->pusher, &st);
-		p_info("push: %" PRIu64 " sent, %" PRIu64 " refused, %" PRIu64
-			" dropped from a full spool, %" PRIu64 " failed attempts, %" PRIu64
-			" spool items not ours refused, %zu waiting in %s", st.sent, st.rejected,
-			st.dropped, st.failures, st.refused_items, st.waiting, o->spool);
-		pusher__free(o->pusher);
-	}
+	close_pusher(o->pusher, "push", o->spool);
+	close_pusher(o->otlp, "otlp", o->otlp_spool);
 	fleet__free(o->fleet);
 	if (!o->cfg->interval)
 		err = close_file(o);

@@ -6,10 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <zlib.h>
-
 #include "base/cgroup_name.h"
 #include "profile/aggregate.h"
+#include "output/gzip.h"
 #include "output/pprof.h"
 #include "profile.pb-c.h"
 
@@ -527,38 +526,6 @@ static int build(struct builder *b, const struct profile *p, const char *comment
 	return err ? err : b->err;
 }
 
-/* gzip, as pprof files are: deflate with a gzip header (windowBits 16+15). */
-static int write_gzip(const uint8_t *buf, size_t len, FILE *out)
-{
-	uint8_t chunk[65536];
-	z_stream zs = { 0 };
-	int zerr, err = 0;
-
-	if (deflateInit2(&zs, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 16 + 15, 8,
-			 Z_DEFAULT_STRATEGY) != Z_OK)
-		return -ENOMEM;
-	zs.next_in = (uint8_t *)buf;
-	zs.avail_in = (uInt)len;
-	do {
-		zs.next_out = chunk;
-		zs.avail_out = sizeof(chunk);
-		zerr = deflate(&zs, Z_FINISH);
-		if (zerr == Z_STREAM_ERROR) {
-			err = -EIO;
-			break;
-		}
-		if (fwrite(chunk, 1, sizeof(chunk) - zs.avail_out, out) !=
-		    sizeof(chunk) - zs.avail_out) {
-			err = -errno ? -errno : -EIO;
-			break;
-		}
-	} while (zerr != Z_STREAM_END);
-	deflateEnd(&zs);
-	if (!err && (fflush(out) || ferror(out)))
-		err = errno ? -errno : -EIO;
-	return err;
-}
-
 static void free_builder(struct builder *b)
 {
 	Profile *pr = &b->prof;
@@ -603,7 +570,7 @@ int pprof__write(const struct profile *p, const char *comment, FILE *out)
 	}
 	if (!err) {
 		perftools__profiles__profile__pack(&b.prof, buf);
-		err = write_gzip(buf, len, out);
+		err = gzip__write(buf, len, out);
 	}
 	free(buf);
 	free_builder(&b);

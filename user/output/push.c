@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * Pyroscope ingest over libcurl, on a thread of its own: the sampling
- * loop only spools (push.h). The worker sends the spool oldest first
- * through a curl multi handle, so that stopping it cuts a transfer at
- * once (curl_multi_wakeup) whatever the server does.
+ * Pyroscope ingest and OTLP/HTTP over libcurl, on a thread of its own:
+ * the sampling loop only spools (push.h). The worker sends the spool
+ * oldest first through a curl multi handle, so that stopping it cuts a
+ * transfer at once (curl_multi_wakeup) whatever the server does. The two
+ * protocols differ only in the request (set_request); spool, back-off,
+ * verdicts and accounting are one.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -16,7 +18,9 @@
 #include <time.h>
 
 #include "base/errors.h"
+#include "output/gzip.h"
 #include "output/libcurl.h"
+#include "output/otlp_headers.h"
 #include "output/push.h"
 #include "output/push_auth.h"
 #include "output/push_reply.h"
@@ -30,9 +34,13 @@
 
 struct pusher {
 	struct push_opts o;
+	const char *what;		/* "push" or "otlp": its messages' prefix */
 	struct push_auth auth;		/* from --push-auth-file or the environment */
 	char *bearer;			/* its "Authorization: Bearer" header */
+	struct otlp_headers headers;	/* OTLP: from OTLP_HEADERS_ENV */
+	char *endpoint;			/* OTLP: the URL posted to */
 	char shown[1024];		/* the URL as printed: no credentials */
+	void *gz;			/* OTLP: the request's body, compressed */
 	struct spool *spool;
 	CURL *curl;			/* the worker's */
 	CURLM *multi;
@@ -67,25 +75,11 @@ static void deadline_ts(int64_t at_ms, struct timespec *ts)
 	ts->tv_nsec = at_ms % 1000 * 1000000;
 }
 
-/* POST URL/ingest?...: the query names the app with its labels, the
- * interval, the format, the rate. */
-static int set_request(struct pusher *ps, const struct spool_item *it, const char *body,
-		       size_t len, curl_mime **mime, struct curl_slist **hdrs)
+/* What every request is: its URL, bounds, reply, credentials. */
+static int set_common(struct pusher *ps, const char *url, struct curl_slist **hdrs)
 {
-	char label[512], url[2048], *name;
-	size_t bl = strlen(ps->o.url);
 	CURL *c = ps->curl;
 
-	snprintf(label, sizeof(label), "%s{hostname=%s}", ps->o.app, ps->o.host);
-	name = libcurl.easy_escape(c, label, 0);
-	if (!name)
-		return -ENOMEM;
-	while (bl && ps->o.url[bl - 1] == '/')
-		bl--;
-	snprintf(url, sizeof(url), "%.*s/ingest?name=%s&from=%" PRId64 "&until=%" PRId64
-		 "&format=%s&sampleRate=%u&spyName=bpfprof", (int)bl, ps->o.url, name, it->from,
-		 it->until, it->fmt == FORMAT_PPROF ? "pprof" : "folded", ps->o.freq);
-	libcurl.free(name);
 	libcurl.easy_reset(c);
 	libcurl.easy_setopt(c, CURLOPT_URL, url);
 	libcurl.easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
@@ -103,6 +97,42 @@ static int set_request(struct pusher *ps, const struct spool_item *it, const cha
 		if (!*hdrs)
 			return -ENOMEM;
 	}
+	return 0;
+}
+
+static int add_header(struct curl_slist **hdrs, const char *line)
+{
+	struct curl_slist *more = libcurl.slist_append(*hdrs, line);
+
+	if (!more)
+		return -ENOMEM;
+	*hdrs = more;
+	return 0;
+}
+
+/* POST URL/ingest?...: the query names the app with its labels, the
+ * interval, the format, the rate. */
+static int pyroscope_request(struct pusher *ps, const struct spool_item *it, const char *body,
+			     size_t len, curl_mime **mime, struct curl_slist **hdrs)
+{
+	char label[512], url[2048], *name;
+	size_t bl = strlen(ps->o.url);
+	CURL *c = ps->curl;
+	int err;
+
+	snprintf(label, sizeof(label), "%s{hostname=%s}", ps->o.app, ps->o.host);
+	name = libcurl.easy_escape(c, label, 0);
+	if (!name)
+		return -ENOMEM;
+	while (bl && ps->o.url[bl - 1] == '/')
+		bl--;
+	snprintf(url, sizeof(url), "%.*s/ingest?name=%s&from=%" PRId64 "&until=%" PRId64
+		 "&format=%s&sampleRate=%u&spyName=bpfprof", (int)bl, ps->o.url, name, it->from,
+		 it->until, it->fmt == FORMAT_PPROF ? "pprof" : "folded", ps->o.freq);
+	libcurl.free(name);
+	err = set_common(ps, url, hdrs);
+	if (err)
+		return err;
 	if (it->fmt == FORMAT_PPROF) {
 		/* Pyroscope takes pprof as a multipart form field "profile" */
 		curl_mimepart *part;
@@ -116,17 +146,45 @@ static int set_request(struct pusher *ps, const struct spool_item *it, const cha
 			return -ENOMEM;
 		libcurl.easy_setopt(c, CURLOPT_MIMEPOST, *mime);
 	} else {
-		struct curl_slist *more = libcurl.slist_append(*hdrs, "Content-Type: text/plain");
-
-		if (!more)
+		if (add_header(hdrs, "Content-Type: text/plain"))
 			return -ENOMEM;
-		*hdrs = more;
 		libcurl.easy_setopt(c, CURLOPT_POSTFIELDS, body);
 		libcurl.easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len);
 	}
 	if (*hdrs)
 		libcurl.easy_setopt(c, CURLOPT_HTTPHEADER, *hdrs);
 	return 0;
+}
+
+/* POST the endpoint: the request gzipped, with the environment's headers. */
+static int otlp_request(struct pusher *ps, const char *body, size_t len,
+			struct curl_slist **hdrs)
+{
+	size_t gz_len;
+	int err = set_common(ps, ps->endpoint, hdrs);
+
+	if (!err)
+		err = gzip__memory(body, len, &ps->gz, &gz_len);
+	if (err)
+		return err;
+	if (add_header(hdrs, "Content-Type: application/x-protobuf") ||
+	    add_header(hdrs, "Content-Encoding: gzip"))
+		return -ENOMEM;
+	for (size_t i = 0; i < ps->headers.n; i++)
+		if (add_header(hdrs, ps->headers.lines[i]))
+			return -ENOMEM;
+	libcurl.easy_setopt(ps->curl, CURLOPT_POSTFIELDS, ps->gz);
+	libcurl.easy_setopt(ps->curl, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)gz_len);
+	libcurl.easy_setopt(ps->curl, CURLOPT_HTTPHEADER, *hdrs);
+	return 0;
+}
+
+static int set_request(struct pusher *ps, const struct spool_item *it, const char *body,
+		       size_t len, curl_mime **mime, struct curl_slist **hdrs)
+{
+	if (ps->o.protocol == PUSH_OTLP)
+		return otlp_request(ps, body, len, hdrs);
+	return pyroscope_request(ps, it, body, len, mime, hdrs);
 }
 
 /* Runs the request until it ends or the pusher stops. Returns the HTTP
@@ -170,7 +228,12 @@ static long send_item(struct pusher *ps, const struct spool_item *it, const char
 	if (!set_request(ps, it, body, len, &mime, &hdrs))
 		status = transfer(ps, why);
 	libcurl.mime_free(mime);
+	if (hdrs)	/* they may hold credentials */
+		for (struct curl_slist *h = hdrs; h; h = h->next)
+			explicit_bzero(h->data, strlen(h->data));
 	libcurl.slist_free_all(hdrs);
+	free(ps->gz);
+	ps->gz = NULL;
 	return status;
 }
 
@@ -187,11 +250,19 @@ static bool next_item(struct pusher *ps, struct spool_item *out, char **body, si
 	if (spool__list(ps->spool, &items, &n))
 		return false;
 	for (i = 0; i < n && !found; i++) {
+		/* a profile of the other protocol's: not this server's to take */
+		if ((items[i].fmt == FORMAT_OTLP) != (ps->o.protocol == PUSH_OTLP)) {
+			p_warn("%s: spool item %s is not for this server; removed", ps->what,
+			       items[i].name);
+			spool__remove(ps->spool, &items[i]);
+			ps->st.refused_items++;
+			continue;
+		}
 		err = spool__read(ps->spool, &items[i], body, len);
 		if (err == -ENOENT)
 			continue;	/* dropped from a full spool meanwhile */
 		if (err) {
-			p_warn("push: spool item %s refused: %s; removed",
+			p_warn("%s: spool item %s refused: %s; removed", ps->what,
 				items[i].name, spool__strerror(err));
 			spool__remove(ps->spool, &items[i]);
 			ps->st.refused_items++;
@@ -217,11 +288,11 @@ static void back_off(struct pusher *ps, long status, const char *why)
 		return;
 	ps->failing = true;
 	if (status > 0)
-		p_warn("push: %s answered HTTP %ld; profiles stay spooled, "
-			"retrying with backoff", ps->shown, status);
+		p_warn("%s: %s answered HTTP %ld; profiles stay spooled, "
+			"retrying with backoff", ps->what, ps->shown, status);
 	else
-		p_warn("push: %s: %s; profiles stay spooled, retrying with "
-			"backoff", ps->shown, why);
+		p_warn("%s: %s: %s; profiles stay spooled, retrying with "
+			"backoff", ps->what, ps->shown, why);
 }
 
 /* Under the lock: what one attempt's answer means for the item. */
@@ -236,15 +307,15 @@ static void settle(struct pusher *ps, const struct spool_item *it, long status, 
 		ps->st.sent++;
 		ps->st.replies_cut += ps->reply->cut;
 		if (ps->failing)
-			p_info("push: %s takes profiles again", ps->shown);
+			p_info("%s: %s takes profiles again", ps->what, ps->shown);
 		ps->failing = false;
 		ps->backoff_ms = 0;
 		spool__remove(ps->spool, it);
 		break;
 	case PUSH_REFUSED:
 		push_reply__excerpt(ps->reply, excerpt, sizeof(excerpt));
-		p_warn("push: %s refused the profile of %" PRId64 "..%" PRId64
-			" (HTTP %ld%s%s); dropped", ps->shown, it->from, it->until, status,
+		p_warn("%s: %s refused the profile of %" PRId64 "..%" PRId64
+			" (HTTP %ld%s%s); dropped", ps->what, ps->shown, it->from, it->until, status,
 			excerpt[0] ? ": " : "", excerpt);
 		ps->st.rejected++;
 		spool__remove(ps->spool, it);
@@ -353,18 +424,50 @@ static void free_auth(struct pusher *ps)
 	}
 	ps->bearer = NULL;
 	push_auth__free(&ps->auth);
+	otlp_headers__free(&ps->headers);
+	free(ps->endpoint);
+	ps->endpoint = NULL;
+}
+
+/* OTLP: the URL posted to, the endpoint itself when it names the
+ * profiles path, else the base URL with it (the OTel exporters' rule for
+ * OTEL_EXPORTER_OTLP_ENDPOINT); the headers of the environment. */
+static int load_otlp(struct pusher *ps)
+{
+	const char *url = ps->o.url, *env = getenv(OTLP_HEADERS_ENV), *why;
+	size_t n = strlen(url), pl = strlen(OTLP_PROFILES_PATH);
+	int err;
+
+	while (n && url[n - 1] == '/')
+		n--;
+	if (n >= pl && !strncmp(url + n - pl, OTLP_PROFILES_PATH, pl))
+		pl = 0;
+	if (asprintf(&ps->endpoint, "%.*s%s", (int)n, url, pl ? OTLP_PROFILES_PATH : "") < 0) {
+		ps->endpoint = NULL;
+		return -ENOMEM;
+	}
+	push_url__redact(ps->endpoint, ps->shown, sizeof(ps->shown));
+	if (!env)
+		return 0;
+	err = otlp_headers__parse(env, &ps->headers, &why);
+	if (err == -EINVAL)
+		p_err("%s: %s (not printed: it may hold credentials)", OTLP_HEADERS_ENV, why);
+	/* read once; a command bpfprof starts does not inherit root's keys */
+	unsetenv(OTLP_HEADERS_ENV);
+	return err;
 }
 
 /* The credentials of --push-auth-file or the environment; the URL's own
  * userinfo goes to libcurl with the URL. */
 static int load_auth(struct pusher *ps)
 {
-	int err = push_auth__load(ps->o.auth_file, ps->o.url, &ps->auth);
+	bool otlp = ps->o.protocol == PUSH_OTLP;
+	int err = otlp ? load_otlp(ps) : push_auth__load(ps->o.auth_file, ps->o.url, &ps->auth);
 
 	if (!err && push_url__has_userinfo(ps->o.url))
-		p_warn("push: every user can read the credentials in the --push URL "
-		       "(/proc/PID/cmdline); --push-auth-file or %s keeps them off the "
-		       "command line", PUSH_AUTH_ENV);
+		p_warn("%s: every user can read the credentials in the --%s URL "
+		       "(/proc/PID/cmdline); %s keeps them off the command line", ps->what,
+		       ps->what, otlp ? OTLP_HEADERS_ENV : "--push-auth-file or " PUSH_AUTH_ENV);
 	if (err || ps->auth.kind != PUSH_AUTH_BEARER)
 		return err;
 	if (asprintf(&ps->bearer, "Authorization: Bearer %s", ps->auth.secret) < 0) {
@@ -387,9 +490,11 @@ int pusher__new(const struct push_opts *o, struct pusher **out)
 		return -ENOENT;
 	}
 	ps->o = *o;
+	ps->what = o->protocol == PUSH_OTLP ? "otlp" : "push";
 	push_url__redact(o->url, ps->shown, sizeof(ps->shown));
 	err = load_auth(ps);
 	if (err) {
+		free_auth(ps);
 		free(ps);
 		return err;
 	}
@@ -415,7 +520,7 @@ int pusher__new(const struct push_opts *o, struct pusher **out)
 	ps->work = true;	/* what an earlier run left goes first */
 	err = ps->curl && ps->multi && ps->reply ? start_worker(ps) : -ENOMEM;
 	if (err) {
-		p_err("push: cannot start: %s", strerror(-err));
+		p_err("%s: cannot start: %s", ps->what, strerror(-err));
 		pusher__free(ps);
 		return err;
 	}
@@ -463,7 +568,7 @@ int pusher__submit(struct pusher *ps, const void *body, size_t len, enum out_for
 	err = spool__add(ps->spool, body, len, fmt, from, until, ps->sending, &dropped);
 	ps->st.dropped += dropped;
 	if (dropped)
-		p_warn("push: spool full (%u profiles): dropped the %zu oldest",
+		p_warn("%s: spool full (%u profiles): dropped the %zu oldest", ps->what,
 			ps->o.spool_max, dropped);
 	ps->work = true;
 	pthread_cond_broadcast(&ps->cond);

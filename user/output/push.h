@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * Shipping profiles to a Pyroscope server with its HTTP ingest API
- * (POST /ingest?name=APP{hostname=H}&from=&until=&format=&sampleRate=&spyName=),
- * through a bounded on-disk spool (spool.h): every profile is spooled first
- * and sent oldest first, so a server that is away gets them all, in order,
+ * Shipping profiles to a server, one sender for two protocols: a Pyroscope
+ * server's HTTP ingest API (POST /ingest?name=APP{hostname=H}&from=&until=
+ * &format=&sampleRate=&spyName=) and OTLP/HTTP profiles (POST
+ * /v1development/profiles, an ExportProfilesServiceRequest, gzip), through
+ * a bounded on-disk spool (spool.h): every profile is spooled first and
+ * sent oldest first, so a server that is away gets them all, in order,
  * later. Sending is a thread of its own: the caller never waits for the
  * network; each attempt is bounded in time (10 s) and its reply in size.
  */
@@ -17,9 +19,18 @@
 
 struct pusher;
 
+enum push_protocol { PUSH_PYROSCOPE, PUSH_OTLP };
+
+#define OTLP_PROFILES_PATH	"/v1development/profiles"
+#define OTLP_HEADERS_ENV	"OTEL_EXPORTER_OTLP_HEADERS"
+
 struct push_opts {
-	const char *url;		/* server base URL; printed only redacted */
-	const char *auth_file;		/* --push-auth-file, or NULL (push_auth.h) */
+	enum push_protocol protocol;
+	const char *url;		/* server base URL (OTLP: or the whole
+					 * endpoint); printed only redacted */
+	const char *auth_file;		/* Pyroscope: --push-auth-file, or NULL
+					 * (push_auth.h); OTLP: none, its
+					 * headers come from OTLP_HEADERS_ENV */
 	const char *app;		/* application name */
 	const char *host;		/* hostname label */
 	const char *spool_dir;
@@ -41,10 +52,11 @@ struct push_stats {
 int pusher__new(const struct push_opts *o, struct pusher **out);
 void pusher__free(struct pusher *ps);
 
-/* Spools one interval's profile (fmt FORMAT_FOLDED or FORMAT_PPROF, the
- * interval as UNIX seconds) and wakes the sender, which sends what the
- * spool holds, oldest first, unless backing off after a failure. Returns
- * at once: 0, or -errno when it could not be spooled. */
+/* Spools one interval's profile (fmt FORMAT_FOLDED or FORMAT_PPROF to
+ * Pyroscope, FORMAT_OTLP to OTLP; the interval as UNIX seconds) and wakes
+ * the sender, which sends what the spool holds, oldest first, unless
+ * backing off after a failure. Returns at once: 0, or -errno when it
+ * could not be spooled. */
 int pusher__submit(struct pusher *ps, const void *body, size_t len, enum out_format fmt,
 		   int64_t from, int64_t until);
 

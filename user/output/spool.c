@@ -25,12 +25,12 @@ struct spool {
 
 static const char *format_word(enum out_format fmt)
 {
-	return fmt == FORMAT_PPROF ? "pprof" : "folded";
+	return fmt == FORMAT_PPROF ? "pprof" : fmt == FORMAT_OTLP ? "otlp" : "folded";
 }
 
 static const char *format_ext(enum out_format fmt)
 {
-	return fmt == FORMAT_PPROF ? "pb.gz" : "folded";
+	return fmt == FORMAT_PPROF ? "pb.gz" : fmt == FORMAT_OTLP ? "otlp" : "folded";
 }
 
 static size_t render_header(char *buf, enum out_format fmt, int64_t from, int64_t until,
@@ -74,6 +74,8 @@ int spool__parse_name(const char *name, struct spool_item *it)
 		it->fmt = FORMAT_FOLDED;
 	else if (!strcmp(ext, "pb.gz"))
 		it->fmt = FORMAT_PPROF;
+	else if (!strcmp(ext, "otlp"))
+		it->fmt = FORMAT_OTLP;
 	else
 		return -EINVAL;
 	render_name(again, sizeof(again), it->seq, it->from, it->until, it->fmt);

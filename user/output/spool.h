@@ -34,7 +34,7 @@ struct spool_item {
 	char *name;
 	uint64_t seq;
 	int64_t from, until;
-	enum out_format fmt;		/* FORMAT_FOLDED or FORMAT_PPROF */
+	enum out_format fmt;		/* FORMAT_FOLDED, FORMAT_PPROF or FORMAT_OTLP */
 };
 
 /* Opens (makes) the directory, which must be ours (dirfiles__open_dir).
