@@ -73,18 +73,36 @@ R=$T/otlp_recv; mkdir -p "$R"
 "$PY" tests/e2e/otlp_receiver.py "$OP" "$R" "$T/otlp_port" & recv=$!
 for _ in $(seq 100); do [ -s "$T/otlp_port" ] && break; sleep 0.1; done
 oport=$(cat "$T/otlp_port" 2>/dev/null)
-# a base URL (the signal's path added) and an API key header, percent-encoded
+URL=http://127.0.0.1:$oport
+otlp_taken() { ls "$R"/*.otlp 2>/dev/null | wc -l; }
+otlp_waiting() { ls "$T/ospool-otlp" 2>/dev/null | grep -c '\.otlp$'; }
+# 10 intervals to a directory (folded) and the receiver: a base URL (the
+# signal's path added), an API key header, percent-encoded
+D=$T/otlp_dir; mkdir -p "$D"
 OTEL_EXPORTER_OTLP_HEADERS='api-key=s3cr%3Dt' OTEL_SERVICE_NAME=otlp-e2e \
-	"$BPFPROF" --interval 1 -F 199 --otlp "http://127.0.0.1:$oport/" --spool-dir "$T/ospool" \
-	--stats "$T/otlp_push.json" -- "$EX/cpu_chain" 3 2>"$T/otlp_push.err"
-check "otlp push: exit 0 $(head -c 300 "$T/otlp_push.err")" [ $? -eq 0 ]
+	"$BPFPROF" --interval 0.5 -F 199 --output-dir "$D" --otlp "$URL/" --spool-dir "$T/ospool" \
+	-- "$EX/cpu_chain" 5 2>"$T/otlp_push.err"
+check "otlp push: exit 0 $(grep -v '^bpfprof: profiling' "$T/otlp_push.err" | head -c 300)" [ $? -eq 0 ]
+mapfile -t folded < <(ls "$D"/*.folded)
 mapfile -t got < <(ls "$R"/*.otlp 2>/dev/null)
 sent=$(sed -nE 's/.*otlp: ([0-9]+) sent,.*/\1/p' "$T/otlp_push.err")
-check "otlp push: a request an interval, each taken by the receiver (${#got[@]} taken, ${sent:-?} sent)" \
-	all [ "${#got[@]}" -ge 3 ] -- [ "${sent:-0}" -eq "${#got[@]}" ]
+# what the exit's half second did not send stays spooled for the next run
+check "otlp push: a request an interval, taken or left spooled (${#folded[@]} intervals, ${#got[@]} taken, ${sent:-?} sent, $(otlp_waiting) waiting)" \
+	all [ "${#folded[@]}" -ge 10 ] -- [ "${sent:-0}" -eq "${#got[@]}" ] -- \
+	    [ $((${#got[@]} + $(otlp_waiting))) -eq "${#folded[@]}" ]
 otlp_decode "${got[@]}" >"$T/push.dec" 2>"$T/push_dec.err"; rc=$?
 check "otlp push: every request decodes strictly, dictionary rules hold $(head -c 300 "$T/push_dec.err")" \
 	[ "$rc" -eq 0 ]
+# each request against its interval's folded file: the same stacks, the
+# same counts (inline frames are marked _[i] in folded text only)
+same=0
+for i in "${!got[@]}"; do
+	a=$(grep -F "${got[$i]}	" "$T/push.dec" | cut -f2 | sort)
+	b=$(sed 's/_\[i\]//g' "${folded[$i]}" | sort)
+	[ -n "$a" ] && [ "$a" = "$b" ] && same=$((same + 1))
+done
+check "otlp push: each request holds exactly its interval's folded stacks and counts ($same of ${#got[@]})" \
+	all [ "${#got[@]}" -gt 0 ] -- [ "$same" -eq "${#got[@]}" ]
 check "otlp push: cpu_chain's chain to hot_leaf in the requests" \
 	grep -q ';main;outer_loop;middle_step;hot_leaf ' "$T/push.dec"
 check "otlp push: gzip bodies, the API key header decoded (s3cr=t)" \
@@ -103,21 +121,59 @@ PYEOF
 )
 check "otlp push: OTEL_SERVICE_NAME is the resource's service.name ($svc_name)" [ "$svc_name" = otlp-e2e ]
 
-# the receiver away (503): said once, kept spooled, sent in order when it is back
-rm -f "$R"/*.otlp "$R"/*.headers
-echo 503 >"$R/status"
-"$BPFPROF" --interval 1 -F 99 --otlp "http://127.0.0.1:$oport" --spool-dir "$T/ospool" \
-	-d 2.5 2>"$T/otlp_down.err"
-warned=$(grep -c 'otlp: http://127.0.0.1:[0-9]*/v1development/profiles answered HTTP 503; profiles stay spooled' "$T/otlp_down.err")
-spooled=$(ls "$T/ospool-otlp" | grep -c '\.otlp$')
-check "otlp push, receiver answering 503: said once, the profiles spooled ($warned, $spooled)" \
-	all [ "$warned" -eq 1 ] -- [ "$spooled" -ge 2 ]
+# away (503, then 429): said once, kept spooled; back: sent, oldest first
+rm -f "$R"/*.otlp "$R"/*.headers "$T/ospool-otlp"/*
+for st in 503 429; do
+	echo "$st" >"$R/status"
+	"$BPFPROF" --interval 0.5 -F 99 --otlp "$URL" --spool-dir "$T/ospool" -d 2 2>"$T/otlp_$st.err"
+	warned=$(grep -c "otlp: $URL/v1development/profiles answered HTTP $st; profiles stay spooled" "$T/otlp_$st.err")
+	check "otlp push, receiver answering $st: said once, the profiles spooled ($warned, $(otlp_waiting))" \
+		all [ "$warned" -eq 1 ] -- [ "$(otlp_waiting)" -ge 3 ]
+done
+spooled=$(otlp_waiting)
 rm -f "$R/status"
-"$BPFPROF" --interval 1 -F 99 --otlp "http://127.0.0.1:$oport" --spool-dir "$T/ospool" \
-	-d 1.2 2>"$T/otlp_back.err"
-back=$(ls "$R"/*.otlp 2>/dev/null | wc -l)
-check "otlp push, receiver back: the spool drains into it ($back requests, $(ls "$T/ospool-otlp" | wc -l) left)" \
-	all [ "$back" -ge $((spooled + 1)) ] -- [ "$(ls "$T/ospool-otlp" | grep -c '\.otlp$')" -eq 0 ]
+"$BPFPROF" --interval 0.5 -F 99 --otlp "$URL" --spool-dir "$T/ospool" -d 1.5 2>"$T/otlp_back.err"
+froms=$(for f in "$R"/*.otlp; do "$PY" - "$OP" "$f" <<'PYEOF'
+import sys
+sys.path.insert(0, sys.argv[1])
+import otlp_profiles_service_pb2 as svc
+r = svc.ExportProfilesServiceRequest()
+r.ParseFromString(open(sys.argv[2], "rb").read())
+print(r.resource_profiles[0].scope_profiles[0].profiles[0].time_unix_nano)
+PYEOF
+done | tr '\n' ' ')
+check "otlp push, receiver back: the spool drained into it, oldest first ($(otlp_taken) taken of $spooled spooled and more, $(otlp_waiting) left)" \
+	all [ "$(otlp_taken)" -ge $((spooled + 1)) ] -- [ "$(otlp_waiting)" -eq 0 ] -- \
+	    [ "$froms" = "$(tr ' ' '\n' <<<"$froms" | sed '/^$/d' | sort -n | tr '\n' ' ')" ]
+
+# refused (400): dropped, counted, said with the reply's first line
+echo 400 >"$R/status"
+"$BPFPROF" --interval 0.5 -F 99 --otlp "$URL" --spool-dir "$T/ospool" -d 1.2 2>"$T/otlp_400.err"
+refused=$(sed -nE 's/.*otlp: [0-9]+ sent, ([0-9]+) refused,.*/\1/p' "$T/otlp_400.err")
+check "otlp push, receiver refusing (400): dropped and counted ($refused), said with its reply, nothing left" \
+	all [ "${refused:-0}" -ge 2 ] -- grep -q 'HTTP 400: forced); dropped' "$T/otlp_400.err" -- \
+	    [ "$(otlp_waiting)" -eq 0 ]
+rm -f "$R/status"
+
+# a partial success: not sent again, counted, the receiver's words escaped
+printf '3 bad\033]2;X\007stack' >"$R/partial"
+n0=$(otlp_taken)
+"$BPFPROF" --interval 0.5 -F 99 --otlp "$URL" --spool-dir "$T/ospool" -d 1.2 2>"$T/otlp_partial.err"
+check "otlp push, a partial success: said once, escaped, counted at exit, not sent again" \
+	all [ "$(grep -c 'took a request in part: 3 profiles rejected: bad\\x1b\]2:X\\x07stack' "$T/otlp_partial.err")" -eq 1 ] -- \
+	    grep -q 'taken in part, [0-9]* profiles rejected by the receiver' "$T/otlp_partial.err" -- \
+	    [ "$(grep -c "$(printf '\033')" "$T/otlp_partial.err")" -eq 0 ] -- \
+	    [ "$(otlp_waiting)" -eq 0 ] -- [ "$(otlp_taken)" -gt "$n0" ]
+rm -f "$R/partial"
+
+# slow (2 s an answer): sampling and the directory never wait for it
+echo 2 >"$R/delay"
+D2=$T/otlp_slow; mkdir -p "$D2"
+"$BPFPROF" --interval 0.5 -F 99 --output-dir "$D2" --otlp "$URL" --spool-dir "$T/ospool" -d 3 \
+	2>"$T/otlp_slow.err"
+check "otlp push, a slow receiver: every interval written on time ($(ls "$D2"/*.folded | wc -l) files), the rest spooled ($(otlp_waiting))" \
+	all [ "$(ls "$D2"/*.folded | wc -l)" -ge 5 ] -- [ "$(otlp_waiting)" -ge 1 ]
+rm -f "$R/delay"
 kill "$recv" 2>/dev/null; wait "$recv" 2>/dev/null
 
 # bad input: one line, exit 2 (usage) or 1, nothing quoted from the headers

@@ -8,14 +8,18 @@ as a collector's otlphttp receiver takes the signal: POST
 at most), parsed strictly as an ExportProfilesServiceRequest (else 400), and
 answered with an ExportProfilesServiceResponse. Each request taken is kept
 under DIR: NNNN.otlp (the request, uncompressed), NNNN.headers (the
-Content-Encoding and api-key headers, one per line). DIR/status makes it
-answer that status instead (503: the client must retry).
+Content-Encoding and api-key headers, one per line). Files in DIR change
+its answer: status (a number: that status instead, with the body
+"forced"; 503 and 429 ask the client to retry, 400 to drop), partial ("N
+MESSAGE": a partial success, N profiles rejected), delay (seconds to wait
+before answering: a slow receiver).
 Usage: otlp_receiver.py PROTO_DIR DIR PORTFILE
 """
 import gzip
 import http.server
 import os
 import sys
+import time
 
 sys.path.insert(0, sys.argv[1])
 import otlp_profiles_service_pb2 as svc  # noqa: E402
@@ -25,11 +29,18 @@ PATH = "/v1development/profiles"
 MAX = 64 << 20
 
 
+def setting(name):
+    try:
+        with open(os.path.join(DIR, name)) as f:
+            return f.read().strip()
+    except OSError:
+        return ""
+
+
 def forced_status():
     try:
-        with open(os.path.join(DIR, "status")) as f:
-            return int(f.read().strip() or "200")
-    except (OSError, ValueError):
+        return int(setting("status") or "200")
+    except ValueError:
         return 200
 
 
@@ -48,6 +59,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.answer(404, b"not found")
         if self.headers.get("Content-Type") != "application/x-protobuf":
             return self.answer(415, b"unsupported media type")
+        time.sleep(float(setting("delay") or 0))
         status = forced_status()
         if status != 200:
             return self.answer(status, b"forced")
@@ -67,7 +79,13 @@ class Handler(http.server.BaseHTTPRequestHandler):
         with open(base + ".headers", "w") as f:
             for h in ("Content-Encoding", "api-key"):
                 f.write(f"{h}: {self.headers.get(h, '')}\n")
-        reply = svc.ExportProfilesServiceResponse().SerializeToString()
+        answer = svc.ExportProfilesServiceResponse()
+        partial = setting("partial")
+        if partial:
+            n, _, msg = partial.partition(" ")
+            answer.partial_success.rejected_profiles = int(n)
+            answer.partial_success.error_message = msg
+        reply = answer.SerializeToString()
         self.answer(200, reply, "application/x-protobuf")
 
     def log_message(self, *args):

@@ -452,6 +452,9 @@ static void close_pusher(struct pusher *ps, const char *what, const char *spool)
 	       "spool, %" PRIu64 " failed attempts, %" PRIu64 " spool items not ours refused, "
 	       "%zu waiting in %s", what, st.sent, st.rejected, st.dropped, st.failures,
 	       st.refused_items, st.waiting, spool);
+	if (st.partial)
+		p_warn("%s: %" PRIu64 " of the sent were taken in part, %" PRId64 " profiles "
+		       "rejected by the receiver", what, st.partial, st.rejected_profiles);
 	pusher__free(ps);
 }
 

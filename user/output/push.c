@@ -21,6 +21,7 @@
 #include "output/gzip.h"
 #include "output/libcurl.h"
 #include "output/otlp_headers.h"
+#include "output/otlp_reply.h"
 #include "output/push.h"
 #include "output/push_auth.h"
 #include "output/push_reply.h"
@@ -295,6 +296,23 @@ static void back_off(struct pusher *ps, long status, const char *why)
 			"backoff", ps->what, ps->shown, why);
 }
 
+/* OTLP: a 2xx answer may be a partial success (not retried: counted,
+ * said the first time). */
+static void note_partial(struct pusher *ps)
+{
+	char msg[OTLP_REPLY_MESSAGE];
+	int64_t rejected;
+
+	if (ps->o.protocol != PUSH_OTLP || ps->reply->cut ||
+	    !otlp_reply__partial(ps->reply->buf, ps->reply->len, &rejected, msg, sizeof(msg)))
+		return;
+	if (!ps->st.partial++)
+		p_warn("%s: %s took a request in part: %" PRId64 " profiles rejected%s%s "
+		       "(counted at exit; said once)", ps->what, ps->shown, rejected,
+		       msg[0] ? ": " : "", msg);
+	ps->st.rejected_profiles += rejected;
+}
+
 /* Under the lock: what one attempt's answer means for the item. */
 static void settle(struct pusher *ps, const struct spool_item *it, long status, const char *why)
 {
@@ -306,6 +324,7 @@ static void settle(struct pusher *ps, const struct spool_item *it, long status, 
 	case PUSH_SENT:
 		ps->st.sent++;
 		ps->st.replies_cut += ps->reply->cut;
+		note_partial(ps);
 		if (ps->failing)
 			p_info("%s: %s takes profiles again", ps->what, ps->shown);
 		ps->failing = false;

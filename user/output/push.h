@@ -45,6 +45,8 @@ struct push_stats {
 	uint64_t failures;		/* attempts that failed and will be retried */
 	uint64_t refused_items;		/* spool items not bpfprof's: removed unsent */
 	uint64_t replies_cut;		/* 2xx replies longer than PUSH_REPLY_MAX */
+	uint64_t partial;		/* OTLP: 2xx answers of a partial success */
+	int64_t rejected_profiles;	/* ... the profiles they say were rejected */
 	size_t waiting;			/* in the spool now */
 };
 
