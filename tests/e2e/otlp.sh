@@ -95,10 +95,11 @@ check "otlp push: every request decodes strictly, dictionary rules hold $(head -
 	[ "$rc" -eq 0 ]
 # each request against its interval's folded file: the same stacks, the
 # same counts (inline frames are marked _[i] in folded text only)
+stacks() { awk '{ c = $NF; $NF = ""; sub(/ $/, ""); n[$0] += c } END { for (k in n) print k " " n[k] }' | sort; }
 same=0
 for i in "${!got[@]}"; do
-	a=$(grep -F "${got[$i]}	" "$T/push.dec" | cut -f2 | sort)
-	b=$(sed 's/_\[i\]//g' "${folded[$i]}" | sort)
+	a=$(grep -F "${got[$i]}	" "$T/push.dec" | cut -f2 | stacks)
+	b=$(sed 's/_\[i\]//g' "${folded[$i]}" | stacks)
 	[ -n "$a" ] && [ "$a" = "$b" ] && same=$((same + 1))
 done
 check "otlp push: each request holds exactly its interval's folded stacks and counts ($same of ${#got[@]})" \
@@ -160,7 +161,7 @@ printf '3 bad\033]2;X\007stack' >"$R/partial"
 n0=$(otlp_taken)
 "$BPFPROF" --interval 0.5 -F 99 --otlp "$URL" --spool-dir "$T/ospool" -d 1.2 2>"$T/otlp_partial.err"
 check "otlp push, a partial success: said once, escaped, counted at exit, not sent again" \
-	all [ "$(grep -c 'took a request in part: 3 profiles rejected: bad\\x1b\]2:X\\x07stack' "$T/otlp_partial.err")" -eq 1 ] -- \
+	all [ "$(grep -cF 'took a request in part: 3 profiles rejected: bad\x1b]2;X\x07stack' "$T/otlp_partial.err")" -eq 1 ] -- \
 	    grep -q 'taken in part, [0-9]* profiles rejected by the receiver' "$T/otlp_partial.err" -- \
 	    [ "$(grep -c "$(printf '\033')" "$T/otlp_partial.err")" -eq 0 ] -- \
 	    [ "$(otlp_waiting)" -eq 0 ] -- [ "$(otlp_taken)" -gt "$n0" ]
@@ -174,6 +175,25 @@ D2=$T/otlp_slow; mkdir -p "$D2"
 check "otlp push, a slow receiver: every interval written on time ($(ls "$D2"/*.folded | wc -l) files), the rest spooled ($(otlp_waiting))" \
 	all [ "$(ls "$D2"/*.folded | wc -l)" -ge 5 ] -- [ "$(otlp_waiting)" -ge 1 ]
 rm -f "$R/delay"
+
+# examples/bpfprof-daemonset.yaml's command line, its collector here
+mapfile -t ds_args < <("$PY" - examples/bpfprof-daemonset.yaml "$URL" "$T/ds_spool" <<'PYEOF'
+import sys, yaml
+ds = yaml.safe_load(open(sys.argv[1]))
+c = ds["spec"]["template"]["spec"]["containers"][0]
+for a in c["args"]:
+    if a.startswith("--otlp="):
+        a = "--otlp=" + sys.argv[2]
+    elif a.startswith("--spool-dir="):
+        a = "--spool-dir=" + sys.argv[3]
+    print(a)
+PYEOF
+)
+n0=$(otlp_taken)
+NODE_NAME=node-e2e OTEL_RESOURCE_ATTRIBUTES='k8s.node.name=node-e2e' \
+	"$BPFPROF" "${ds_args[@]}" -d 1.5 2>"$T/ds.err"
+check "the DaemonSet example's arguments (${ds_args[*]}): exit 0, its interval sent" \
+	all [ $? -eq 0 ] -- [ "${#ds_args[@]}" -ge 3 ] -- [ "$(otlp_taken)" -gt "$n0" ]
 kill "$recv" 2>/dev/null; wait "$recv" 2>/dev/null
 
 # bad input: one line, exit 2 (usage) or 1, nothing quoted from the headers
