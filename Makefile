@@ -49,7 +49,8 @@ EXAMPLES   := $(patsubst examples/%.c,$(BUILD)/examples/%,$(filter-out examples/
 
 DEB_PKGS   := clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libcriterion-dev \
               pkg-config linux-perf elfutils libdw-dev make gcc binutils util-linux procps \
-              libc6-dbg protobuf-c-compiler libprotobuf-c-dev python3-protobuf protobuf-compiler libcurl4-openssl-dev \
+              libc6-dbg protobuf-c-compiler libprotobuf-c-dev python3-protobuf python3-yaml protobuf-compiler \
+              libcurl4-openssl-dev \
               golang-go python3 valgrind time jq libiberty-dev libdebuginfod-dev g++ debuginfod curl man-db bash-completion chromium tmux \
               dpkg-dev lintian strace libxml2-utils lld nodejs \
               openjdk-17-jdk-headless
