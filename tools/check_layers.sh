@@ -29,9 +29,10 @@ symbols:  base elf files procs profile python sampling
 render:   base profile
 output:   base files profile render
 views:    base render
+offline:  base elf output render
 run:      base elf files output procs profile python render sampling symbols unwind views
 cli:      base sampling
-main:     base cli run sampling views
+main:     base cli offline run sampling views
 '
 
 # Arrows that point up, each allowed until the change that removes it (a

@@ -17,6 +17,7 @@
 #include "sampling/events.h"
 #include "run/run.h"
 #include "base/term_safe.h"
+#include "offline/symbolize.h"
 #include "views/views.h"
 
 /* libbpf's log (-v): names from BTF and ELF files, a verifier log of many
@@ -88,6 +89,7 @@ static const struct cmd {
 	{ "report", views__main },
 	{ "flamegraph", views__main },
 	{ "diff", views__main },
+	{ "symbolize", symbolize__main },
 	{ "top", cmd_top },
 };
 

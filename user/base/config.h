@@ -54,6 +54,9 @@ struct name_sources {
 	unsigned long long dwarf_mem;	/* DWARF bytes held at once; 0: no bound */
 	bool dwarf_mem_set;		/* --dwarf-mem given (else fleet mode bounds it) */
 	unsigned long long jit_map_mem;	/* bytes all JIT maps hold at once; 0: no bound */
+	bool addresses_only;		/* --symbolize none: user frames keep their file,
+					 * build-id and address, no name (named later:
+					 * bpfprof symbolize) */
 };
 
 struct config {

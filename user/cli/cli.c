@@ -25,7 +25,7 @@ enum {
 	OPT_COMM, OPT_CGROUP, OPT_GROUP_BY, OPT_MAX_CGROUPS, OPT_LABELS, OPT_OFFCPU, OPT_MIN_BLOCK, OPT_LIST,
 	OPT_CALL_GRAPH, OPT_UNWIND_ROWS, OPT_NO_DEMANGLE, OPT_DEMANGLE, OPT_KILL_AFTER, OPT_NO_PROGRESS,
 	OPT_NO_INLINE, OPT_NO_PYTHON, OPT_DEBUGINFOD_TIMEOUT, OPT_DWARF_MEM,
-	OPT_JIT_MAP_MEM,
+	OPT_JIT_MAP_MEM, OPT_SYMBOLIZE,
 	OPT_REPORT, OPT_CONTROL, OPT_START_DISABLED, OPT_STATS,
 };
 
@@ -49,6 +49,7 @@ static const struct option long_opts[] = {
 	{ "no-demangle", no_argument,       NULL, OPT_NO_DEMANGLE },
 	{ "demangle",    optional_argument, NULL, OPT_DEMANGLE },
 	{ "no-inline",   no_argument,       NULL, OPT_NO_INLINE },
+	{ "symbolize",   required_argument, NULL, OPT_SYMBOLIZE },
 	{ "dwarf-mem",   required_argument, NULL, OPT_DWARF_MEM },
 	{ "jit-map-mem", required_argument, NULL, OPT_JIT_MAP_MEM },
 	{ "no-python",   no_argument,       NULL, OPT_NO_PYTHON },
@@ -313,6 +314,10 @@ static int apply_option(int opt, const char *arg, struct config *cfg)
 	case OPT_NO_PYTHON:
 		cfg->names.python = false;
 		return -1;
+	case OPT_SYMBOLIZE:
+		cfg->names.addresses_only = !strcmp(arg, "none");
+		return usage_if(strcmp(arg, "none") && strcmp(arg, "here"),
+				"invalid --symbolize '%s': expected here or none", arg);
 	case OPT_UNWIND_ROWS:
 		if (!count_ok(arg, 1ul << 28, "invalid --unwind-rows '%s': expected 1..268435456", &n))
 			return CLI_EXIT_USAGE;

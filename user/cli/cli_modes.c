@@ -19,13 +19,13 @@ static bool ends_with(const char *s, const char *suffix)
 /* -o's name picks the format when --format does not: .pb.gz, .pb (and
  * .pprof): pprof; .html, .htm: the flame graph page; .svg: a static flame
  * graph; .otlp: an OTLP profiles request; anything else: folded. */
-static enum cli_result format_from_name(struct config *cfg)
+static void format_from_name(struct config *cfg)
 {
 	const char *o = cfg->output;
 
 	cfg->format = FORMAT_FOLDED;
 	if (!o)
-		return CLI_RUN;
+		return;
 	if (ends_with(o, ".pb.gz") || ends_with(o, ".pb") || ends_with(o, ".pprof"))
 		cfg->format = FORMAT_PPROF;
 	else if (ends_with(o, ".html") || ends_with(o, ".htm"))
@@ -34,7 +34,6 @@ static enum cli_result format_from_name(struct config *cfg)
 		cfg->format = FORMAT_SVG;
 	else if (ends_with(o, ".otlp"))
 		cfg->format = FORMAT_OTLP;
-	return CLI_RUN;
 }
 
 /* No -e: cpu-clock, unless --off-cpu alone was asked for. Off-CPU time is
@@ -130,6 +129,12 @@ enum cli_result cli_modes__check(struct config *cfg)
 		return CLI_EXIT_USAGE;
 	}
 	if (cfg->format == FORMAT_AUTO)
-		return format_from_name(cfg);
+		format_from_name(cfg);
+	if (cfg->names.addresses_only && ((cfg->format != FORMAT_PPROF && cfg->format != FORMAT_OTLP) ||
+					  cfg->report || cfg->top)) {
+		cli_usage__error("%s", "--symbolize none writes addresses for bpfprof symbolize to "
+				 "name: pprof or otlp only (-o FILE.pb.gz, --format pprof or otlp)");
+		return CLI_EXIT_USAGE;
+	}
 	return CLI_RUN;
 }

@@ -268,6 +268,8 @@ static int32_t location(struct enc *e, const struct pframe *const *f, uint32_t n
 	}
 	k->map = mapping(e, f[0]);
 	k->addr = (int64_t)f[0]->addr;
+	if (n == 1 && !f[0]->name[0])
+		n = 0;	/* --symbolize none: an address, named later */
 	k->nlines = n;
 	for (uint32_t i = 0; i < n; i++) {
 		k->lines[i][0] = function(e, f[n - 1 - i]);

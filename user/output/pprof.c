@@ -179,7 +179,7 @@ static uint64_t mapping_id(struct builder *b, const struct pframe *f)
 	m->file_offset = f->map_off;
 	m->filename = str_index(b, f->mapping[0] ? f->mapping : "[unknown]");
 	m->build_id = str_index(b, f->build_id);
-	m->has_functions = true;
+	m->has_functions = f->name[0] != '\0';	/* else named later */
 	arr[b->prof.n_mapping++] = m;
 	return id;
 }
@@ -304,7 +304,8 @@ static uint64_t function_id(struct builder *b, const struct pframe *f)
  * inlined into it there (f[0..n), root first), as Lines, innermost first. */
 static uint64_t location_id(struct builder *b, const struct pframe *const *f, uint32_t n)
 {
-	uint64_t map = mapping_id(b, f[0]), leaf_fn = function_id(b, f[n - 1]), id;
+	bool unnamed = n == 1 && !f[0]->name[0];	/* --symbolize none */
+	uint64_t map = mapping_id(b, f[0]), leaf_fn = unnamed ? 0 : function_id(b, f[n - 1]), id;
 	struct pp_key key = { .b = (const void *)(uintptr_t)n, .x = map, .y = f[0]->addr, .z = leaf_fn };
 	size_t nloc = b->prof.n_location;
 	Location **arr, *loc;
@@ -320,6 +321,8 @@ static uint64_t location_id(struct builder *b, const struct pframe *const *f, ui
 	id = lookup_or_add(b, &b->locations, &key, cmp_entry, nloc + 1, &added);
 	if (!added)
 		return id;
+	if (unnamed)
+		n = 0;	/* an address, named later (bpfprof symbolize) */
 	loc = calloc(1, sizeof(*loc) + n * (sizeof(Line *) + sizeof(Line)));
 	if (!loc) {
 		b->err = -ENOMEM;

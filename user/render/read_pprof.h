@@ -21,6 +21,11 @@
  * when decoding them would take more than MAX_PROFILE_BYTES. */
 Perftools__Profiles__Profile *read_pprof__unpack(const uint8_t *buf, size_t len, bool *too_big);
 
+/* The pprof profile in the file at path ("-": standard input), gzip or
+ * not, within MAX_PROFILE_BYTES; 0, or -errno with one line said. Freed
+ * with perftools__profiles__profile__free_unpacked(). */
+int read_pprof__load(const char *path, Perftools__Profiles__Profile **out);
+
 /* pr's samples (their first value) into v; 0, or -ENOMEM, -EOVERFLOW (the
  * counts' sum), -E2BIG (a sample's frames), -EFBIG (all frames), each
  * but -ENOMEM said on stderr with what. */

@@ -353,26 +353,62 @@ static int open_profile(const char *path, int *fd, size_t *size)
 	return 0;
 }
 
-int vprof__read(const char *path, struct vprof **out)
+/* path's bytes ("-": standard input), within the limit; errors said. */
+static int read_path(const char *path, const char *what, uint8_t **buf, size_t *len)
 {
-	bool is_stdin = !strcmp(path, "-");
-	const char *what = is_stdin ? "standard input" : path;
-	uint8_t *buf = NULL;
-	size_t len = 0, size = 0;
+	size_t size = 0;
 	int err, fd = STDIN_FILENO;
+	bool is_stdin = !strcmp(path, "-");
 
 	err = is_stdin ? check_profile(fd, what, false, &size) : open_profile(path, &fd, &size);
 	if (err)
 		return err;
-	err = read_all(fd, size, &buf, &len);
+	err = read_all(fd, size, buf, len);
 	if (!is_stdin)
 		close(fd);
-	if (err) {
+	if (err)
 		p_err("cannot read %s: %s", what,
 		      err == -EFBIG ? "larger than " MAX_PROFILE_TEXT : strerror(-err));
-		return err;
+	return err;
+}
+
+int vprof__read(const char *path, struct vprof **out)
+{
+	const char *what = strcmp(path, "-") ? path : "standard input";
+	uint8_t *buf = NULL;
+	size_t len = 0;
+	int err = read_path(path, what, &buf, &len);
+
+	if (!err)
+		err = vprof__parse(what, buf, len, out);
+	free(buf);
+	return err;
+}
+
+int read_pprof__load(const char *path, Perftools__Profiles__Profile **out)
+{
+	const char *what = strcmp(path, "-") ? path : "standard input";
+	uint8_t *buf = NULL, *plain = NULL;
+	size_t len = 0;
+	bool too_big = false;
+	int err = read_path(path, what, &buf, &len);
+
+	if (!err && len >= 2 && buf[0] == 0x1f && buf[1] == 0x8b) {
+		err = gunzip(buf, len, &plain, &len);
+		if (err == -EINVAL)
+			p_err("%s: corrupt or truncated gzip data", what);
+		else if (err == -EFBIG)
+			p_err("%s: decompresses past the " MAX_PROFILE_TEXT " limit", what);
 	}
-	err = vprof__parse(what, buf, len, out);
+	if (!err) {
+		*out = read_pprof__unpack(plain ? plain : buf, len, &too_big);
+		if (!*out) {
+			err = too_big ? -EFBIG : -EINVAL;
+			p_err("%s: %s", what, too_big ? "a pprof profile that takes more than "
+			      MAX_PROFILE_TEXT " of memory to decode" : "not a pprof profile");
+		}
+	}
+	free(plain);
 	free(buf);
 	return err;
 }

@@ -106,6 +106,8 @@ static int user_frames(struct resolver *rv, const struct user_ctx *ctx, uint64_t
 		}
 	} else if (us.jit) {
 		f[n++] = user_frame(JIT_UNNAMED, &us, addr, NULL, false);
+	} else if (us.dso && symbolizer__addresses_only(rv->sz)) {
+		f[n++] = user_frame("", &us, addr, NULL, false);	/* named later */
 	} else if (us.dso) {
 		snprintf(name, sizeof(name), "%s+0x%" PRIx64, us.dso,
 			 us.in_function ? us.func_off : us.file_off);

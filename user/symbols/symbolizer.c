@@ -206,6 +206,8 @@ void symbolizer__user(struct symbolizer *sz, const struct user_ctx *ctx, uint64_
 	out->dso = f->name;
 	out->path = f->path;
 	out->build_id = f->build_id;
+	if (sz->names.addresses_only && f != &sz->vdso)
+		return;	/* named later, elsewhere: no DWARF read here */
 	/* the debug file numbers addresses as its stripped twin does */
 	if (f->debug && elf_syms__vaddr(f->syms, out->file_off, &vaddr) == 0)
 		out->name = elf_syms__lookup_vaddr(f->debug, vaddr, &sym_off);
@@ -222,6 +224,11 @@ void symbolizer__user(struct symbolizer *sz, const struct user_ctx *ctx, uint64_
 	out->why = out->name ? UNNAMED_NONE : why_unnamed(v, f);
 	if (out->why == UNNAMED_NO_SYMBOL && f != &sz->vdso)
 		cfi_function(sz, f, ctx->tgid, alive, v, out);
+}
+
+bool symbolizer__addresses_only(const struct symbolizer *sz)
+{
+	return sz->names.addresses_only;
 }
 
 const char *symbolizer__demangle(struct symbolizer *sz, const char *name)

@@ -58,6 +58,10 @@ void symbolizer__user(struct symbolizer *sz, const struct user_ctx *ctx, uint64_
 /* name demangled when demangling is on (see demangle.h), else name. */
 const char *symbolizer__demangle(struct symbolizer *sz, const char *name);
 
+/* --symbolize none: a user address in a file is left unnamed (its frame's
+ * name ""), its file, build-id and address kept for bpfprof symbolize. */
+bool symbolizer__addresses_only(const struct symbolizer *sz);
+
 /* Between two stacks (no name it gave is held): files' symbols past the
  * registry's byte budget are dropped, read again on demand. */
 void symbolizer__between_stacks(struct symbolizer *sz);
