@@ -1,0 +1,68 @@
+# shellcheck shell=bash
+# Symbolize later, elsewhere (issue 26): a stripped program profiled with
+# --symbolize none while its debug file is out of reach gives a pprof of
+# addresses (its locations no lines); bpfprof symbolize then names them from
+# a debug directory's build-id tree, and every address it names is named
+# as a direct run of the unstripped program names the same address (the
+# function, the inline frames, their order). Sourced by run.sh.
+
+echo "== symbolize later: --symbolize none, then bpfprof symbolize --debug-dir"
+PY=/usr/bin/python3
+S=$T/symlater; mkdir -p "$S/bin" "$S/pp"
+protoc --python_out="$S/pp" --proto_path=user/output/proto user/output/proto/profile.proto
+cp "$EX/inline_hot" "$S/bin/app"; strip -s "$S/bin/app"
+id=$(readelf -n "$EX/inline_hot" | awk '/Build ID/ { print $3 }')
+mkdir -p "$S/dbg/.build-id/${id:0:2}"
+objcopy --only-keep-debug "$EX/inline_hot" "$S/dbg/.build-id/${id:0:2}/${id:2}.debug"
+
+"$BPFPROF" -F 499 --symbolize none -o "$S/raw.pb.gz" -- "$S/bin/app" 2 2>"$S/raw.err"
+check "--symbolize none: exit 0" [ $? -eq 0 ]
+"$BPFPROF" -F 499 -o "$S/direct.pb.gz" -- "$EX/inline_hot" 2 2>/dev/null
+check "the direct run of the unstripped program: exit 0" [ $? -eq 0 ]
+"$BPFPROF" symbolize "$S/raw.pb.gz" -o "$S/named.pb.gz" --debug-dir "$S/dbg" 2>"$S/sym.err"
+check "bpfprof symbolize: exit 0 ($(head -c 200 "$S/sym.err"))" [ $? -eq 0 ]
+
+# each profile's locations in FILE: "file offset<TAB>names, innermost first"
+names_at() {
+	"$PY" - "$S/pp" "$1" "$2" <<'PYEOF'
+import gzip, sys
+sys.path.insert(0, sys.argv[1])
+import profile_pb2
+p = profile_pb2.Profile()
+p.ParseFromString(gzip.open(sys.argv[2]).read())
+s = p.string_table
+maps = {m.id: m for m in p.mapping}
+fns = {f.id: s[f.name] for f in p.function}
+for loc in p.location:
+    m = maps.get(loc.mapping_id)
+    if not m or not s[m.filename].endswith("/" + sys.argv[3]):
+        continue
+    off = loc.address - m.memory_start + m.file_offset
+    print("%x\t%s" % (off, ";".join(fns[l.function_id] for l in loc.line)))
+PYEOF
+}
+names_at "$S/raw.pb.gz" app >"$S/raw.names"
+names_at "$S/named.pb.gz" app >"$S/named.names"
+names_at "$S/direct.pb.gz" inline_hot >"$S/direct.names"
+check "--symbolize none: the program's locations carry no names ($(wc -l <"$S/raw.names") of them)" \
+	all [ -s "$S/raw.names" ] -- [ "$(cut -f2 "$S/raw.names" | grep -c .)" -eq 0 ]
+both=$(join -t "	" <(sort "$S/named.names") <(sort "$S/direct.names"))
+same=$(awk -F'\t' '$2 == $3' <<<"$both" | wc -l)
+check "symbolize: the addresses both runs sampled are named as the direct run names them ($same of $(grep -c . <<<"$both"))" \
+	all [ "$(grep -c . <<<"$both")" -ge 5 ] -- [ "$same" -eq "$(grep -c . <<<"$both")" ]
+check "symbolize: the inline frame is there (mix_step inside mix_rounds)" \
+	grep -q '	mix_step;mix_rounds$' "$S/named.names"
+check "symbolize: said what it named" grep -qE 'symbolize: [1-9][0-9]* addresses named' "$S/sym.err"
+
+# a debug file of another build is not taken: the names stay addresses
+mkdir -p "$S/wrong/.build-id/${id:0:2}"
+cp "$EX/cpu_chain" "$S/wrong/.build-id/${id:0:2}/${id:2}.debug"
+"$BPFPROF" symbolize "$S/raw.pb.gz" -o "$S/wrong.pb.gz" --debug-dir "$S/wrong" 2>"$S/wrong.err"
+names_at "$S/wrong.pb.gz" app >"$S/wrong.names"
+check "symbolize: a file whose build-id is another's is not used (app's names: $(cut -f2 "$S/wrong.names" | sort -u | head -3 | tr '\n' ' '))" \
+	all [ -s "$S/wrong.names" ] -- [ "$(cut -f2 "$S/wrong.names" | grep -vc '^app+0x')" -eq 0 ]
+expect_error "symbolize without -o" 2 "-o OUT is needed" "$BPFPROF" symbolize "$S/raw.pb.gz"
+expect_error "symbolize of a file that is no pprof" 1 "not a pprof profile" \
+	"$BPFPROF" symbolize "$S/raw.err" -o "$S/x.pb.gz"
+expect_error "--symbolize none with folded output" 2 "pprof or otlp only" \
+	"$BPFPROF" --symbolize none -o "$S/x.folded" -d 1
