@@ -152,3 +152,28 @@ int elf_load__map_vaddr(const struct elf_load *loads, size_t n, uint64_t pgoff,
 	}
 	return -ENOENT;
 }
+
+int elf_load__exec_vaddr(const struct elf_load *loads, size_t n, uint64_t span, uint64_t *vaddr)
+{
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+	size_t nexec = 0, only = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct elf_load *l = &loads[i];
+		uint64_t first = l->vaddr & ~(page - 1);
+		uint64_t end = (l->vaddr + l->memsz + page - 1) & ~(page - 1);
+
+		if (!l->exec)
+			continue;
+		nexec++;
+		only = i;
+		if (end - first == span) {
+			*vaddr = first;
+			return 0;
+		}
+	}
+	if (nexec != 1)
+		return -ENOENT;
+	*vaddr = loads[only].vaddr & ~(page - 1);
+	return 0;
+}

@@ -27,6 +27,12 @@ struct elf_load {
 int elf_load__map_vaddr(const struct elf_load *loads, size_t n, uint64_t pgoff,
 			uint64_t *vaddr);
 
+/* The same for a debug file, whose PT_LOAD offsets objcopy
+ * --only-keep-debug zeroed (the addresses stay): the first page of the
+ * executable segment whose pages span span bytes (a mapping's length), or
+ * of the only executable one. Returns 0, or -ENOENT. */
+int elf_load__exec_vaddr(const struct elf_load *loads, size_t n, uint64_t span, uint64_t *vaddr);
+
 /* [off, off + len) lies inside a file of fsize bytes, without overflow. */
 bool elf_read__in_file(uint64_t off, uint64_t len, uint64_t fsize);
 

@@ -192,6 +192,11 @@ int elf_syms__map_vaddr(const struct elf_syms *es, uint64_t pgoff, uint64_t *vad
 	return es ? elf_load__map_vaddr(es->segs, es->nr_segs, pgoff, vaddr) : -ENOENT;
 }
 
+int elf_syms__exec_vaddr(const struct elf_syms *es, uint64_t span, uint64_t *vaddr)
+{
+	return es ? elf_load__exec_vaddr(es->segs, es->nr_segs, span, vaddr) : -ENOENT;
+}
+
 const char *elf_syms__lookup(const struct elf_syms *es, uint64_t file_off, uint64_t *sym_off)
 {
 	uint64_t vaddr;

@@ -44,6 +44,10 @@ int elf_syms__vaddr(const struct elf_syms *es, uint64_t file_off, uint64_t *vadd
  * the mapping's load bias. Returns 0 or -ENOENT. */
 int elf_syms__map_vaddr(const struct elf_syms *es, uint64_t pgoff, uint64_t *vaddr);
 
+/* elf_load__exec_vaddr() of the file's segments: a debug file's mapping
+ * start, its PT_LOAD offsets gone. Returns 0 or -ENOENT. */
+int elf_syms__exec_vaddr(const struct elf_syms *es, uint64_t span, uint64_t *vaddr);
+
 /* True when the symbols came from .symtab; false when only .dynsym was
  * there (a stripped file: its local functions are missing). */
 bool elf_syms__full_symtab(const struct elf_syms *es);

@@ -301,13 +301,19 @@ static int set_lines(struct symbolize *s, Location *loc, const char *outer,
 static int name_location(struct symbolize *s, Location *loc, const Mapping *m,
 			  struct sym_file *sf)
 {
-	uint64_t file_off = loc->address - m->memory_start + m->file_offset, vaddr, sym_off;
+	uint64_t file_off = loc->address - m->memory_start + m->file_offset, vaddr, start, sym_off;
 	const char *file = s->pr->string_table[m->filename], *name = NULL;
 	const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
 	const struct src_chain *c = NULL;
 	char fallback[256];
 
-	if (sf->syms && elf_syms__vaddr(sf->syms, file_off, &vaddr) == 0) {
+	/* the mapping's first byte as the file numbers it: by the segment
+	 * holding its offset, or (a debug file, offsets gone) by the
+	 * executable segment of its length */
+	if (sf->syms && (elf_syms__map_vaddr(sf->syms, m->file_offset, &start) == 0 ||
+			 elf_syms__exec_vaddr(sf->syms, m->memory_limit - m->memory_start,
+					      &start) == 0)) {
+		vaddr = start + (loc->address - m->memory_start);
 		name = elf_syms__lookup_vaddr(sf->syms, vaddr, &sym_off);
 		c = sf->dl ? dwarf_lines__at(sf->dl, vaddr) : NULL;
 		if (!name && sf->dl)
