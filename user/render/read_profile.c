@@ -259,22 +259,32 @@ static int parse_text(const char *what, const uint8_t *buf, size_t len, struct v
 	return err;
 }
 
+/* buf inflated into *plain (then *buf points there) when it is gzip;
+ * errors said. */
+static int inflate_gzip(const char *what, const uint8_t **buf, size_t *len, uint8_t **plain)
+{
+	int err;
+
+	if (*len < 2 || (*buf)[0] != 0x1f || (*buf)[1] != 0x8b)
+		return 0;
+	err = gunzip(*buf, *len, plain, len);
+	if (err == -EINVAL)
+		p_err("%s: corrupt or truncated gzip data", what);
+	else if (err == -EFBIG)
+		p_err("%s: decompresses past the " MAX_PROFILE_TEXT " limit", what);
+	if (!err)
+		*buf = *plain;
+	return err;
+}
+
 int vprof__parse(const char *what, const uint8_t *buf, size_t len, struct vprof **out)
 {
 	struct vprof *v = vprof__new();
 	uint8_t *plain = NULL;
 	Perftools__Profiles__Profile *pr = NULL;
 	bool too_big = false;
-	int err = v ? 0 : -ENOMEM;
+	int err = v ? inflate_gzip(what, &buf, &len, &plain) : -ENOMEM;
 
-	if (!err && len >= 2 && buf[0] == 0x1f && buf[1] == 0x8b) {
-		err = gunzip(buf, len, &plain, &len);
-		if (err == -EINVAL)
-			p_err("%s: corrupt or truncated gzip data", what);
-		else if (err == -EFBIG)
-			p_err("%s: decompresses past the " MAX_PROFILE_TEXT " limit", what);
-		buf = plain;
-	}
 	if (!err)
 		pr = read_pprof__unpack(buf, len, &too_big);
 	if (too_big) {
@@ -389,19 +399,16 @@ int read_pprof__load(const char *path, Perftools__Profiles__Profile **out)
 {
 	const char *what = strcmp(path, "-") ? path : "standard input";
 	uint8_t *buf = NULL, *plain = NULL;
+	const uint8_t *bytes;
 	size_t len = 0;
 	bool too_big = false;
 	int err = read_path(path, what, &buf, &len);
 
-	if (!err && len >= 2 && buf[0] == 0x1f && buf[1] == 0x8b) {
-		err = gunzip(buf, len, &plain, &len);
-		if (err == -EINVAL)
-			p_err("%s: corrupt or truncated gzip data", what);
-		else if (err == -EFBIG)
-			p_err("%s: decompresses past the " MAX_PROFILE_TEXT " limit", what);
-	}
+	bytes = buf;
+	if (!err)
+		err = inflate_gzip(what, &bytes, &len, &plain);
 	if (!err) {
-		*out = read_pprof__unpack(plain ? plain : buf, len, &too_big);
+		*out = read_pprof__unpack(bytes, len, &too_big);
 		if (!*out) {
 			err = too_big ? -EFBIG : -EINVAL;
 			p_err("%s: %s", what, too_big ? "a pprof profile that takes more than "
