@@ -65,6 +65,14 @@ deps:
 	    || [ $$(dpkg-query -W -f='$${Status}\n' $(DEB_PKGS) 2>/dev/null | wc -l) -ne $(words $(DEB_PKGS)) ]; then \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(DEB_PKGS); \
 	else echo "deps: all Debian packages present"; fi
+	@$(MAKE) --no-print-directory $(NPM_PPROF)
+
+# The JS pprof decoder the e2e reads bpfprof's pprof with besides go tool
+# pprof (no Debian package has one): npm's pprof-format, pinned, kept in
+# build/ (make clean removes it; make deps fetches it again).
+NPM_PPROF := $(BUILD)/node/node_modules/pprof-format/package.json
+$(NPM_PPROF):
+	npm install --silent --no-audit --no-fund --prefix $(BUILD)/node pprof-format@2.3.2
 
 # vmlinux.h is generated once from the running kernel's BTF and committed:
 # CO-RE relocations make the objects run on other kernels, so building needs no BTF.
@@ -186,8 +194,9 @@ unit: $(UNIT_BINS) $(BUILD)/examples/inline_hot $(BUILD)/examples/cxx_sort \
       $(BUILD)/examples/nofp_chain $(BUILD)/examples/nofp_chain_lld	# test_dwarf_lines, test_linked, test_cfi_rows read them
 	@fail=0; for t in $(UNIT_BINS); do echo "== $$t"; $$t --jobs 2 || fail=1; done; exit $$fail
 
-e2e: bpfprof $(BUILD)/asan/bpfprof examples $(TEST_GEN)
-	BPFPROF=$(BUILD)/asan/bpfprof EXAMPLES=$(BUILD)/examples GEN=$(BUILD)/tests/gen bash tests/e2e/run.sh
+e2e: bpfprof $(BUILD)/asan/bpfprof examples $(TEST_GEN) $(NPM_PPROF)
+	BPFPROF=$(BUILD)/asan/bpfprof EXAMPLES=$(BUILD)/examples GEN=$(BUILD)/tests/gen \
+	NODE_PATH=$(abspath $(BUILD)/node/node_modules) bash tests/e2e/run.sh
 
 # The unit tests and the binary's paths that load no BPF, under valgrind
 # memcheck (a build without sanitizers). Paths that run BPF cannot: valgrind

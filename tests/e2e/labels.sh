@@ -42,7 +42,7 @@ else
 		WPID[$w]=$!
 	done
 	sleep 0.3
-	"$BPFPROF" -d 1.5 -o "$T/labels.pb.gz" 2>"$T/labels.err"
+	"$BPFPROF" -d 1.5 -o "$T/labels.pb.gz" --stats "$T/labels.json" 2>"$T/labels.err"
 	# tags_in FILE [PID]: "KEY=VALUE" lines of go tool pprof -tags, of
 	# that process's samples only when PID is given
 	tags_in() {
@@ -103,6 +103,31 @@ else
 	f=$(ls "$T"/lfleet/*.pb.gz | head -1)
 	check "fleet mode: samples carry comm, container, pod, unit, no pid or tid ($(keys_of "$f"))" \
 		[ "$(keys_of "$f")" = "comm container pod unit " ]
+
+	# a JS decoder reads the same: npm's pprof-format (make deps fetches it)
+	js_read() {
+		node -e '
+			const { Profile } = require("pprof-format");
+			const zlib = require("zlib"), fs = require("fs");
+			const p = Profile.decode(zlib.gunzipSync(fs.readFileSync(process.argv[1])));
+			const st = p.stringTable.strings, keys = new Set();
+			const fn = new Map(p.function.map(f => [Number(f.id), st[Number(f.name)]]));
+			const loc = new Map(p.location.map(l => [Number(l.id), l]));
+			let total = 0, hot = 0;
+			for (const s of p.sample) {
+				total += Number(s.value[0]);
+				for (const l of s.label) keys.add(st[Number(l.key)]);
+				if (s.locationId.some(id => (loc.get(Number(id)).line || [])
+					.some(ln => fn.get(Number(ln.functionId)) === "hot_leaf")))
+					hot += Number(s.value[0]);
+			}
+			console.log(total, hot, [...keys].sort().join(" ") + " ");' "$1"
+	}
+	read -r js_total js_hot js_keys <<<"$(js_read "$T/labels.pb.gz" 2>"$T/js.err")"
+	run_total=$(stat_of "$T/labels.json" .samples)
+	check "pprof-format (npm) reads the labelled pprof: $js_total samples (the run's: $run_total), $js_hot in hot_leaf, keys $js_keys$(head -c 200 "$T/js.err")" \
+		all [ "${js_total:-0}" -gt 0 ] -- [ "$js_total" = "$run_total" ] -- [ "${js_hot:-0}" -gt 0 ] -- \
+		    [ "$js_keys " = "$(keys_of "$T/labels.pb.gz")" ]
 	expect_error "--labels with a word it does not know" 2 "invalid --labels 'pid,image'" \
 		"$BPFPROF" --labels pid,image -d 1
 
