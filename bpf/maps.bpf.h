@@ -17,6 +17,10 @@
 const volatile bool filter_tgids = false;	/* -p, -- COMMAND */
 const volatile bool filter_tids = false;	/* -t */
 const volatile bool filter_cgroup = false;	/* --cgroup */
+/* the cgroup id in the key: off when no label, grouping or output needs
+ * it (--labels without cgroup, container, pod, unit), so samples of one
+ * stack in many cgroups are one count */
+const volatile bool key_cgroup = true;
 const volatile bool filter_comm = false;	/* --comm */
 const volatile char comm_filter[TASK_COMM_LEN] = {};
 const volatile bool follow_forks = false;	/* -- COMMAND: its children too */

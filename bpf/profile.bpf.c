@@ -63,7 +63,7 @@ static __always_inline bool wanted(struct stack_key *key, __u32 event)
 	if (filter_comm && !comm_matches(key->comm))
 		return false;
 	key->event = event;
-	key->cgroup = bpf_get_current_cgroup_id();
+	key->cgroup = key_cgroup ? bpf_get_current_cgroup_id() : 0;
 	key->start_time = task->group_leader->start_time;
 	exec_time = bpf_map_lookup_elem(&exec_times, &key->tgid);
 	key->exec_time = exec_time ? *exec_time : 0;

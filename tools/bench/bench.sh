@@ -596,6 +596,11 @@ alone_runs() {
 			fi
 			peer_add "mib_$m" "$(cat "$W/alone-$m.mib")"
 		done
+		# the cost of the labels: the default without a cgroup in the
+		# key (--labels pid,tid,comm: no cgroup id read, no label set)
+		log "alone $rep/$FLOOR_REPS: bpfprof --labels pid,tid,comm at $P2_HZ Hz"
+		peer_add alone_nolabels "$(alone_ns alone-nolabels "$BPFPROF" -a -F "$P2_HZ" \
+			--labels pid,tid,comm -o "$W/alone.pb.gz")"
 	done
 	restore_bpf_stats
 }
@@ -643,6 +648,8 @@ part2() {
 		row_na 2 "BPF per sample alone, default mode, vs bpftrace one-liner" "bpftrace missing: make bench-deps"
 	fi
 	goal 2 "BPF per sample alone, default mode, vs floor" ns "$(pv alone_default)" floor "$(pv floor_both)" 1.3
+	row 2 "BPF per sample alone: cgroup labels (default) vs none (--labels pid,tid,comm)" ns \
+		"$(pv alone_default)" "no labels" "$(pv alone_nolabels)"
 	local m
 	for m in $(alone_modes); do
 		if [ "$m" = "$(default_mode)" ]; then

@@ -47,6 +47,8 @@ enum label_bit {
 	LABEL_UNIT = 1u << 6,
 };
 #define LABELS_ALL	0x7fu
+/* the labels a sample's cgroup gives */
+#define LABELS_OF_CGROUP	(LABEL_CGROUP | LABEL_CONTAINER | LABEL_POD | LABEL_UNIT)
 /* fleet mode's: what a backend slices by, without a series per thread */
 #define LABELS_FLEET	(LABEL_COMM | LABEL_CONTAINER | LABEL_POD | LABEL_UNIT)
 

@@ -54,6 +54,14 @@ static bool lazy_tables(const struct config *cfg)
 	return cfg->interval > 0 && !cfg->npids && !cfg->cmd;
 }
 
+/* Whether anything the run writes names samples' cgroups: labels, the
+ * roots of --group-by, OTLP's container.id. */
+static bool needs_cgroups(const struct config *cfg)
+{
+	return (cfg->labels & LABELS_OF_CGROUP) || cfg->otlp_url || cfg->format == FORMAT_OTLP ||
+	       (cfg->group_by != GROUP_NONE && cfg->group_by != GROUP_PID);
+}
+
 int run__load(struct run *r)
 {
 	const struct config *cfg = r->cfg;
@@ -66,6 +74,7 @@ int run__load(struct run *r)
 		.ntids = cfg->ntids, .comm = cfg->comm, .cgroup = cfg->cgroup,
 		.min_block_us = cfg->min_block_us, .unwind_mode = cfg->call_graph,
 		.python = cfg->names.python, .lazy_tables = lazy_tables(cfg),
+		.no_cgroup_key = !needs_cgroups(cfg),
 	};
 	uint64_t cmd_start;
 	int i, err;

@@ -227,6 +227,7 @@ static void configure(struct profile_bpf__rodata *ro, const struct session_opts 
 	ro->filter_tgids = opts->filter_tgids;
 	ro->filter_tids = opts->ntids > 0;
 	ro->filter_cgroup = opts->cgroup != NULL;
+	ro->key_cgroup = !opts->no_cgroup_key;
 	ro->follow_forks = opts->follow_forks;
 	ro->kernel_stacks = opts->sides != SIDES_USER_ONLY;
 	ro->user_stacks = opts->sides != SIDES_KERNEL_ONLY;

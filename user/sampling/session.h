@@ -34,6 +34,7 @@ struct session_opts {
 	bool lazy_tables;	/* a sampled process without tables asks for them */
 	const char *btf_path;	/* NULL: the running kernel's */
 	unsigned int max_stacks;	/* entries of the stack and counts maps */
+	bool no_cgroup_key;	/* no cgroup id in the key: nothing names cgroups */
 };
 
 /* Whether samples taken before their process's tables are copied out to
