@@ -333,10 +333,11 @@ static void load(struct files *fs, struct fentry *e, int fd)
 {
 	struct file_entry *f = &e->pub;
 
-	f->syms = open_syms(fs, fd);	/* NULL: not ELF, kept as such */
+	/* --symbolize none: what names it later needs, no more */
+	f->syms = fs->opts.layout_only ? elf_syms__open_layout_fd(fd) : open_syms(fs, fd);
 	if (!f->syms)
 		f->why = errno == E2BIG ? UNNAMED_OVER_LIMIT : UNNAMED_NOT_ELF;
-	if (f->syms && !elf_syms__full_symtab(f->syms))
+	if (f->syms && !fs->opts.layout_only && !elf_syms__full_symtab(f->syms))
 		f->debug = open_debug_file(fs, f->syms);
 	elf_syms__build_id_hex(f->syms, f->build_id);
 	e->bytes = elf_syms__bytes(f->syms) + elf_syms__bytes(f->debug);

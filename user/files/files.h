@@ -60,6 +60,8 @@ struct files_opts {
 	bool inlines;			/* dwarf_lines with inline frames */
 	size_t max_bytes;		/* what symbols may hold; 0: the default */
 	uint64_t dwarf_max;		/* DWARF open sessions may hold; 0: no bound */
+	bool layout_only;		/* files__symbols() reads segments and build-id,
+					 * no symbols (--symbolize none) */
 };
 
 struct files *files__new(const struct files_opts *opts);

@@ -135,7 +135,8 @@ int run__start_tracking(struct run *r)
 
 	r->procs = procs__new();
 	r->files = files__new(&(struct files_opts){ .inlines = r->cfg->names.inlines,
-						    .dwarf_max = r->cfg->names.dwarf_mem });
+						    .dwarf_max = r->cfg->names.dwarf_mem,
+						    .layout_only = r->cfg->names.addresses_only });
 	if (!r->procs || !r->files)
 		return -ENOMEM;
 	files__attach(r->files, r->procs);
