@@ -41,7 +41,7 @@ enum out_format {
  * fit together, twice; 4 MiB gave neither any line. What it costs is what
  * the sampled files' DWARF holds: that service, 20.2 -> 28.0 MiB peak RSS
  * (doc/names.md). */
-#define FLEET_DEFAULT_DWARF_MEM	(32ull << 20)
+#define FLEET_DEFAULT_DWARF_MEM	(8ull << 20)
 
 /* Where user frames get their names beyond the symbol table; each source
  * is on by default and has a switch to turn it off. */

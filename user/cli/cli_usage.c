@@ -66,7 +66,7 @@ static const char help_text[] =
 "      --no-inline       no frames for inlined functions (source lines stay)\n"
 "      --dwarf-mem SIZE  DWARF held at once for source lines and inline frames; a file\n"
 "                        needing more gets names only, counted (K, M, G; 0: no bound;\n"
-"                        default: none, 32M in fleet mode)\n"
+"                        default: none, 8M in fleet mode)\n"
 "      --jit-map-mem SIZE\n"
 "                        what all JIT maps (/tmp/perf-PID.map) hold at once; a map past\n"
 "                        it is cut short, said and counted (K, M, G; 0: no bound;\n"
