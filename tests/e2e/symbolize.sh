@@ -61,7 +61,7 @@ cp "$EX/cpu_chain" "$S/wrong/.build-id/${id:0:2}/${id:2}.debug"
 names_at "$S/wrong.pb.gz" app >"$S/wrong.names"
 check "symbolize: a file whose build-id is another's is not used (app's names: $(cut -f2 "$S/wrong.names" | sort -u | head -3 | tr '\n' ' '))" \
 	all [ -s "$S/wrong.names" ] -- [ "$(cut -f2 "$S/wrong.names" | grep -vc '^app+0x')" -eq 0 ]
-expect_error "symbolize without -o" 2 "-o OUT is needed" "$BPFPROF" symbolize "$S/raw.pb.gz"
+expect_error "symbolize without -o" 2 "needs|OUT is needed" "$BPFPROF" symbolize "$S/raw.pb.gz"
 expect_error "symbolize of a file that is no pprof" 1 "not a pprof profile" \
 	"$BPFPROF" symbolize "$S/raw.err" -o "$S/x.pb.gz"
 expect_error "--symbolize none with folded output" 2 "pprof or otlp only" \
