@@ -16,6 +16,7 @@
 #include <sys/random.h>
 #include <sys/stat.h>
 
+#include "base/grow.h"
 #include "base/dirfiles.h"
 
 /* .NAME.PID.XXXXXXXX.tmp with a random part: a name planted in advance (a
@@ -318,17 +319,8 @@ static int cmp_name(const void *a, const void *b)
 
 static int append(struct dir_entry **list, size_t *n, size_t *cap, const char *name, off_t size)
 {
-	struct dir_entry *grown;
-
-	if (*n == *cap) {
-		size_t c = *cap ? *cap * 2 : 64;
-
-		grown = realloc(*list, c * sizeof(*grown));
-		if (!grown)
-			return -ENOMEM;
-		*list = grown;
-		*cap = c;
-	}
+	if (GROW(*list, *cap, *n + 1))
+		return -ENOMEM;
 	(*list)[*n].name = strdup(name);
 	if (!(*list)[*n].name)
 		return -ENOMEM;

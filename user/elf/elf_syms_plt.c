@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
 #include "elf/elf_limits.h"
 #include "elf/elf_read.h"
 #include "elf/elf_syms_layout.h"
@@ -55,17 +56,8 @@ static int cmp_slot(const void *a, const void *b)
 
 static int push_slot(struct slots *s, struct slot one)
 {
-	struct slot *grown;
-	size_t cap;
-
-	if (s->n == s->cap) {
-		cap = s->cap ? s->cap * 2 : 64;
-		grown = realloc(s->v, cap * sizeof(*grown));
-		if (!grown)
-			return -ENOMEM;
-		s->v = grown;
-		s->cap = cap;
-	}
+	if (GROW(s->v, s->cap, s->n + 1))
+		return -ENOMEM;
 	s->v[s->n++] = one;
 	return 0;
 }

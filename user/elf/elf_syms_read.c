@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
 #include "elf/elf_limits.h"
 #include "elf/elf_read.h"
 #include "elf/elf_syms_layout.h"
@@ -133,8 +134,7 @@ static bool keep_sym(const GElf_Sym *sym)
 int64_t elf_syms_read__put_name(struct elf_syms *es, const char *name, size_t len,
 				const char *suffix, size_t nsyms)
 {
-	size_t sfx = suffix ? strlen(suffix) : 0, need, cap;
-	char *grown;
+	size_t sfx = suffix ? strlen(suffix) : 0, need;
 
 	if (!len)
 		return 0;
@@ -143,14 +143,8 @@ int64_t elf_syms_read__put_name(struct elf_syms *es, const char *name, size_t le
 	need = es->names_len + len + sfx + 1;
 	if (held_bytes(nsyms, need) > ELF_SYMS_BYTES_MAX)
 		return -E2BIG;
-	if (need > es->names_cap) {
-		cap = es->names_cap * 2 > need ? es->names_cap * 2 : need + 4096;
-		grown = realloc(es->names, cap);
-		if (!grown)
-			return -ENOMEM;
-		es->names = grown;
-		es->names_cap = cap;
-	}
+	if (GROW(es->names, es->names_cap, need))
+		return -ENOMEM;
 	memcpy(es->names + es->names_len, name, len);
 	memcpy(es->names + es->names_len + len, suffix ? suffix : "", sfx + 1);
 	es->names_len = need;

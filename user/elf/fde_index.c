@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base/grow.h"
 #include "elf/cfi_bytes.h"
 #include "elf/elf_limits.h"
 #include "elf/elf_read.h"
@@ -56,19 +57,10 @@ static int read_cie(struct reader *rd, Dwarf_Off off)
 
 static int push(struct fde_index *fi, uint64_t start, uint64_t end)
 {
-	struct fde_range *r;
-
-	if (fi->n == fi->cap) {
-		size_t cap = fi->cap ? fi->cap * 2 : 256;
-
-		if (fi->n >= FDE_MAX)
-			return -E2BIG;
-		r = reallocarray(fi->r, cap, sizeof(*r));
-		if (!r)
-			return -ENOMEM;
-		fi->r = r;
-		fi->cap = cap;
-	}
+	if (fi->n >= FDE_MAX)
+		return -E2BIG;
+	if (GROW(fi->r, fi->cap, fi->n + 1))
+		return -ENOMEM;
 	fi->r[fi->n++] = (struct fde_range){ start, end };
 	return 0;
 }

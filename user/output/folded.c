@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
 #include "profile/aggregate.h"
 #include "output/folded.h"
 #include "profile/group_by.h"
@@ -27,21 +28,9 @@ struct text {
 
 static void put_bytes(struct text *t, const char *b, size_t n)
 {
-	size_t cap = t->cap ? t->cap : 4096;
-	char *grown;
-
-	if (t->failed)
+	if (t->failed || GROW(t->s, t->cap, t->len + n + 1)) {
+		t->failed = true;
 		return;
-	while (cap < t->len + n + 1)
-		cap *= 2;
-	if (cap != t->cap) {
-		grown = realloc(t->s, cap);
-		if (!grown) {
-			t->failed = true;
-			return;
-		}
-		t->s = grown;
-		t->cap = cap;
 	}
 	memcpy(t->s + t->len, b, n);
 	t->len += n;

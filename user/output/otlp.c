@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/grow.h"
 #include "base/cgroup_name.h"
 #include "output/otlp.h"
 #include "profile/aggregate.h"
@@ -76,8 +77,7 @@ static int32_t intern(struct enc *e, struct table *t, const void *key, size_t le
 		      void *(*make)(struct enc *, const void *), const void *arg)
 {
 	struct dkey *k = malloc(sizeof(*k) + len), **found;
-	void **items, *item;
-	size_t cap;
+	void *item;
 
 	if (!k || e->err || t->n >= INT32_MAX) {
 		free(k);
@@ -91,13 +91,7 @@ static int32_t intern(struct enc *e, struct table *t, const void *key, size_t le
 		free(k);
 		return (*found)->index;
 	}
-	cap = t->n < t->cap ? t->cap : t->cap ? t->cap * 2 : 64;
-	items = cap == t->cap ? t->items : realloc(t->items, cap * sizeof(*items));
-	item = items ? make(e, arg) : NULL;
-	if (items) {
-		t->items = items;
-		t->cap = cap;
-	}
+	item = GROW(t->items, t->cap, t->n + 1) ? NULL : make(e, arg);
 	k->index = (int32_t)t->n;
 	if (!item || !tsearch(k, &t->tree, cmp_dkey)) {
 		free(item);

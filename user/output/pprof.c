@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
 #include "base/cgroup_name.h"
 #include "profile/aggregate.h"
 #include "output/gzip.h"
@@ -70,18 +71,6 @@ static int cmp_string(const void *pa, const void *pb)
 	return strcmp(((const struct pp_key *)pa)->a, ((const struct pp_key *)pb)->a);
 }
 
-/* Room for one more element in a protobuf-c repeated field. */
-static void *grow(void *arr, size_t n, size_t *cap, size_t size)
-{
-	void *bigger;
-
-	if (n < *cap)
-		return arr;
-	*cap = *cap ? *cap * 2 : 64;
-	bigger = realloc(arr, *cap * size);
-	return bigger;
-}
-
 /* Finds key in tree, or inserts a copy with id = next; 0 on error. */
 static uint64_t lookup_or_add(struct builder *b, void **tree, const struct pp_key *key,
 			      int (*cmp)(const void *, const void *), uint64_t next, bool *added)
@@ -106,19 +95,16 @@ static int64_t str_index(struct builder *b, const char *s)
 {
 	struct pp_key key = { .a = s };
 	size_t n = b->prof.n_string_table;
-	char **table;
 	bool added;
 	uint64_t id;
 
-	table = grow(b->prof.string_table, n, &b->cap_str, sizeof(*table));
-	if (!table) {
+	if (GROW(b->prof.string_table, b->cap_str, n + 1)) {
 		b->err = -ENOMEM;
 		return 0;
 	}
-	b->prof.string_table = table;
 	id = lookup_or_add(b, &b->strings, &key, cmp_string, n, &added);
 	if (added)
-		table[b->prof.n_string_table++] = (char *)s;
+		b->prof.string_table[b->prof.n_string_table++] = (char *)s;
 	return (int64_t)id;
 }
 
@@ -126,13 +112,10 @@ static int64_t str_index(struct builder *b, const char *s)
  * builder (the table keeps pointers: the text must outlive the write). */
 static int64_t own_index(struct builder *b, const char *s, size_t len)
 {
-	char *copy = strndup(s, len), **owned;
+	char *copy = strndup(s, len);
 	int64_t idx;
 
-	owned = grow(b->owned, b->n_owned, &b->cap_owned, sizeof(*owned));
-	if (owned)
-		b->owned = owned;
-	if (!copy || !owned) {
+	if (!copy || GROW(b->owned, b->cap_owned, b->n_owned + 1)) {
 		free(copy);
 		b->err = -ENOMEM;
 		return 0;
@@ -141,7 +124,7 @@ static int64_t own_index(struct builder *b, const char *s, size_t len)
 	if (b->err || b->prof.string_table[idx] != copy)
 		free(copy);	/* seen before: the table's copy is it */
 	else
-		owned[b->n_owned++] = copy;
+		b->owned[b->n_owned++] = copy;
 	return b->err ? 0 : idx;
 }
 
@@ -154,16 +137,14 @@ static uint64_t mapping_id(struct builder *b, const struct pframe *f)
 	struct pp_key key = { .a = f->mapping, .b = f->build_id,
 			      .x = f->map_start, .y = f->map_limit, .z = f->map_off };
 	size_t n = b->prof.n_mapping;
-	Mapping **arr, *m;
+	Mapping *m;
 	bool added;
 	uint64_t id;
 
-	arr = grow(b->prof.mapping, n, &b->cap_map, sizeof(*arr));
-	if (!arr) {
+	if (GROW(b->prof.mapping, b->cap_map, n + 1)) {
 		b->err = -ENOMEM;
 		return 0;
 	}
-	b->prof.mapping = arr;
 	id = lookup_or_add(b, &b->mappings, &key, cmp_entry, n + 1, &added);
 	if (!added)
 		return id;
@@ -180,7 +161,7 @@ static uint64_t mapping_id(struct builder *b, const struct pframe *f)
 	m->filename = str_index(b, f->mapping[0] ? f->mapping : "[unknown]");
 	m->build_id = str_index(b, f->build_id);
 	m->has_functions = f->name[0] != '\0';	/* else named later */
-	arr[b->prof.n_mapping++] = m;
+	b->prof.mapping[b->prof.n_mapping++] = m;
 	return id;
 }
 
@@ -233,24 +214,21 @@ static const struct pframe *main_frame(const struct profile *p)
 static void main_mapping(struct builder *b, const struct profile *p)
 {
 	const struct pframe *f = main_frame(p);
-	Mapping **arr, *m;
+	Mapping *m;
 
 	if (f) {
 		mapping_id(b, f);
 		return;
 	}
-	arr = grow(b->prof.mapping, 0, &b->cap_map, sizeof(*arr));
 	m = calloc(1, sizeof(*m));
-	if (arr)
-		b->prof.mapping = arr;
-	if (!arr || !m) {
+	if (!m || GROW(b->prof.mapping, b->cap_map, b->prof.n_mapping + 1)) {
 		free(m);
 		b->err = -ENOMEM;
 		return;
 	}
 	perftools__profiles__mapping__init(m);
 	m->id = 1;
-	arr[b->prof.n_mapping++] = m;
+	b->prof.mapping[b->prof.n_mapping++] = m;
 }
 
 /* A Python frame's function: its name without the " (file.py:LINE)" the
@@ -273,16 +251,14 @@ static uint64_t function_id(struct builder *b, const struct pframe *f)
 	const char *name = f->python ? python_function(b, f->name) : f->name;
 	struct pp_key key = { .a = name, .b = f->file, .x = f->start_line };
 	size_t n = b->prof.n_function;
-	Function **arr, *fn;
+	Function *fn;
 	bool added;
 	uint64_t id;
 
-	arr = grow(b->prof.function, n, &b->cap_fn, sizeof(*arr));
-	if (!arr) {
+	if (GROW(b->prof.function, b->cap_fn, n + 1)) {
 		b->err = -ENOMEM;
 		return 0;
 	}
-	b->prof.function = arr;
 	id = lookup_or_add(b, &b->functions, &key, cmp_entry, n + 1, &added);
 	if (!added)
 		return id;
@@ -296,7 +272,7 @@ static uint64_t function_id(struct builder *b, const struct pframe *f)
 	fn->name = fn->system_name = str_index(b, name);
 	fn->filename = str_index(b, f->file ? f->file : "");
 	fn->start_line = f->start_line;
-	arr[b->prof.n_function++] = fn;
+	b->prof.function[b->prof.n_function++] = fn;
 	return id;
 }
 
@@ -308,16 +284,14 @@ static uint64_t location_id(struct builder *b, const struct pframe *const *f, ui
 	uint64_t map = mapping_id(b, f[0]), leaf_fn = unnamed ? 0 : function_id(b, f[n - 1]), id;
 	struct pp_key key = { .b = (const void *)(uintptr_t)n, .x = map, .y = f[0]->addr, .z = leaf_fn };
 	size_t nloc = b->prof.n_location;
-	Location **arr, *loc;
+	Location *loc;
 	Line *lines;
 	bool added;
 
-	arr = grow(b->prof.location, nloc, &b->cap_loc, sizeof(*arr));
-	if (!arr || b->err) {
+	if (b->err || GROW(b->prof.location, b->cap_loc, nloc + 1)) {
 		b->err = -ENOMEM;
 		return 0;
 	}
-	b->prof.location = arr;
 	id = lookup_or_add(b, &b->locations, &key, cmp_entry, nloc + 1, &added);
 	if (!added)
 		return id;
@@ -344,7 +318,7 @@ static uint64_t location_id(struct builder *b, const struct pframe *const *f, ui
 	loc->id = id;
 	loc->mapping_id = map;
 	loc->address = f[0]->addr;
-	arr[b->prof.n_location++] = loc;
+	b->prof.location[b->prof.n_location++] = loc;
 	return id;
 }
 

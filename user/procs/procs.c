@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/grow.h"
 #include "procs/proc_maps.h"
 #include "procs/procs.h"
 
@@ -48,19 +49,10 @@ struct procs {
 /* Notes that tgid's current image changed (for procs__take_changed()). */
 static void mark_changed(struct procs *p, struct proc *pr)
 {
-	pid_t *grown;
-
 	if (pr->changed || !p->track_changes)
 		return;
-	if (p->nchanged == p->cap_changed) {
-		size_t cap = p->cap_changed ? p->cap_changed * 2 : 64;
-
-		grown = realloc(p->changed, cap * sizeof(*grown));
-		if (!grown)
-			return;	/* a consumer then misses it until its next change */
-		p->changed = grown;
-		p->cap_changed = cap;
-	}
+	if (GROW(p->changed, p->cap_changed, p->nchanged + 1))
+		return;	/* a consumer then misses it until its next change */
 	p->changed[p->nchanged++] = pr->tgid;
 	pr->changed = true;
 }
@@ -214,15 +206,8 @@ static int add_vma(struct procs *p, struct proc *pr, const struct vma *v)
 {
 	struct vma *copy;
 
-	if (pr->nvmas == pr->cap) {
-		size_t cap = pr->cap ? pr->cap * 2 : 16;
-		struct vma *grown = realloc(pr->vmas, cap * sizeof(*grown));
-
-		if (!grown)
-			return -ENOMEM;
-		pr->vmas = grown;
-		pr->cap = cap;
-	}
+	if (GROW(pr->vmas, pr->cap, pr->nvmas + 1))
+		return -ENOMEM;
 	copy = &pr->vmas[pr->nvmas];
 	*copy = *v;
 	copy->path = strdup(v->path ? v->path : "");
@@ -467,16 +452,9 @@ static void reap_chain(const void *nodep, VISIT which, void *arg)
 	if (which != postorder && which != leaf)
 		return;
 	if (pr->exited && pr->exit_time < ctx->before) {	/* older ones went before it */
-		if (ctx->ngone == ctx->cap) {
-			size_t cap = ctx->cap ? ctx->cap * 2 : 64;
-			pid_t *grown = realloc(ctx->gone, cap * sizeof(*grown));
-
-			if (!grown) {
-				ctx->err = -ENOMEM;
-				return;
-			}
-			ctx->gone = grown;
-			ctx->cap = cap;
+		if (GROW(ctx->gone, ctx->cap, ctx->ngone + 1)) {
+			ctx->err = -ENOMEM;
+			return;
 		}
 		ctx->gone[ctx->ngone++] = pr->tgid;
 		return;

@@ -9,6 +9,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "base/grow.h"
 #include "sampling/events.h"
 #include "procs/proc_maps.h"
 #include "procs/procs.h"
@@ -73,15 +74,8 @@ struct tracker {
 
 static int push(struct tracker *t, const struct track_event *ev)
 {
-	if (t->nevs == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 256;
-		struct track_event *grown = realloc(t->evs, cap * sizeof(*grown));
-
-		if (!grown)
-			return -ENOMEM;
-		t->evs = grown;
-		t->cap = cap;
-	}
+	if (GROW(t->evs, t->cap, t->nevs + 1))
+		return -ENOMEM;
 	t->evs[t->nevs++] = *ev;
 	return 0;
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
 #include "profile/aggregate.h"
 #include "base/hash_bytes.h"
 
@@ -259,15 +260,8 @@ static const struct pframe *copy_frame(struct profile *p, const struct pframe *i
 
 static struct psample *new_sample(struct profile *p)
 {
-	if (p->nsamples == p->cap) {
-		size_t cap = p->cap ? p->cap * 2 : 1024;
-		struct psample *grown = realloc(p->samples, cap * sizeof(*grown));
-
-		if (!grown)
-			return NULL;
-		p->samples = grown;
-		p->cap = cap;
-	}
+	if (GROW(p->samples, p->cap, p->nsamples + 1))
+		return NULL;
 	return &p->samples[p->nsamples];
 }
 

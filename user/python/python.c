@@ -12,6 +12,7 @@
 
 #include <bpf/bpf.h>
 
+#include "base/grow.h"
 #include "procs/mapped_file.h"
 #include "procs/procs.h"
 #include "python/py_code.h"
@@ -342,7 +343,7 @@ struct trim_ctx {
 static void trim_visit(const void *node, VISIT which, void *arg)
 {
 	struct trim_ctx *t = arg;
-	struct pycode *c = *(struct pycode *const *)node, **grown;
+	struct pycode *c = *(struct pycode *const *)node;
 
 	if (which != postorder && which != leaf)
 		return;
@@ -353,13 +354,8 @@ static void trim_visit(const void *node, VISIT which, void *arg)
 	}
 	if (c->doomed == t->py->trims)
 		return;
-	if (t->ndrop == t->cap) {
-		t->cap = t->cap ? 2 * t->cap : 64;
-		grown = realloc(t->drop, t->cap * sizeof(*grown));
-		if (!grown)
-			return;	/* kept until the next trim */
-		t->drop = grown;
-	}
+	if (GROW(t->drop, t->cap, t->ndrop + 1))
+		return;	/* kept until the next trim */
 	t->drop[t->ndrop++] = c;
 }
 

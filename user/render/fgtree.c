@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
 #include "render/fgtree.h"
 
 /* A stack to merge: frame indices of the AFTER profile, root first. */
@@ -131,15 +132,9 @@ static int merge(struct fgtree *t, const struct path *paths, size_t n)
 	for (i = 0; !err && i < n; i++) {
 		const struct path *p = &paths[i];
 
-		if (p->depth + 1 > cap) {
-			size_t *bigger = realloc(open, (p->depth + 1) * 2 * sizeof(*open));
-
-			if (!bigger) {
-				err = -ENOMEM;
-				break;
-			}
-			open = bigger;
-			cap = (p->depth + 1) * 2;
+		if (GROW(open, cap, p->depth + 1)) {
+			err = -ENOMEM;
+			break;
 		}
 		open[0] = 0;
 		for (common = 0; prev && common < p->depth && common < prev->depth &&

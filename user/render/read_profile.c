@@ -16,6 +16,7 @@
 
 #include <zlib.h>
 
+#include "base/grow.h"
 #include "base/errors.h"
 #include "render/read_pprof.h"
 #include "render/vprof.h"
@@ -157,14 +158,8 @@ static int folded_line(struct vprof *v, char *line, size_t len, uint32_t **ids, 
 			*semi = '\0';
 		if (!*p)
 			continue;
-		if (n == *cap) {
-			uint32_t *bigger = realloc(*ids, (*cap * 2) * sizeof(**ids));
-
-			if (!bigger)
-				return -ENOMEM;
-			*ids = bigger;
-			*cap *= 2;
-		}
+		if (GROW(*ids, *cap, n + 1))
+			return -ENOMEM;
 		id = folded_frame(v, p, strlen(p));
 		if (id < 0)
 			return -ENOMEM;

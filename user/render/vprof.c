@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
 #include "profile/aggregate.h"
 #include "profile/group_by.h"
 #include "base/hash_bytes.h"
@@ -170,15 +171,8 @@ int64_t vprof__frame(struct vprof *v, const char *name, const char *dso, enum vk
 		if (f->name == iname && f->dso == idso && f->kind == kind)
 			return v->frame_slots[slot] - 1;
 	}
-	if (v->nframes == v->frames_cap) {
-		size_t cap = v->frames_cap ? v->frames_cap * 2 : 256;
-
-		f = realloc(v->frames, cap * sizeof(*f));
-		if (!f)
-			return -1;
-		v->frames = f;
-		v->frames_cap = cap;
-	}
+	if (GROW(v->frames, v->frames_cap, v->nframes + 1))
+		return -1;
 	v->frames[v->nframes] = (struct vframe){ .name = iname, .dso = idso, .kind = kind };
 	v->frame_slots[slot] = (uint32_t)v->nframes + 1;
 	return (int64_t)v->nframes++;
@@ -196,15 +190,8 @@ int vprof__add(struct vprof *v, const char *comm, pid_t pid, const uint32_t *fra
 	icomm = vprof__intern(v, comm, strlen(comm));
 	if (!icomm)
 		return -ENOMEM;
-	if (v->nstacks == v->stacks_cap) {
-		size_t cap = v->stacks_cap ? v->stacks_cap * 2 : 256;
-
-		s = realloc(v->stacks, cap * sizeof(*s));
-		if (!s)
-			return -ENOMEM;
-		v->stacks = s;
-		v->stacks_cap = cap;
-	}
+	if (GROW(v->stacks, v->stacks_cap, v->nstacks + 1))
+		return -ENOMEM;
 	s = &v->stacks[v->nstacks];
 	s->frames = malloc((depth ? depth : 1) * sizeof(*s->frames));
 	if (!s->frames)

@@ -8,6 +8,7 @@
 
 #include <bpf/libbpf.h>
 
+#include "base/grow.h"
 #include "sampling/attach.h"
 
 struct attachments {
@@ -17,23 +18,9 @@ struct attachments {
 	size_t nfds, cap_fds;
 };
 
-static int grow(void **arr, size_t *cap, size_t n, size_t size)
-{
-	void *bigger;
-
-	if (n < *cap)
-		return 0;
-	bigger = realloc(*arr, (*cap ? *cap * 2 : 64) * size);
-	if (!bigger)
-		return -ENOMEM;
-	*arr = bigger;
-	*cap = *cap ? *cap * 2 : 64;
-	return 0;
-}
-
 int attach__link(struct attachments *a, struct bpf_link *link)
 {
-	if (grow((void **)&a->links, &a->cap_links, a->nlinks, sizeof(*a->links))) {
+	if (GROW(a->links, a->cap_links, a->nlinks + 1)) {
 		bpf_link__destroy(link);
 		return -ENOMEM;
 	}
@@ -43,7 +30,7 @@ int attach__link(struct attachments *a, struct bpf_link *link)
 
 static int keep_fd(struct attachments *a, int fd)
 {
-	if (grow((void **)&a->fds, &a->cap_fds, a->nfds, sizeof(*a->fds))) {
+	if (GROW(a->fds, a->cap_fds, a->nfds + 1)) {
 		close(fd);
 		return -ENOMEM;
 	}

@@ -6,6 +6,7 @@
 
 #include <bpf/bpf.h>
 
+#include "base/grow.h"
 #include "sampling/drain.h"
 
 #define BATCH	1024
@@ -19,24 +20,6 @@ struct reader {
 	size_t val_size;		/* the stack map being read: its value size */
 	bool last;			/* read only: see drain__collect() */
 };
-
-/* Makes room for need elements of size bytes in *arr (capacity *cap). */
-static int grow(void *arr, size_t *cap, size_t need, size_t size)
-{
-	size_t c = *cap ? *cap : BATCH;
-	void *r;
-
-	while (c < need)
-		c *= 2;
-	if (c == *cap)
-		return 0;
-	r = realloc(*(void **)arr, c * size);
-	if (!r)
-		return -ENOMEM;
-	*(void **)arr = r;
-	*cap = c;
-	return 0;
-}
 
 /* One batch of a map's entries, handed to the reader. */
 typedef int (*batch_fn)(struct reader *r, const void *keys, const void *vals, __u32 n);
@@ -79,7 +62,7 @@ static int add_counts(struct reader *r, const void *keys, const void *vals, __u3
 	const uint64_t *v = vals;
 	__u32 i;
 
-	if (grow(&d->recs, &r->cap_recs, d->n + n, sizeof(*d->recs)))
+	if (GROW(d->recs, r->cap_recs, d->n + n))
 		return -ENOMEM;
 	for (i = 0; i < n; i++) {
 		memset(&d->recs[d->n], 0, sizeof(d->recs[d->n]));
@@ -102,9 +85,8 @@ static int add_stacks(struct reader *r, const void *keys, const void *vals, __u3
 		v = (const uint64_t *)((const char *)vals + i * r->val_size);
 		need += v[0] < slots ? v[0] : slots;
 	}
-	if (grow(&d->stacks, &r->cap_stacks, d->nstacks + n, sizeof(*d->stacks)) ||
-	    grow(&r->first, &r->cap_first, d->nstacks + n, sizeof(*r->first)) ||
-	    grow(&d->frames, &r->cap_frames, need, sizeof(*d->frames)))
+	if (GROW(d->stacks, r->cap_stacks, d->nstacks + n) ||
+	    GROW(r->first, r->cap_first, d->nstacks + n) || GROW(d->frames, r->cap_frames, need))
 		return -ENOMEM;
 	for (i = 0; i < n; i++) {
 		v = (const uint64_t *)((const char *)vals + i * r->val_size);

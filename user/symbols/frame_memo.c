@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
 #include "symbols/frame_memo.h"
 
 struct memo_entry {
@@ -96,23 +97,6 @@ static int grow_slots(struct frame_memo *m)
 	return 0;
 }
 
-static int grow_pool(struct frame_memo *m, size_t need)
-{
-	size_t cap = m->cap_pool ? m->cap_pool : 1024;
-	struct pframe *pool;
-
-	while (cap < need)
-		cap *= 2;
-	if (cap == m->cap_pool)
-		return 0;
-	pool = realloc(m->pool, cap * sizeof(*pool));
-	if (!pool)
-		return -ENOMEM;
-	m->pool = pool;
-	m->cap_pool = cap;
-	return 0;
-}
-
 int frame_memo__add(struct frame_memo *m, uint64_t addr, const struct pframe *frames, uint32_t n,
 		    uint8_t why, struct memo_hit *hit)
 {
@@ -120,7 +104,7 @@ int frame_memo__add(struct frame_memo *m, uint64_t addr, const struct pframe *fr
 
 	if (n > UINT16_MAX || m->npool + n > UINT32_MAX)
 		return -ENOMEM;
-	if ((2 * (m->n + 1) > m->cap && grow_slots(m)) || grow_pool(m, m->npool + n))
+	if ((2 * (m->n + 1) > m->cap && grow_slots(m)) || GROW(m->pool, m->cap_pool, m->npool + n))
 		return -ENOMEM;
 	e = slot_of(m->slots, m->cap, m->gen, addr);
 	if (e->gen != m->gen) {	/* else known already: the first answer stays */

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/grow.h"
 #include "symbols/ksyms.h"
 #include "base/parse_hex.h"
 
@@ -80,30 +81,12 @@ static bool parse_line(const char *p, const char *eol, struct raw_sym *rs)
 	       !memchr(rs->mod, ']', rs->mod_len);
 }
 
-/* Grows *p (of *cap elements of size) to hold need; 1.5x each time. */
-static bool grow(void *p, size_t *cap, size_t need, size_t size)
-{
-	size_t n = *cap ? *cap : 4096 / size;
-	void *q;
-
-	if (need <= *cap)
-		return true;
-	while (n < need)
-		n += n / 2;
-	q = realloc(*(void **)p, n * size);
-	if (!q)
-		return false;
-	*(void **)p = q;
-	*cap = n;
-	return true;
-}
-
 /* s (len bytes) into the arena: its offset, or KSYM_NONE on failure. */
 static uint32_t arena_put(struct ksyms *ks, const char *s, size_t len)
 {
 	size_t at = ks->bytes;
 
-	if (len >= ARENA_MAX - at || !grow(&ks->strs, &ks->strs_cap, at + len + 1, 1)) {
+	if (len >= ARENA_MAX - at || GROW(ks->strs, ks->strs_cap, at + len + 1)) {
 		ks->failed = true;
 		return KSYM_NONE;
 	}
@@ -134,7 +117,7 @@ static void add_line(struct ksyms *ks, const char *p, const char *eol)
 
 	if (ks->failed || !parse_line(p, eol, &rs))
 		return;
-	if (!grow(&ks->syms, &ks->cap, ks->nr + 1, sizeof(*ks->syms))) {
+	if (GROW(ks->syms, ks->cap, ks->nr + 1)) {
 		ks->failed = true;
 		return;
 	}

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
 #include "elf/cfi_bytes.h"
 #include "unwind/cfi_check.h"
 #include "elf/elf_read.h"
@@ -108,17 +109,8 @@ static int read_fde(struct reader *r, const Dwarf_FDE *fde, Dwarf_Off off, struc
 
 static int push_fde(struct cfi_fdes *fdes, const struct fde_info *f)
 {
-	struct fde_info *v;
-
-	if (fdes->n == fdes->cap) {
-		size_t cap = fdes->cap ? fdes->cap * 2 : 256;
-
-		v = reallocarray(fdes->v, cap, sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		fdes->v = v;
-		fdes->cap = cap;
-	}
+	if (GROW(fdes->v, fdes->cap, fdes->n + 1))
+		return -ENOMEM;
 	fdes->v[fdes->n++] = *f;
 	return 0;
 }

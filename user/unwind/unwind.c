@@ -14,6 +14,7 @@
 
 #include <bpf/bpf.h>
 
+#include "base/grow.h"
 #include "unwind/builder.h"
 #include "elf/elf_syms.h"
 #include "files/files.h"
@@ -68,15 +69,8 @@ struct proc_ctx {
 
 static int hold(struct proc_ctx *c, struct ufile *f)
 {
-	struct ufile **grown;
-
-	if (c->nfiles == c->cap) {
-		c->cap = c->cap ? c->cap * 2 : 16;
-		grown = reallocarray(c->files, c->cap, sizeof(*grown));
-		if (!grown)
-			return -ENOMEM;
-		c->files = grown;
-	}
+	if (GROW(c->files, c->cap, c->nfiles + 1))
+		return -ENOMEM;
 	c->files[c->nfiles++] = f;
 	return 0;
 }
@@ -282,17 +276,9 @@ static void note_picked(const void *node, VISIT which, void *arg)
 {
 	struct uproc *p = *(struct uproc *const *)node;
 	struct picked *w = arg;
-	pid_t *grown;
 
-	if (which != postorder && which != leaf)
+	if ((which != postorder && which != leaf) || GROW(w->tgids, w->cap, w->n + 1))
 		return;
-	if (w->n == w->cap) {
-		grown = reallocarray(w->tgids, w->cap ? w->cap * 2 : 16, sizeof(*grown));
-		if (!grown)
-			return;
-		w->tgids = grown;
-		w->cap = w->cap ? w->cap * 2 : 16;
-	}
 	if (w->pick(p))
 		w->tgids[w->n++] = p->tgid;
 }

@@ -36,6 +36,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "base/grow.h"
 #include "unwind/cfi_check.h"
 #include "unwind/cfi_rows.h"
 #include "elf/elf_read.h"
@@ -120,21 +121,9 @@ static int over_budget(void *ctx)
 
 static int push_raw(struct builder *b, const struct unwind_row *row, bool fde_end)
 {
-	struct raw_row *r;
-
-	if (b->nraw == b->cap) {
-		size_t cap = b->cap ? b->cap * 2 : 1024;
-
-		if (b->nraw >= UNWIND_MAX_ROWS)
-			return -ENOMEM;	/* over the cap: as if out of memory */
-		if (cap > UNWIND_MAX_ROWS)
-			cap = UNWIND_MAX_ROWS;
-		r = reallocarray(b->raw, cap, sizeof(*r));
-		if (!r)
-			return -ENOMEM;
-		b->raw = r;
-		b->cap = cap;
-	}
+	/* over the cap: as if out of memory */
+	if (grow__to(&b->raw, &b->cap, b->nraw + 1, sizeof(*b->raw), UNWIND_MAX_ROWS))
+		return -ENOMEM;
 	b->raw[b->nraw] = (struct raw_row){ .row = *row, .seq = b->seq++, .fde_end = fde_end };
 	b->nraw++;
 	return 0;
