@@ -22,7 +22,7 @@ elf:      base
 profile:  base
 sampling: base
 procs:    base sampling
-python:   elf procs
+python:   base elf procs
 files:    base elf procs profile
 unwind:   base elf files procs sampling
 symbols:  base elf files procs profile python sampling
