@@ -29,7 +29,7 @@ symbols:  base elf files procs profile python sampling
 render:   base profile
 output:   base files profile render
 views:    base render
-offline:  base elf output render
+offline:  base cli elf output render
 run:      base elf files output procs profile python render sampling symbols unwind views
 cli:      base sampling
 main:     base cli offline run sampling views

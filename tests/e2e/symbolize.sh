@@ -61,6 +61,26 @@ cp "$EX/cpu_chain" "$S/wrong/.build-id/${id:0:2}/${id:2}.debug"
 names_at "$S/wrong.pb.gz" app >"$S/wrong.names"
 check "symbolize: a file whose build-id is another's is not used (app's names: $(cut -f2 "$S/wrong.names" | sort -u | head -3 | tr '\n' ' '))" \
 	all [ -s "$S/wrong.names" ] -- [ "$(cut -f2 "$S/wrong.names" | grep -vc '^app+0x')" -eq 0 ]
+# no debug directory: a debuginfod server (Debian's) has the debug file
+mkdir -p "$S/srv"; cp "$S/dbg/.build-id/${id:0:2}/${id:2}.debug" "$S/srv/app.debug"
+port=$((20000 + RANDOM % 20000))
+debuginfod -F "$S/srv" -p "$port" -d "$S/db.sqlite" >"$S/server.log" 2>&1 & srv=$!
+for _ in $(seq 50); do
+	curl -sf -o /dev/null "http://127.0.0.1:$port/buildid/$id/debuginfo" && break
+	sleep 0.2
+done
+DEBUGINFOD_URLS="http://127.0.0.1:$port" DEBUGINFOD_CACHE_PATH="$S/cache" \
+	"$BPFPROF" symbolize "$S/raw.pb.gz" -o "$S/dbgd.pb.gz" --debuginfod-timeout 20 2>"$S/dbgd.err"
+check "symbolize from debuginfod: exit 0 ($(head -c 200 "$S/dbgd.err"))" [ $? -eq 0 ]
+kill "$srv"; wait "$srv" 2>/dev/null
+names_at "$S/dbgd.pb.gz" app >"$S/dbgd.names"
+check "symbolize from debuginfod: the same names as from the debug directory" \
+	all [ -s "$S/dbgd.names" ] -- cmp -s <(sort "$S/dbgd.names") <(sort "$S/named.names")
+check "symbolize from debuginfod: said it fetched the file" \
+	grep -q 'debuginfod: 1 fetched, 0 not found' "$S/dbgd.err"
+expect_error "symbolize with a bad --debuginfod-timeout" 2 "expected seconds" \
+	"$BPFPROF" symbolize "$S/raw.pb.gz" -o "$S/x.pb.gz" --debuginfod-timeout soon
+
 expect_error "symbolize without -o" 2 "needs|OUT is needed" "$BPFPROF" symbolize "$S/raw.pb.gz"
 expect_error "symbolize of a file that is no pprof" 1 "not a pprof profile" \
 	"$BPFPROF" symbolize "$S/raw.err" -o "$S/x.pb.gz"

@@ -151,6 +151,60 @@ int debuginfod__find_debuginfo(Dwfl_Module *mod, void **userdata, const char *mo
 	return fd;
 }
 
+/* The client calls a lookup by build-id makes, from libdebuginfod loaded
+ * on the first (dlopen, as set_progressfn: not linked). */
+struct client_api {
+	debuginfod_client *(*begin)(void);
+	int (*find_debuginfo)(debuginfod_client *, const unsigned char *, int, char **);
+	void (*set_progressfn)(debuginfod_client *, debuginfod_progressfn_t);
+	void (*end)(debuginfod_client *);
+};
+
+static const struct client_api *client_api(void)
+{
+	static struct client_api api;
+	static bool tried;
+	void *lib;
+
+	if (tried)
+		return api.end ? &api : NULL;
+	tried = true;
+	lib = dlopen("libdebuginfod.so.1", RTLD_LAZY);	/* kept: its calls are ours now */
+	if (!lib) {
+		p_warn("debuginfod: %s: no server is asked", dlerror());
+		return NULL;
+	}
+	*(void **)&api.begin = dlsym(lib, "debuginfod_begin");
+	*(void **)&api.find_debuginfo = dlsym(lib, "debuginfod_find_debuginfo");
+	*(void **)&api.set_progressfn = dlsym(lib, "debuginfod_set_progressfn");
+	*(void **)&api.end = dlsym(lib, "debuginfod_end");
+	if (!api.begin || !api.find_debuginfo || !api.set_progressfn || !api.end)
+		api.end = NULL;
+	return api.end ? &api : NULL;
+}
+
+int debuginfod__fetch_debuginfo(const char *build_id_hex, char **path)
+{
+	const struct client_api *api = dbg.st.enabled && !dbg.st.spent ? client_api() : NULL;
+	debuginfod_client *client = api ? api->begin() : NULL;
+	int fd;
+
+	*path = NULL;
+	if (!client)
+		return -1;
+	api->set_progressfn(client, progress);
+	dbg.started = now();
+	/* length 0: the id is given as hex text */
+	fd = api->find_debuginfo(client, (const unsigned char *)build_id_hex, 0, path);
+	dbg.st.waited += now() - dbg.started;
+	api->end(client);
+	if (fd >= 0)
+		dbg.st.fetched++;
+	else
+		dbg.st.failed++;
+	return fd >= 0 ? fd : -1;
+}
+
 void debuginfod__stats(struct debuginfod_stats *st)
 {
 	*st = dbg.st;

@@ -32,6 +32,11 @@ int debuginfod__find_debuginfo(Dwfl_Module *mod, void **userdata, const char *mo
 			       Dwarf_Addr base, const char *file_name, const char *debuglink_file,
 			       GElf_Word debuglink_crc, char **debuginfo_file_name);
 
+/* The debug file of a build-id (hex) from the servers, held to the same
+ * budget and counted alike: its fd, *path the client's cache copy (the
+ * caller frees it); -1 when none, or no server to ask. */
+int debuginfod__fetch_debuginfo(const char *build_id_hex, char **path);
+
 struct debuginfod_stats {
 	bool enabled;		/* DEBUGINFOD_URLS set and a budget */
 	uint64_t fetched;	/* debug files a server (or its cache) gave */

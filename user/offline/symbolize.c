@@ -5,8 +5,9 @@
  * machine whose binaries are stripped) on another machine, from the debug
  * files there: each mapping's file is found by its build-id (DIR/.build-id/
  * xx/rest.debug, then the binary itself there, then DIR/NAME and
- * DIR/NAME.debug, then /usr/lib/debug's build-id tree) and taken only when
- * its build-id is the mapping's. Names come as a direct run gives them:
+ * DIR/NAME.debug, then /usr/lib/debug's build-id tree, then the servers of
+ * DEBUGINFOD_URLS within --debuginfod-timeout) and taken only when its
+ * build-id is the mapping's. Names come as a direct run gives them:
  * the symbol table's function, demangled, the inline frames and lines of
  * its DWARF, "FILE+0xOFFSET" where nothing names the address.
  */
@@ -19,9 +20,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/config.h"
 #include "base/dirfiles.h"
 #include "base/errors.h"
 #include "base/open_regular.h"
+#include "cli/cli_values.h"
+#include "elf/debuginfod.h"
 #include "elf/demangle.h"
 #include "elf/dwarf_lines.h"
 #include "elf/elf_syms.h"
@@ -90,13 +94,12 @@ static int cmp_fn(const void *a, const void *b)
 
 /* ---- finding a mapping's file -------------------------------------------- */
 
-/* path opened as a regular file, its symbols read, kept when its build-id
- * is want. */
-static struct elf_syms *try_file(const char *path, const char *want, int *fdp)
+/* fd's symbols, kept (and fd in *fdp) when its build-id is want; fd
+ * closed otherwise. */
+static struct elf_syms *take_file(int fd, const char *want, int *fdp)
 {
 	char have[2 * BUILD_ID_MAX + 1];
 	struct elf_syms *es;
-	int fd = file_open_regular(path);
 
 	if (fd < 0)
 		return NULL;
@@ -127,6 +130,18 @@ static int candidate(char *buf, size_t size, const char *dir, const char *id, co
 	}
 }
 
+/* Last, the servers of DEBUGINFOD_URLS: the debug file of the build-id. */
+static void from_debuginfod(const char *id, struct sym_file *sf, int *fdp)
+{
+	char *path = NULL;
+
+	sf->syms = take_file(debuginfod__fetch_debuginfo(id, &path), id, fdp);
+	if (sf->syms)
+		sf->path = path;
+	else
+		free(path);
+}
+
 static void find_file(struct symbolize *s, const Mapping *m, struct sym_file *sf)
 {
 	const char *id = (uint64_t)m->build_id < s->pr->n_string_table ?
@@ -147,16 +162,19 @@ static void find_file(struct symbolize *s, const Mapping *m, struct sym_file *sf
 			int n = candidate(path, sizeof(path), dir, id, name, which);
 
 			if (n > 0 && (size_t)n < sizeof(path))
-				sf->syms = try_file(path, id, &fd);
+				sf->syms = take_file(file_open_regular(path), id, &fd);
 		}
 	}
+	if (!sf->syms)
+		from_debuginfod(id, sf, &fd);
 	if (!sf->syms) {
 		s->files_missing++;
 		return;
 	}
 	s->files_found++;
-	sf->path = strdup(path);
-	sf->dl = dwarf_lines__open(fd, path, true);
+	if (!sf->path)
+		sf->path = strdup(path);
+	sf->dl = dwarf_lines__open(fd, sf->path ? sf->path : path, true);
 	close(fd);
 }
 
@@ -381,7 +399,8 @@ static int write_profile(const Profile *pr, const char *path)
 
 static void usage_error(const char *msg)
 {
-	p_err("symbolize: %s (usage: bpfprof symbolize IN.pb.gz -o OUT.pb.gz [--debug-dir DIR]...)",
+	p_err("symbolize: %s (usage: bpfprof symbolize IN.pb.gz -o OUT.pb.gz [--debug-dir DIR]... "
+	      "[--debuginfod-timeout SECS])",
 	      msg);
 }
 
@@ -391,8 +410,10 @@ static int parse_args(int argc, char **argv, struct symbolize *s, const char **i
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "debug-dir", required_argument, NULL, 'D' },
+		{ "debuginfod-timeout", required_argument, NULL, 'T' },
 		{ NULL, 0, NULL, 0 },
 	};
+	double timeout = DEFAULT_DEBUGINFOD_TIMEOUT;
 	int opt;
 
 	optind = 1;
@@ -401,6 +422,11 @@ static int parse_args(int argc, char **argv, struct symbolize *s, const char **i
 			*out = optarg;
 		} else if (opt == 'D' && s->ndirs < MAX_DEBUG_DIRS) {
 			s->dirs[s->ndirs++] = optarg;
+		} else if (opt == 'T' && !cli_value__seconds(optarg, true, &timeout)) {
+			continue;
+		} else if (opt == 'T') {
+			usage_error("--debuginfod-timeout: expected seconds >= 0");
+			return -EINVAL;
 		} else {
 			usage_error(opt == 'D' ? "at most 8 --debug-dir" : "unknown option");
 			return -EINVAL;
@@ -411,6 +437,7 @@ static int parse_args(int argc, char **argv, struct symbolize *s, const char **i
 		return -EINVAL;
 	}
 	*in = argv[optind];
+	debuginfod__configure(timeout);
 	return 0;
 }
 
@@ -427,6 +454,21 @@ static void free_state(struct symbolize *s)
 	demangler__free(s->dm);
 	if (s->pr)
 		perftools__profiles__profile__free_unpacked(s->pr, NULL);
+}
+
+static void say_done(const struct symbolize *s)
+{
+	struct debuginfod_stats st;
+	char servers[96] = "";
+
+	debuginfod__stats(&st);
+	if (st.enabled)
+		snprintf(servers, sizeof(servers), " (debuginfod: %" PRIu64 " fetched, %" PRIu64
+			 " not found%s)", st.fetched, st.failed,
+			 st.spent ? ", --debuginfod-timeout spent" : "");
+	p_info("symbolize: %" PRIu64 " addresses named, %" PRIu64 " left FILE+0xOFFSET, %" PRIu64
+	       " named already; files: %" PRIu64 " found, %" PRIu64 " not found%s", s->named,
+	       s->unnamed, s->already, s->files_found, s->files_missing, servers);
 }
 
 int symbolize__main(int argc, char **argv)
@@ -455,9 +497,7 @@ int symbolize__main(int argc, char **argv)
 	if (err)
 		p_err("symbolize: %s: %s", out, dirfiles__strerror(err));
 	else
-		p_info("symbolize: %" PRIu64 " addresses named, %" PRIu64 " left FILE+0xOFFSET, %"
-		       PRIu64 " named already; files: %" PRIu64 " found, %" PRIu64 " not found",
-		       s.named, s.unnamed, s.already, s.files_found, s.files_missing);
+		say_done(&s);
 	free_state(&s);
 	return err ? 1 : 0;
 }
