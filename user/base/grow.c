@@ -12,7 +12,9 @@ int grow__to(void *arrp, size_t *cap, size_t need, size_t size, size_t max)
 	size_t c = *cap ? *cap : (size < FIRST_BYTES ? FIRST_BYTES / size : 1);
 	void *grown;
 
-	if (need <= *cap)
+	/* a first call allocates even for need 0: callers hand the array to
+	 * qsort, bsearch and memcpy, which take no NULL */
+	if (need <= *cap && *(void **)arrp)
 		return 0;
 	if (need > max)
 		return -ENOMEM;
