@@ -180,7 +180,8 @@ S=$T/srv; mkdir -p "$S"
 python3 tests/e2e/ingest_server.py "$S" "$T/port" & srv=$!
 for _ in $(seq 50); do [ -s "$T/port" ] && break; sleep 0.1; done
 port=$(cat "$T/port")
-"$BPFPROF" --interval 1 --push "http://127.0.0.1:$port" --format pprof --spool-dir "$T/spool" \
+# no --format: a push is pprof, whose sample labels Pyroscope makes series of
+"$BPFPROF" --interval 1 --push "http://127.0.0.1:$port" --spool-dir "$T/spool" \
 	-d 2.5 -- "$EX/cpu_chain" 2 2>"$T/push.err"
 check "push run: exit 0" [ $? -eq 0 ]
 q=$(head -1 "$S/0000.query" 2>/dev/null)
@@ -193,6 +194,8 @@ bodies_ok=yes
 for b in "$S"/*.body; do go tool pprof -raw "$b" >"$b.raw" 2>/dev/null || bodies_ok="no: $b"; done
 check "push: every interval's pprof body decodes with go tool pprof ($bodies_ok), hot_leaf in them" \
 	all [ "$bodies_ok" = yes ] -- grep -q hot_leaf "$S"/*.body.raw
+check "push: the samples carry fleet mode's labels (comm:[cpu_chain], a series each in Pyroscope)" \
+	grep -q 'comm:\[cpu_chain\]' "$S"/*.body.raw
 check "push: multipart form" grep -q '^multipart/form-data' "$S/0000.type"
 froms=$(cat "$S"/*.query | sed -nE 's/.*from=([0-9]+).*/\1/p' | tr '\n' ' ')
 check "push: one request per interval, in order ($froms)" bash -c "[ \$(ls '$S'/*.query | wc -l) -ge 2 ] && echo '$froms' | tr ' ' '\n' | grep . | sort -nc"

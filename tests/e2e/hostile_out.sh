@@ -133,7 +133,7 @@ S=$T/h4hang; serve "$S"; echo hang >"$S/mode"
 # and SIGTERM took 10-20 s
 # -p: one process, so that an interval's own work (system-wide symbolization, slow under
 # ASan on a loaded machine) does not stretch the gaps this measures
-timeout 60 "$BPFPROF" -F 49 -p "$cp" --interval 1 -d 60 --push "$URL" --spool-dir "$T/h4hang.spool" \
+timeout 60 "$BPFPROF" -F 49 -p "$cp" --interval 1 -d 60 --push "$URL" --format folded --spool-dir "$T/h4hang.spool" \
 	--output-dir "$T/h4hang.out" 2>"$T/h4hang.err" & bp=$!
 wait_for 15 intervals_at_least 6 "$T/h4hang.out/bpfprof-intervals.log"
 n=$(cat "$T/h4hang.out/bpfprof-intervals.log" 2>/dev/null | grep -c .)
@@ -180,7 +180,7 @@ printf 'planted;theirs 1\n' >"$P/00000000000000000002-$now-$((now + 1)).folded"
 chown nobody "$P/00000000000000000002-$now-$((now + 1)).folded"
 # before: the planted items were POSTed, and the 4 GiB one read into memory whole
 /usr/bin/time -f '%M' -o "$T/h8items.rss" "$BPFPROF" -F 49 --interval 0.5 -d 1.2 --push "$URL" \
-	--spool-dir "$P" 2>"$T/h8items.err"; rc=$?
+	--format folded --spool-dir "$P" 2>"$T/h8items.err"; rc=$?
 read -r sent _ _ _ notours waiting <<<"$(push_line "$T/h8items.err")"
 rss=$(tail -1 "$T/h8items.rss")
 check "defect 8: items: none of the planted ones reached the server" \

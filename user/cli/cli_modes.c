@@ -18,12 +18,17 @@ static bool ends_with(const char *s, const char *suffix)
 
 /* -o's name picks the format when --format does not: .pb.gz, .pb (and
  * .pprof): pprof; .html, .htm: the flame graph page; .svg: a static flame
- * graph; .otlp: an OTLP profiles request; anything else: folded. */
+ * graph; .otlp: an OTLP profiles request; anything else: folded. No -o:
+ * folded, or pprof when pushing. */
 static void format_from_name(struct config *cfg)
 {
 	const char *o = cfg->output;
 
 	cfg->format = FORMAT_FOLDED;
+	/* a push's labels (container, pod, unit, comm) travel as pprof
+	 * sample labels, of which Pyroscope makes series; folded has none */
+	if (!o && cfg->push_url)
+		cfg->format = FORMAT_PPROF;
 	if (!o)
 		return;
 	if (ends_with(o, ".pb.gz") || ends_with(o, ".pb") || ends_with(o, ".pprof"))
