@@ -4,18 +4,15 @@
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/stat.h>
 
-#include <zlib.h>
-
+#include "elf/debug_file.h"
 #include "elf/debuginfod.h"
 #include "elf/dwarf_lines.h"
-#include "base/open_regular.h"
+#include "elf/elf_syms.h"
 
 #define MAX_INLINE_DEPTH	32
 #define QUALIFIED_MAX		1024	/* a name built from its scopes */
@@ -25,7 +22,6 @@
 struct name_room {
 	char s[MAX_INLINE_DEPTH][QUALIFIED_MAX];
 };
-#define MAX_DEBUG_FILE		(1ull << 30)	/* bytes read for a debug link's CRC */
 
 struct cached {
 	uint64_t vaddr;		/* the cache's key */
@@ -48,66 +44,35 @@ struct dwarf_lines {
 
 /* libdwfl's own search goes only where root alone may write (the build-id
  * directory, /usr/lib/debug/DIR/LINK) and to debuginfod: its open() would
- * block for good on a FIFO planted beside a file. find_debuglink looks in
- * the .gnu_debuglink places itself. */
-static char root_debug_dir[] = "/usr/lib/debug";
+ * block for good on a FIFO planted beside a file. The .gnu_debuglink places
+ * beside the file come from debug_file's search, as every reader's do. */
+static char root_debug_dir[] = DEBUG_ROOT;
 static char *debuginfo_path = root_debug_dir;
 
-/* zlib's CRC-32 is the one .gnu_debuglink carries. */
-static bool crc_matches(int fd, GElf_Word want)
+/* The module's build-id as hex into hex (2 * BUILD_ID_MAX + 1). */
+static void module_build_id(Dwfl_Module *mod, char *hex)
 {
-	unsigned char buf[65536];
-	uLong crc = crc32(0, Z_NULL, 0);
-	struct stat st;
-	off_t at = 0;
-	ssize_t n;
+	const unsigned char *bits;
+	GElf_Addr vaddr;
+	int len = dwfl_module_build_id(mod, &bits, &vaddr);
 
-	if (fstat(fd, &st) || (uint64_t)st.st_size > MAX_DEBUG_FILE)
-		return false;
-	while ((n = pread(fd, buf, sizeof(buf), at)) > 0) {
-		crc = crc32(crc, buf, (uInt)n);
-		at += n;
-	}
-	return n == 0 && (GElf_Word)crc == want;
-}
-
-/* The .gnu_debuglink file beside the file, in its .debug/ and under
- * /usr/lib/debug/DIR/, as gdb and libdwfl look: opened through
- * file_open_regular, its CRC checked. */
-static int find_debuglink(const char *file_name, const char *link, GElf_Word crc, char **found)
-{
-	static const struct { const char *root, *subdir; } places[] = {
-		{ "", "" }, { "", ".debug/" }, { root_debug_dir, "" },
-	};
-	const char *slash = file_name ? strrchr(file_name, '/') : NULL;
-	char path[PATH_MAX];
-	int fd;
-
-	if (!slash || !link || !link[0] || strchr(link, '/'))
-		return -1;
-	for (size_t i = 0; i < sizeof(places) / sizeof(places[0]); i++) {
-		if (snprintf(path, sizeof(path), "%s%.*s/%s%s", places[i].root,
-			     (int)(slash - file_name), file_name, places[i].subdir,
-			     link) >= (int)sizeof(path) || !strcmp(path, file_name))
-			continue;
-		fd = file_open_regular(path);
-		if (fd < 0)
-			continue;
-		*found = crc_matches(fd, crc) ? strdup(path) : NULL;
-		if (*found)
-			return fd;
-		close(fd);
-	}
-	return -1;
+	hex[0] = '\0';
+	for (int i = 0; i < len && i < BUILD_ID_MAX; i++)
+		sprintf(hex + 2 * i, "%02x", bits[i]);
 }
 
 static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
 			  Dwarf_Addr base, const char *file_name, const char *link,
 			  GElf_Word crc, char **found)
 {
-	int fd = find_debuglink(file_name, link, crc, found);
+	char id[2 * BUILD_ID_MAX + 1];
+	struct debug_query q = { .build_id = id, .path = file_name, .link = link, .crc = crc };
+	int fd;
 
-	/* else libdwfl's standard search, then debuginfod, counted */
+	module_build_id(mod, id);
+	fd = debug_file__open(&q, DEBUG_BY_ID | DEBUG_BY_LINK, found);
+	/* else debuginfod (libdwfl's standard search, then its servers),
+	 * counted */
 	return fd >= 0 ? fd : debuginfod__find_debuginfo(mod, userdata, modname, base,
 							  file_name, link, crc, found);
 }

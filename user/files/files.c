@@ -8,13 +8,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "elf/debug_file.h"
 #include "elf/dwarf_lines.h"
 #include "elf/fde_index.h"
 #include "files/files.h"
 #include "base/open_regular.h"
 #include "procs/procs.h"
 
-#define DEBUG_DIR		"/usr/lib/debug/.build-id"
 /* What symbols may hold by default: a busy machine's working set of
  * binaries fits, a fleet agent stays small (issue 16's 20 MiB). */
 #define DEFAULT_MAX_BYTES	(16u << 20)
@@ -305,21 +305,16 @@ static struct elf_syms *open_syms(struct files *fs, int fd)
  * build-id as gdb and perf find it: /usr/lib/debug/.build-id/ab/cdef.debug. */
 static struct elf_syms *open_debug_file(struct files *fs, const struct elf_syms *es)
 {
-	char path[sizeof(DEBUG_DIR) + 2 * BUILD_ID_MAX + 16], *p = path;
-	const unsigned char *id;
+	char id[2 * BUILD_ID_MAX + 1], *found;
+	const struct debug_query q = { .build_id = id };
 	struct elf_syms *dbg;
-	size_t len = elf_syms__build_id(es, &id), i;
 	int fd;
 
-	if (len < 2)
-		return NULL;
-	p += sprintf(p, "%s/%02x/", DEBUG_DIR, id[0]);
-	for (i = 1; i < len; i++)
-		p += sprintf(p, "%02x", id[i]);
-	strcpy(p, ".debug");
-	fd = file_open_regular(path);
+	elf_syms__build_id_hex(es, id);
+	fd = debug_file__open(&q, DEBUG_BY_ID, &found);
 	if (fd < 0)
 		return NULL;
+	free(found);
 	dbg = open_syms(fs, fd);
 	close(fd);
 	if (dbg && !elf_syms__count(dbg)) {

@@ -3,11 +3,10 @@
  * bpfprof symbolize IN -o OUT [--debug-dir DIR]...: names the addresses a
  * pprof profile holds without names (written with --symbolize none on a
  * machine whose binaries are stripped) on another machine, from the debug
- * files there: each mapping's file is found by its build-id (DIR/.build-id/
- * xx/rest.debug, then the binary itself there, then DIR/NAME and
- * DIR/NAME.debug, then /usr/lib/debug's build-id tree, then the servers of
- * DEBUGINFOD_URLS within --debuginfod-timeout) and taken only when its
- * build-id is the mapping's. Names come as a direct run gives them:
+ * files there: each mapping's file is looked for in the debug directories,
+ * then /usr/lib/debug's build-id tree (debug_file.h's order), then on the
+ * servers of DEBUGINFOD_URLS within --debuginfod-timeout, and taken only
+ * when its build-id is the mapping's. Names come as a direct run gives them:
  * the symbol table's function, demangled, the inline frames and lines of
  * its DWARF, "FILE+0xOFFSET" where nothing names the address.
  */
@@ -23,8 +22,8 @@
 #include "base/config.h"
 #include "base/dirfiles.h"
 #include "base/errors.h"
-#include "base/open_regular.h"
 #include "cli/cli_values.h"
+#include "elf/debug_file.h"
 #include "elf/debuginfod.h"
 #include "elf/demangle.h"
 #include "elf/dwarf_lines.h"
@@ -41,7 +40,6 @@ typedef Perftools__Profiles__Line Line;
 
 #define MAX_DEBUG_DIRS	8
 #define MAX_INLINED	32	/* inline frames of one address kept (as resolve.c) */
-#define ROOT_DEBUG_DIR	"/usr/lib/debug"
 
 /* One mapping's file, looked for once. */
 struct sym_file {
@@ -59,7 +57,7 @@ struct fn_key {
 
 struct symbolize {
 	Profile *pr;
-	const char *dirs[MAX_DEBUG_DIRS];
+	const char *dirs[MAX_DEBUG_DIRS];	/* --debug-dir, in order */
 	int ndirs;
 	struct demangler *dm;
 	struct sym_file *files;		/* per mapping, by its index */
@@ -94,52 +92,50 @@ static int cmp_fn(const void *a, const void *b)
 
 /* ---- finding a mapping's file -------------------------------------------- */
 
-/* fd's symbols, kept (and fd in *fdp) when its build-id is want; fd
- * closed otherwise. */
-static struct elf_syms *take_file(int fd, const char *want, int *fdp)
+/* A candidate and what was read of it. */
+struct candidate {
+	const char *want;		/* the mapping's build-id, hex */
+	struct elf_syms *syms;		/* the taken one's */
+};
+
+/* debug_query.accept: fd's symbols read, taken when its build-id is the
+ * mapping's. */
+static bool same_build_id(int fd, void *arg)
 {
+	struct candidate *c = arg;
 	char have[2 * BUILD_ID_MAX + 1];
-	struct elf_syms *es;
+	struct elf_syms *es = elf_syms__open_fd(fd);
 
-	if (fd < 0)
-		return NULL;
-	es = elf_syms__open_fd(fd);
 	elf_syms__build_id_hex(es, have);
-	if (!es || strcmp(have, want)) {
+	if (!es || strcmp(have, c->want)) {
 		elf_syms__free(es);
+		return false;
+	}
+	c->syms = es;
+	return true;
+}
+
+/* The debug directories, /usr/lib/debug's build-id tree, then the servers
+ * of DEBUGINFOD_URLS. Returns the file's fd (its path in *path), or -1. */
+static int open_mapped_file(const struct symbolize *s, const char *id, const char *file,
+			    struct candidate *c, char **path)
+{
+	const struct debug_query q = {
+		.build_id = id, .path = file, .dirs = s->dirs, .ndirs = s->ndirs,
+		.accept = same_build_id, .arg = c,
+	};
+	int fd = debug_file__open(&q, DEBUG_IN_DIRS | DEBUG_BY_ID, path);
+
+	if (fd >= 0)
+		return fd;
+	fd = debuginfod__fetch_debuginfo(id, path);
+	if (fd >= 0 && !same_build_id(fd, c)) {
 		close(fd);
-		return NULL;
+		free(*path);
+		*path = NULL;
+		fd = -1;
 	}
-	*fdp = fd;
-	return es;
-}
-
-/* The places a mapping's file may be in one directory, in order. */
-static int candidate(char *buf, size_t size, const char *dir, const char *id, const char *name,
-		     int which)
-{
-	switch (which) {
-	case 0:
-		return snprintf(buf, size, "%s/.build-id/%.2s/%s.debug", dir, id, id + 2);
-	case 1:
-		return snprintf(buf, size, "%s/.build-id/%.2s/%s", dir, id, id + 2);
-	case 2:
-		return snprintf(buf, size, "%s/%s", dir, name);
-	default:
-		return snprintf(buf, size, "%s/%s.debug", dir, name);
-	}
-}
-
-/* Last, the servers of DEBUGINFOD_URLS: the debug file of the build-id. */
-static void from_debuginfod(const char *id, struct sym_file *sf, int *fdp)
-{
-	char *path = NULL;
-
-	sf->syms = take_file(debuginfod__fetch_debuginfo(id, &path), id, fdp);
-	if (sf->syms)
-		sf->path = path;
-	else
-		free(path);
+	return fd;
 }
 
 static void find_file(struct symbolize *s, const Mapping *m, struct sym_file *sf)
@@ -148,33 +144,18 @@ static void find_file(struct symbolize *s, const Mapping *m, struct sym_file *sf
 			 s->pr->string_table[m->build_id] : "";
 	const char *file = (uint64_t)m->filename < s->pr->n_string_table ?
 			   s->pr->string_table[m->filename] : "";
-	const char *name = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
-	char path[4096];
-	int fd = -1;
+	struct candidate c = { .want = id };
+	int fd;
 
 	sf->tried = true;
-	if (strlen(id) < 4 || !name[0])
-		return;
-	for (int d = 0; d <= s->ndirs && !sf->syms; d++) {
-		const char *dir = d < s->ndirs ? s->dirs[d] : ROOT_DEBUG_DIR;
-
-		for (int which = 0; which < (d < s->ndirs ? 4 : 1) && !sf->syms; which++) {
-			int n = candidate(path, sizeof(path), dir, id, name, which);
-
-			if (n > 0 && (size_t)n < sizeof(path))
-				sf->syms = take_file(file_open_regular(path), id, &fd);
-		}
-	}
-	if (!sf->syms)
-		from_debuginfod(id, sf, &fd);
-	if (!sf->syms) {
+	fd = strlen(id) >= 4 && file[0] ? open_mapped_file(s, id, file, &c, &sf->path) : -1;
+	if (fd < 0) {
 		s->files_missing++;
 		return;
 	}
 	s->files_found++;
-	if (!sf->path)
-		sf->path = strdup(path);
-	sf->dl = dwarf_lines__open(fd, sf->path ? sf->path : path, true);
+	sf->syms = c.syms;
+	sf->dl = dwarf_lines__open(fd, sf->path, true);
 	close(fd);
 }
 
