@@ -12,6 +12,7 @@
 #include "output/summary.h"
 #include "output/summary_tables.h"
 #include "profile/aggregate.h"
+#include "profile/counters.h"
 
 static size_t count_walked(const struct profile *p)
 {
@@ -139,8 +140,6 @@ static void names_line(const struct profile *p, struct out_line *o)
 
 static void unwind_lines(const struct summary *s, struct out_line *o)
 {
-	const struct table_stats *t = &s->p->stats.tables;
-
 	if (s->walked) {	/* complete, and the other ends that happened */
 		add(o, "unwind: %" PRIu64 " of %zu user stacks complete",
 		    s->p->stats.bpf[STAT_UNWIND_END], s->walked);
@@ -150,16 +149,6 @@ static void unwind_lines(const struct summary *s, struct out_line *o)
 				    unwind_stops[i].text);
 		emit_line(o);
 	}
-	if (!t->set)
-		return;
-	add(o, "unwind tables: %zu files loaded (%zu rows of %zu, peak %zu), %zu walked by frame "
-	    "pointers, %zu without usable CFI (%zu over the build's budget), %zu did not fit, "
-	    "%zu dropped after their processes exited, %zu reused, %zu dropped early to make "
-	    "room, %zu process entries (%zu asked by a sample), %.2f s building", t->files,
-	    t->rows, t->rows_budget, t->rows_peak, t->files_fp, t->files_without,
-	    t->files_over_budget, t->files_refused, t->files_dropped, t->files_reused,
-	    t->files_evicted, t->procs, t->asked, t->build_seconds);
-	emit_line(o);
 }
 
 static void offcpu_line(const struct profile *p, struct out_line *o)
@@ -176,50 +165,24 @@ static void offcpu_line(const struct profile *p, struct out_line *o)
 	emit_line(o);
 }
 
-static void python_line(const struct profile *p, struct out_line *o)
+/* A registered group's line: "label: V text, V text, ..." (counters.h). */
+static void counters_line(const struct profile_stats *st, const struct counter_group *g,
+			  struct out_line *o)
 {
-	const struct profile_stats *st = &p->stats;
-	const uint64_t *b = st->bpf;
-
-	if (!st->py_procs && !st->py_unsupported && !b[STAT_PY_FRAMES])
+	if (!counter_group__shown(st, g, false))
 		return;
-	add(o, "python: %" PRIu64 " processes (%" PRIu64 " unsupported version), %" PRIu64
-	    " frames read in samples (in the stacks: %" PRIu64 " named, %" PRIu64 " unnamed), "
-	    "not read: %" PRIu64 " no thread state, %" PRIu64 " read faults, %" PRIu64
-	    " past max depth; code objects: %" PRIu64 " process gone, %" PRIu64
-	    " freed or unreadable", st->py_procs, st->py_unsupported, b[STAT_PY_FRAMES],
-	    st->py_frames, st->py_unnamed, b[STAT_PY_NO_THREAD], b[STAT_PY_READ_FAULT],
-	    b[STAT_PY_TRUNCATED], st->py_codes_gone, st->py_codes_bad);
-	emit_line(o);
-}
+	add(o, "%s:", g->label);
+	for (size_t i = 0; i < g->n; i++) {
+		const struct counter *c = &g->counters[i];
+		const char *sep = i ? "," : "";
 
-static void inputs_line(const struct profile *p, struct out_line *o)
-{
-	const struct profile_stats *st = &p->stats;
-
-	if (st->files_over_limit || st->files_dwarf_over || st->jit_refused ||
-	    st->jit_malformed || st->jit_over_cap)
-		add(o, "inputs: %" PRIu64 " files skipped (over size limits), %" PRIu64
-		    " files named without lines or inline frames (DWARF over --dwarf-mem), JIT maps "
-		    "refused: %" PRIu64 " (not the process's own), JIT map lines skipped: %" PRIu64
-		    " malformed, %" PRIu64 " past --jit-map-mem", st->files_over_limit,
-		    st->files_dwarf_over, st->jit_refused, st->jit_malformed, st->jit_over_cap);
-	emit_line(o);
-	if (st->debuginfod)
-		add(o, "debuginfod: %" PRIu64 " debug files fetched, %" PRIu64 " failed%s",
-		    st->debuginfod_fetched, st->debuginfod_failed,
-		    st->debuginfod_spent ? " (--debuginfod-timeout spent: lookups cut short)" : "");
-	emit_line(o);
-}
-
-static void labels_line(const struct profile *p, struct out_line *o)
-{
-	const struct profile_stats *st = &p->stats;
-
-	if (st->cgroups)
-		add(o, "labels: %" PRIu64 " cgroups (%" PRIu64 " gone before they were named), %"
-		    PRIu64 " samples of further cgroups unlabelled (past --max-cgroups)",
-		    st->cgroups, st->cgroups_unnamed, st->cgroups_merged);
+		if (c->kind == COUNTER_SECONDS)
+			add(o, "%s %.2f %s", sep, counter__seconds(st, c), c->text);
+		else if (c->kind != COUNTER_FLAG)
+			add(o, "%s %" PRIu64 " %s", sep, counter__count(st, c), c->text);
+		else if (counter__count(st, c))
+			add(o, "%s %s", sep, c->text);
+	}
 	emit_line(o);
 }
 
@@ -232,9 +195,8 @@ void summary__details(const struct summary *s, void (*line)(const char *text, vo
 	names_line(s->p, &o);
 	unwind_lines(s, &o);
 	offcpu_line(s->p, &o);
-	python_line(s->p, &o);
-	inputs_line(s->p, &o);
-	labels_line(s->p, &o);
+	for (size_t g = 0; g < counter_groups_n; g++)
+		counters_line(&s->p->stats, &counter_groups[g], &o);
 }
 
 /* The reason most unresolved frames have, and what helps with it. */

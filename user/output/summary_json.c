@@ -12,6 +12,7 @@
 #include "output/summary.h"
 #include "output/summary_tables.h"
 #include "profile/aggregate.h"
+#include "profile/counters.h"
 
 /* Why frames stayed unnamed, for people and as JSON keys. */
 const struct summary_reason unnamed_reasons[UNNAMED_MAX] = {
@@ -89,6 +90,12 @@ static void j_num(struct jw *j, const char *key, double v)
 	fprintf(j->f, "%.3f", v);
 }
 
+static void j_bool(struct jw *j, const char *key, bool v)
+{
+	j_key(j, key);
+	fputs(v ? "true" : "false", j->f);
+}
+
 static void j_str(struct jw *j, const char *key, const char *s)
 {
 	j_key(j, key);
@@ -141,30 +148,10 @@ static void json_counts(const struct summary *s, struct jw *j)
 
 static void json_unwind(const struct summary *s, struct jw *j)
 {
-	const struct table_stats *t = &s->p->stats.tables;
-
 	j_open(j, "unwind");
 	j_u64(j, "walked", s->walked);
 	for (int i = 0; i < UNWIND_STOPS_ALL; i++)
 		j_u64(j, unwind_stops[i].key, s->p->stats.bpf[unwind_stops[i].stat]);
-	j_close(j);
-	if (!t->set)
-		return;
-	j_open(j, "unwind_tables");
-	j_u64(j, "files_loaded", t->files);
-	j_u64(j, "rows", t->rows);
-	j_u64(j, "rows_budget", t->rows_budget);
-	j_u64(j, "rows_peak", t->rows_peak);
-	j_u64(j, "files_by_frame_pointers", t->files_fp);
-	j_u64(j, "files_without_cfi", t->files_without);
-	j_u64(j, "files_over_build_budget", t->files_over_budget);
-	j_u64(j, "files_did_not_fit", t->files_refused);
-	j_u64(j, "files_dropped", t->files_dropped);
-	j_u64(j, "files_reused", t->files_reused);
-	j_u64(j, "files_evicted", t->files_evicted);
-	j_u64(j, "process_entries", t->procs);
-	j_u64(j, "asked_by_a_sample", t->asked);
-	j_num(j, "build_s", t->build_seconds);
 	j_close(j);
 }
 
@@ -184,52 +171,27 @@ static void json_offcpu(const struct profile *p, struct jw *j)
 	}
 }
 
-static void json_python(const struct profile *p, struct jw *j)
+/* The registered counters, an object per group (counters.h). */
+static void json_counters(const struct profile_stats *st, struct jw *j)
 {
-	const struct profile_stats *st = &p->stats;
+	for (size_t g = 0; g < counter_groups_n; g++) {
+		const struct counter_group *grp = &counter_groups[g];
 
-	j_open(j, "python");
-	j_u64(j, "processes", st->py_procs);
-	j_u64(j, "unsupported", st->py_unsupported);
-	j_u64(j, "frames_read", st->bpf[STAT_PY_FRAMES]);
-	j_u64(j, "frames_named", st->py_frames);
-	j_u64(j, "frames_unnamed", st->py_unnamed);
-	j_u64(j, "no_thread_state", st->bpf[STAT_PY_NO_THREAD]);
-	j_u64(j, "read_faults", st->bpf[STAT_PY_READ_FAULT]);
-	j_u64(j, "past_max_depth", st->bpf[STAT_PY_TRUNCATED]);
-	j_u64(j, "codes_process_gone", st->py_codes_gone);
-	j_u64(j, "codes_unreadable", st->py_codes_bad);
-	j_close(j);
-}
+		if (!counter_group__shown(st, grp, true))
+			continue;
+		j_open(j, grp->key);
+		for (size_t i = 0; i < grp->n; i++) {
+			const struct counter *c = &grp->counters[i];
 
-static void json_inputs(const struct profile *p, struct jw *j)
-{
-	const struct profile_stats *st = &p->stats;
-
-	j_open(j, "inputs");
-	j_u64(j, "files_over_size_limits", st->files_over_limit);
-	j_u64(j, "files_dwarf_over_mem", st->files_dwarf_over);
-	j_u64(j, "jit_maps_refused", st->jit_refused);
-	j_u64(j, "jit_lines_malformed", st->jit_malformed);
-	j_u64(j, "jit_lines_past_cap", st->jit_over_cap);
-	j_close(j);
-	if (!st->debuginfod)
-		return;
-	j_open(j, "debuginfod");
-	j_u64(j, "fetched", st->debuginfod_fetched);
-	j_u64(j, "failed", st->debuginfod_failed);
-	j_key(j, "timeout_spent");
-	fputs(st->debuginfod_spent ? "true" : "false", j->f);
-	j_close(j);
-}
-
-static void json_labels(const struct profile *p, struct jw *j)
-{
-	j_open(j, "labels");
-	j_u64(j, "cgroups", p->stats.cgroups);
-	j_u64(j, "cgroups_unnamed", p->stats.cgroups_unnamed);
-	j_u64(j, "samples_past_max_cgroups", p->stats.cgroups_merged);
-	j_close(j);
+			if (c->kind == COUNTER_SECONDS)
+				j_num(j, c->key, counter__seconds(st, c));
+			else if (c->kind == COUNTER_FLAG)
+				j_bool(j, c->key, counter__count(st, c));
+			else
+				j_u64(j, c->key, counter__count(st, c));
+		}
+		j_close(j);
+	}
 }
 
 static void json_advice_line(const char *text, void *arg)
@@ -249,9 +211,7 @@ int summary__json_members(const struct summary *s, FILE *out)
 	json_counts(s, &j);
 	json_unwind(s, &j);
 	json_offcpu(s->p, &j);
-	json_python(s->p, &j);
-	json_inputs(s->p, &j);
-	json_labels(s->p, &j);
+	json_counters(&s->p->stats, &j);
 	j_key(&j, "advice");
 	fputc('[', out);
 	j.first = true;

@@ -8,6 +8,7 @@
 
 #include "base/grow.h"
 #include "profile/aggregate.h"
+#include "profile/counters.h"
 #include "base/hash_bytes.h"
 
 struct profile *profile__new(void)
@@ -376,22 +377,14 @@ int profile__merge(struct profile *dst, const struct profile *src)
 	dst->stats.unresolved += src->stats.unresolved;
 	dst->stats.stacks_missing += src->stats.stacks_missing;
 	dst->stats.tracking_lost += src->stats.tracking_lost;
-	dst->stats.files_over_limit += src->stats.files_over_limit;
-	dst->stats.files_dwarf_over += src->stats.files_dwarf_over;
-	dst->stats.jit_malformed += src->stats.jit_malformed;
-	dst->stats.jit_over_cap += src->stats.jit_over_cap;
-	dst->stats.jit_refused += src->stats.jit_refused;
 	dst->stats.duration += src->stats.duration;
-	dst->stats.cgroups_merged += src->stats.cgroups_merged;
-	dst->stats.cgroups_unnamed += src->stats.cgroups_unnamed;
+	counters__merge(&dst->stats, &src->stats);
 	if (src->stats.stack_ids > dst->stats.stack_ids)
 		dst->stats.stack_ids = src->stats.stack_ids;
 	for (k = 0; k < UNNAMED_MAX; k++)
 		dst->stats.unnamed[k] += src->stats.unnamed[k];
 	if (src->stats.footprint.set)
 		dst->stats.footprint = src->stats.footprint;
-	if (src->stats.tables.set)
-		dst->stats.tables = src->stats.tables;
 	if (!dst->stats.main_pid)
 		dst->stats.main_pid = src->stats.main_pid;
 	return 0;

@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* Unit tests of counters.c: the registered counters, their reading and
+ * their merge rules. */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "profile/aggregate.h"
+#include "profile/counters.h"
+
+static const struct counter *find(const char *group, const char *key,
+				  const struct counter_group **grp)
+{
+	for (size_t g = 0; g < counter_groups_n; g++) {
+		if (strcmp(counter_groups[g].key, group))
+			continue;
+		*grp = &counter_groups[g];
+		for (size_t i = 0; i < counter_groups[g].n; i++)
+			if (!strcmp(counter_groups[g].counters[i].key, key))
+				return &counter_groups[g].counters[i];
+	}
+	cr_assert_fail("no counter %s.%s", group, key);
+	return NULL;
+}
+
+Test(counters, keys_are_unique_in_their_group)
+{
+	for (size_t g = 0; g < counter_groups_n; g++)
+		for (size_t i = 0; i < counter_groups[g].n; i++)
+			for (size_t k = i + 1; k < counter_groups[g].n; k++)
+				cr_assert_str_neq(counter_groups[g].counters[i].key,
+						  counter_groups[g].counters[k].key, "%s",
+						  counter_groups[g].key);
+}
+
+Test(counters, each_kind_read_from_its_field)
+{
+	struct profile_stats st = { 0 };
+	const struct counter_group *g;
+
+	st.jit_refused = 1ull << 60;	/* past a double's exact integers */
+	st.tables.rows = 12345;
+	st.tables.build_seconds = 1.5;
+	st.debuginfod_spent = true;
+	st.bpf[STAT_PY_FRAMES] = 7;
+	cr_assert_eq(counter__count(&st, find("inputs", "jit_maps_refused", &g)), 1ull << 60);
+	cr_assert_eq(counter__count(&st, find("unwind_tables", "rows", &g)), 12345);
+	cr_assert_float_eq(counter__seconds(&st, find("unwind_tables", "build_s", &g)), 1.5, 1e-9);
+	cr_assert_eq(counter__count(&st, find("debuginfod", "timeout_spent", &g)), 1);
+	cr_assert_eq(counter__count(&st, find("python", "frames_read", &g)), 7);
+}
+
+Test(counters, merge_sums_counts_keeps_the_newer_total_and_leaves_bpf_alone)
+{
+	struct profile_stats a = { 0 }, b = { 0 };
+
+	a.jit_malformed = 2, b.jit_malformed = 3;		/* an interval's: sum */
+	a.py_procs = 4, b.py_procs = 5;				/* since the start: newer */
+	a.bpf[STAT_PY_FRAMES] = 10, b.bpf[STAT_PY_FRAMES] = 20;	/* profile__merge's */
+	a.cgroups_unnamed = 1, b.cgroups_unnamed = 1;
+	counters__merge(&a, &b);
+	cr_assert_eq(a.jit_malformed, 5);
+	cr_assert_eq(a.py_procs, 5);
+	cr_assert_eq(a.bpf[STAT_PY_FRAMES], 10);
+	cr_assert_eq(a.cgroups_unnamed, 2);
+}
+
+Test(counters, a_group_that_does_not_apply_is_neither_shown_nor_merged)
+{
+	struct profile_stats a = { 0 }, b = { 0 };
+	const struct counter_group *tables, *inputs;
+
+	find("unwind_tables", "rows", &tables);
+	find("inputs", "jit_lines_past_cap", &inputs);
+	a.tables.set = true, a.tables.rows = 100;
+	b.tables.rows = 999;				/* b had no tables */
+	counters__merge(&a, &b);
+	cr_assert_eq(a.tables.rows, 100);
+	b.tables.set = true;
+	counters__merge(&a, &b);
+	cr_assert_eq(a.tables.rows, 999, "the newer tables");
+	cr_assert(counter_group__shown(&a, tables, true));
+	cr_assert_not(counter_group__shown(&a, inputs, false), "all zero: no -v line");
+	cr_assert(counter_group__shown(&a, inputs, true), "but always in JSON");
+	a.jit_over_cap = 1;
+	cr_assert(counter_group__shown(&a, inputs, false));
+}

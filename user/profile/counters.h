@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * The counters each subsystem keeps in struct profile_stats, registered
+ * once with their names: the JSON stats (--stats FILE, the fleet's interval
+ * log), the -v lines and profile__merge() are each one loop over this
+ * table. A subsystem with counters of its own adds a group here (and the
+ * collect step that fills them); the readers follow.
+ */
+#ifndef BPFPROF_COUNTERS_H
+#define BPFPROF_COUNTERS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct profile_stats;
+
+enum counter_kind {
+	COUNTER_U64,		/* uint64_t */
+	COUNTER_SIZE,		/* size_t */
+	COUNTER_SECONDS,	/* double */
+	COUNTER_FLAG,		/* bool */
+};
+
+/* How two profiles' values become the merged one's (--control snapshot). */
+enum counter_merge {
+	MERGE_SUM,		/* counts of an interval: they add up */
+	MERGE_NEWER,		/* totals since the start, gauges: the newer one */
+	MERGE_ELSEWHERE,	/* merged with the array it lives in (bpf[]) */
+};
+
+struct counter {
+	const char *key;	/* its JSON key, in its group's object */
+	const char *text;	/* -v: "VALUE text" ("TEXT" alone for a flag set) */
+	size_t offset;		/* in struct profile_stats */
+	enum counter_kind kind;
+	enum counter_merge merge;
+};
+
+struct counter_group {
+	const char *key;	/* the JSON object */
+	const char *label;	/* the -v line's */
+	const struct counter *counters;
+	size_t n;
+	/* a bool in struct profile_stats that says the group applies
+	 * (JSON and -v); 0: always in JSON, in -v when a value is not 0 */
+	size_t applies;
+};
+
+extern const struct counter_group counter_groups[];
+extern const size_t counter_groups_n;
+
+/* A count's value (flags 0 or 1); a COUNTER_SECONDS' through
+ * counter__seconds(). */
+uint64_t counter__count(const struct profile_stats *st, const struct counter *c);
+double counter__seconds(const struct profile_stats *st, const struct counter *c);
+
+/* Whether the group is written: to JSON (json), or as a -v line. */
+bool counter_group__shown(const struct profile_stats *st, const struct counter_group *g,
+			  bool json);
+
+/* dst's registered counters merged with src's, each by its rule. */
+void counters__merge(struct profile_stats *dst, const struct profile_stats *src);
+
+#endif
