@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/hash_bytes.h"
 #include "elf/debug_file.h"
 #include "elf/debuginfod.h"
 #include "elf/dwarf_lines.h"
@@ -161,10 +162,10 @@ size_t dwarf_lines__count(const struct dwarf_lines *dl)
 /* The slot of vaddr's entry, or the free one where it would go. */
 static struct cached **slot_of(struct cached **slots, size_t cap, uint64_t vaddr)
 {
-	size_t mask = cap - 1, i = (size_t)((vaddr * 0x9e3779b97f4a7c15ULL) >> 32) & mask;
+	size_t mask = cap - 1, i = addr_slot(vaddr, mask);
 
 	while (slots[i] && slots[i]->vaddr != vaddr)
-		i = (i + 1) & mask;
+		i = addr_slot_next(i, mask);
 	return &slots[i];
 }
 

@@ -87,7 +87,7 @@ static bool same_string(const void *member, const void *key)
 
 static uint64_t address_hash(const void *key)
 {
-	return (uint64_t)(uintptr_t)key * 0x9e3779b97f4a7c15ULL;
+	return addr_hash((uintptr_t)key);
 }
 
 static bool same_address(const void *member, const void *key)
@@ -164,7 +164,7 @@ static const struct pset_kind by_content = { frame_hash, same_frame };
 
 static uint64_t cgroup_hash(const void *key)
 {
-	return *(const uint64_t *)key * 0x9e3779b97f4a7c15ULL;
+	return addr_hash(*(const uint64_t *)key);
 }
 
 static bool same_cgroup(const void *member, const void *key)

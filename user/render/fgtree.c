@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/grow.h"
+#include "base/hash_bytes.h"
 #include "render/fgtree.h"
 
 /* A stack to merge: frame indices of the AFTER profile, root first. */
@@ -163,11 +164,10 @@ struct child_index {
 
 static size_t child_slot(const struct child_index *ci, uint64_t key)
 {
-	uint64_t h = key * 0x9e3779b97f4a7c15ull;
-	size_t s = (size_t)(h ^ (h >> 32)) & (ci->cap - 1);
+	size_t s = addr_slot(key, ci->cap - 1);
 
 	while (ci->keys[s] && ci->keys[s] != key)
-		s = (s + 1) & (ci->cap - 1);
+		s = addr_slot_next(s, ci->cap - 1);
 	return s;
 }
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/grow.h"
+#include "base/hash_bytes.h"
 #include "symbols/frame_memo.h"
 
 struct memo_entry {
@@ -56,10 +57,10 @@ void frame_memo__forget(struct frame_memo *m)
 /* The slot that holds addr, or the free one where it would go. */
 static struct memo_entry *slot_of(struct memo_entry *slots, size_t cap, uint32_t gen, uint64_t addr)
 {
-	size_t mask = cap - 1, i = (size_t)((addr * 0x9e3779b97f4a7c15ULL) >> 32) & mask;
+	size_t mask = cap - 1, i = addr_slot(addr, mask);
 
 	while (slots[i].gen == gen && slots[i].addr != addr)
-		i = (i + 1) & mask;
+		i = addr_slot_next(i, mask);
 	return &slots[i];
 }
 
