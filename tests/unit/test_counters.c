@@ -4,8 +4,8 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "profile/aggregate.h"
 #include "profile/counters.h"
+#include "profile/stats.h"
 
 static const struct counter *find(const char *group, const char *key,
 				  const struct counter_group **grp)

@@ -15,7 +15,7 @@
 #include <linux/types.h>
 #include "bpf/profile.h"	/* bpf/: the BPF-shared layouts: TASK_COMM_LEN, enum stat_kind */
 #include "base/label_key.h"
-#include "profile/unnamed.h"
+#include "profile/stats.h"
 
 struct pframe {
 	const char *name;	/* function, or "lib.so+0x1f" / "[unknown]"; interned */
@@ -61,65 +61,6 @@ struct psample {
 	/* root (outermost) first: the profile's frames (profile.frames),
 	 * each distinct frame once however many stacks hold it */
 	const struct pframe **frames;
-};
-
-/* Fleet mode: what the run holds when an interval is drained, for the
- * index line (the soak checks these come back down). Gauges and counters
- * since the start: a merge keeps the newer. */
-struct footprint {
-	bool set;
-	size_t unwind_rows, unwind_files;	/* rows and files loaded now */
-	size_t tables_loaded, tables_dropped;	/* files' rows loaded, freed, since the start */
-	size_t registry_files;			/* files the processes map now */
-	uint64_t registry_released;		/* registry entries released since the start */
-	uint64_t kernel_bytes;			/* every BPF map's memlock, inner maps too */
-	uint64_t row_bytes;			/* of which the unwind rows' inner maps */
-};
-
-/* The unwinder's tables when the profile was drained (run/collect.c copies
- * them from unwind/unwind.h's stats), for the summary's JSON and -v. */
-struct table_stats {
-	bool set;
-	size_t files, files_fp, files_without, files_over_budget;
-	size_t files_refused;			/* did not fit --unwind-rows */
-	size_t files_dropped, files_reused, files_evicted;
-	size_t rows, rows_peak, rows_budget, procs, asked;
-	double build_seconds;
-};
-
-struct profile_stats {
-	uint64_t bpf[STAT_MAX];		/* the BPF side's stats map, summed */
-	uint64_t frames;		/* frames symbolized */
-	uint64_t unresolved;		/* frames left [unknown] or dso+0xoff */
-	uint64_t unnamed[UNNAMED_MAX];	/* the same by reason */
-	uint64_t stacks_missing;	/* stack ids gone from the stack map */
-	uint64_t tracking_lost;		/* process tracking records dropped */
-	uint64_t files_over_limit;	/* ELF files skipped, beyond the sane sizes */
-	uint64_t files_dwarf_over;	/* files whose DWARF is over --dwarf-mem */
-	uint64_t jit_malformed;		/* JIT map lines skipped: malformed */
-	uint64_t jit_over_cap;		/* ... well-formed, past --jit-map-mem */
-	uint64_t jit_refused;		/* JIT maps refused: not the process's own */
-	bool debuginfod;		/* DEBUGINFOD_URLS set, servers asked */
-	bool debuginfod_spent;		/* the run's wait budget ran out */
-	uint64_t debuginfod_fetched;	/* debug files the servers gave */
-	uint64_t debuginfod_failed;	/* lookups that got none */
-	double duration;		/* seconds of sampling */
-	uint64_t start_wall_ns;		/* when sampling began, CLOCK_REALTIME */
-	unsigned int freq;		/* sampling frequency, Hz */
-	size_t stack_ids;		/* stack map occupancy when drained */
-	uint64_t py_frames;		/* Python frames named */
-	uint64_t py_unnamed;		/* Python frames whose code object was not read */
-	uint64_t py_procs;		/* since the start: processes with a supported CPython */
-	uint64_t py_unsupported;	/* ... with a CPython of another version */
-	uint64_t py_codes_gone;		/* ... code objects not read: the process had exited */
-	uint64_t py_codes_bad;		/* ... not a code object, or unreadable */
-	uint64_t cgroups;		/* distinct cgroups the samples ran in */
-	uint64_t cgroups_merged;	/* samples past max_cgroups: no cgroup */
-	uint64_t cgroups_unnamed;	/* cgroups gone before they were named */
-	struct footprint footprint;
-	struct table_stats tables;
-	pid_t main_pid;			/* the profiled program (-p's first, the
-					 * command); 0: the whole machine (-a) */
 };
 
 /* What one event's counts are. */

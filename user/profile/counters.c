@@ -2,8 +2,8 @@
 /* The registered counters (see counters.h). */
 #include <string.h>
 
-#include "profile/aggregate.h"
 #include "profile/counters.h"
+#include "profile/stats.h"
 
 #define AT(field)	offsetof(struct profile_stats, field)
 #define N(arr)		(sizeof(arr) / sizeof((arr)[0]))
