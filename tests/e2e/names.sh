@@ -303,7 +303,7 @@ check "hung server: frames as app+0xOFF" grep -qE ';app\+0x[0-9a-f]+ [0-9]+$' "$
 # app (its debug file on no disk here) runs meanwhile, so one is sampled
 # whatever else the machine runs
 asked=$(grep -c accepted "$T/hung.out")
-"$D/app" 4 & busy=$!
+"$D/app" 60 & busy=$!
 zero=$(hung_run --debuginfod-timeout 0 -a -d 1 -o "$T/hung0.folded")
 after=$(grep -c accepted "$T/hung.out")
 check "hung server, --debuginfod-timeout 0: nothing in the summary" \

@@ -77,7 +77,7 @@ names_at "$S/dbgd.pb.gz" app >"$S/dbgd.names"
 check "symbolize from debuginfod: the same names as from the debug directory" \
 	all [ -s "$S/dbgd.names" ] -- cmp -s <(sort "$S/dbgd.names") <(sort "$S/named.names")
 check "symbolize from debuginfod: said it fetched the file" \
-	grep -q 'debuginfod: 1 fetched, 0 not found' "$S/dbgd.err"
+	grep -q 'debuginfod: 1 fetched' "$S/dbgd.err"
 expect_error "symbolize with a bad --debuginfod-timeout" 2 "expected seconds" \
 	"$BPFPROF" symbolize "$S/raw.pb.gz" -o "$S/x.pb.gz" --debuginfod-timeout soon
 

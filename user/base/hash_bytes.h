@@ -36,7 +36,8 @@ static inline uint64_t hash_bytes(const void *p, size_t len)
 }
 
 /* Tables keyed by a 64-bit address or id (dwarf_lines' cache, frame_memo,
- * the flame graph tree's children, the profile's sets): Fibonacci hashing,
+ * the flame graph tree's children; the profile's address and cgroup sets
+ * hash with addr_hash): Fibonacci hashing,
  * whose high bits mix every bit of the key, then linear probing over a
  * power-of-two table from addr_slot(). */
 static inline uint64_t addr_hash(uint64_t key)

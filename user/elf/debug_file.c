@@ -39,8 +39,12 @@ static int try_path(const struct debug_query *q, const char *path, bool check_cr
 
 	if (fd < 0)
 		return -1;
-	if ((check_crc && !crc_matches(fd, q->crc)) || (q->accept && !q->accept(fd, q->arg)) ||
-	    !(*found = strdup(path))) {
+	/* the copy first: what accept() keeps of a file it takes stays its */
+	*found = strdup(path);
+	if (!*found || (check_crc && !crc_matches(fd, q->crc)) ||
+	    (q->accept && !q->accept(fd, q->arg))) {
+		free(*found);
+		*found = NULL;
 		close(fd);
 		return -1;
 	}

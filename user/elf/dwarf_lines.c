@@ -58,7 +58,7 @@ static void module_build_id(Dwfl_Module *mod, char *hex)
 	int len = dwfl_module_build_id(mod, &bits, &vaddr);
 
 	hex[0] = '\0';
-	for (int i = 0; i < len && i < BUILD_ID_MAX; i++)
+	for (int i = 0; i < len && len <= BUILD_ID_MAX; i++)	/* longer: no path */
 		sprintf(hex + 2 * i, "%02x", bits[i]);
 }
 

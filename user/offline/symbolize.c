@@ -138,6 +138,16 @@ static int open_mapped_file(const struct symbolize *s, const char *id, const cha
 	return fd;
 }
 
+/* A build-id as a profile from elsewhere may hold one: lowercase hex of an
+ * even length a build-id has. Anything else never becomes part of a path
+ * or a server's URL. */
+static bool is_build_id(const char *id)
+{
+	size_t n = strspn(id, "0123456789abcdef");
+
+	return !id[n] && n >= 4 && n % 2 == 0 && n <= 2 * BUILD_ID_MAX;
+}
+
 static void find_file(struct symbolize *s, const Mapping *m, struct sym_file *sf)
 {
 	const char *id = (uint64_t)m->build_id < s->pr->n_string_table ?
@@ -148,7 +158,7 @@ static void find_file(struct symbolize *s, const Mapping *m, struct sym_file *sf
 	int fd;
 
 	sf->tried = true;
-	fd = strlen(id) >= 4 && file[0] ? open_mapped_file(s, id, file, &c, &sf->path) : -1;
+	fd = is_build_id(id) && file[0] ? open_mapped_file(s, id, file, &c, &sf->path) : -1;
 	if (fd < 0) {
 		s->files_missing++;
 		return;

@@ -26,7 +26,8 @@ enum counter_kind {
 enum counter_merge {
 	MERGE_SUM,		/* counts of an interval: they add up */
 	MERGE_NEWER,		/* totals since the start, gauges: the newer one */
-	MERGE_ELSEWHERE,	/* merged with the array it lives in (bpf[]) */
+	MERGE_ELSEWHERE,	/* kept by profile__merge() itself: bpf[] summed,
+				 * the cgroups counted again as samples add */
 };
 
 struct counter {
