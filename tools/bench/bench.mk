@@ -42,13 +42,14 @@ $(BENCH_BUILD)/fn_timer: tools/bench/fn_timer.c $(BENCH_BUILD)/fn_timer.skel.h
 # one file's unwind table, built as bpfprof builds it (part 7)
 UNWIND_COST_SRCS := user/unwind/unwind_table.c user/elf/cfi_bytes.c user/unwind/cfi_check.c \
                     user/unwind/cfi_rows.c \
-                    user/unwind/keeps_fp.c user/elf/elf_read.c user/elf/elf_limits.c
+                    user/unwind/cfi_libdw.c user/unwind/keeps_fp.c user/elf/elf_read.c user/elf/elf_limits.c \
+                    user/base/grow.c
 $(BENCH_BUILD)/unwind_cost: tools/bench/unwind_cost.c $(UNWIND_COST_SRCS) user/unwind/unwind_table.h
 	@mkdir -p $(@D)
 	$(CC) $(BENCH_CFLAGS) $(USER_INCS) $< $(UNWIND_COST_SRCS) -ldw -lelf -lz -o $@
 
 # one file's source lines and inline frames, resolved as bpfprof does (part 9)
-INLINE_COST_SRCS := user/elf/dwarf_lines.c user/elf/debuginfod.c user/elf/debuginfod_curl.c \
+INLINE_COST_SRCS := user/elf/dwarf_lines.c user/elf/debug_file.c user/elf/debuginfod.c user/elf/debuginfod_curl.c \
                     user/base/url.c user/base/open_regular.c user/base/errors.c user/base/term_safe.c
 $(BENCH_BUILD)/inline_cost: tools/bench/inline_cost.c $(INLINE_COST_SRCS) user/elf/dwarf_lines.h
 	@mkdir -p $(@D)
