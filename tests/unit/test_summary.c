@@ -109,3 +109,32 @@ Test(summary, advice_only_when_something_is_high)
 	cr_expect_str_eq(said, "16 files' unwind tables did not fit: raise --unwind-rows");
 	profile__free(p);
 }
+
+/* Many samples, most lines shared by several threads: the count is the
+ * lines folded__write() writes (the e2e checks it against the file too). */
+Test(summary, distinct_lines_as_written)
+{
+	static const char *const names[] = { "main", "a", "b", "c", "d", "e", "f" };
+	struct profile *p = profile__new();
+	char *text = NULL;
+	size_t len = 0, lines = 0;
+	FILE *f;
+
+	cr_assert_not_null(p);
+	for (int i = 0; i < 3000; i++) {
+		struct pframe fr[3] = { { .name = "main" }, { .name = names[i % 7] },
+					{ .name = names[(i / 7) % 7] } };
+
+		cr_assert_eq(profile__add(p, 0, "app", 10, 11 + i % 13, 0, 1, fr, 3), 0);
+	}
+	f = open_memstream(&text, &len);
+	cr_assert_not_null(f);
+	cr_assert_eq(folded__write(p, f), 0);
+	fclose(f);
+	for (size_t i = 0; i < len; i++)
+		lines += text[i] == '\n';
+	cr_expect_eq(lines, 49, "7 x 7 stacks: %zu", lines);
+	cr_expect_eq(folded__distinct(p), lines);
+	free(text);
+	profile__free(p);
+}

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/grow.h"
+#include "base/hash_bytes.h"
 #include "profile/aggregate.h"
 #include "output/folded.h"
 #include "profile/group_by.h"
@@ -147,8 +148,8 @@ static void print_merged(const struct text *t, const struct line_ref *refs, size
 }
 
 /* The profile's lines into *t, one ref each in *refs (p->nsamples of
- * them), sorted: the same lines are neighbours. Returns 0 or -ENOMEM. */
-static int sorted_lines(const struct profile *p, struct text *t, struct line_ref **refs)
+ * them), in the samples' order. Returns 0 or -ENOMEM. */
+static int build_lines(const struct profile *p, struct text *t, struct line_ref **refs)
 {
 	struct line_ref *r = calloc(p->nsamples ? p->nsamples : 1, sizeof(*r));
 	struct group_root memo = { 0 };
@@ -166,11 +167,17 @@ static int sorted_lines(const struct profile *p, struct text *t, struct line_ref
 			 p->events[ps->event].name : NULL);
 		put_bytes(t, "", 1);	/* the line's NUL */
 	}
-	if (!r || t->failed)
-		return -ENOMEM;
-	if (p->nsamples)
-		qsort_r(r, p->nsamples, sizeof(*r), cmp_line, t->s);
-	return 0;
+	return !r || t->failed ? -ENOMEM : 0;
+}
+
+/* The same, sorted: the same lines are neighbours. */
+static int sorted_lines(const struct profile *p, struct text *t, struct line_ref **refs)
+{
+	int err = build_lines(p, t, refs);
+
+	if (!err && p->nsamples)
+		qsort_r(*refs, p->nsamples, sizeof(**refs), cmp_line, t->s);
+	return err;
 }
 
 int folded__write(const struct profile *p, FILE *out)
@@ -192,11 +199,26 @@ size_t folded__distinct(const struct profile *p)
 {
 	struct line_ref *refs;
 	struct text t = { 0 };
-	size_t i, n = 0;
+	size_t *slots = NULL, cap = 1, n = 0;
 
-	if (!sorted_lines(p, &t, &refs))
-		for (i = 0; i < p->nsamples; i++)
-			n += !i || strcmp(t.s + refs[i - 1].off, t.s + refs[i].off);
+	/* a set of the lines by their text: the summary counts them before
+	 * anything is written, and a sort for it was a tenth of an end of run */
+	while (cap < 2 * p->nsamples)
+		cap *= 2;
+	if (!build_lines(p, &t, &refs))
+		slots = calloc(cap, sizeof(*slots));	/* an offset + 1; 0: free */
+	for (size_t i = 0; slots && i < p->nsamples; i++) {
+		const char *line = t.s + refs[i].off;
+		size_t j = (size_t)hash_bytes(line, strlen(line)) & (cap - 1);
+
+		while (slots[j] && strcmp(t.s + slots[j] - 1, line))
+			j = addr_slot_next(j, cap - 1);
+		if (!slots[j]) {
+			slots[j] = refs[i].off + 1;
+			n++;
+		}
+	}
+	free(slots);
 	free(refs);
 	free(t.s);
 	return n;
