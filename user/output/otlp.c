@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* profile -> ExportProfilesServiceRequest (protobuf-c, generated from
- * user/output/proto/otlp_*.proto): every table of the shared dictionary
- * interned through one kind of key, the bytes that make an entry what it
- * is, so that no entry is there twice. */
+ * user/output/proto/otlp_*.proto): a Profile per event over the shared
+ * dictionary (otlp_dict.c), the resource from the OTel environment. */
 #include <ctype.h>
 #include <errno.h>
-#include <search.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -13,390 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "base/grow.h"
-#include "base/cgroup_name.h"
 #include "output/otlp.h"
-#include "profile/aggregate.h"
-#include "otlp_profiles_service.pb-c.h"
-
-typedef Opentelemetry__Proto__Collector__Profiles__V1development__ExportProfilesServiceRequest
-	Request;
-typedef Opentelemetry__Proto__Profiles__V1development__ProfilesDictionary Dictionary;
-typedef Opentelemetry__Proto__Profiles__V1development__ResourceProfiles ResourceProfiles;
-typedef Opentelemetry__Proto__Profiles__V1development__ScopeProfiles ScopeProfiles;
-typedef Opentelemetry__Proto__Profiles__V1development__Profile Profile;
-typedef Opentelemetry__Proto__Profiles__V1development__ValueType ValueType;
-typedef Opentelemetry__Proto__Profiles__V1development__Sample Sample;
-typedef Opentelemetry__Proto__Profiles__V1development__Mapping Mapping;
-typedef Opentelemetry__Proto__Profiles__V1development__Location Location;
-typedef Opentelemetry__Proto__Profiles__V1development__Line Line;
-typedef Opentelemetry__Proto__Profiles__V1development__Function Function;
-typedef Opentelemetry__Proto__Profiles__V1development__Stack Stack;
-typedef Opentelemetry__Proto__Profiles__V1development__Link Link;
-typedef Opentelemetry__Proto__Profiles__V1development__KeyValueAndUnit KeyValueAndUnit;
-typedef Opentelemetry__Proto__Common__V1__AnyValue AnyValue;
-typedef Opentelemetry__Proto__Common__V1__KeyValue KeyValue;
-typedef Opentelemetry__Proto__Common__V1__InstrumentationScope Scope;
-typedef Opentelemetry__Proto__Resource__V1__Resource Resource;
-
-#define SAMPLE_ATTRS	7	/* thread.name, thread.id, process.pid, the cgroup's four */
-#define BUILD_ID_KEY	"process.executable.build_id.gnu"
-
-/* One table of the dictionary: its entries (char * for strings, else a
- * message each) and the tree that finds an entry by its key. */
-struct table {
-	void **items;
-	size_t n, cap;
-	void *tree;		/* struct dkey by bytes */
-};
-
-struct dkey {
-	int32_t index;
-	size_t len;
-	unsigned char bytes[];
-};
-
-struct enc {
-	struct table strings, attrs, functions, mappings, locations, stacks;
-	const struct pcgroup *cg_of;	/* the last sample's cgroup, and its */
-	int32_t cg_attrs[4];		/* attributes (0: none) */
-	int err;
-};
-
-static int cmp_dkey(const void *pa, const void *pb)
-{
-	const struct dkey *a = pa, *b = pb;
-
-	if (a->len != b->len)
-		return a->len < b->len ? -1 : 1;
-	return memcmp(a->bytes, b->bytes, a->len);
-}
-
-/* The entry of key in t: found, or made by make(arg) and added. */
-static int32_t intern(struct enc *e, struct table *t, const void *key, size_t len,
-		      void *(*make)(struct enc *, const void *), const void *arg)
-{
-	struct dkey *k = malloc(sizeof(*k) + len), **found;
-	void *item;
-
-	if (!k || e->err || t->n >= INT32_MAX) {
-		free(k);
-		e->err = e->err ? e->err : -ENOMEM;
-		return 0;
-	}
-	k->len = len;
-	memcpy(k->bytes, key, len);
-	found = tfind(k, &t->tree, cmp_dkey);
-	if (found) {
-		free(k);
-		return (*found)->index;
-	}
-	item = GROW(t->items, t->cap, t->n + 1) ? NULL : make(e, arg);
-	k->index = (int32_t)t->n;
-	if (!item || !tsearch(k, &t->tree, cmp_dkey)) {
-		free(item);
-		free(k);
-		e->err = -ENOMEM;
-		return 0;
-	}
-	t->items[t->n++] = item;
-	return k->index;
-}
-
-static void *make_string(struct enc *e, const void *s)
-{
-	(void)e;
-	return strdup(s);
-}
-
-static int32_t str(struct enc *e, const char *s)
-{
-	return intern(e, &e->strings, s, strlen(s), make_string, s);
-}
-
-/* An attribute's identity: key, kind, value (a string's index). */
-struct attr_key {
-	int32_t key;
-	int32_t kind;
-	int64_t value;
-};
-
-static void *make_attr(struct enc *e, const void *arg)
-{
-	const struct attr_key *k = arg;
-	struct { KeyValueAndUnit kv; AnyValue v; } *blk = calloc(1, sizeof(*blk));
-
-	if (!blk)
-		return NULL;
-	opentelemetry__proto__profiles__v1development__key_value_and_unit__init(&blk->kv);
-	opentelemetry__proto__common__v1__any_value__init(&blk->v);
-	blk->kv.key_strindex = k->key;
-	blk->kv.value = &blk->v;
-	if (k->kind == OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_STRING_VALUE)
-		blk->v.string_value = e->strings.items[k->value];
-	else
-		blk->v.int_value = k->value;
-	blk->v.value_case = k->kind;
-	return blk;
-}
-
-static int32_t attr_str(struct enc *e, const char *key, const char *value)
-{
-	struct attr_key k = { str(e, key),
-			      OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_STRING_VALUE,
-			      str(e, value) };
-
-	return intern(e, &e->attrs, &k, sizeof(k), make_attr, &k);
-}
-
-static int32_t attr_int(struct enc *e, const char *key, int64_t value)
-{
-	struct attr_key k = { str(e, key),
-			      OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_INT_VALUE, value };
-
-	return intern(e, &e->attrs, &k, sizeof(k), make_attr, &k);
-}
-
-static void *make_function(struct enc *e, const void *arg)
-{
-	const int64_t *k = arg;		/* name, file, start line */
-	Function *fn = calloc(1, sizeof(*fn));
-
-	(void)e;
-	if (!fn)
-		return NULL;
-	opentelemetry__proto__profiles__v1development__function__init(fn);
-	fn->name_strindex = fn->system_name_strindex = (int32_t)k[0];
-	fn->filename_strindex = (int32_t)k[1];
-	fn->start_line = k[2];
-	return fn;
-}
-
-static int32_t function(struct enc *e, const struct pframe *f)
-{
-	int64_t k[3] = { str(e, f->name ? f->name : ""), str(e, f->file ? f->file : ""),
-			 f->start_line };
-
-	return intern(e, &e->functions, k, sizeof(k), make_function, k);
-}
-
-/* A mapping's identity: where it was, the file, its build-id attribute. */
-struct map_key {
-	uint64_t start, limit, off;
-	int32_t file, build_id;
-};
-
-static void *make_mapping(struct enc *e, const void *arg)
-{
-	const struct map_key *k = arg;
-	struct { Mapping m; int32_t attr; } *blk = calloc(1, sizeof(*blk));
-
-	(void)e;
-	if (!blk)
-		return NULL;
-	opentelemetry__proto__profiles__v1development__mapping__init(&blk->m);
-	blk->m.memory_start = k->start;
-	blk->m.memory_limit = k->limit;
-	blk->m.file_offset = k->off;
-	blk->m.filename_strindex = k->file;
-	blk->attr = k->build_id;
-	blk->m.attribute_indices = &blk->attr;
-	blk->m.n_attribute_indices = k->build_id != 0;
-	return blk;
-}
-
-/* As pprof.c: the mapping as the process had it, a file's build-id beside it. */
-static int32_t mapping(struct enc *e, const struct pframe *f)
-{
-	struct map_key k = { f->map_start, f->map_limit, f->map_off,
-			     str(e, f->mapping && f->mapping[0] ? f->mapping : "[unknown]"),
-			     f->build_id && f->build_id[0] ? attr_str(e, BUILD_ID_KEY, f->build_id) : 0 };
-
-	return intern(e, &e->mappings, &k, sizeof(k), make_mapping, &k);
-}
-
-/* A location's identity: mapping, address, then (function, line) of each
- * Line, innermost first. */
-struct loc_key {
-	int64_t map, addr, nlines;
-	int64_t lines[][2];
-};
-
-static void *make_location(struct enc *e, const void *arg)
-{
-	const struct loc_key *k = arg;
-	size_t n = (size_t)k->nlines;
-	Location *loc = calloc(1, sizeof(*loc) + n * (sizeof(Line *) + sizeof(Line)));
-	Line *lines;
-
-	(void)e;
-	if (!loc)
-		return NULL;
-	/* one block: the location, its line pointers, its lines */
-	opentelemetry__proto__profiles__v1development__location__init(loc);
-	loc->lines = (Line **)(loc + 1);
-	lines = (Line *)(loc->lines + n);
-	for (size_t i = 0; i < n; i++) {
-		opentelemetry__proto__profiles__v1development__line__init(&lines[i]);
-		lines[i].function_index = (int32_t)k->lines[i][0];
-		lines[i].line = k->lines[i][1];
-		loc->lines[i] = &lines[i];
-	}
-	loc->n_lines = n;
-	loc->mapping_index = (int32_t)k->map;
-	loc->address = (uint64_t)k->addr;
-	return loc;
-}
-
-/* f[0..n): the frame holding the code and those inlined into it there,
- * root first; the Lines go innermost first, as the spec orders them. */
-static int32_t location(struct enc *e, const struct pframe *const *f, uint32_t n)
-{
-	size_t len = sizeof(struct loc_key) + n * sizeof(int64_t[2]);
-	struct loc_key *k = malloc(len);
-	int32_t idx;
-
-	if (!k) {
-		e->err = -ENOMEM;
-		return 0;
-	}
-	k->map = mapping(e, f[0]);
-	k->addr = (int64_t)f[0]->addr;
-	if (n == 1 && !f[0]->name[0])
-		n = 0;	/* --symbolize none: an address, named later */
-	k->nlines = n;
-	for (uint32_t i = 0; i < n; i++) {
-		k->lines[i][0] = function(e, f[n - 1 - i]);
-		k->lines[i][1] = f[n - 1 - i]->line;
-	}
-	idx = intern(e, &e->locations, k, len, make_location, k);
-	free(k);
-	return idx;
-}
-
-struct stack_ref {
-	size_t n;
-	const int32_t *locs;
-};
-
-static void *make_stack(struct enc *e, const void *arg)
-{
-	const struct stack_ref *k = arg;
-	Stack *st = calloc(1, sizeof(*st) + k->n * sizeof(int32_t));
-
-	(void)e;
-	if (!st)
-		return NULL;
-	opentelemetry__proto__profiles__v1development__stack__init(st);
-	st->location_indices = (int32_t *)(st + 1);
-	memcpy(st->location_indices, k->locs, k->n * sizeof(int32_t));
-	st->n_location_indices = k->n;
-	return st;
-}
-
-/* The sample's stack, leaf first as pprof and OTLP list it. */
-static int32_t stack(struct enc *e, const struct psample *ps)
-{
-	int32_t *locs = malloc((ps->nframes ? ps->nframes : 1) * sizeof(*locs)), idx;
-	struct stack_ref k = { 0, locs };
-	uint32_t i, first;
-
-	if (!locs) {
-		e->err = -ENOMEM;
-		return 0;
-	}
-	for (i = ps->nframes; i > 0; i = first) {
-		first = i - 1;
-		while (first > 0 && ps->frames[first]->inlined)
-			first--;
-		locs[k.n++] = location(e, &ps->frames[first], i - first);
-	}
-	idx = intern(e, &e->stacks, locs, k.n * sizeof(*locs), make_stack, &k);
-	free(locs);
-	return idx;
-}
-
-/* A cgroup's attributes, made once for the samples in a row in it. */
-static const int32_t *cgroup_attrs(struct enc *e, const struct pcgroup *cg)
-{
-	struct cgroup_name name;
-
-	if (e->cg_of == cg)
-		return e->cg_attrs;
-	cgroup_name__parse(cg->path ? cg->path : "", &name);
-	e->cg_of = cg;
-	e->cg_attrs[0] = cg->path && cg->path[0] ? attr_str(e, "process.linux.cgroup", cg->path) : 0;
-	e->cg_attrs[1] = name.container[0] ? attr_str(e, "container.id", name.container) : 0;
-	e->cg_attrs[2] = name.pod[0] ? attr_str(e, "k8s.pod.uid", name.pod) : 0;
-	e->cg_attrs[3] = name.unit[0] ? attr_str(e, "systemd.unit", name.unit) : 0;
-	return e->cg_attrs;
-}
-
-/* One allocation a sample: the Sample, its value, its attributes. */
-struct sample_block {
-	Sample s;
-	int64_t value;
-	int32_t attrs[SAMPLE_ATTRS];
-};
-
-static Sample *sample(struct enc *e, const struct psample *ps)
-{
-	struct sample_block *blk = calloc(1, sizeof(*blk));
-	char comm[TASK_COMM_LEN];
-	const int32_t *cg;
-	size_t n = 0;
-
-	if (!blk) {
-		e->err = -ENOMEM;
-		return NULL;
-	}
-	opentelemetry__proto__profiles__v1development__sample__init(&blk->s);
-	memcpy(comm, ps->comm, sizeof(comm));
-	comm[sizeof(comm) - 1] = '\0';
-	blk->s.stack_index = stack(e, ps);
-	blk->value = (int64_t)ps->count;
-	blk->s.values = &blk->value;
-	blk->s.n_values = 1;
-	blk->attrs[n++] = attr_str(e, "thread.name", comm);
-	blk->attrs[n++] = attr_int(e, "thread.id", ps->pid);
-	blk->attrs[n++] = attr_int(e, "process.pid", ps->tgid);
-	cg = ps->cgroup ? cgroup_attrs(e, ps->cgroup) : NULL;
-	for (size_t i = 0; cg && i < 4; i++)
-		if (cg[i])
-			blk->attrs[n++] = cg[i];
-	blk->s.attribute_indices = blk->attrs;
-	blk->s.n_attribute_indices = n;
-	return &blk->s;
-}
-
-static void *make_zero(struct enc *e, const void *arg)
-{
-	const ProtobufCMessageDescriptor *d = arg;
-	void *m = calloc(1, d->sizeof_message);
-
-	(void)e;
-	if (m)
-		protobuf_c_message_init(d, m);
-	return m;
-}
-
-/* Entry 0 of every table: the zero value, so that index 0 is "none". */
-static void zero_entries(struct enc *e)
-{
-	static const unsigned char none = 0;
-
-	str(e, "");
-	intern(e, &e->attrs, &none, 1, make_zero,
-	       &opentelemetry__proto__profiles__v1development__key_value_and_unit__descriptor);
-	intern(e, &e->functions, &none, 1, make_zero,
-	       &opentelemetry__proto__profiles__v1development__function__descriptor);
-	intern(e, &e->mappings, &none, 1, make_zero,
-	       &opentelemetry__proto__profiles__v1development__mapping__descriptor);
-	intern(e, &e->locations, &none, 1, make_zero,
-	       &opentelemetry__proto__profiles__v1development__location__descriptor);
-	intern(e, &e->stacks, &none, 1, make_zero,
-	       &opentelemetry__proto__profiles__v1development__stack__descriptor);
-}
+#include "output/otlp_dict.h"
 
 /* The messages around the dictionary, for one request. */
 struct request {
@@ -424,12 +40,12 @@ static void event_profile(struct enc *e, struct request *r, const struct profile
 	opentelemetry__proto__profiles__v1development__profile__init(pr);
 	opentelemetry__proto__profiles__v1development__value_type__init(&t[0]);
 	opentelemetry__proto__profiles__v1development__value_type__init(&t[1]);
-	t[0].type_strindex = str(e, one ? "samples" : p->events[ev].name);
-	t[0].unit_strindex = str(e, one ? "count" : p->events[ev].unit);
+	t[0].type_strindex = otlp_dict__str(e, one ? "samples" : p->events[ev].name);
+	t[0].unit_strindex = otlp_dict__str(e, one ? "count" : p->events[ev].unit);
 	pr->sample_type = &t[0];
 	if (one && p->stats.freq) {
-		t[1].type_strindex = str(e, "cpu");
-		t[1].unit_strindex = str(e, "nanoseconds");
+		t[1].type_strindex = otlp_dict__str(e, "cpu");
+		t[1].unit_strindex = otlp_dict__str(e, "nanoseconds");
 		pr->period_type = &t[1];
 		pr->period = 1000000000ll / p->stats.freq;
 	}
@@ -442,7 +58,7 @@ static void event_profile(struct enc *e, struct request *r, const struct profile
 	}
 	for (size_t i = 0; i < p->nsamples && !e->err; i++)
 		if (one || p->samples[i].event == (uint32_t)ev)
-			if ((pr->samples[pr->n_samples] = sample(e, &p->samples[i])))
+			if ((pr->samples[pr->n_samples] = otlp_dict__sample(e, &p->samples[i])))
 				pr->n_samples++;
 	r->profile_ptrs[ev] = pr;
 }
@@ -525,7 +141,7 @@ static void request(struct enc *e, struct request *r, const struct profile *p)
 	opentelemetry__proto__profiles__v1development__resource_profiles__init(&r->rp);
 	opentelemetry__proto__profiles__v1development__scope_profiles__init(&r->sp);
 	opentelemetry__proto__common__v1__instrumentation_scope__init(&r->scope);
-	zero_entries(e);
+	otlp_dict__init(e);
 	resource(r);
 	r->scope.name = "bpfprof";
 	r->scope.version = BPFPROF_VERSION;
@@ -559,14 +175,6 @@ static void request(struct enc *e, struct request *r, const struct profile *p)
 	r->req.dictionary = &r->dict;
 }
 
-static void free_table(struct table *t)
-{
-	for (size_t i = 0; i < t->n; i++)
-		free(t->items[i]);
-	free(t->items);
-	tdestroy(t->tree, free);
-}
-
 static void free_request(struct enc *e, struct request *r)
 {
 	for (size_t i = 0; i < r->sp.n_profiles; i++) {
@@ -574,12 +182,7 @@ static void free_request(struct enc *e, struct request *r)
 			free(r->profiles[i].samples[k]);	/* the sample_block */
 		free(r->profiles[i].samples);
 	}
-	free_table(&e->strings);
-	free_table(&e->attrs);
-	free_table(&e->functions);
-	free_table(&e->mappings);
-	free_table(&e->locations);
-	free_table(&e->stacks);
+	otlp_dict__free(e);
 	free(r);
 }
 
