@@ -4,7 +4,7 @@
  * the sampling loop only spools (push.h). The worker sends the spool
  * oldest first through a curl multi handle, so that stopping it cuts a
  * transfer at once (curl_multi_wakeup) whatever the server does. The two
- * protocols differ only in the request (set_request); spool, back-off,
+ * protocols differ only in the request (push_request.c); spool, back-off,
  * verdicts and accounting are one.
  */
 #include <errno.h>
@@ -18,49 +18,17 @@
 #include <time.h>
 
 #include "base/errors.h"
-#include "output/gzip.h"
 #include "output/libcurl.h"
 #include "output/otlp_headers.h"
 #include "output/otlp_reply.h"
-#include "output/push.h"
+#include "output/push_priv.h"
 #include "output/push_auth.h"
 #include "output/push_reply.h"
 #include "output/spool.h"
 
-#define ATTEMPT_MS	10000	/* one request, all of it: connect, send, reply */
-#define CONNECT_MS	5000
 #define EXIT_WAIT_MS	500	/* at exit, for what waits; the rest stays spooled */
 #define BACKOFF_MIN_MS	1000
 #define BACKOFF_MAX_MS	300000
-
-struct pusher {
-	struct push_opts o;
-	const char *what;		/* "push" or "otlp": its messages' prefix */
-	struct push_auth auth;		/* from --push-auth-file or the environment */
-	char *bearer;			/* its "Authorization: Bearer" header */
-	struct otlp_headers headers;	/* OTLP: from OTLP_HEADERS_ENV */
-	char *endpoint;			/* OTLP: the URL posted to */
-	char shown[1024];		/* the URL as printed: no credentials */
-	void *gz;			/* OTLP: the request's body, compressed */
-	struct spool *spool;
-	CURL *curl;			/* the worker's */
-	CURLM *multi;
-	struct push_reply *reply;	/* the worker's */
-	pthread_t thread;
-	bool started;
-	atomic_bool stop;		/* read by a transfer without the lock */
-	pthread_mutex_t lock;
-	pthread_cond_t cond;		/* work, stop, or the worker went idle */
-	/* under lock */
-	bool work;			/* the spool may hold something to send */
-	bool flushing;			/* at exit: one try, whatever the backoff */
-	bool idle;			/* the worker has nothing it may send now */
-	bool failing;			/* said once when it starts, once when it ends */
-	char sending[96];		/* on the wire: spared by the spool's bound */
-	int64_t retry_at_ms;		/* monotonic; no attempt before (backoff) */
-	int64_t backoff_ms;
-	struct push_stats st;
-};
 
 static int64_t monotonic_ms(void)
 {
@@ -74,118 +42,6 @@ static void deadline_ts(int64_t at_ms, struct timespec *ts)
 {
 	ts->tv_sec = at_ms / 1000;
 	ts->tv_nsec = at_ms % 1000 * 1000000;
-}
-
-/* What every request is: its URL, bounds, reply, credentials. */
-static int set_common(struct pusher *ps, const char *url, struct curl_slist **hdrs)
-{
-	CURL *c = ps->curl;
-
-	libcurl.easy_reset(c);
-	libcurl.easy_setopt(c, CURLOPT_URL, url);
-	libcurl.easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
-	libcurl.easy_setopt(c, CURLOPT_TIMEOUT_MS, (long)ATTEMPT_MS);
-	libcurl.easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, (long)CONNECT_MS);
-	libcurl.easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
-	libcurl.easy_setopt(c, CURLOPT_USERAGENT, "bpfprof/" BPFPROF_VERSION);
-	/* the reply goes to memory, bounded: never to stdout */
-	libcurl.easy_setopt(c, CURLOPT_WRITEFUNCTION, push_reply__write);
-	libcurl.easy_setopt(c, CURLOPT_WRITEDATA, ps->reply);
-	if (ps->auth.kind == PUSH_AUTH_BASIC)
-		libcurl.easy_setopt(c, CURLOPT_USERPWD, ps->auth.secret);
-	if (ps->bearer) {
-		*hdrs = libcurl.slist_append(NULL, ps->bearer);
-		if (!*hdrs)
-			return -ENOMEM;
-	}
-	return 0;
-}
-
-static int add_header(struct curl_slist **hdrs, const char *line)
-{
-	struct curl_slist *more = libcurl.slist_append(*hdrs, line);
-
-	if (!more)
-		return -ENOMEM;
-	*hdrs = more;
-	return 0;
-}
-
-/* POST URL/ingest?...: the query names the app with its labels, the
- * interval, the format, the rate. */
-static int pyroscope_request(struct pusher *ps, const struct spool_item *it, const char *body,
-			     size_t len, curl_mime **mime, struct curl_slist **hdrs)
-{
-	char label[512], url[2048], *name;
-	size_t bl = strlen(ps->o.url);
-	CURL *c = ps->curl;
-	int err;
-
-	snprintf(label, sizeof(label), "%s{hostname=%s}", ps->o.app, ps->o.host);
-	name = libcurl.easy_escape(c, label, 0);
-	if (!name)
-		return -ENOMEM;
-	while (bl && ps->o.url[bl - 1] == '/')
-		bl--;
-	snprintf(url, sizeof(url), "%.*s/ingest?name=%s&from=%" PRId64 "&until=%" PRId64
-		 "&format=%s&sampleRate=%u&spyName=bpfprof", (int)bl, ps->o.url, name, it->from,
-		 it->until, it->fmt == FORMAT_PPROF ? "pprof" : "folded", ps->o.freq);
-	libcurl.free(name);
-	err = set_common(ps, url, hdrs);
-	if (err)
-		return err;
-	if (it->fmt == FORMAT_PPROF) {
-		/* Pyroscope takes pprof as a multipart form field "profile" */
-		curl_mimepart *part;
-
-		*mime = libcurl.mime_init(c);
-		part = *mime ? libcurl.mime_addpart(*mime) : NULL;
-		if (!part || libcurl.mime_name(part, "profile") ||
-		    libcurl.mime_filename(part, "profile.pb.gz") ||
-		    libcurl.mime_data(part, body, len) ||
-		    libcurl.mime_type(part, "application/octet-stream"))
-			return -ENOMEM;
-		libcurl.easy_setopt(c, CURLOPT_MIMEPOST, *mime);
-	} else {
-		if (add_header(hdrs, "Content-Type: text/plain"))
-			return -ENOMEM;
-		libcurl.easy_setopt(c, CURLOPT_POSTFIELDS, body);
-		libcurl.easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len);
-	}
-	if (*hdrs)
-		libcurl.easy_setopt(c, CURLOPT_HTTPHEADER, *hdrs);
-	return 0;
-}
-
-/* POST the endpoint: the request gzipped, with the environment's headers. */
-static int otlp_request(struct pusher *ps, const char *body, size_t len,
-			struct curl_slist **hdrs)
-{
-	size_t gz_len;
-	int err = set_common(ps, ps->endpoint, hdrs);
-
-	if (!err)
-		err = gzip__memory(body, len, &ps->gz, &gz_len);
-	if (err)
-		return err;
-	if (add_header(hdrs, "Content-Type: application/x-protobuf") ||
-	    add_header(hdrs, "Content-Encoding: gzip"))
-		return -ENOMEM;
-	for (size_t i = 0; i < ps->headers.n; i++)
-		if (add_header(hdrs, ps->headers.lines[i]))
-			return -ENOMEM;
-	libcurl.easy_setopt(ps->curl, CURLOPT_POSTFIELDS, ps->gz);
-	libcurl.easy_setopt(ps->curl, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)gz_len);
-	libcurl.easy_setopt(ps->curl, CURLOPT_HTTPHEADER, *hdrs);
-	return 0;
-}
-
-static int set_request(struct pusher *ps, const struct spool_item *it, const char *body,
-		       size_t len, curl_mime **mime, struct curl_slist **hdrs)
-{
-	if (ps->o.protocol == PUSH_OTLP)
-		return otlp_request(ps, body, len, hdrs);
-	return pyroscope_request(ps, it, body, len, mime, hdrs);
 }
 
 /* Runs the request until it ends or the pusher stops. Returns the HTTP
@@ -226,7 +82,7 @@ static long send_item(struct pusher *ps, const struct spool_item *it, const char
 
 	*why = "out of memory";
 	push_reply__reset(ps->reply);
-	if (!set_request(ps, it, body, len, &mime, &hdrs))
+	if (!push_request__set(ps, it, body, len, &mime, &hdrs))
 		status = transfer(ps, why);
 	libcurl.mime_free(mime);
 	if (hdrs)	/* they may hold credentials */
