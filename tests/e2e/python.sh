@@ -122,7 +122,9 @@ check "python pprof: the report names hot (py_chain.py:LINE)" grep -qE 'hot \(py
 # pprof: one Function per code object, the line in the Line (before:
 # "hot (py_chain.py:14)", a Function per line: -list printed a block each)
 go tool pprof -sample_index=samples -list '^hot$' "$T/py.pb.gz" >"$T/py.list" 2>&1
-# the loop's line: its samples (cum; flat is the share where no native frame
+# the loop's line: its samples (cum; a Location per line: keyed by the code
+# object alone, every sample went to whichever line came first, the for
+# line in some runs; flat is the share where no native frame
 # of the interpreter, PyObject_Free say, was the leaf: 46 of 103 in one run)
 read -r flat cum <<<"$(awk '/n \+= i \* i/ { print $1, $2 }' "$T/py.list")"
 check "python pprof: -list hot gives one block, its loop's line with samples (flat $flat, cum $cum; $(grep -c '^ROUTINE' "$T/py.list") blocks)" \

@@ -408,6 +408,44 @@ Test(views, pprof_round_trip)
 	profile__free(p);
 }
 
+/* A Python function's samples at two lines: two Locations (a Python frame
+ * has no address: its line tells them apart), read back at their lines
+ * with their own counts. Found in a run: every sample of hot() at the
+ * line its first sample had, whichever that was. */
+Test(views, pprof_python_lines_apart)
+{
+	struct pframe fr[] = {
+		{ .name = "main", .mapping = "/bin/python3", .build_id = "" },
+		{ .name = "hot (py_chain.py:13)", .mapping = "[python]", .build_id = "",
+		  .file = "/src/py_chain.py", .line = 13, .start_line = 10, .python = true },
+		{ .name = "hot (py_chain.py:14)", .mapping = "[python]", .build_id = "",
+		  .file = "/src/py_chain.py", .line = 14, .start_line = 10, .python = true },
+	};
+	const struct pframe at13[] = { fr[0], fr[1] }, at14[] = { fr[0], fr[2] };
+	struct profile *p = profile__new();
+	struct vprof *v = NULL;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	cr_assert_eq(profile__add(p, 0, "python3", 42, 42, 0, 3, at13, 2), 0);
+	cr_assert_eq(profile__add(p, 0, "python3", 42, 42, 0, 5, at14, 2), 0);
+	cr_assert_eq(pprof__write(p, NULL, f), 0);
+	fclose(f);
+	cr_assert_eq(vprof__parse("t", (const uint8_t *)buf, len, &v), 0);
+	cr_assert_eq(v->nstacks, 2);
+	for (size_t i = 0; i < 2; i++) {
+		const struct vstack *s = &v->stacks[i];
+		const char *leaf = v->frames[s->frames[s->depth - 1]].name;
+
+		cr_expect_str_eq(leaf, s->count == 3 ? "hot (py_chain.py:13)" : "hot (py_chain.py:14)",
+				 "%lu samples at %s", (unsigned long)s->count, leaf);
+	}
+	vprof__free(v);
+	free(buf);
+	profile__free(p);
+}
+
 Test(views, report_self_total_and_filters)
 {
 	struct vprof *v = parse("a;main;f;g 30\na;main;f 10\na;main;g 20\nb;main;g 40\n");

@@ -37,7 +37,7 @@ struct builder {
 	void *strings;		/* tree: struct pp_key by string */
 	void *mappings;		/* tree: struct pp_key by (mapping, build_id) pointers */
 	void *functions;	/* tree: struct pp_key by (name, mapping) pointers */
-	void *locations;	/* tree: struct pp_key by (mapping id, addr, function id) */
+	void *locations;	/* tree: struct pp_key by (mapping id, addr, function id, line) */
 	size_t cap_str, cap_map, cap_fn, cap_loc;
 	char **owned;		/* strings made here (comment lines, Python functions) */
 	size_t n_owned, cap_owned;
@@ -47,7 +47,7 @@ struct builder {
 
 struct pp_key {
 	const void *a, *b;	/* interned strings: compared by pointer */
-	uint64_t x, y, z;
+	uint64_t x, y, z, w;
 	uint64_t id;
 };
 
@@ -63,7 +63,9 @@ static int cmp_entry(const void *pa, const void *pb)
 		return a->x < b->x ? -1 : 1;
 	if (a->y != b->y)
 		return a->y < b->y ? -1 : 1;
-	return (a->z > b->z) - (a->z < b->z);
+	if (a->z != b->z)
+		return a->z < b->z ? -1 : 1;
+	return (a->w > b->w) - (a->w < b->w);
 }
 
 static int cmp_string(const void *pa, const void *pb)
@@ -277,12 +279,15 @@ static uint64_t function_id(struct builder *b, const struct pframe *f)
 }
 
 /* One Location per address: the frame that holds the code and the frames
- * inlined into it there (f[0..n), root first), as Lines, innermost first. */
+ * inlined into it there (f[0..n), root first), as Lines, innermost first.
+ * The leaf's line is in the key too: a Python frame has no address, so
+ * its lines (one function's 13 and 14) are told apart by it alone. */
 static uint64_t location_id(struct builder *b, const struct pframe *const *f, uint32_t n)
 {
 	bool unnamed = n == 1 && !f[0]->name[0];	/* --symbolize none */
 	uint64_t map = mapping_id(b, f[0]), leaf_fn = unnamed ? 0 : function_id(b, f[n - 1]), id;
-	struct pp_key key = { .b = (const void *)(uintptr_t)n, .x = map, .y = f[0]->addr, .z = leaf_fn };
+	struct pp_key key = { .b = (const void *)(uintptr_t)n, .x = map, .y = f[0]->addr, .z = leaf_fn,
+			      .w = f[n - 1]->line };
 	size_t nloc = b->prof.n_location;
 	Location *loc;
 	Line *lines;
