@@ -341,6 +341,14 @@ inside=$(awk -v lo=$((16#$hot)) -v n=$((16#$size)) '{ o = 0
 	for (i = 1; i <= length($0); i++) o = o * 16 + index("0123456789abcdef", substr($0, i, 1)) - 1
 	if (o >= lo && o < lo + n) print }' "$T/strip.offs" | wc -l)
 note_share "$S" "nofp_hot's FDE" "$s"
+# the function at the entry point (e_entry) is _start, stripped or not
+entry=$(readelf -h "$EX/$S" | sed -nE 's/.*Entry point address: +0x0*([0-9a-f]+).*/\1/p')
+libc_main=$(awk '/;__libc_start_main;/ { n += $NF } END { print n + 0 }' "$T/strip.folded")
+at_start=$(awk '{ split($0, f, ";") } f[2] == "_start" && f[3] == "__libc_start_main" { n += $NF }
+	END { print n + 0 }' "$T/strip.folded")
+check "stripped: the entry point's function (0x$entry) named _start: $at_start of $libc_main samples through __libc_start_main start there" \
+	all [ "$libc_main" -ge 20 ] -- [ "$at_start" -eq "$libc_main" ] -- \
+	    [ "$(grep -c "$S+0x$entry[; ]" "$T/strip.folded")" -eq 0 ]
 check "stripped: nofp_hot's samples are one frame, $S+0x$hot, in >= 80% ($s%); $inside name(s) inside it" \
 	all [ "$s" -ge 80 ] -- [ "$inside" -eq 1 ]
 check "stripped: --stats says why they are unnamed ($(stat_of "$T/strip.json" .unresolved_by_reason.no_symbol) no symbol)" \

@@ -377,3 +377,50 @@ Test(elf_syms, plt_entries_named_as_objdump_names_them)
 	stripped = strip_copy(path_of("plt_ibt").s, "plt_ibt.stripped");
 	cr_expect_geq(expect_plt_as_objdump(stripped.s), 3);
 }
+
+/* readelf's "Entry point address" of path. */
+static uint64_t readelf_entry(const char *path)
+{
+	char cmd[512], line[256];
+	uint64_t entry = 0;
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "readelf -h '%s'", path);
+	p = popen(cmd, "r");
+	cr_assert_not_null(p);
+	while (fgets(line, sizeof(line), p))
+		if (sscanf(line, " Entry point address: 0x%" SCNx64, &entry) == 1)
+			break;
+	pclose(p);
+	return entry;
+}
+
+/* A program's entry point (its _start, which a stripped file no longer
+ * names) is known, PIE or not, stripped or not; a library has none, even
+ * where its e_entry is set. (A library that asks for a loader, as libc.so.6
+ * does, is a program when run: its e_entry then is where it starts.) */
+Test(elf_syms, entry_point_of_programs_only)
+{
+	const struct path progs[] = { build_stripped("pie", PIE_FLAGS), build("nopie", NOPIE_FLAGS) };
+	/* a library whose e_entry is set, but asks for no loader */
+	struct path lib = build("lib.so", LIB_FLAGS " -Wl,-e,hot_leaf");
+	struct nm_sym start = nm_find(progs[1].s, false, "_start");
+	struct elf_syms *es;
+
+	cr_assert(start.found, "nm: no _start in %s", progs[1].s);
+	cr_assert_eq(readelf_entry(progs[1].s), start.addr);
+	for (size_t i = 0; i < 2; i++) {
+		uint64_t entry = readelf_entry(progs[i].s);
+
+		es = open_path(progs[i].s);
+		cr_assert_neq(entry, 0);
+		cr_expect(elf_syms__is_entry(es, entry), "%s: 0x%" PRIx64, progs[i].s, entry);
+		cr_expect(!elf_syms__is_entry(es, entry + 1) && !elf_syms__is_entry(es, 0));
+		elf_syms__free(es);
+	}
+	es = open_path(lib.s);
+	cr_assert_neq(readelf_entry(lib.s), 0);
+	cr_expect(!elf_syms__is_entry(es, readelf_entry(lib.s)), "lib.so: e_entry 0x%" PRIx64,
+		  readelf_entry(lib.s));
+	elf_syms__free(es);
+}

@@ -187,6 +187,11 @@ int elf_syms__vaddr(const struct elf_syms *es, uint64_t file_off, uint64_t *vadd
 	return 0;
 }
 
+bool elf_syms__is_entry(const struct elf_syms *es, uint64_t vaddr)
+{
+	return es && es->entry && vaddr == es->entry;
+}
+
 int elf_syms__map_vaddr(const struct elf_syms *es, uint64_t pgoff, uint64_t *vaddr)
 {
 	return es ? elf_load__map_vaddr(es->segs, es->nr_segs, pgoff, vaddr) : -ENOENT;

@@ -39,6 +39,10 @@ const char *elf_syms__lookup(const struct elf_syms *es, uint64_t file_off, uint6
  * is loaded at. Returns 0, or -ENOENT when no PT_LOAD maps the offset. */
 int elf_syms__vaddr(const struct elf_syms *es, uint64_t file_off, uint64_t *vaddr);
 
+/* Whether vaddr is the program's entry point (e_entry: its _start); never
+ * in a library that asks for no loader (PT_INTERP). */
+bool elf_syms__is_entry(const struct elf_syms *es, uint64_t vaddr);
+
 /* The virtual address of the first byte of an executable mapping of the
  * file from offset pgoff (elf_load__map_vaddr()): mapping start - it is
  * the mapping's load bias. Returns 0 or -ENOENT. */

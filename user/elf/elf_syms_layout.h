@@ -33,6 +33,7 @@ struct elf_syms {
 	size_t build_id_len;
 	bool full_symtab;	/* symbols from .symtab, not only .dynsym */
 	uint64_t dwarf_bytes;	/* .debug_* sections, as libdw holds them */
+	uint64_t entry;		/* a program's entry point (e_entry); 0: a library */
 };
 
 static inline uint64_t add_sat(uint64_t a, uint64_t b)

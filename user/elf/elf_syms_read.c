@@ -60,14 +60,21 @@ int elf_syms_read__check_ehdr(Elf *elf, uint64_t fsize, size_t *phnum)
 
 int elf_syms_read__segs(struct elf_syms *es, Elf *elf, size_t phnum, uint64_t fsize)
 {
+	bool program = false;
+	GElf_Ehdr eh;
 	GElf_Phdr ph;
 
+	if (!gelf_getehdr(elf, &eh))
+		return elf_read__fail(EINVAL);
 	es->segs = calloc(phnum ? phnum : 1, sizeof(*es->segs));
 	if (!es->segs)
 		return -ENOMEM;
 	for (size_t i = 0; i < phnum; i++) {
 		if (!gelf_getphdr(elf, (int)i, &ph))
 			return elf_read__fail(EINVAL);
+		/* a program: a fixed address, or asks for a loader (a PIE);
+		 * a library's e_entry is 0 or a function of its own */
+		program |= ph.p_type == PT_INTERP;
 		if (ph.p_type != PT_LOAD)
 			continue;
 		if (!elf_read__in_file(ph.p_offset, ph.p_filesz, fsize) || ph.p_filesz > ph.p_memsz ||
@@ -79,6 +86,8 @@ int elf_syms_read__segs(struct elf_syms *es, Elf *elf, size_t phnum, uint64_t fs
 			.exec = ph.p_flags & PF_X,
 		};
 	}
+	if (program || eh.e_type == ET_EXEC)
+		es->entry = eh.e_entry;
 	return 0;
 }
 

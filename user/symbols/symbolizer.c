@@ -151,18 +151,25 @@ static void name_jit(struct symbolizer *sz, const struct user_ctx *ctx, bool ali
 }
 
 /* The function an unnamed address is in, as the file's CFI sees it (its
- * FDE's start): all samples in one unnamed function are then one frame. */
+ * FDE's start): all samples in one unnamed function are then one frame.
+ * The one that starts at the program's entry point is its _start, named so
+ * (a stripped gzip's stacks end in _start as an unstripped one's do). */
 static void cfi_function(struct symbolizer *sz, struct file_entry *f, pid_t tgid, bool alive,
 			 const struct vma *v, struct user_sym *out)
 {
 	const struct fde_index *fi = files__functions(sz->files, f, tgid, alive, v);
 	uint64_t vaddr, start;
 
-	if (fi && !elf_syms__vaddr(f->syms, out->file_off, &vaddr) &&
-	    !fde_index__find(fi, vaddr, &start)) {
-		out->in_function = true;
-		out->func_off = out->file_off - (vaddr - start);
+	if (!fi || elf_syms__vaddr(f->syms, out->file_off, &vaddr) ||
+	    fde_index__find(fi, vaddr, &start))
+		return;
+	if (elf_syms__is_entry(f->syms, start)) {
+		out->name = "_start";
+		out->why = UNNAMED_NONE;
+		return;
 	}
+	out->in_function = true;
+	out->func_off = out->file_off - (vaddr - start);
 }
 
 /* Why an address of mapping v (of file f) has no name (see unnamed.h). */
