@@ -10,7 +10,8 @@
  *                                        as newer JDKs write)
  * The map starts with two lines no profiler can use (a size of 0, a
  * start that is not hex), as a buggy agent writes: skipped and counted.
- * Usage: jit_perfmap [seconds]   (default 5; the map is left, as JITs do)
+ * Usage: jit_perfmap [seconds [nomap]]   (default 5; the map is left, as
+ * JITs do; nomap: none written, as a JIT that writes none)
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -61,6 +62,8 @@ int main(int argc, char **argv)
 	FILE *map;
 
 	snprintf(path, sizeof(path), "/tmp/perf-%d.map", (int)getpid());
+	if (argc > 2 && !strcmp(argv[2], "nomap"))
+		snprintf(path, sizeof(path), "/dev/null");
 	map = fopen(path, "w");
 	if (!map)
 		die(argv[0], path);
