@@ -164,7 +164,8 @@ struct {
  * which file slot each uses. */
 struct unwind_rows_map {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(map_flags, BPF_F_INNER_MAP);
+	/* mmapable: user space writes the rows into the map's pages */
+	__uint(map_flags, BPF_F_INNER_MAP | BPF_F_MMAPABLE);
 	__uint(max_entries, 1);
 	__type(key, __u32);
 	/* a size, not a type: clang emits the row's BTF only as a forward

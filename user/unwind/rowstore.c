@@ -2,14 +2,14 @@
 /* Per-file unwind rows in BPF inner maps: load, drop, a budget. */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
 
 #include "sampling/kmem.h"
 #include "unwind/rowstore.h"
-
-#define UPLOAD_CHUNK	65536	/* rows per batch update */
 
 struct rowstore {
 	int files_fd;
@@ -62,32 +62,24 @@ void rowstore__free(struct rowstore *rs)
 	free(rs);
 }
 
-/* Rows into the array at fd, in batches. */
+/* Rows into the array at fd (of exactly n rows), through its own pages:
+ * batch updates copied them in a row at a time, 0.44 s of the main loop
+ * for clang's 2.5 million rows while its first compiles waited for them. */
 static int upload(int fd, const struct unwind_row *rows, size_t n)
 {
-	__u32 *keys = malloc(UPLOAD_CHUNK * sizeof(*keys));
-	size_t done = 0, i;
-	int err = 0;
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), len = (n * sizeof(*rows) + page - 1) & ~(page - 1);
+	void *mem = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 
-	if (!keys)
-		return -ENOMEM;
-	while (!err && done < n) {
-		__u32 count = n - done < UPLOAD_CHUNK ? (__u32)(n - done) : UPLOAD_CHUNK;
-
-		for (i = 0; i < count; i++)
-			keys[i] = (__u32)(done + i);
-		if (bpf_map_update_batch(fd, keys, &rows[done], &count, NULL))
-			err = -errno;
-		done += count;
-	}
-	free(keys);
-	return err;
+	if (mem == MAP_FAILED)
+		return -errno;
+	memcpy(mem, rows, n * sizeof(*rows));
+	return munmap(mem, len) ? -errno : 0;
 }
 
 /* A map of exactly n rows, filled: its fd, or -errno. */
 static int rows_map(const struct unwind_row *rows, size_t n)
 {
-	LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = BPF_F_INNER_MAP);
+	LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = BPF_F_INNER_MAP | BPF_F_MMAPABLE);
 	int fd, err;
 
 	fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "bpfprof_rows", sizeof(__u32),
