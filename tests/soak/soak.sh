@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Churn soak: fleet mode for SECONDS over workload.sh, where examples/churn
 # starts and ends ~50 short processes a second with pids reused (pid_max
-# lowered for the run), 20 distinct binaries run at once early on, then a
+# lowered for the run), one program is run every second for 6 s (its
+# table built once, reused by every later run, counted), 20
+# distinct binaries run at once early on, then a
 # fleet of 200 distinct short-lived programs, each with a library of its
 # own, is started one after another until 2 intervals before the end:
 # copies of examples/nofp_fleet and libnofp_fleet.so (no frame pointers:
@@ -34,6 +36,7 @@ trap restore EXIT
 # its library beside it (rpath $ORIGIN); made before the run, not in it.
 mkdir -p "$T/bin"
 for i in $(seq 1 20); do cp "$EX/nofp_chain" "$T/bin/burst_$i"; done
+cp "$EX/nofp_chain" "$T/bin/again"
 for i in $(seq -w 1 "$FLEET"); do
 	mkdir "$T/fleet_$i"
 	cp "$EX/nofp_fleet" "$T/fleet_$i/fleet_$i"
@@ -105,6 +108,8 @@ reg_released=$(sed -nE 's/.*file registry: .*, ([0-9]+) released.*/\1/p' "$T/err
 rows_now=$(tail -1 "$LOG" | jq -r .unwind_tables.rows)
 rows_peak=$(tail -1 "$LOG" | jq -r .unwind_tables.rows_peak)
 dropped=$(tail -1 "$LOG" | jq -r .unwind_tables.files_dropped)
+read -r again_first <"$T/again_first"; read -r again_last <"$T/again_last"
+reused_at() { jq -s -r ".[$(($1 - 1))].unwind_tables.files_reused // 0" "$LOG"; }
 
 # The footprint of each interval line, one line of 8 numbers (or of "x"):
 # rows, files, tables loaded and dropped so far, registry files, released
@@ -199,6 +204,15 @@ check "soak: file registry back down after the burst exited ($reg_now files, pea
 	all [ -n "$reg_now" ] -- [ "${reg_peak:-0}" -ge $((reg_now + 20)) ]
 check "soak: the burst's 20 files released from the registry ($reg_released)" \
 	[ "${reg_released:-0}" -ge 20 ]
+# a program run 6 times, once a second: its table built at the first run,
+# taken again by the 5 others (it lingers 2 s after its last user). Between
+# the two lines around the runs: tables loaded (6 if built each time; the
+# tree's other processes' tables are in already), reuses (churn's children
+# add theirs: a lower bound)
+loaded_again=$(( $(foot "$again_last" $LOADED) - $(foot "$again_first" $LOADED) ))
+reused_again=$(( $(reused_at "$again_last") - $(reused_at "$again_first") ))
+check "soak: a program run 6 times in 6 s: its table built once ($loaded_again loaded), reused by the 5 later runs ($reused_again reused; lines $again_first..$again_last)" \
+	all [ "$again_last" -gt "$again_first" ] -- [ "$loaded_again" -le 2 ] -- [ "$reused_again" -ge 5 ]
 check "soak: unwind tables of the burst dropped ($dropped), rows back down ($rows_now < peak $rows_peak)" \
 	all [ "${dropped:-0}" -ge 20 ] -- [ "${rows_now:-0}" -lt "${rows_peak:-0}" ]
 check "soak: every interval line says what bpfprof holds (baseline line $base_line, end line $last_end)" \

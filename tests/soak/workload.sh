@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The churn soak's workload, bpfprof's command in soak.sh (its files are
-# made there): examples/churn for SECS seconds; at a tenth of the run, 20
+# made there): examples/churn for SECS seconds; one program run every
+# second for 6 s between two interval lines; then 20
 # copies of nofp_chain at once; then the fleet: FLEET members, each a
 # program with a library of its own, started one after another from the
 # second interval line after the burst exited (its tables gone: they
@@ -24,7 +25,17 @@ SECS=$1 interval=$2 T=$3 EX=$4 FLEET=$5
 intervals_written() { local f=("$T/out"/*.folded); [ -e "${f[0]}" ] && echo ${#f[@]} || echo 0; }
 
 "$EX/churn" "$SECS" 50 4 &
-sleep $((SECS / 10))
+# one program (no frame pointers: it needs its table) run 6 times, 0.3 s
+# every second, as a cron job or a compiler under make is, between two
+# interval lines (their numbers noted): its table is built once, kept
+# between the runs and reused
+n=$(intervals_written)
+while [ "$(intervals_written)" -le "$n" ]; do sleep 0.2; done
+intervals_written >"$T/again_first"
+for i in 1 2 3 4 5 6; do "$T/bin/again" 0.3 >/dev/null; sleep 0.7; done
+n=$(intervals_written)
+while [ "$(intervals_written)" -le "$n" ]; do sleep 0.2; done
+intervals_written >"$T/again_last"
 burst=()
 for i in $(seq 1 20); do "$T/bin/burst_$i" 1 >/dev/null & burst+=($!); done
 wait "${burst[@]}"

@@ -168,6 +168,9 @@ struct ufile *ufile__get(struct unwinder *u, pid_t tgid, bool alive, const struc
 	int fd;
 
 	if (f) {
+		/* idle since its last user went (lingering), and taken again */
+		if (!f->refs && f->idle_since)
+			u->st.files_reused++;
 		f->refs++;
 		f->idle_since = 0;
 		return f;
