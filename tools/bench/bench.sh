@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # make bench: what bpfprof costs and how well it agrees with perf, measured
-# against `perf record` at the same frequency in the same run. Six parts:
+# against `perf record` at the same frequency in the same run, or against
+# a goal. Eleven parts:
 #
 #   1 workload slowdown      3 time to a flame graph   5 fidelity (top-10 shares)
 #   2 the profiler's cost    4 memory                  6 fleet cost (--interval)
 #   7 auto/fp/dwarf           8 the flame graph page: 100k stacks, first paint
+#   9 inline frames' cost    10 a build (make -j2)     11 fleet mode under churn
 #
 # Prints a table on stdout (progress goes to stderr) and writes the same
 # figures as JSON. A benchmark, not a test: nothing here fails on a number.
@@ -25,7 +27,7 @@ BPFPROF_SRC=${BPFPROF:-$ROOT/bpfprof}
 EX=${EXAMPLES:-$ROOT/build/examples}
 BB=${BENCH_BUILD:-$ROOT/build/bench}
 MODE=full
-PARTS="1 2 3 4 5 6 7 8 9 10"
+PARTS="1 2 3 4 5 6 7 8 9 10 11"
 OUT_JSON=$ROOT/tools/bench/results.json
 OUT_TABLE=$ROOT/tools/bench/results.txt
 
@@ -53,6 +55,7 @@ if [ "$MODE" = full ]; then
 	P7_HZ=997; P7_SECS=5
 	P8_STACKS=100000
 	P10_REPS=3
+	P11_SECS=600
 else
 	P1_HZ="99"; P1_REPS=1; P1_SECS=0.3
 	P2_HZ=997; P2_REPS=1; P2_SECS=0.5
@@ -62,6 +65,7 @@ else
 	P7_HZ=997; P7_SECS=0.5
 	P8_STACKS=2000
 	P10_REPS=1
+	P11_SECS=4
 fi
 # first paint of the page for P8_STACKS distinct stacks, in headless Chromium
 P8_BUDGET_MS=5000
@@ -1055,6 +1059,45 @@ part10() {
 	make -s -C examples/cproject O="$W/cp" clean >/dev/null
 }
 
+# ====================== 11. fleet mode under process churn, for 10 minutes
+# The fleet sampler where processes come and go: bench_stacks busy, the
+# soak's churn (50 short processes a second, pids reused), and a loop of
+# short nofp_chain runs (no frame pointers: a table, lingering between
+# runs). Its CPU from the first interval on (the start-up's verifier and
+# first tables are part 6's), its peak RSS, and the kernel memory of its
+# maps at the end.
+part11() {
+	local secs=$P11_SECS bp bt cpu0 cpu1 tick kmem wpids=() line
+	header "11. fleet mode under process churn: --interval $P6_INTERVAL -F $P6_HZ, $secs s over bench_stacks, churn (50 processes a second) and short nofp_chain runs"
+	tick=$(getconf CLK_TCK)
+	rm -rf "$W/churn"; mkdir -p "$W/churn"
+	"$STACKS" -L "$BB" "$(calc "$secs + 10")" >/dev/null 2>&1 & wpids+=($!)
+	"$EX/churn" "$(calc "$secs + 10")" 50 4 >/dev/null 2>&1 & wpids+=($!)
+	: >"$W/p11.runs"
+	bash -c 'end=$((SECONDS + $2))
+		while [ "$SECONDS" -lt "$end" ]; do "$1" 0.2 >/dev/null; echo >>"$3"; sleep 0.3; done' \
+		sh "$EX/nofp_chain" "$((${secs%.*} + 10))" "$W/p11.runs" & wpids+=($!)
+	STARTED+=("${wpids[@]}")
+	start_bpfprof p11 --interval "$P6_INTERVAL" --output-dir "$W/churn" -F "$P6_HZ"
+	bp=$LAST_PID bt=$LAST_TPID
+	sleep "$(calc "$P6_INTERVAL + 1")"
+	cpu0=$(awk '{ print $14 + $15 }' "/proc/$bp/stat")
+	sleep "$(calc "$secs - $P6_INTERVAL - 1")"
+	cpu1=$(awk '{ print $14 + $15 }' "/proc/$bp/stat")
+	kmem=$(maps_memlock_mib "$bp")
+	stop_timed "$bp" "$bt" TERM
+	kill -TERM "${wpids[@]}" 2>/dev/null || true
+	wait "${wpids[@]}" 2>/dev/null || true
+	line=$(tables_line "$W/p11.json")
+	goal 11 "sampler CPU from its first interval on, under churn" "% of one core" \
+		"$(calc "100 * ($cpu1 - $cpu0) / $tick / ($secs - $P6_INTERVAL - 1)")" "" "" 0.15
+	goal 11 "sampler peak RSS, under churn" MiB "$(time_rss "$W/p11.time")" "" "" 32
+	row 11 "kernel memory of its maps at the end (unwind rows included)" MiB "$kmem" "" ""
+	row 11 "unwind tables reused by a later process" files \
+		"$(sed -nE 's/.*, ([0-9]+) reused by a later process.*/\1/p' <<<"$line")" "" "" \
+		"($(wc -l <"$W/p11.runs") nofp_chain runs; $(sed -nE 's/.*: ([0-9]+) files loaded.*/\1/p' <<<"$line") files loaded at the end)"
+}
+
 # ======================== 9. inline frames and source lines: their cost
 # (a) every 61st byte of a file's .text resolved once each by dwarf_lines.c
 # from a cold libdwfl handle, with inline frames and without; (b) part 3's
@@ -1140,7 +1183,7 @@ fi
 for p in $PARTS; do
 	case $p in
 	1) part1 ;; 2) part2 ;; 3) part3 ;; 4) part4 ;; 5) part5 ;; 6) part6 ;; 7) part7 ;; 8) part8 ;; 9) part9 ;;
-	10) part10 ;;
+	10) part10 ;; 11) part11 ;;
 	*) die "no part $p" ;;
 	esac
 done
