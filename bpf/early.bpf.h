@@ -32,9 +32,9 @@ static __always_inline bool copy_stack(struct task_struct *task, const struct st
 				       __u32 g, const struct stacks *s)
 {
 	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(task);
-	struct early_stack *e = bpf_ringbuf_reserve(&early, sizeof(*e), 0);
-	__u64 base;
-	__u32 i;
+	__u32 zero = 0, i;
+	struct early_stack *e = bpf_map_lookup_elem(&early_scratch, &zero);
+	__u64 base, size;
 
 	if (!e)
 		return false;
@@ -53,12 +53,12 @@ static __always_inline bool copy_stack(struct task_struct *task, const struct st
 		e->len += EARLY_PAGE;
 	}
 	e->knr = s->kst.nr < MAX_STACK_DEPTH ? (__u32)s->kst.nr : MAX_STACK_DEPTH;
-	if (!e->len || bpf_probe_read_kernel(e->kips, sizeof(e->kips), s->kst.ips)) {
-		bpf_ringbuf_discard(e, 0);
+	if (!e->len || bpf_probe_read_kernel(e->kips, sizeof(e->kips), s->kst.ips))
 		return false;
-	}
-	bpf_ringbuf_submit(e, 0);
-	return true;
+	size = offsetof(struct early_stack, stack) + e->len;
+	if (size > sizeof(*e))	/* it is not: for the verifier */
+		size = sizeof(*e);
+	return bpf_ringbuf_output(&early, e, size, 0) == 0;
 }
 
 #endif

@@ -61,14 +61,23 @@ struct {
 } cgroup SEC(".maps");
 
 /* Stacks taken before their process's tables, to be walked by user space
- * (struct early_stack): ~13 KiB each, so 1 MiB holds 75, 0.4 s of 99 Hz
- * samples on two CPUs before user space reads it (each record wakes its
- * loop). Small, as user space maps it and its pages count in bpfprof's RSS.
- * When it is full, the sample is walked now, as before, by frame pointers. */
+ * (struct early_stack): 1.1 KiB and the pages read, 5-29 KiB each, so 1 MiB
+ * holds 35-200, 0.2-1 s of 99 Hz samples on two CPUs before user space
+ * reads it (each record wakes its loop). Small, as user space maps it and
+ * its pages count in bpfprof's RSS. When it is full, the sample is walked
+ * now, as before, by frame pointers. */
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, EARLY_RING_BYTES);
 } early SEC(".maps");
+
+/* A record is made here, then sent as long as its stack read (copy_stack()). */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct early_stack);
+} early_scratch SEC(".maps");
 
 /* tgid -> when it last exec'd (bpf_ktime_get_ns, CLOCK_MONOTONIC); the
  * entry goes when the process ends (task_exit). Not preallocated: kernel

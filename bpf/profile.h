@@ -203,9 +203,13 @@ struct exec_ranges {
  * file's table still being built): its registers, kernel frames and the
  * top of its user stack, walked later by user space with the same rows
  * (user/unwind/replay.c), rather than by frame pointers now. The stack is
- * read by whole pages from the one holding sp: a read that crosses the
- * stack's end fails whole, and fixed sizes keep the verifier's proof short. */
-#define EARLY_STACK_PAGES	3
+ * read by whole pages from the one holding sp, up to 7 (clang's stacks
+ * are deeper than 3 pages: a quarter of its copies ended in a read fault),
+ * as far as the stack goes: a read that crosses the stack's end fails
+ * whole. A record is as long as what was read (len): a shallow stack's
+ * copy is small in the ring and in user space. The whole record stays
+ * under the 32 KiB a per-CPU map value may have (early_scratch). */
+#define EARLY_STACK_PAGES	7
 #define EARLY_PAGE		4096
 #define EARLY_AGE_NS		5000000000ull	/* no entry: only this young a process */
 #define EARLY_RING_BYTES	(1u << 20)	/* the ring of them (maps.bpf.h) */
@@ -215,7 +219,7 @@ struct early_stack {
 	__u32 knr;		/* kernel frames in kips */
 	__u64 ip, sp, bp;	/* the user registers at the sample */
 	__u64 base;		/* user address of stack[0]: sp's page */
-	__u64 len;		/* bytes of stack read, whole pages */
+	__u64 len;		/* bytes of stack read, whole pages: the record ends there */
 	__u64 kips[MAX_STACK_DEPTH];
 	__u8 stack[EARLY_STACK_PAGES * EARLY_PAGE];
 };

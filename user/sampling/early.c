@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* Early stacks: the ring read into a bounded queue. */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <bpf/libbpf.h>
@@ -15,12 +16,15 @@ struct early {
 	void *arg;
 };
 
+/* A record is as long as the stack it holds (bpf/early.bpf.h): kept so. */
 static int on_record(void *ctx, void *data, size_t size)
 {
+	const size_t head = offsetof(struct early_stack, stack);
+	const struct early_stack *rec = data;
 	struct early *q = ctx;
 	struct early_stack *e;
 
-	if (size < sizeof(*e))
+	if (size < head || size > sizeof(*e) || rec->len > size - head)
 		return 0;	/* not ours: the ring holds one kind */
 	if (q->n == EARLY_HELD) {	/* the oldest goes to be walked now */
 		e = q->held[q->head];
@@ -29,10 +33,10 @@ static int on_record(void *ctx, void *data, size_t size)
 		q->overflow(e, q->arg);
 		free(e);
 	}
-	e = malloc(sizeof(*e));
+	e = malloc(head + rec->len);
 	if (!e)
 		return -ENOMEM;
-	memcpy(e, data, sizeof(*e));
+	memcpy(e, data, head + rec->len);
 	q->held[(q->head + q->n++) % EARLY_HELD] = e;
 	return 0;
 }

@@ -14,7 +14,7 @@
 #include <linux/types.h>
 #include "bpf/profile.h"
 
-#define EARLY_HELD	64	/* stacks held at once (~13 KiB each) */
+#define EARLY_HELD	64	/* stacks held at once (5-29 KiB each) */
 
 struct early;
 
