@@ -39,6 +39,22 @@ static char *render_report(const struct vprof *v, const struct report_opts *o)
 	return buf;
 }
 
+/* p as pprof (bpfprof's writer), read back by the views' reader. */
+static struct vprof *pprof_round_trip(const struct profile *p)
+{
+	struct vprof *v = NULL;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	cr_assert_not_null(f);
+	cr_assert_eq(pprof__write(p, NULL, f), 0);
+	cr_assert_eq(fclose(f), 0);
+	cr_assert_eq(vprof__parse("t", (const uint8_t *)buf, len, &v), 0);
+	free(buf);
+	return v;
+}
+
 Test(views, folded_markers_kinds_and_comments)
 {
 	struct vprof *v = parse("# comment\r\napp;main;work;vfs_read_[k] 3\r\n\napp;main;inl_[i] 2\n"
@@ -69,10 +85,8 @@ Test(views, jit_frames_folded_pprof_report)
 	};
 	struct report_opts o;
 	struct profile *p = profile__new();
-	struct vprof *pv = NULL;
-	char *buf = NULL, *rep;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
+	struct vprof *pv;
+	char *rep;
 
 	report__defaults(&o);
 	cr_assert_eq(v->stacks[0].depth, 2);
@@ -83,16 +97,13 @@ Test(views, jit_frames_folded_pprof_report)
 	cr_expect(strstr(rep, "[j] JS:*leaf a.js:1\n") && strstr(rep, "[j] [JIT]\n"), "%s", rep);
 	free(rep);
 	cr_assert_eq(profile__add(p, 0, "node", 42, 43, 0, 7, fr, 2), 0);
-	cr_assert_eq(pprof__write(p, NULL, f), 0);
-	fclose(f);
-	cr_assert_eq(vprof__parse("t", (const uint8_t *)buf, len, &pv), 0);
+	pv = pprof_round_trip(p);
 	cr_assert_eq(pv->stacks[0].depth, 2);
 	cr_expect_str_eq(pv->frames[pv->stacks[0].frames[1]].name, "[JIT]");
 	cr_expect_eq(pv->frames[pv->stacks[0].frames[1]].kind, VK_JIT);
 	cr_expect_eq(pv->frames[pv->stacks[0].frames[0]].kind, VK_USER);
 	vprof__free(pv);
 	vprof__free(v);
-	free(buf);
 	profile__free(p);
 }
 
@@ -385,16 +396,11 @@ Test(views, pprof_round_trip)
 		{ .name = "vfs_read", .mapping = "[kernel.kallsyms]", .build_id = "", .kernel = true },
 	};
 	struct profile *p = profile__new();
-	struct vprof *v = NULL;
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
+	struct vprof *v;
 
 	cr_assert_eq(profile__add(p, 0, "app", 42, 43, 0, 7, fr, 3), 0);
 	cr_assert_eq(profile__add(p, 0, "app", 42, 43, 0, 5, fr, 2), 0);
-	cr_assert_eq(pprof__write(p, NULL, f), 0);
-	fclose(f);
-	cr_assert_eq(vprof__parse("t", (const uint8_t *)buf, len, &v), 0);
+	v = pprof_round_trip(p);
 	cr_expect_eq(v->total, 12);
 	cr_assert_eq(v->nstacks, 2);
 	cr_expect_str_eq(v->stacks[0].comm, "app");
@@ -404,7 +410,6 @@ Test(views, pprof_round_trip)
 	cr_expect_str_eq(v->frames[v->stacks[0].frames[0]].dso, "/bin/app");
 	cr_expect_eq(v->frames[v->stacks[0].frames[2]].kind, VK_KERNEL);
 	vprof__free(v);
-	free(buf);
 	profile__free(p);
 }
 
@@ -423,16 +428,11 @@ Test(views, pprof_python_lines_apart)
 	};
 	const struct pframe at13[] = { fr[0], fr[1] }, at14[] = { fr[0], fr[2] };
 	struct profile *p = profile__new();
-	struct vprof *v = NULL;
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
+	struct vprof *v;
 
 	cr_assert_eq(profile__add(p, 0, "python3", 42, 42, 0, 3, at13, 2), 0);
 	cr_assert_eq(profile__add(p, 0, "python3", 42, 42, 0, 5, at14, 2), 0);
-	cr_assert_eq(pprof__write(p, NULL, f), 0);
-	fclose(f);
-	cr_assert_eq(vprof__parse("t", (const uint8_t *)buf, len, &v), 0);
+	v = pprof_round_trip(p);
 	cr_assert_eq(v->nstacks, 2);
 	for (size_t i = 0; i < 2; i++) {
 		const struct vstack *s = &v->stacks[i];
@@ -442,7 +442,6 @@ Test(views, pprof_python_lines_apart)
 				 "%lu samples at %s", (unsigned long)s->count, leaf);
 	}
 	vprof__free(v);
-	free(buf);
 	profile__free(p);
 }
 
