@@ -56,7 +56,8 @@ Test(dwarf_lines, inline_frame_with_call_site)
 	}
 	cr_assert_not_null(hit, "no inline frame in mix_rounds");
 	cr_expect_str_eq(hit->outer.name, "mix_rounds");
-	cr_expect_str_eq(dwarf_lines__symbol(dl, a - 1), "mix_rounds");
+	/* its own .symtab names it: elf_syms' to give, not asked again here */
+	cr_expect_null(dwarf_lines__symbol(dl, a - 1));
 	cr_assert_eq(hit->ninlined, 1);
 	cr_expect_str_eq(hit->inlined[0].name, "mix_step");
 	cr_assert_not_null(hit->outer.file);

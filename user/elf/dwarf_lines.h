@@ -47,8 +47,9 @@ void dwarf_lines__free(struct dwarf_lines *dl);
 const struct src_chain *dwarf_lines__at(struct dwarf_lines *dl, uint64_t vaddr);
 
 /* The name of the function at vaddr from the symbol tables libdwfl found
- * (a debug file's too: .gnu_debuglink, .gnu_debugdata, debuginfod), or
- * NULL; cached as the chain is. */
+ * beyond the file's own (a debug file's: .gnu_debuglink, .gnu_debugdata,
+ * debuginfod), or NULL, also when it found none: the file's own table is
+ * elf_syms' to search. Cached as the chain is. */
 const char *dwarf_lines__symbol(struct dwarf_lines *dl, uint64_t vaddr);
 
 /* True when answering for vaddr (its symbol too when symbol) needs the

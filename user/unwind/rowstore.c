@@ -67,9 +67,14 @@ void rowstore__free(struct rowstore *rs)
  * for clang's 2.5 million rows while its first compiles waited for them. */
 static int upload(int fd, const struct unwind_row *rows, size_t n)
 {
-	size_t page = (size_t)sysconf(_SC_PAGESIZE), len = (n * sizeof(*rows) + page - 1) & ~(page - 1);
-	void *mem = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	long page = sysconf(_SC_PAGESIZE);
+	size_t len;
+	void *mem;
 
+	if (page <= 0)
+		return -EINVAL;
+	len = (n * sizeof(*rows) + (size_t)page - 1) & ~((size_t)page - 1);
+	mem = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (mem == MAP_FAILED)
 		return -errno;
 	memcpy(mem, rows, n * sizeof(*rows));
