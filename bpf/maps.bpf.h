@@ -225,6 +225,18 @@ struct {
 
 volatile __u64 unwind_asked = 0;
 
+/* The asks in the order they came, each tgid once (unwind_wanted
+ * dedupes): user space pops them, and serves a few processes without
+ * reading every one that was ever served. A full queue is counted in
+ * unwind_asks_lost and user space walks unwind_wanted whole. */
+struct {
+	__uint(type, BPF_MAP_TYPE_QUEUE);
+	__uint(max_entries, UNWIND_ASK_QUEUE);
+	__type(value, __u32);
+} unwind_asks SEC(".maps");
+
+volatile __u64 unwind_asks_lost = 0;
+
 /* Row hints: per CPU, where the last search for a (file, address) ended,
  * in a small direct-mapped table. A hint is only a guess, checked against
  * the rows themselves (stack.bpf.h): a file slot reused by another file or

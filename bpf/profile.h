@@ -19,6 +19,7 @@
 #define MAX_OFFCPU_THREADS	32768	/* threads blocked at once that off-CPU follows */
 #define MAX_UNWIND_MAPS		48	/* executable mappings per process the unwinder knows */
 #define MAX_UNWIND_PROCS	8192	/* processes with unwind info loaded */
+#define UNWIND_ASK_QUEUE	1024	/* asks for tables not popped yet */
 #define MAX_UNWIND_FILES	4096	/* files whose rows are loaded at once */
 #define DEFAULT_UNWIND_ROWS	(1 << 22)	/* budget: rows of all loaded files together */
 

@@ -507,13 +507,18 @@ static __always_inline __u32 unwind_ustack(struct task_struct *task, const struc
 	return c.stop;
 }
 
-/* A process without an entry asks for its tables, once (lazy_tables). */
+/* A process without an entry asks for its tables, once (lazy_tables):
+ * queued, then counted (user space pops after it sees the count move). */
 static __always_inline void ask_tables(__u32 tgid)
 {
 	__u32 asked = 0;
 
-	if (lazy_tables)
-		note_once(&unwind_wanted, &tgid, &asked, &unwind_asked);
+	if (!lazy_tables || bpf_map_lookup_elem(&unwind_wanted, &tgid) ||
+	    bpf_map_update_elem(&unwind_wanted, &tgid, &asked, BPF_NOEXIST))
+		return;
+	if (bpf_map_push_elem(&unwind_asks, &tgid, 0))
+		__sync_fetch_and_add(&unwind_asks_lost, 1);
+	__sync_fetch_and_add(&unwind_asked, 1);
 }
 
 #include "early.bpf.h"

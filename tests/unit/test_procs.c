@@ -238,6 +238,51 @@ Test(procs, reused_pid_keeps_incarnations_apart)
 	procs__free(p);
 }
 
+/* The child's copy of its parent's mappings is made when first needed
+ * (procs/fork_copy.c): after the parent is reaped it must still be the
+ * parent's image at the fork, for the child and for a grandchild forked
+ * before the child's copy was made. */
+Test(procs, fork_copy_outlives_the_parent)
+{
+	struct procs *p = procs__new();
+	struct vma lib = vma_at(0x1000, 10, "/lib"), late = vma_at(0x5000, 30, "/late");
+
+	cr_assert_eq(procs__exec(p, FAKE, 1), 0);
+	cr_assert_eq(procs__mmap(p, FAKE, &lib), 0);
+	cr_assert_eq(procs__fork(p, FAKE, FAKE + 1, 20), 0);
+	cr_assert_eq(procs__fork(p, FAKE + 1, FAKE + 2, 25), 0);
+	cr_assert_eq(procs__mmap(p, FAKE, &late), 0);
+	cr_assert_eq(procs__exit(p, FAKE, 40), 0);
+	cr_expect_eq(procs__reap(p, 50), 1);	/* the parent; its children run */
+	cr_expect_str_eq(procs__find(p, FAKE + 1, 0, EXEC_LATEST, 0x1000)->path, "/lib");
+	cr_expect_null(procs__find(p, FAKE + 1, 0, EXEC_LATEST, 0x5000));
+	cr_expect_str_eq(procs__find(p, FAKE + 2, 0, EXEC_LATEST, 0x1000)->path, "/lib");
+	cr_expect_null(procs__find(p, FAKE + 2, 0, EXEC_LATEST, 0x5000));
+	procs__free(p);
+}
+
+/* A child's own mapping over a range it inherited wins, though the copy
+ * is made after the mapping's record came; after an exec the old image
+ * still names the samples taken before it. */
+Test(procs, fork_child_maps_over_its_copy_and_execs)
+{
+	struct procs *p = procs__new();
+	struct vma a = vma_at(0x1000, 10, "/a"), b = vma_at(0x1000, 30, "/b");
+	struct vma n = vma_at(0x1000, 50, "/new");
+
+	cr_assert_eq(procs__exec(p, FAKE, 1), 0);
+	cr_assert_eq(procs__mmap(p, FAKE, &a), 0);
+	cr_assert_eq(procs__fork(p, FAKE, FAKE + 1, 20), 0);
+	cr_assert_eq(procs__mmap(p, FAKE + 1, &b), 0);
+	cr_expect_str_eq(procs__find(p, FAKE + 1, 0, EXEC_LATEST, 0x1000)->path, "/b");
+	cr_assert_eq(procs__fork(p, FAKE, FAKE + 2, 21), 0);
+	cr_assert_eq(procs__exec(p, FAKE + 2, 40), 0);
+	cr_assert_eq(procs__mmap(p, FAKE + 2, &n), 0);
+	cr_expect_str_eq(procs__find(p, FAKE + 2, 0, EXEC_LATEST, 0x1000)->path, "/new");
+	cr_expect_str_eq(procs__find(p, FAKE + 2, 0, 0, 0x1000)->path, "/a");
+	procs__free(p);
+}
+
 Test(procs, reap_drops_only_processes_gone_before)
 {
 	struct procs *p = procs__new();

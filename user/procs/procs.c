@@ -10,41 +10,7 @@
 #include "base/grow.h"
 #include "procs/proc_maps.h"
 #include "procs/procs.h"
-
-/* One process that had the pid. */
-struct proc {
-	pid_t tgid;
-	bool exited;
-	bool complete;		/* its whole address space is known */
-	bool unreadable;	/* /proc/TGID/maps could not be read: don't retry */
-	uint64_t exit_time;
-	uint64_t *execs;	/* exec times, ascending: each starts a new image */
-	size_t nexecs;
-	struct vma *vmas;		/* of every image, each stamped with its time */
-	size_t nvmas, cap;
-	struct proc *older;	/* the previous process with this pid */
-	pid_t parent;		/* who forked it, when that was seen (0: unknown) */
-	bool changed;		/* listed in procs.changed */
-	struct proc_owner owner;	/* learnt while it runs */
-	bool owner_image;	/* learnt in its current image */
-};
-
-struct procs {
-	void *root;		/* tsearch tree of the newest struct proc, by tgid */
-	size_t count;
-	bool track_changes;	/* someone takes the changed list */
-	pid_t *changed;		/* tgids whose mappings changed since the last take */
-	size_t nchanged, cap_changed;
-	struct procs_files files;	/* .get NULL: no registry */
-	/* the last incarnation() answer: every frame of a stack asks it
-	 * twice, and stacks come process by process; forgotten when a
-	 * process is born, exits or is reaped */
-	struct {
-		pid_t tgid;
-		uint64_t start_time;
-		struct proc *pr;	/* NULL: nothing remembered */
-	} last;
-};
+#include "procs/procs_priv.h"
 
 /* Notes that tgid's current image changed (for procs__take_changed()). */
 static void mark_changed(struct procs *p, struct proc *pr)
@@ -94,7 +60,9 @@ static void free_vmas(struct procs *p, struct proc *pr)
 	pr->nvmas = pr->cap = 0;
 }
 
-/* Frees pr and every older incarnation; returns how many. */
+/* Frees pr and every older incarnation; returns how many. Children that
+ * still wait for their copy of one's mappings make it first (p NULL: at
+ * the end, everything goes). */
 static size_t free_chain(struct procs *p, struct proc *pr)
 {
 	size_t n = 0;
@@ -102,6 +70,10 @@ static size_t free_chain(struct procs *p, struct proc *pr)
 	while (pr) {
 		struct proc *older = pr->older;
 
+		while (p && pr->heirs)
+			(void)procs__inherit(p, pr->heirs);	/* out of memory: it has none */
+		if (p)
+			proc__heir_unlink(pr);
 		free_vmas(p, pr);
 		free(pr->execs);
 		free(pr);
@@ -202,7 +174,7 @@ static struct proc *incarnation(struct procs *p, pid_t tgid, uint64_t start_time
 	return pr;
 }
 
-static int add_vma(struct procs *p, struct proc *pr, const struct vma *v)
+int procs__add_vma(struct procs *p, struct proc *pr, const struct vma *v)
 {
 	struct vma *copy;
 
@@ -233,7 +205,7 @@ static bool anonymous_code(const struct vma *v)
 /* Whose pr is, read once an image of it runs code of its own making (what
  * its JIT map will name): it may have changed user before. born_by: a time
  * it surely ran. */
-static void learn_owner(struct proc *pr, const struct vma *v, uint64_t born_by)
+void proc__learn_owner(struct proc *pr, const struct vma *v, uint64_t born_by)
 {
 	if (!pr->owner_image && anonymous_code(v) &&
 	    !proc_owner__read(pr->tgid, born_by, &pr->owner, NULL))
@@ -246,13 +218,15 @@ int procs__mmap(struct procs *p, pid_t tgid, const struct vma *v)
 
 	if (!pr)
 		return -ENOMEM;
+	if (pr->from && proc__forked_image(pr) && procs__inherit(p, pr))
+		return -ENOMEM;
 	mark_changed(p, pr);
-	learn_owner(pr, v, v->time);
-	return add_vma(p, pr, v);
+	proc__learn_owner(pr, v, v->time);
+	return procs__add_vma(p, pr, v);
 }
 
 /* The image a time falls in: [*from, *until) between two execs. */
-static void image_bounds(const struct proc *pr, uint64_t time, uint64_t *from, uint64_t *until)
+void proc__image_bounds(const struct proc *pr, uint64_t time, uint64_t *from, uint64_t *until)
 {
 	size_t i;
 
@@ -292,31 +266,25 @@ int procs__exec(struct procs *p, pid_t tgid, uint64_t time)
 	return 0;
 }
 
+/* The child starts with a copy of its parent's address space as it was
+ * at the fork: copied when first needed (procs__inherit()), from a parent whose
+ * own copy is made (one level deep). A parent running code of its own
+ * making is copied now: the child's owner is read while it runs. */
 int procs__fork(struct procs *p, pid_t parent, pid_t child, uint64_t time)
 {
 	struct proc *pp = newest(p, parent), *pc = born(p, child, time);
-	uint64_t from = 0, until;
-	size_t i;
-	int err;
 
 	if (!pc)
 		return -ENOMEM;
 	pc->parent = parent;
 	mark_changed(p, pc);
-	/* the child starts with a copy of its parent's address space as it
-	 * was at the fork: the parent's image of that time */
 	pc->complete = pp && pp->complete;
-	if (pp)
-		image_bounds(pp, time, &from, &until);
-	for (i = 0; pp && i < pp->nvmas; i++) {
-		if (pp->vmas[i].time > time || pp->vmas[i].time < from)
-			continue;
-		learn_owner(pc, &pp->vmas[i], time);
-		err = add_vma(p, pc, &pp->vmas[i]);
-		if (err)
-			return err;
-	}
-	return 0;
+	if (!pp)
+		return 0;
+	if (procs__inherit(p, pp))
+		return -ENOMEM;
+	proc__heir_link(pp, pc, time);
+	return pp->owner_image ? procs__inherit(p, pc) : 0;
 }
 
 int procs__exit(struct procs *p, pid_t tgid, uint64_t time)
@@ -347,14 +315,17 @@ static int synth_line(const struct maps_line *ml, void *arg)
 		.ino = ml->ino, .time = ctx->now, .path = (char *)ml->path,
 	};
 
-	learn_owner(ctx->pr, &v, ctx->now);
-	return add_vma(ctx->p, ctx->pr, &v);
+	proc__learn_owner(ctx->pr, &v, ctx->now);
+	return procs__add_vma(ctx->p, ctx->pr, &v);
 }
 
 static int synthesize_into(struct procs *p, struct proc *pr)
 {
 	struct synth_ctx ctx = { .p = p, .pr = pr, .now = procs__now() };
-	int err = maps_for_each_exec(pr->tgid, synth_line, &ctx);
+	int err = procs__inherit(p, pr);
+
+	if (!err)
+		err = maps_for_each_exec(pr->tgid, synth_line, &ctx);
 
 	if (!err)
 		pr->complete = true;
@@ -407,9 +378,9 @@ const struct vma *procs__find(struct procs *p, pid_t tgid, uint64_t start_time,
 	} else if (!pr->complete && !pr->exited && !pr->unreadable) {
 		synthesize_into(p, pr);
 	}
-	if (!pr)
+	if (!pr || procs__inherit(p, pr))
 		return NULL;
-	image_bounds(pr, exec_time, &from, &until);
+	proc__image_bounds(pr, exec_time, &from, &until);
 	/* newest first: a later mmap over the same range replaces an older one */
 	for (i = pr->nvmas; i-- > 0;) {
 		const struct vma *v = &pr->vmas[i];
@@ -518,7 +489,9 @@ int procs__for_each_vma(struct procs *p, pid_t tgid,
 
 	if (!pr)
 		return -ENOENT;
-	image_bounds(pr, EXEC_LATEST, &from, &until);
+	if (pr->from && proc__forked_image(pr) && procs__inherit(p, pr))
+		return -ENOMEM;
+	proc__image_bounds(pr, EXEC_LATEST, &from, &until);
 	for (i = 0; i < pr->nvmas; i++) {
 		if (pr->vmas[i].time < from)
 			continue;

@@ -60,6 +60,24 @@ static bool walk_if_ready(const struct early_stack *e, void *arg)
 	return true;
 }
 
+/* Its process was just synced: an entry, or none at all (its files all
+ * keep frame pointers, or none is known: the walk of a stack copied with
+ * no entry, as at the interval's end). */
+static bool walk_if_settled(const struct early_stack *e, void *arg)
+{
+	struct early_walks *w = arg;
+
+	if (!replay__ready(&w->maps, e) && !replay__no_entry(&w->maps, e))
+		return false;
+	walk(w, e);
+	return true;
+}
+
+void early_walks__synced(struct early_walks *w, pid_t tgid)
+{
+	early__take(w->q, tgid, walk_if_settled, w);
+}
+
 int early_walks__new(const struct session *s, enum unwind_mode mode, struct early_walks **out)
 {
 	struct early_walks *w = calloc(1, sizeof(*w));
@@ -86,10 +104,15 @@ int early_walks__fd(const struct early_walks *w)
 	return early__fd(w->q);
 }
 
-void early_walks__poll(struct early_walks *w)
+int early_walks__read(struct early_walks *w)
 {
-	/* a read that failed leaves the stacks in the ring for the next */
-	(void)early__read(w->q);
+	int n = early__read(w->q);
+
+	return n > 0 ? n : 0;	/* a read that failed leaves them in the ring */
+}
+
+void early_walks__walk_ready(struct early_walks *w)
+{
 	early__take(w->q, 0, walk_if_ready, w);
 }
 

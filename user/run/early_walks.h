@@ -25,8 +25,16 @@ int early_walks__new(const struct session *s, enum unwind_mode mode, struct earl
 /* Readable (poll) when the ring holds stacks. */
 int early_walks__fd(const struct early_walks *w);
 
-/* Reads the ring; walks the stacks whose processes are ready. */
-void early_walks__poll(struct early_walks *w);
+/* Moves the stacks the ring holds into the queue; returns how many. */
+int early_walks__read(struct early_walks *w);
+
+/* Walks the stacks held whose processes are ready. Two map lookups a
+ * stack: worth it only when stacks came or entries were written. */
+void early_walks__walk_ready(struct early_walks *w);
+
+/* tgid was synced: its stacks held are walked now if it has its entry,
+ * or none (one that waits for an exec's or a build's stays held). */
+void early_walks__synced(struct early_walks *w, pid_t tgid);
 
 /* Whether any stack waits to be walked. */
 bool early_walks__waiting(const struct early_walks *w);

@@ -34,18 +34,26 @@
 #define POLL_MS		200	/* how often tracking records are read at least */
 #define EARLY_WAIT_MS	1000	/* at the end, for the tables copied stacks wait for */
 
-/* New processes and mappings: their unwind tables go in promptly. */
+/* New processes and mappings: their unwind tables go in promptly. The
+ * stacks copied early are read first (a process synced walks its own, see
+ * proc_synced()); the others held are tried only when stacks came or
+ * entries were written: a process becomes ready only then, and a stack
+ * whose process never gets an entry waits for the interval's end (600
+ * lookups a second under the bench's churn when every wake-up tried). */
 static int consume_tracking(struct run *r)
 {
 	int err = tracker__consume(r->tracker);
+	bool retry = false;
 
+	if (!err && r->early)
+		retry = early_walks__read(r->early) > 0;
 	if (!err && r->unwinder)
-		unwinder__sync(r->unwinder, r->procs, r->roots, r->nroots);
+		retry |= unwinder__sync(r->unwinder, r->procs, r->roots, r->nroots) > 0;
 	/* code objects are read while their processes live */
 	if (!err && r->py)
 		pyprof__poll(r->py);
-	if (!err && r->early)
-		early_walks__poll(r->early);
+	if (!err && r->early && retry)
+		early_walks__walk_ready(r->early);
 	return err;
 }
 
@@ -231,13 +239,15 @@ static void wait_early_tables(struct run *r)
 
 	if (!r->early || !r->unwinder || !ended)
 		return;
-	early_walks__poll(r->early);
+	early_walks__read(r->early);
+	early_walks__walk_ready(r->early);
 	for (int ms = 0; ms < EARLY_WAIT_MS && early_walks__waiting(r->early) &&
 	     unwinder__busy(r->unwinder); ms += 20)
 		if (poll(&pfd, 1, 20) > 0)
 			break;
+	early_walks__read(r->early);
 	unwinder__sync(r->unwinder, r->procs, r->roots, r->nroots);
-	early_walks__poll(r->early);
+	early_walks__walk_ready(r->early);
 }
 
 /* Stops sampling and writes what is left: runs after errors too, so

@@ -67,9 +67,7 @@ int early__fd(const struct early *q)
 
 int early__read(struct early *q)
 {
-	int n = ring_buffer__consume(q->ring);
-
-	return n < 0 ? n : 0;
+	return ring_buffer__consume(q->ring);
 }
 
 size_t early__held(const struct early *q)

@@ -27,7 +27,8 @@ int early__new(int ring_fd, early_fn *overflow, void *arg, struct early **out);
 /* Readable (poll) when the ring holds stacks. */
 int early__fd(const struct early *q);
 
-/* Moves what the ring holds into the queue. Returns 0 or -errno. */
+/* Moves what the ring holds into the queue. Returns how many stacks it
+ * moved, or -errno. */
 int early__read(struct early *q);
 
 /* Stacks held now; of tgid. */

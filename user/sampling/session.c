@@ -99,6 +99,7 @@ static int size_maps(struct profile_bpf *skel, const struct session_opts *opts)
 		{ skel->maps.counts0, opts->max_stacks }, { skel->maps.counts1, opts->max_stacks },
 		{ skel->maps.unwind_files, tables ? MAX_UNWIND_FILES : 1 },
 		{ skel->maps.unwind_procs, tables ? MAX_UNWIND_PROCS : 1 },
+		{ skel->maps.unwind_asks, opts->lazy_tables ? UNWIND_ASK_QUEUE : 1 },
 		/* a ring's size is a power of 2 pages */
 		{ skel->maps.early, early_stacks(opts) ? EARLY_RING_BYTES : 4096 },
 		{ skel->maps.blocked, offcpu ? MAX_OFFCPU_THREADS : 1 },
@@ -529,14 +530,14 @@ int session__exec_times_fd(const struct session *s)
 	return bpf_map__fd(s->skel->maps.exec_times);
 }
 
-int session__unwind_wanted_fd(const struct session *s)
+void session__unwind_asks(const struct session *s, struct unwind_asks *out)
 {
-	return bpf_map__fd(s->skel->maps.unwind_wanted);
-}
-
-const volatile uint64_t *session__unwind_asked(const struct session *s)
-{
-	return (const volatile uint64_t *)&s->skel->bss->unwind_asked;
+	*out = (struct unwind_asks){
+		.wanted_fd = bpf_map__fd(s->skel->maps.unwind_wanted),
+		.queue_fd = bpf_map__fd(s->skel->maps.unwind_asks),
+		.asked = (const volatile uint64_t *)&s->skel->bss->unwind_asked,
+		.lost = (const volatile uint64_t *)&s->skel->bss->unwind_asks_lost,
+	};
 }
 
 volatile uint32_t *session__py_procs_stored(const struct session *s)

@@ -91,8 +91,6 @@ int session__py_codes_fd(const struct session *s);
 /* How many code objects the BPF side has noted in py_codes since the
  * start (shared memory: read without a syscall). */
 const volatile uint64_t *session__py_codes_noted(const struct session *s);
-/* The BPF side's map of processes that asked for tables, and its count
- * of asks (bpf/maps.bpf.h: unwind_wanted). */
 /* The ring of stacks taken before their process's tables (struct
  * early_stack; early.h reads it); -1 when early_stacks() said none. */
 int session__early_fd(const struct session *s);
@@ -100,8 +98,14 @@ int session__early_fd(const struct session *s);
  * found executable, and each process's last exec. */
 int session__exec_ranges_fd(const struct session *s);
 int session__exec_times_fd(const struct session *s);
-int session__unwind_wanted_fd(const struct session *s);
-const volatile uint64_t *session__unwind_asked(const struct session *s);
+/* The BPF side's asks for tables (bpf/maps.bpf.h: unwind_wanted). */
+struct unwind_asks {
+	int wanted_fd;			/* tgid -> 0 asked, 1 served */
+	int queue_fd;			/* the tgids asked, in order, to pop */
+	const volatile uint64_t *asked;	/* asks so far (shared memory) */
+	const volatile uint64_t *lost;	/* asks the full queue did not take */
+};
+void session__unwind_asks(const struct session *s, struct unwind_asks *out);
 /* The BPF side's gate of py_procs lookups (bpf/python.bpf.h). */
 volatile uint32_t *session__py_procs_stored(const struct session *s);
 

@@ -205,6 +205,19 @@ static bool read_entry(const struct replay_maps *m, const struct early_stack *e,
 	       out->exec_time == exec_time && out->nmaps <= MAX_UNWIND_MAPS;
 }
 
+bool replay__no_entry(const struct replay_maps *m, const struct early_stack *e)
+{
+	__u32 tgid = e->key.tgid;
+	__u64 exec_time = 0;
+	struct unwind_proc entry;
+
+	if (bpf_map_lookup_elem(m->exec_fd, &tgid, &exec_time) && errno != ENOENT)
+		return false;
+	if (exec_time && exec_time != e->key.exec_time)
+		return false;	/* an exec since: it stays for the interval's end */
+	return bpf_map_lookup_elem(m->procs_fd, &tgid, &entry) && errno == ENOENT;
+}
+
 bool replay__ready(const struct replay_maps *m, const struct early_stack *e)
 {
 	struct unwind_proc entry;

@@ -26,6 +26,10 @@ struct replay_maps {
  * is as good as it will get. */
 bool replay__ready(const struct replay_maps *m, const struct early_stack *e);
 
+/* Whether e's process has no entry at all (in the image the sample was
+ * taken in): right after a sync, one it will not get. */
+bool replay__no_entry(const struct replay_maps *m, const struct early_stack *e);
+
 /* Walks e into ips (innermost first, *nr of them, at most MAX_STACK_DEPTH)
  * by the process's entry now; without one (it exited, or exec'd since), by
  * frame pointers, as the BPF side would have. Returns how the walk ended

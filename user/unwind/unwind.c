@@ -33,7 +33,6 @@ int unwinder__new(const struct unwinder_maps *maps, enum unwind_mode mode, unsig
 
 	if (!u)
 		return -ENOMEM;
-	u->wanted_fd = -1;
 	err = rowstore__new(maps->files_fd, MAX_UNWIND_FILES, max_rows, &u->rows);
 	if (!err)
 		err = builder__new(&u->builder);
@@ -363,50 +362,77 @@ static void sync_one(struct unwinder *u, struct procs *procs, pid_t tgid)
 		u->on_sync(u->on_sync_arg, procs, tgid);
 }
 
-void unwinder__set_lazy(struct unwinder *u, int wanted_fd, const volatile uint64_t *asked)
+void unwinder__set_lazy(struct unwinder *u, const struct unwind_asks *asks)
 {
-	u->wanted_fd = wanted_fd;
-	u->asked = asked;
+	u->lazy = true;
+	u->asks = *asks;
 }
 
-/* Lazy: the processes sampled for the first time since the last walk get
- * their entries (a build each file not loaded yet). One whose mappings
- * are not known yet (its first mmap records not read) is forgotten in the
- * map, so its next sample asks again. */
-static void take_asked(struct unwinder *u, struct procs *procs)
+/* A process that asked gets its entry (a build for each file not loaded
+ * yet), once. One gone meanwhile is forgotten in the map (a new process
+ * with its pid asks again), unless stacks of it wait for its tables. */
+static void serve(struct unwinder *u, struct procs *procs, __u32 tgid)
 {
-	uint64_t asked;
-	__u32 *keys, state, served = 1;
+	__u32 state, served = 1;
+
+	if (bpf_map_lookup_elem(u->asks.wanted_fd, &tgid, &state) || state)
+		return;	/* served already, or gone with its process */
+	if (!procs__alive(procs, (pid_t)tgid, 0) &&
+	    !(u->holds && u->holds(u->holds_arg, (pid_t)tgid))) {
+		bpf_map_delete_elem(u->asks.wanted_fd, &tgid);
+		return;
+	}
+	bpf_map_update_elem(u->asks.wanted_fd, &tgid, &served, BPF_EXIST);
+	u->st.asked++;
+	if (!has_entry(u, (pid_t)tgid))
+		sync_one(u, procs, (pid_t)tgid);
+}
+
+/* Every process in the map that is not served yet: after asks were lost
+ * to a full queue (out of memory: the rest at the next loss). */
+static void serve_all(struct unwinder *u, struct procs *procs)
+{
+	__u32 *keys, tgid;
 	size_t n, i;
 	int err;
 
-	if (u->wanted_fd < 0)
-		return;
-	asked = __atomic_load_n(u->asked, __ATOMIC_ACQUIRE);
-	if (asked == u->asked_seen)
-		return;
-	u->asked_seen = asked;
-	/* out of memory: the rest at the next ask */
-	n = map_u32_keys(u->wanted_fd, &keys, &err);
-	for (i = 0; i < n; i++) {
-		/* served already, or gone with its process since the walk */
-		if (bpf_map_lookup_elem(u->wanted_fd, &keys[i], &state) || state)
-			continue;
-		if (!procs__alive(procs, (pid_t)keys[i], 0)) {
-			bpf_map_delete_elem(u->wanted_fd, &keys[i]);
-			continue;
-		}
-		bpf_map_update_elem(u->wanted_fd, &keys[i], &served, BPF_EXIST);
-		u->st.asked++;
-		if (!has_entry(u, (pid_t)keys[i]))
-			sync_one(u, procs, (pid_t)keys[i]);
-	}
+	while (!bpf_map_lookup_and_delete_elem(u->asks.queue_fd, NULL, &tgid))
+		;	/* each is in the map too */
+	n = map_u32_keys(u->asks.wanted_fd, &keys, &err);
+	for (i = 0; i < n; i++)
+		serve(u, procs, keys[i]);
 	free(keys);
 }
 
-void unwinder__sync(struct unwinder *u, struct procs *procs, const pid_t *roots, int nroots)
+/* Lazy: the processes sampled for the first time since the last call get
+ * their entries, popped from the queue: a handful, however many processes
+ * were served before (reading the whole map was two syscalls for each of
+ * them at every ask). */
+static void take_asked(struct unwinder *u, struct procs *procs)
 {
-	bool lazy = u->wanted_fd >= 0;
+	uint64_t asked, lost;
+	__u32 tgid;
+
+	if (!u->lazy)
+		return;
+	asked = __atomic_load_n(u->asks.asked, __ATOMIC_ACQUIRE);
+	if (asked == u->asked_seen)
+		return;
+	u->asked_seen = asked;
+	lost = __atomic_load_n(u->asks.lost, __ATOMIC_ACQUIRE);
+	if (lost != u->lost_seen) {
+		u->lost_seen = lost;
+		serve_all(u, procs);
+		return;
+	}
+	while (!bpf_map_lookup_and_delete_elem(u->asks.queue_fd, NULL, &tgid))
+		serve(u, procs, tgid);
+}
+
+size_t unwinder__sync(struct unwinder *u, struct procs *procs, const pid_t *roots, int nroots)
+{
+	size_t written = u->st.procs;
+	bool lazy = u->lazy;
 	pid_t *tgids;
 	size_t n, i;
 
@@ -426,6 +452,7 @@ void unwinder__sync(struct unwinder *u, struct procs *procs, const pid_t *roots,
 	take_asked(u, procs);
 	release_exited(u, procs);
 	ufile__sweep(u);
+	return u->st.procs - written;
 }
 
 void unwinder__on_sync(struct unwinder *u, void (*fn)(void *arg, struct procs *procs, pid_t tgid),

@@ -18,6 +18,7 @@
 
 struct files;
 struct procs;
+struct unwind_asks;
 struct unwinder;
 
 struct unwind_stats {
@@ -58,14 +59,15 @@ int unwinder__preload(struct unwinder *u, const char *path);
 /* Brings the entries of every process whose mappings changed or that
  * exited since the last call up to date (procs__track_changes() must be
  * on); with nroots > 0, only for the roots and their descendants (what -p
- * or -- COMMAND profiles). */
-void unwinder__sync(struct unwinder *u, struct procs *procs, const pid_t *roots, int nroots);
+ * or -- COMMAND profiles). Returns how many entries it wrote (a stack
+ * copied early may be walked only after one). */
+size_t unwinder__sync(struct unwinder *u, struct procs *procs, const pid_t *roots, int nroots);
 
 /* Lazy tables (fleet mode over the machine): a process gets its entry,
- * and its files their tables, when a sample of it asks (wanted_fd: the BPF
- * side's unwind_wanted, asked: its count of asks), not when it starts or
- * is found running; one with an entry is kept up to date as before. */
-void unwinder__set_lazy(struct unwinder *u, int wanted_fd, const volatile uint64_t *asked);
+ * and its files their tables, when a sample of it asks (the BPF side's
+ * asks), not when it starts or is found running; one with an entry is
+ * kept up to date as before. */
+void unwinder__set_lazy(struct unwinder *u, const struct unwind_asks *asks);
 
 /* fn(arg, procs, tgid) runs for every process synced, after its tables:
  * others that follow a process's mappings (Python) ride on the same changes. */

@@ -13,6 +13,7 @@
 #include <linux/types.h>
 
 #include "procs/mapped_file.h"
+#include "sampling/session.h"
 #include "unwind/unwind.h"
 
 struct built;
@@ -65,9 +66,10 @@ struct unwinder {
 	bool (*holds)(void *arg, pid_t tgid);	/* see unwinder__hold_exited() */
 	void *holds_arg;
 	bool any_exited;		/* a process's entry is kept past its exit */
-	int wanted_fd;			/* lazy: the BPF side's unwind_wanted; else -1 */
-	const volatile uint64_t *asked;	/* ... and its count of asks */
-	uint64_t asked_seen;		/* the count at the last walk of the map */
+	bool lazy;
+	struct unwind_asks asks;	/* lazy: the BPF side's asks for tables */
+	uint64_t asked_seen;		/* its counts at the last pop */
+	uint64_t lost_seen;
 };
 
 /* ---- ufile.c: the file side --------------------------------------------- */
