@@ -203,3 +203,79 @@ Test(replay, ready_only_for_the_image_sampled)
 	close(m.exec_fd);
 	free(e);
 }
+
+static pid_t forked_by_1000(void *arg, pid_t tgid, __u64 start_time)
+{
+	(void)arg;
+	return tgid == 1234 && start_time == 50 ? 1000 : 0;
+}
+
+/* A copy taken between a fork and the child's exec: the child's entry now
+ * describes the image it exec'd, its parent's the one it ran then, as
+ * long as the parent has not exec'd since the fork (nor has the child
+ * exec'd before the sample, nor a fork gone unseen). */
+Test(replay, before_the_childs_exec_by_its_parents_entry)
+{
+	struct replay_maps m = {
+		.procs_fd = new_map(BPF_MAP_TYPE_HASH, sizeof(struct unwind_proc)),
+		.exec_fd = new_map(BPF_MAP_TYPE_HASH, sizeof(__u64)),
+		.mode = UNWIND_AUTO, .forked_by = forked_by_1000,
+	};
+	struct early_stack *e = copy(0x401010, SP + 0x40);
+	struct unwind_proc child = entry, parent = entry;
+	__u32 tgid = 1234, ptgid = 1000;
+	__u64 child_exec = 70, parent_exec = 20, parent_later = 60;
+
+	e->key.tgid = tgid;
+	e->key.start_time = 50;		/* forked at 50, not exec'd yet */
+	cr_assert_eq(bpf_map_update_elem(m.exec_fd, &tgid, &child_exec, BPF_ANY), 0);
+	child.exec_time = child_exec;
+	cr_assert_eq(bpf_map_update_elem(m.procs_fd, &tgid, &child, BPF_ANY), 0);
+	cr_assert_not(replay__ready(&m, e), "no parent entry yet");
+	cr_assert_eq(bpf_map_update_elem(m.exec_fd, &ptgid, &parent_exec, BPF_ANY), 0);
+	parent.exec_time = parent_exec;
+	cr_assert_eq(bpf_map_update_elem(m.procs_fd, &ptgid, &parent, BPF_ANY), 0);
+	cr_assert(replay__ready(&m, e), "the parent's image, unchanged since the fork");
+	cr_assert_not(replay__no_entry(&m, e));
+	e->key.start_time = 51;		/* a fork the tracker did not see */
+	cr_assert_not(replay__ready(&m, e));
+	e->key.start_time = 50;
+	cr_assert_eq(bpf_map_update_elem(m.exec_fd, &ptgid, &parent_later, BPF_ANY), 0);
+	parent.exec_time = parent_later;
+	cr_assert_eq(bpf_map_update_elem(m.procs_fd, &ptgid, &parent, BPF_ANY), 0);
+	cr_assert_not(replay__ready(&m, e), "the parent exec'd after the fork");
+	close(m.procs_fd);
+	close(m.exec_fd);
+	free(e);
+}
+
+/* No entry at all for the image sampled (all its files keep frame
+ * pointers): walked at once after its sync, not held to the interval's
+ * end; one that exec'd since stays for the end. */
+Test(replay, no_entry_only_without_an_entry_of_that_image)
+{
+	struct replay_maps m = {
+		.procs_fd = new_map(BPF_MAP_TYPE_HASH, sizeof(struct unwind_proc)),
+		.exec_fd = new_map(BPF_MAP_TYPE_HASH, sizeof(__u64)),
+		.mode = UNWIND_AUTO,
+	};
+	struct early_stack *e = copy(0x401010, SP + 0x40);
+	struct unwind_proc pr = entry;
+	__u32 tgid = 1234;
+	__u64 exec_time = 500, later = 600;
+
+	e->key.tgid = tgid;
+	e->key.exec_time = exec_time;
+	cr_assert(replay__no_entry(&m, e));
+	cr_assert_eq(bpf_map_update_elem(m.exec_fd, &tgid, &exec_time, BPF_ANY), 0);
+	cr_assert(replay__no_entry(&m, e));
+	pr.exec_time = exec_time;
+	cr_assert_eq(bpf_map_update_elem(m.procs_fd, &tgid, &pr, BPF_ANY), 0);
+	cr_assert_not(replay__no_entry(&m, e));
+	cr_assert_eq(bpf_map_delete_elem(m.procs_fd, &tgid), 0);
+	cr_assert_eq(bpf_map_update_elem(m.exec_fd, &tgid, &later, BPF_ANY), 0);
+	cr_assert_not(replay__no_entry(&m, e), "exec'd since the sample");
+	close(m.procs_fd);
+	close(m.exec_fd);
+	free(e);
+}

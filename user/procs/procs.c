@@ -405,6 +405,13 @@ bool procs__alive(struct procs *p, pid_t tgid, uint64_t start_time)
 	return !pr || !pr->exited;
 }
 
+pid_t procs__forked_by(struct procs *p, pid_t tgid, uint64_t start_time)
+{
+	const struct proc *pr = incarnation(p, tgid, start_time);
+
+	return pr ? pr->parent : 0;
+}
+
 struct reap_ctx {
 	struct procs *p;
 	uint64_t before;

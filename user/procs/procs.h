@@ -100,6 +100,10 @@ struct proc_owner procs__owner(struct procs *p, pid_t tgid, uint64_t start_time)
  * someone else's now. */
 bool procs__alive(struct procs *p, pid_t tgid, uint64_t start_time);
 
+/* Who forked the process tgid that started at start_time, when its fork
+ * record was read (0: it was not, as for one running before the run). */
+pid_t procs__forked_by(struct procs *p, pid_t tgid, uint64_t start_time);
+
 /* Forgets the processes that exited before `before`: their samples have
  * all been drained. Returns how many were dropped. */
 size_t procs__reap(struct procs *p, uint64_t before);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "run/early_walks.h"
+#include "procs/procs.h"
 #include "sampling/drain.h"
 #include "sampling/early.h"
 #include "sampling/session.h"
@@ -78,7 +79,13 @@ void early_walks__synced(struct early_walks *w, pid_t tgid)
 	early__take(w->q, tgid, walk_if_settled, w);
 }
 
-int early_walks__new(const struct session *s, enum unwind_mode mode, struct early_walks **out)
+static pid_t forked_by(void *procs, pid_t tgid, __u64 start_time)
+{
+	return procs__forked_by(procs, tgid, start_time);
+}
+
+int early_walks__new(const struct session *s, enum unwind_mode mode, struct procs *procs,
+		     struct early_walks **out)
 {
 	struct early_walks *w = calloc(1, sizeof(*w));
 	int err;
@@ -88,7 +95,7 @@ int early_walks__new(const struct session *s, enum unwind_mode mode, struct earl
 	w->maps = (struct replay_maps){
 		.procs_fd = session__unwind_procs_fd(s), .files_fd = session__unwind_files_fd(s),
 		.ranges_fd = session__exec_ranges_fd(s), .exec_fd = session__exec_times_fd(s),
-		.mode = mode,
+		.mode = mode, .forked_by = forked_by, .forked_by_arg = procs,
 	};
 	err = early__new(session__early_fd(s), walk_now, w, &w->q);
 	if (err) {

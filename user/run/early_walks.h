@@ -17,10 +17,14 @@
 
 struct drained;
 struct early_walks;
+struct procs;
 struct session;
 
-/* For a session whose BPF side copies stacks (early_stacks()). */
-int early_walks__new(const struct session *s, enum unwind_mode mode, struct early_walks **out);
+/* For a session whose BPF side copies stacks (early_stacks()); procs
+ * says who forked whom (a copy taken before a child's exec is walked by
+ * its parent's entry). */
+int early_walks__new(const struct session *s, enum unwind_mode mode, struct procs *procs,
+		     struct early_walks **out);
 
 /* Readable (poll) when the ring holds stacks. */
 int early_walks__fd(const struct early_walks *w);

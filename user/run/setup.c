@@ -166,7 +166,7 @@ int run__start_tracking(struct run *r)
 			prompt = true;
 		err = start_python(r);
 		if (!err && session__early_fd(r->session) >= 0)
-			err = early_walks__new(r->session, r->cfg->call_graph, &r->early);
+			err = early_walks__new(r->session, r->cfg->call_graph, r->procs, &r->early);
 		if (err)
 			return err;
 		unwinder__on_sync(r->unwinder, proc_synced, r);

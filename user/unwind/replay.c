@@ -186,23 +186,47 @@ struct bpf_rows {
 	int nopen;
 };
 
-static bool read_entry(const struct replay_maps *m, const struct early_stack *e,
-		       struct unwind_proc *out)
+/* tgid's last exec as the BPF side saw it (0: none since the run began);
+ * false when the map cannot be read. */
+static bool exec_stamp(const struct replay_maps *m, __u32 tgid, __u64 *out)
 {
-	__u32 tgid = e->key.tgid;
-	__u64 exec_time = 0;
+	*out = 0;
+	return !bpf_map_lookup_elem(m->exec_fd, &tgid, out) || errno == ENOENT;
+}
 
-	/* an exec since the sample: the entry is the new image's; none: the
-	 * process exited (its entry kept for these walks) or never exec'd */
-	if (bpf_map_lookup_elem(m->exec_fd, &tgid, &exec_time)) {
-		if (errno != ENOENT)
-			return false;
-		exec_time = e->key.exec_time;
-	}
-	if (exec_time != e->key.exec_time)
-		return false;
+static bool entry_of(const struct replay_maps *m, __u32 tgid, __u64 exec_time,
+		     struct unwind_proc *out)
+{
 	return bpf_map_lookup_elem(m->procs_fd, &tgid, out) == 0 &&
 	       out->exec_time == exec_time && out->nmaps <= MAX_UNWIND_MAPS;
+}
+
+/* The entry of the image e was taken in, and whose it is (*owner: its
+ * exec ranges go with it). */
+static bool read_entry(const struct replay_maps *m, const struct early_stack *e,
+		       struct unwind_proc *out, __u32 *owner)
+{
+	__u32 tgid = e->key.tgid, parent;
+	__u64 now, parent_now;
+
+	if (!exec_stamp(m, tgid, &now))
+		return false;
+	/* none: the process exited (its entry kept for these walks) or
+	 * never exec'd */
+	if (!now)
+		now = e->key.exec_time;
+	*owner = tgid;
+	if (now == e->key.exec_time)
+		return entry_of(m, tgid, now, out);
+	/* an exec since the sample: the entry is the new image's. Before
+	 * the first exec seen, a child forked during the run ran its
+	 * parent's image, still the parent's now if it has not exec'd since */
+	parent = e->key.exec_time || !m->forked_by ? 0 :
+		 (__u32)m->forked_by(m->forked_by_arg, (pid_t)tgid, e->key.start_time);
+	if (!parent || !exec_stamp(m, parent, &parent_now) || parent_now >= e->key.start_time)
+		return false;
+	*owner = parent;
+	return entry_of(m, parent, parent_now, out);
 }
 
 bool replay__no_entry(const struct replay_maps *m, const struct early_stack *e)
@@ -221,8 +245,9 @@ bool replay__no_entry(const struct replay_maps *m, const struct early_stack *e)
 bool replay__ready(const struct replay_maps *m, const struct early_stack *e)
 {
 	struct unwind_proc entry;
+	__u32 owner;
 
-	if (!read_entry(m, e, &entry))
+	if (!read_entry(m, e, &entry, &owner))
 		return false;
 	for (__u32 i = 0; i < entry.nmaps; i++)
 		if (entry.maps[i].file == UNWIND_FILE_PENDING)
@@ -283,7 +308,7 @@ __u32 replay__walk(const struct replay_maps *m, const struct early_stack *e, __u
 				 .arg = &rows };
 	__u32 tgid = e->key.tgid, stop;
 
-	if (read_entry(m, e, &entry))
+	if (read_entry(m, e, &entry, &tgid))
 		v.entry = &entry;
 	if (bpf_map_lookup_elem(m->ranges_fd, &tgid, &ranges))
 		memset(&ranges, 0, sizeof(ranges));

@@ -19,11 +19,17 @@ struct replay_maps {
 	int ranges_fd;		/* exec_ranges: tgid -> JIT code found executable */
 	int exec_fd;		/* exec_times: tgid -> its last exec */
 	enum unwind_mode mode;	/* auto or dwarf */
+	/* who forked the process (tgid, start_time), when that was seen;
+	 * 0: not seen, or no way to know (NULL) */
+	pid_t (*forked_by)(void *arg, pid_t tgid, __u64 start_time);
+	void *forked_by_arg;
 };
 
 /* Whether e's process has an entry now that describes the image the
  * sample was taken in, with no file's table still being built: the walk
- * is as good as it will get. */
+ * is as good as it will get. A copy taken between a fork and the child's
+ * exec is walked by its parent's entry, while the parent has not exec'd
+ * since the fork (the child ran the parent's image then). */
 bool replay__ready(const struct replay_maps *m, const struct early_stack *e);
 
 /* Whether e's process has no entry at all (in the image the sample was
