@@ -124,7 +124,7 @@ echo "== clang: libLLVM's and libclang-cpp's tables (2 million rows), each compi
 # libraries' tables are built and loaded (0.4 s), so their samples wait as
 # copies of the stack: 69-74% reached main when rows were loaded a batch at
 # a time and a copy held 12 KiB of stack (clang's stacks are deeper), 93-95%
-# by hand on an idle machine, 81-88% in three e2e runs, 88-96% by hand beside
+# by hand on an idle machine, 78-88% in five e2e runs, 88-96% by hand beside
 # two CPU hogs (what is left: walks of copies that end in a read fault, past
 # 28 KiB of stack); perf -g 0-3%: libLLVM keeps no frame pointers
 printf '#define F(n) int f##n(int x){int s=0;for(int i=0;i<x;i++)s+=i*n;return s;}\n#define G(n) F(n##0)F(n##1)F(n##2)F(n##3)F(n##4)F(n##5)F(n##6)F(n##7)F(n##8)F(n##9)\nG(1)G(2)G(3)G(4)G(5)G(6)G(7)G(8)G(9)\nint main(void){return f10(3);}\n' >"$T/big.c"
