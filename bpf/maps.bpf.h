@@ -29,6 +29,10 @@ const volatile bool user_stacks = true;
 const volatile __u32 unwind_mode = UNWIND_FP;	/* enum unwind_mode: --call-graph */
 const volatile bool python = false;		/* Python frames (--no-python: off) */
 const volatile bool lazy_tables = false;	/* fleet mode -a: tables for sampled processes */
+/* asks go onto unwind_asks: not when a hardware event samples, in an NMI,
+ * where a queue push before kernel 6.6 takes the queue's lock without a
+ * trylock (a deadlock against user space's pop on that CPU) */
+const volatile bool ask_queue = false;
 const volatile bool early_stacks = false;	/* auto, dwarf: copy stacks taken before tables */
 const volatile __u32 offcpu_event = 0;		/* event index of off-CPU time */
 const volatile __u64 min_block_ns = 1000;
@@ -227,8 +231,9 @@ volatile __u64 unwind_asked = 0;
 
 /* The asks in the order they came, each tgid once (unwind_wanted
  * dedupes): user space pops them, and serves a few processes without
- * reading every one that was ever served. A full queue is counted in
- * unwind_asks_lost and user space walks unwind_wanted whole. */
+ * reading every one that was ever served. An ask not queued (the queue
+ * full or busy, or no queue: ask_queue) is counted in unwind_asks_lost
+ * and user space walks unwind_wanted whole. */
 struct {
 	__uint(type, BPF_MAP_TYPE_QUEUE);
 	__uint(max_entries, UNWIND_ASK_QUEUE);

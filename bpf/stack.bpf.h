@@ -516,7 +516,7 @@ static __always_inline void ask_tables(__u32 tgid)
 	if (!lazy_tables || bpf_map_lookup_elem(&unwind_wanted, &tgid) ||
 	    bpf_map_update_elem(&unwind_wanted, &tgid, &asked, BPF_NOEXIST))
 		return;
-	if (bpf_map_push_elem(&unwind_asks, &tgid, 0))
+	if (!ask_queue || bpf_map_push_elem(&unwind_asks, &tgid, 0))
 		__sync_fetch_and_add(&unwind_asks_lost, 1);
 	__sync_fetch_and_add(&unwind_asked, 1);
 }

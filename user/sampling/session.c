@@ -235,6 +235,7 @@ static void configure(struct profile_bpf__rodata *ro, const struct session_opts 
 	ro->python = opts->python && opts->unwind_mode != UNWIND_FP;
 	ro->unwind_mode = opts->unwind_mode;
 	ro->lazy_tables = opts->lazy_tables && opts->unwind_mode != UNWIND_FP;
+	ro->ask_queue = ro->lazy_tables && !has_kind(opts, EVENT_HARDWARE, EVENT_HARDWARE);
 	ro->early_stacks = early_stacks(opts);
 	ro->min_block_ns = (__u64)opts->min_block_us * 1000;
 	ro->tick_ns = 1000000000ull / (__u64)sysconf(_SC_CLK_TCK);

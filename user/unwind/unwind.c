@@ -388,8 +388,9 @@ static void serve(struct unwinder *u, struct procs *procs, __u32 tgid)
 		sync_one(u, procs, (pid_t)tgid);
 }
 
-/* Every process in the map that is not served yet: after asks were lost
- * to a full queue (out of memory: the rest at the next loss). */
+/* Every process in the map that is not served yet: after asks were not
+ * queued (the queue full, or none: a hardware event samples in an NMI).
+ * Out of memory: the rest at the next loss. */
 static void serve_all(struct unwinder *u, struct procs *procs)
 {
 	__u32 *keys, tgid;
