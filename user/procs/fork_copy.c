@@ -4,7 +4,10 @@
  * the fork. Copying it at every fork record cost the fleet sampler a third
  * of its CPU under 50 short processes a second, most of them never
  * sampled: the copy waits until the child's mappings are first needed
- * (a lookup, a sync, its own first mmap, the parent's reap).
+ * (a lookup, a sync, a read of /proc for it, its own first mmap before an
+ * exec, a fork of its own, the parent's reap). A parent running code of
+ * its own making is copied at once: the child's owner is read while it
+ * runs (procs__fork()).
  */
 #include <stddef.h>
 

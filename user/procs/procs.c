@@ -185,7 +185,8 @@ int procs__add_vma(struct procs *p, struct proc *pr, const struct vma *v)
 	copy->path = strdup(v->path ? v->path : "");
 	if (!copy->path)
 		return -ENOMEM;
-	/* a process adds mappings only while it runs */
+	/* a process adds mappings while it runs; a fork's copy made after the
+	 * child exited takes files its parent holds (first_sight() is past) */
 	copy->file = p->files.get ? p->files.get(p->files.ctx, pr->tgid, true, copy) : NULL;
 	pr->nvmas++;
 	return 0;

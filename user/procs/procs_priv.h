@@ -31,7 +31,7 @@ struct proc {
 	bool owner_image;	/* learnt in its current image */
 	/* forked from this one, its copy of the parent's mappings not made
 	 * yet: made when first needed, which most short-lived children that
-	 * are never sampled never are (see inherit()) */
+	 * are never sampled never are (see procs__inherit()) */
 	struct proc *from;
 	uint64_t fork_time;
 	struct proc *heirs;	/* the children whose copy waits on this one */
