@@ -171,16 +171,22 @@ static int new_map(enum bpf_map_type type, __u32 value_size)
 	return fd;
 }
 
+/* The process entries and exec stamps a walk reads, as the BPF side's. */
+static struct replay_maps entry_maps(void)
+{
+	return (struct replay_maps){
+		.procs_fd = new_map(BPF_MAP_TYPE_HASH, sizeof(struct unwind_proc)),
+		.exec_fd = new_map(BPF_MAP_TYPE_HASH, sizeof(__u64)),
+		.mode = UNWIND_AUTO,
+	};
+}
+
 /* An entry is used for the image it was read in only: one user space read
  * before an exec and wrote after it (stamped with the old exec) is not the
  * sample's; one kept past its process's exit still is. */
 Test(replay, ready_only_for_the_image_sampled)
 {
-	struct replay_maps m = {
-		.procs_fd = new_map(BPF_MAP_TYPE_HASH, sizeof(struct unwind_proc)),
-		.exec_fd = new_map(BPF_MAP_TYPE_HASH, sizeof(__u64)),
-		.mode = UNWIND_AUTO,
-	};
+	struct replay_maps m = entry_maps();
 	struct early_stack *e = copy(0x401010, SP + 0x40);
 	struct unwind_proc pr = entry;
 	__u32 tgid = 1234;
@@ -216,16 +222,13 @@ static pid_t forked_by_1000(void *arg, pid_t tgid, __u64 start_time)
  * exec'd before the sample, nor a fork gone unseen). */
 Test(replay, before_the_childs_exec_by_its_parents_entry)
 {
-	struct replay_maps m = {
-		.procs_fd = new_map(BPF_MAP_TYPE_HASH, sizeof(struct unwind_proc)),
-		.exec_fd = new_map(BPF_MAP_TYPE_HASH, sizeof(__u64)),
-		.mode = UNWIND_AUTO, .forked_by = forked_by_1000,
-	};
+	struct replay_maps m = entry_maps();
 	struct early_stack *e = copy(0x401010, SP + 0x40);
 	struct unwind_proc child = entry, parent = entry;
 	__u32 tgid = 1234, ptgid = 1000;
 	__u64 child_exec = 70, parent_exec = 20, parent_later = 60;
 
+	m.forked_by = forked_by_1000;
 	e->key.tgid = tgid;
 	e->key.start_time = 50;		/* forked at 50, not exec'd yet */
 	cr_assert_eq(bpf_map_update_elem(m.exec_fd, &tgid, &child_exec, BPF_ANY), 0);
@@ -254,11 +257,7 @@ Test(replay, before_the_childs_exec_by_its_parents_entry)
  * end; one that exec'd since stays for the end. */
 Test(replay, no_entry_only_without_an_entry_of_that_image)
 {
-	struct replay_maps m = {
-		.procs_fd = new_map(BPF_MAP_TYPE_HASH, sizeof(struct unwind_proc)),
-		.exec_fd = new_map(BPF_MAP_TYPE_HASH, sizeof(__u64)),
-		.mode = UNWIND_AUTO,
-	};
+	struct replay_maps m = entry_maps();
 	struct early_stack *e = copy(0x401010, SP + 0x40);
 	struct unwind_proc pr = entry;
 	__u32 tgid = 1234;
