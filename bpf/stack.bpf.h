@@ -23,8 +23,6 @@
 #ifndef BPFPROF_STACK_BPF_H
 #define BPFPROF_STACK_BPF_H
 
-#define ROW_SEARCH_STEPS	24	/* binary search over up to 16M rows */
-
 /* A user address has bit 63 clear, which tells a native frame from a
  * Python one (PY_FRAME_TAG) in a user stack: a return address read from
  * a corrupt frame may have it set. */
@@ -144,93 +142,7 @@ static long map_search_step(__u32 i, struct map_search *ms)
 	return 0;
 }
 
-/* A binary search over one file's rows, a step per bpf_loop() call: the
- * verifier checks one step, not every path through 24 of them. */
-struct row_search {
-	__u64 vaddr;
-	__u32 file;
-	__u32 lo, hi;
-	bool failed;
-};
-
-static long row_search_step(__u32 i, struct row_search *rs)
-{
-	const struct unwind_row *row;
-	void *rows;
-	__u32 mid;
-
-	if (rs->lo >= rs->hi)
-		return 1;
-	rows = bpf_map_lookup_elem(&unwind_files, &rs->file);
-	mid = rs->lo + (rs->hi - rs->lo) / 2;
-	row = rows ? bpf_map_lookup_elem(rows, &mid) : NULL;
-	if (!row) {
-		rs->failed = true;
-		return 1;
-	}
-	if (row->pc <= rs->vaddr)
-		rs->lo = mid + 1;
-	else
-		rs->hi = mid;
-	return 0;
-}
-
-/* Row i of rows (n of them) if it is the last with pc <= vaddr: its pc is
- * at or below vaddr and the next row's (if any) above. Rows are sorted, so
- * this is exactly the row the binary search finds. */
-static __always_inline const struct unwind_row *row_if_last(void *rows, __u32 n, __u32 i,
-							    __u64 vaddr)
-{
-	const struct unwind_row *row, *next;
-	__u32 after = i + 1;
-
-	if (i >= n)
-		return NULL;
-	row = bpf_map_lookup_elem(rows, &i);
-	if (!row || row->pc > vaddr)
-		return NULL;
-	if (after >= n)
-		return row;
-	next = bpf_map_lookup_elem(rows, &after);
-	return next && next->pc > vaddr ? row : NULL;
-}
-
-/* The hint slot of (file, vaddr): a sampled loop hits the same addresses
- * again and again, and a hit replaces ~20 cold reads of the search by two. */
-static __always_inline struct row_hint *row_hint_slot(__u32 file, __u64 vaddr)
-{
-	__u32 slot = (__u32)((vaddr ^ (vaddr >> 12) ^ ((__u64)file * 0x9e3779b1u)) & (ROW_HINTS - 1));
-
-	return bpf_map_lookup_elem(&row_hints, &slot);
-}
-
-/* The last row of the file's n rows with pc <= vaddr: by its hint, else
- * by a binary search whose result becomes the hint. */
-static __always_inline const struct unwind_row *find_row(__u32 file, __u32 n, __u64 vaddr)
-{
-	struct row_search rs = { .vaddr = vaddr, .file = file, .hi = n };
-	struct row_hint *hint = row_hint_slot(file, vaddr);
-	const struct unwind_row *row;
-	void *rows = bpf_map_lookup_elem(&unwind_files, &file);
-
-	if (!rows)
-		return NULL;
-	if (hint && hint->file == file && hint->vaddr == vaddr) {
-		row = row_if_last(rows, n, hint->row, vaddr);
-		if (row)
-			return row;
-	}
-	bpf_loop(ROW_SEARCH_STEPS, row_search_step, &rs, 0);
-	if (rs.failed || rs.lo == 0)
-		return NULL;
-	rs.lo--;
-	if (hint) {
-		hint->vaddr = vaddr;
-		hint->file = file;
-		hint->row = rs.lo;
-	}
-	return bpf_map_lookup_elem(rows, &rs.lo);
-}
+#include "find_row.bpf.h"
 
 static __always_inline struct stack_window *window_slot(void)
 {

@@ -272,7 +272,7 @@ static int rows_fd(struct bpf_rows *r, __u32 slot)
 	return fd;
 }
 
-/* find_row() of bpf/stack.bpf.h: a binary search, a lookup a step. */
+/* find_row() of bpf/find_row.bpf.h: a binary search, a lookup a step. */
 static bool bpf_find_row(void *arg, const struct unwind_map *m, __u64 vaddr,
 			 struct unwind_row *out)
 {
