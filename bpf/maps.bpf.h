@@ -307,13 +307,19 @@ struct {
 	__type(value, struct stored_hint);
 } stored_hints SEC(".maps");
 
-/* key goes into map (with value) once, and *noted counts it, so user
- * space walks the map only when the count moved. A lookup first: a key
- * there already takes no lock. */
+/* key goes into map (with value) once: true the time it went in. A
+ * lookup first: a key there already takes no lock. */
+static __always_inline bool insert_once(void *map, const void *key, const void *value)
+{
+	return !bpf_map_lookup_elem(map, key) && !bpf_map_update_elem(map, key, value, BPF_NOEXIST);
+}
+
+/* ... and *noted counts it, so user space walks the map only when the
+ * count moved. */
 static __always_inline void note_once(void *map, const void *key, const void *value,
 				      volatile __u64 *noted)
 {
-	if (!bpf_map_lookup_elem(map, key) && !bpf_map_update_elem(map, key, value, BPF_NOEXIST))
+	if (insert_once(map, key, value))
 		__sync_fetch_and_add(noted, 1);
 }
 

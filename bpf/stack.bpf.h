@@ -425,8 +425,7 @@ static __always_inline void ask_tables(__u32 tgid)
 {
 	__u32 asked = 0;
 
-	if (!lazy_tables || bpf_map_lookup_elem(&unwind_wanted, &tgid) ||
-	    bpf_map_update_elem(&unwind_wanted, &tgid, &asked, BPF_NOEXIST))
+	if (!lazy_tables || !insert_once(&unwind_wanted, &tgid, &asked))
 		return;
 	if (!ask_queue || bpf_map_push_elem(&unwind_asks, &tgid, 0))
 		__sync_fetch_and_add(&unwind_asks_lost, 1);

@@ -61,7 +61,9 @@ int procs__inherit(struct procs *p, struct proc *pc)
 	return err;
 }
 
-bool proc__forked_image(const struct proc *pr)
+int procs__inherit_current(struct procs *p, struct proc *pc)
 {
-	return !pr->nexecs || pr->execs[pr->nexecs - 1] < pr->fork_time;
+	bool forked_image = !pc->nexecs || pc->execs[pc->nexecs - 1] < pc->fork_time;
+
+	return pc->from && forked_image ? procs__inherit(p, pc) : 0;
 }

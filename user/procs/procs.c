@@ -219,7 +219,7 @@ int procs__mmap(struct procs *p, pid_t tgid, const struct vma *v)
 
 	if (!pr)
 		return -ENOMEM;
-	if (pr->from && proc__forked_image(pr) && procs__inherit(p, pr))
+	if (procs__inherit_current(p, pr))
 		return -ENOMEM;
 	mark_changed(p, pr);
 	proc__learn_owner(pr, v, v->time);
@@ -497,7 +497,7 @@ int procs__for_each_vma(struct procs *p, pid_t tgid,
 
 	if (!pr)
 		return -ENOENT;
-	if (pr->from && proc__forked_image(pr) && procs__inherit(p, pr))
+	if (procs__inherit_current(p, pr))
 		return -ENOMEM;
 	proc__image_bounds(pr, EXEC_LATEST, &from, &until);
 	for (i = 0; i < pr->nvmas; i++) {

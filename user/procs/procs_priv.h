@@ -68,7 +68,8 @@ void proc__image_bounds(const struct proc *pr, uint64_t time, uint64_t *from, ui
 void proc__heir_link(struct proc *pp, struct proc *pc, uint64_t time);
 void proc__heir_unlink(struct proc *pc);
 int procs__inherit(struct procs *p, struct proc *pc);
-/* Whether pr runs the image it forked with (no exec since). */
-bool proc__forked_image(const struct proc *pr);
+/* The same, only while pc runs the image it forked with (no exec since):
+ * what its current image reads, or its own mmap must come after. */
+int procs__inherit_current(struct procs *p, struct proc *pc);
 
 #endif

@@ -232,12 +232,12 @@ static bool read_entry(const struct replay_maps *m, const struct early_stack *e,
 bool replay__no_entry(const struct replay_maps *m, const struct early_stack *e)
 {
 	__u32 tgid = e->key.tgid;
-	__u64 exec_time = 0;
+	__u64 now;
 	struct unwind_proc entry;
 
-	if (bpf_map_lookup_elem(m->exec_fd, &tgid, &exec_time) && errno != ENOENT)
+	if (!exec_stamp(m, tgid, &now))
 		return false;
-	if (exec_time && exec_time != e->key.exec_time)
+	if (now && now != e->key.exec_time)
 		return false;	/* an exec since: it stays for the interval's end */
 	return bpf_map_lookup_elem(m->procs_fd, &tgid, &entry) && errno == ENOENT;
 }
