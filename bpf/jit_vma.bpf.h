@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * Executable memory no mapping of a process's unwind entry describes (JIT
- * code: V8's, HotSpot's), for the frame-pointer steps of stack.bpf.h: is
- * an address in it? bpf_find_vma() says, once per program run (with
- * interrupts off its mmap unlock waits for an irq_work); what it found is
- * kept for the walk (the per-CPU slot) and for the process (exec_ranges).
+ * Anonymous executable memory no mapping of a process's unwind entry
+ * describes (JIT code: V8's, HotSpot's), for the frame-pointer steps of
+ * stack.bpf.h: is an address in it? bpf_find_vma() says, once per program
+ * run (with interrupts off its mmap unlock waits for an irq_work); what it
+ * found is kept for the walk (the per-CPU slot) and for the process
+ * (exec_ranges).
  * Included by stack.bpf.h after proc_slot().
  */
 #ifndef BPFPROF_JIT_VMA_BPF_H
@@ -20,7 +21,11 @@ static long vma_exec_cb(struct task_struct *task, struct vm_area_struct *vma,
 			struct exec_vma *found)
 {
 	(void)task;
-	if (BPF_CORE_READ(vma, vm_flags) & VM_EXEC_FLAG) {
+	/* a file's mapping is no JIT code: an entry written before ld.so's
+	 * mmaps were read (the first frame then goes to user space to be
+	 * walked when the entry has it), never frame pointers through a
+	 * library built without them */
+	if ((BPF_CORE_READ(vma, vm_flags) & VM_EXEC_FLAG) && !BPF_CORE_READ(vma, vm_file)) {
 		found->start = BPF_CORE_READ(vma, vm_start);
 		found->end = BPF_CORE_READ(vma, vm_end);
 	}
