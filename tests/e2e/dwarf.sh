@@ -306,6 +306,7 @@ echo "== tables come and go: a file's rows are freed with the last process that 
 now=$(stat_of "$T/churn.json" .unwind_tables.rows)
 peak=$(stat_of "$T/churn.json" .unwind_tables.rows_peak)
 dropped=$(stat_of "$T/churn.json" .unwind_tables.files_dropped)
-check "five nofp_chain in a row: their tables dropped once unused for 2 s ($dropped), rows now $now < peak $peak" \
+early=$(stat_of "$T/churn.json" .unwind.from_early_copies)
+check "five nofp_chain in a row: their tables dropped once unused for 2 s ($dropped), rows now $now < peak $peak ($early copied early)" \
 	all [ "${dropped:-0}" -ge 1 ] -- [ "${now:-0}" -lt "${peak:-0}" ]
 printf '  %s\n' "${DWARF_SHARES[@]}"

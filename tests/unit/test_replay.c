@@ -240,6 +240,9 @@ Test(replay, before_the_childs_exec_by_its_parents_entry)
 	cr_assert_eq(bpf_map_update_elem(m.procs_fd, &ptgid, &parent, BPF_ANY), 0);
 	cr_assert(replay__ready(&m, e), "the parent's image, unchanged since the fork");
 	cr_assert_not(replay__no_entry(&m, e));
+	cr_assert_eq(bpf_map_delete_elem(m.exec_fd, &tgid), 0);	/* the child exited */
+	cr_assert(replay__ready(&m, e), "exited: its kept entry says it exec'd since");
+	cr_assert_eq(bpf_map_update_elem(m.exec_fd, &tgid, &child_exec, BPF_ANY), 0);
 	e->key.start_time = 51;		/* a fork the tracker did not see */
 	cr_assert_not(replay__ready(&m, e));
 	e->key.start_time = 50;

@@ -135,6 +135,19 @@ bool early_walks__holds(void *arg, pid_t tgid)
 	return early__holds(w->q, tgid);
 }
 
+static bool take_any(const struct early_stack *e, void *arg)
+{
+	walk(arg, e);
+	return true;
+}
+
+void early_walks__settle(void *arg, pid_t tgid)
+{
+	struct early_walks *w = arg;
+
+	early__take(w->q, tgid, take_any, w);
+}
+
 struct take_ctx {
 	struct early_walks *w;
 	int gen;

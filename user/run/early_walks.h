@@ -46,6 +46,10 @@ bool early_walks__waiting(const struct early_walks *w);
 /* Whether stacks of tgid wait to be walked (its entry must stay). */
 bool early_walks__holds(void *w, pid_t tgid);
 
+/* tgid exited and its entry is final: its stacks held are walked now, as
+ * they are (nothing more will come for them). */
+void early_walks__settle(void *w, pid_t tgid);
+
 /* Generation gen's walked samples (every one held, walked now as things
  * are, at the last collect) as drained records, and their walks' stops
  * added to stats. Release out with drain__free(). Returns 0 or -ENOMEM. */

@@ -171,7 +171,8 @@ int run__start_tracking(struct run *r)
 			return err;
 		unwinder__on_sync(r->unwinder, proc_synced, r);
 		if (r->early)
-			unwinder__hold_exited(r->unwinder, early_walks__holds, r->early);
+			unwinder__hold_exited(r->unwinder, early_walks__holds, early_walks__settle,
+					      r->early);
 	}
 	/* lazy, an entry waits for a sample's ask, read at the loop's wake-up
 	 * (POLL_MS): a wake-up per record bought nothing but its cost (120 a

@@ -211,10 +211,13 @@ static bool read_entry(const struct replay_maps *m, const struct early_stack *e,
 
 	if (!exec_stamp(m, tgid, &now))
 		return false;
-	/* none: the process exited (its entry kept for these walks) or
-	 * never exec'd */
+	/* none: the process never exec'd, or it exited and its stamp went
+	 * with it; its entry, kept for these walks, has its last exec (a copy
+	 * from before that exec must still go to the parent's, or it would
+	 * hold the process and its tables to the run's end) */
 	if (!now)
-		now = e->key.exec_time;
+		now = bpf_map_lookup_elem(m->procs_fd, &tgid, out) ? e->key.exec_time :
+									    out->exec_time;
 	*owner = tgid;
 	if (now == e->key.exec_time)
 		return entry_of(m, tgid, now, out);

@@ -327,13 +327,18 @@ bool unwinder__busy(const struct unwinder *u)
 	return u->builder && builder__busy(u->builder);
 }
 
-void unwinder__hold_exited(struct unwinder *u, bool (*holds)(void *arg, pid_t tgid), void *arg)
+void unwinder__hold_exited(struct unwinder *u, bool (*holds)(void *arg, pid_t tgid),
+			   void (*settle)(void *arg, pid_t tgid), void *arg)
 {
 	u->holds = holds;
+	u->settle = settle;
 	u->holds_arg = arg;
 }
 
-/* Processes kept past their exit that nothing holds any more go. */
+/* Processes kept past their exit that nothing holds any more go. One
+ * whose entry waits for no build is final: what is held for it is walked
+ * now, as at the interval's end, not kept (with its tables) to the run's
+ * end for an entry that cannot come. */
 static void release_exited(struct unwinder *u, struct procs *procs)
 {
 	struct picked w = { .pick = pick_exited };
@@ -342,11 +347,16 @@ static void release_exited(struct unwinder *u, struct procs *procs)
 		return;
 	twalk_r(u->procs, note_picked, &w);
 	u->any_exited = false;
-	for (size_t i = 0; i < w.n; i++)
+	for (size_t i = 0; i < w.n; i++) {
+		struct uproc *p = find_proc(u, w.tgids[i]);
+
+		if (p && !p->waiting)
+			u->settle(u->holds_arg, w.tgids[i]);
 		if (!u->holds(u->holds_arg, w.tgids[i]))
 			sync_proc(u, procs, w.tgids[i]);
 		else
 			u->any_exited = true;
+	}
 	free(w.tgids);
 }
 

@@ -77,9 +77,11 @@ void unwinder__on_sync(struct unwinder *u, void (*fn)(void *arg, struct procs *p
 /* A process that exits keeps its entry, and its files their tables,
  * while holds(arg, tgid) says something still needs them: samples copied
  * before its tables were in, not walked yet (run/early_walks.c). Its
- * entry is brought up to date as the builds end, and goes at the first
- * sync after holds() lets it go. */
-void unwinder__hold_exited(struct unwinder *u, bool (*holds)(void *arg, pid_t tgid), void *arg);
+ * entry is brought up to date as the builds end; once none is pending it
+ * is final, and settle(arg, tgid) is told to walk what it holds as things
+ * are. The entry goes at the first sync after holds() lets it go. */
+void unwinder__hold_exited(struct unwinder *u, bool (*holds)(void *arg, pid_t tgid),
+			   void (*settle)(void *arg, pid_t tgid), void *arg);
 
 /* Readable (poll) when built tables wait to go in: unwinder__sync()
  * takes them. -1 once stopped. */

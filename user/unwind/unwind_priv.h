@@ -64,6 +64,7 @@ struct unwinder {
 	void (*on_sync)(void *arg, struct procs *procs, pid_t tgid);
 	void *on_sync_arg;
 	bool (*holds)(void *arg, pid_t tgid);	/* see unwinder__hold_exited() */
+	void (*settle)(void *arg, pid_t tgid);
 	void *holds_arg;
 	bool any_exited;		/* a process's entry is kept past its exit */
 	bool lazy;
