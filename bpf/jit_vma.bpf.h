@@ -32,12 +32,12 @@ static long vma_exec_cb(struct task_struct *task, struct vm_area_struct *vma,
 	return 0;
 }
 
-/* pc lies in executable memory of the current task: code the process
- * entry does not list (JIT code, often made executable by mprotect(),
- * which no mmap record reports). The VMA found is kept for the walk's
- * next frames: with interrupts off only one bpf_find_vma() per program
- * run succeeds (its mmap unlock waits for an irq_work), and JIT frames
- * mostly share one region. */
+/* pc lies in anonymous executable memory of the current task: code the
+ * process entry does not list (JIT code, often made executable by
+ * mprotect(), which no mmap record reports). The VMA found is kept for
+ * the walk's next frames: with interrupts off only one bpf_find_vma() per
+ * program run succeeds (its mmap unlock waits for an irq_work), and JIT
+ * frames mostly share one region. */
 static __always_inline bool in_known_range(const struct exec_ranges *r, __u64 pc,
 					   struct unwind_proc *pr)
 {

@@ -296,7 +296,8 @@ __noinline int frame_mapping(struct unwind_ctx *c, __u64 pc)
 /* The step out of the frame at pc, by the best rule there is: its CFI
  * row; else (auto, or a file walked by frame pointers) a checked
  * frame-pointer step, noted; else a clean stop. anon: pc lies in
- * executable memory no mapping of the entry describes (JIT code). */
+ * anonymous executable memory no mapping of the entry describes (JIT
+ * code). */
 static __always_inline __u32 step_frame(struct unwind_ctx *c, __u64 pc, bool anon)
 {
 	const struct unwind_map *m = &c->map;
@@ -358,7 +359,7 @@ static long unwind_step(__u32 i, struct unwind_ctx *c)
 	}
 	mapped = frame_mapping(c, pc);
 	/* auto: code the entry does not know (JIT) is walked by frame
-	 * pointers, as long as it is executable memory */
+	 * pointers, as long as it is anonymous executable memory */
 	anon = !mapped && unwind_mode == UNWIND_AUTO && in_exec_vma(pc);
 	if (!mapped && !anon && walk_noted(WALK_GUESSED)) {
 		/* a frame-pointer step's return address outside executable

@@ -45,6 +45,14 @@ check "non-ELF mapping: exit 0" [ $? -eq 0 ]
 check "non-ELF mapping: frames named jitcode.bin+0xOFF" grep -qE ';jitcode\.bin\+0x[0-9a-f]+ [0-9]+$' "$T/jit.folded"
 check "non-ELF mapping: counted as unresolved, as not ELF ($(stat_of "$T/jit.json" .unresolved_by_reason.not_elf))" \
 	[ "$(stat_of "$T/jit.json" .unresolved_by_reason.not_elf)" -ge 1 ]
+# the mapping is in the process's entry, walked by frame pointers (the
+# BPF side takes only anonymous memory for JIT code): left out, every
+# sample was walked by frame pointers alone, past libc without _start
+jn=$(comm_total "$T/jit.folded" jit_map)
+jw=$(awk '$0 ~ /^jit_map;_start;__libc_start_main;.*;main;jitcode\.bin\+0x[0-9a-f]+(;[^;]*_\[k\])* [0-9]+$/ { t += $NF }
+	END { print t + 0 }' "$T/jit.folded")
+check "non-ELF mapping: walked through from _start in >= 90% of samples ($jw of $jn)" \
+	all [ "$jn" -ge 20 ] -- [ $((jw * 100)) -ge $((jn * 90)) ]
 
 echo "== -p of a process that exits mid-run"
 # it lives 4 s: an ASan bpfprof beside a make test and two CPU hogs took

@@ -199,6 +199,11 @@ Test(replay, ready_only_for_the_image_sampled)
 	cr_assert_eq(bpf_map_update_elem(m.procs_fd, &tgid, &pr, BPF_ANY), 0);
 	cr_assert_not(replay__ready(&m, e), "an entry of the image before the exec");
 	pr.exec_time = exec_time;
+	pr.maps[0].file = UNWIND_FILE_PENDING;
+	cr_assert_eq(bpf_map_update_elem(m.procs_fd, &tgid, &pr, BPF_ANY), 0);
+	cr_assert_not(replay__ready(&m, e), "a table being built");
+	cr_assert_not(replay__parent_pending(&m, e), "its own entry, not a parent's");
+	pr.maps[0].file = entry.maps[0].file;
 	cr_assert_eq(bpf_map_update_elem(m.procs_fd, &tgid, &pr, BPF_ANY), 0);
 	cr_assert(replay__ready(&m, e));
 	cr_assert_eq(bpf_map_delete_elem(m.exec_fd, &tgid), 0);	/* it exited */
@@ -240,6 +245,14 @@ Test(replay, before_the_childs_exec_by_its_parents_entry)
 	cr_assert_eq(bpf_map_update_elem(m.procs_fd, &ptgid, &parent, BPF_ANY), 0);
 	cr_assert(replay__ready(&m, e), "the parent's image, unchanged since the fork");
 	cr_assert_not(replay__no_entry(&m, e));
+	cr_assert_not(replay__parent_pending(&m, e));
+	parent.maps[0].file = UNWIND_FILE_PENDING;	/* its table being built */
+	cr_assert_eq(bpf_map_update_elem(m.procs_fd, &ptgid, &parent, BPF_ANY), 0);
+	cr_assert(replay__parent_pending(&m, e));
+	cr_assert_not(replay__ready(&m, e));
+	parent = entry;
+	parent.exec_time = parent_exec;
+	cr_assert_eq(bpf_map_update_elem(m.procs_fd, &ptgid, &parent, BPF_ANY), 0);
 	cr_assert_eq(bpf_map_delete_elem(m.exec_fd, &tgid), 0);	/* the child exited */
 	cr_assert(replay__ready(&m, e), "exited: its kept entry says it exec'd since");
 	cr_assert_eq(bpf_map_update_elem(m.exec_fd, &tgid, &child_exec, BPF_ANY), 0);

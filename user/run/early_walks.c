@@ -135,9 +135,16 @@ bool early_walks__holds(void *arg, pid_t tgid)
 	return early__holds(w->q, tgid);
 }
 
-static bool take_any(const struct early_stack *e, void *arg)
+/* Its process's entry is final: nothing more will come for it, but a
+ * copy from before an exec, walked by the parent's entry, waits for that
+ * one's builds (early_walks__walk_ready() takes it then). */
+static bool walk_if_final(const struct early_stack *e, void *arg)
 {
-	walk(arg, e);
+	struct early_walks *w = arg;
+
+	if (replay__parent_pending(&w->maps, e))
+		return false;
+	walk(w, e);
 	return true;
 }
 
@@ -145,7 +152,7 @@ void early_walks__settle(void *arg, pid_t tgid)
 {
 	struct early_walks *w = arg;
 
-	early__take(w->q, tgid, take_any, w);
+	early__take(w->q, tgid, walk_if_final, w);
 }
 
 struct take_ctx {

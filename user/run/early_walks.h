@@ -47,7 +47,8 @@ bool early_walks__waiting(const struct early_walks *w);
 bool early_walks__holds(void *w, pid_t tgid);
 
 /* tgid exited and its entry is final: its stacks held are walked now, as
- * they are (nothing more will come for them). */
+ * they are (nothing more will come for them), but for those walked by a
+ * parent's entry whose tables are still being built. */
 void early_walks__settle(void *w, pid_t tgid);
 
 /* Generation gen's walked samples (every one held, walked now as things

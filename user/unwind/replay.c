@@ -212,9 +212,10 @@ static bool read_entry(const struct replay_maps *m, const struct early_stack *e,
 	if (!exec_stamp(m, tgid, &now))
 		return false;
 	/* none: the process never exec'd, or it exited and its stamp went
-	 * with it; its entry, kept for these walks, has its last exec (a copy
-	 * from before that exec must still go to the parent's, or it would
-	 * hold the process and its tables to the run's end) */
+	 * with it; its entry, kept for these walks, has the last exec user
+	 * space saw (a copy from before that exec still goes to the parent's
+	 * entry). An exec and an exit both between two syncs leave the entry
+	 * the old stamp: the copies are walked by the new image's mappings. */
 	if (!now)
 		now = bpf_map_lookup_elem(m->procs_fd, &tgid, out) ? e->key.exec_time :
 									    out->exec_time;
@@ -245,17 +246,28 @@ bool replay__no_entry(const struct replay_maps *m, const struct early_stack *e)
 	return bpf_map_lookup_elem(m->procs_fd, &tgid, &entry) && errno == ENOENT;
 }
 
+static bool has_pending(const struct unwind_proc *entry)
+{
+	for (__u32 i = 0; i < entry->nmaps; i++)
+		if (entry->maps[i].file == UNWIND_FILE_PENDING)
+			return true;
+	return false;
+}
+
 bool replay__ready(const struct replay_maps *m, const struct early_stack *e)
 {
 	struct unwind_proc entry;
 	__u32 owner;
 
-	if (!read_entry(m, e, &entry, &owner))
-		return false;
-	for (__u32 i = 0; i < entry.nmaps; i++)
-		if (entry.maps[i].file == UNWIND_FILE_PENDING)
-			return false;
-	return true;
+	return read_entry(m, e, &entry, &owner) && !has_pending(&entry);
+}
+
+bool replay__parent_pending(const struct replay_maps *m, const struct early_stack *e)
+{
+	struct unwind_proc entry;
+	__u32 owner;
+
+	return read_entry(m, e, &entry, &owner) && owner != e->key.tgid && has_pending(&entry);
 }
 
 /* The fd of the file's rows (its inner map), opened once per walk. */

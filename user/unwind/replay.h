@@ -32,6 +32,11 @@ struct replay_maps {
  * since the fork (the child ran the parent's image then). */
 bool replay__ready(const struct replay_maps *m, const struct early_stack *e);
 
+/* Whether e is walked by its parent's entry (as above) and that entry
+ * still has a file whose table is being built: a copy its own process's
+ * final entry does not settle. */
+bool replay__parent_pending(const struct replay_maps *m, const struct early_stack *e);
+
 /* Whether e's process has no entry at all (in the image the sample was
  * taken in): right after a sync, one it will not get. */
 bool replay__no_entry(const struct replay_maps *m, const struct early_stack *e);

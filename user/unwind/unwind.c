@@ -74,8 +74,22 @@ static int hold(struct proc_ctx *c, struct ufile *f)
 	return 0;
 }
 
+/* Auto mode: v is walked by checked frame-pointer steps; being in the
+ * entry also makes its addresses plausible return addresses. In dwarf
+ * mode nothing walks it. */
+static void add_by_fp(struct proc_ctx *c, const struct vma *v)
+{
+	if (c->u->mode == UNWIND_AUTO)
+		proc_entry__add(&c->maps, &(struct unwind_map){
+			.start = v->start, .end = v->end, .file = UNWIND_FILE_FP,
+		});
+}
+
 /* v goes into the process's entry, walked as its file f says; while f's
- * table is being built, by frame pointers (counted apart). */
+ * table is being built, by frame pointers (counted apart). A file that
+ * is no ELF file or cannot be read (JIT code in a file: a memfd's double
+ * mapping, examples/jit_map) is walked in auto mode as code without a
+ * file is: the BPF side takes only anonymous memory for JIT code. */
 static void add_map(struct proc_ctx *c, const struct ufile *f, const struct vma *v)
 {
 	uint64_t vaddr;
@@ -86,8 +100,10 @@ static void add_map(struct proc_ctx *c, const struct ufile *f, const struct vma 
 		});
 		return;
 	}
-	if (!f->usable || elf_syms__map_vaddr(f->es, v->pgoff, &vaddr))
+	if (!f->usable || elf_syms__map_vaddr(f->es, v->pgoff, &vaddr)) {
+		add_by_fp(c, v);
 		return;
+	}
 	proc_entry__add(&c->maps, &(struct unwind_map){
 		.start = v->start, .end = v->end, .bias = v->start - vaddr,
 		.file = f->slot, .nrows = f->nrows,
@@ -96,10 +112,8 @@ static void add_map(struct proc_ctx *c, const struct ufile *f, const struct vma 
 
 /* A mapping without a file: the [vdso] is walked by the vDSO's table
  * (without it, a leaf there would send the whole stack to frame pointers).
- * In auto mode other code without a file (JIT code: V8, the JVM, LuaJIT)
- * is walked by checked frame-pointer steps, as JIT compilers keep them;
- * being in the entry also makes its addresses plausible return addresses.
- * In dwarf mode nothing walks it. */
+ * Other code without a file (JIT code: V8, the JVM, LuaJIT) by frame
+ * pointers, as JIT compilers keep them. */
 static void add_special(struct proc_ctx *c, const struct vma *v)
 {
 	struct unwinder *u = c->u;
@@ -109,10 +123,8 @@ static void add_special(struct proc_ctx *c, const struct vma *v)
 			add_map(c, &u->vdso, v);
 		return;
 	}
-	if (u->mode == UNWIND_AUTO && v->path[0] != '[')
-		proc_entry__add(&c->maps, &(struct unwind_map){
-			.start = v->start, .end = v->end, .file = UNWIND_FILE_FP,
-		});
+	if (v->path[0] != '[')
+		add_by_fp(c, v);
 }
 
 static int add_mapping(const struct vma *v, bool alive, void *arg)

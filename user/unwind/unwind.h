@@ -78,8 +78,10 @@ void unwinder__on_sync(struct unwinder *u, void (*fn)(void *arg, struct procs *p
  * while holds(arg, tgid) says something still needs them: samples copied
  * before its tables were in, not walked yet (run/early_walks.c). Its
  * entry is brought up to date as the builds end; once none is pending it
- * is final, and settle(arg, tgid) is told to walk what it holds as things
- * are. The entry goes at the first sync after holds() lets it go. */
+ * is final, and settle(arg, tgid) is told to walk what it holds for it
+ * (a copy from before an exec, walked by the parent's entry, may still
+ * wait for that one). The entry goes at the first sync after holds()
+ * lets it go. */
 void unwinder__hold_exited(struct unwinder *u, bool (*holds)(void *arg, pid_t tgid),
 			   void (*settle)(void *arg, pid_t tgid), void *arg);
 
