@@ -216,9 +216,11 @@ static bool read_entry(const struct replay_maps *m, const struct early_stack *e,
 	 * space saw (a copy from before that exec still goes to the parent's
 	 * entry). An exec and an exit both between two syncs leave the entry
 	 * the old stamp: the copies are walked by the new image's mappings. */
-	if (!now)
-		now = bpf_map_lookup_elem(m->procs_fd, &tgid, out) ? e->key.exec_time :
-									    out->exec_time;
+	if (!now) {
+		if (bpf_map_lookup_elem(m->procs_fd, &tgid, out))
+			return false;
+		now = out->exec_time;
+	}
 	*owner = tgid;
 	if (now == e->key.exec_time)
 		return entry_of(m, tgid, now, out);
