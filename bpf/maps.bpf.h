@@ -10,6 +10,7 @@
 #ifndef BPFPROF_MAPS_BPF_H
 #define BPFPROF_MAPS_BPF_H
 
+#define E2BIG	7
 #define EFAULT	14
 #define EEXIST	17
 
@@ -366,6 +367,18 @@ static __always_inline struct stored_hint *stored_hint_slot(__u64 key)
 	return bpf_map_lookup_elem(&stored_hints, &slot);
 }
 
+/* Why an insert into a hash map failed (not -EEXIST): -E2BIG is the one
+ * error of a map at max_entries (full: --max-stacks helps). The others
+ * pass with the moment, in a map far from full: -ENOMEM, the kernel's
+ * per-CPU cache of elements of a BPF_F_NO_PREALLOC map empty until its
+ * refill runs (a burst of new stacks); -EBUSY (before 6.15), -EDEADLK or
+ * -ETIMEDOUT (since) when the bucket's lock is held by what this program
+ * interrupted on its CPU. */
+static __always_inline __u32 insert_lost(long err, __u32 full, __u32 transient)
+{
+	return err == -E2BIG ? full : transient;
+}
+
 /* Stores the frames under their key in generation g's map of their depth
  * class, written in epoch (gen's value, g = epoch & 1); *key = the key
  * (STACK_NONE for no frames). A stack already there is found by its hint
@@ -390,7 +403,8 @@ static __always_inline __u32 store_stack(__u32 g, __u32 epoch, const struct stac
 		err = bpf_map_update_elem(stacks, key, st, BPF_NOEXIST);
 		/* -EEXIST: another CPU stored the same frames in between */
 		if (err && err != -EEXIST)
-			return STAT_LOST_STACKMAP_FULL;
+			return insert_lost(err, STAT_LOST_STACKMAP_FULL,
+					   STAT_LOST_STACKMAP_TRANSIENT);
 	}
 	if (hint) {
 		hint->key = *key;
@@ -420,7 +434,7 @@ static __always_inline __u32 add_weight(void *counts, struct stack_key *key, __u
 			return 0;
 		}
 	}
-	return STAT_LOST_COUNTS_FULL;
+	return insert_lost(err, STAT_LOST_COUNTS_FULL, STAT_LOST_COUNTS_TRANSIENT);
 }
 
 #endif

@@ -80,9 +80,14 @@ struct stack_trace {
  * Off-CPU time has counters of its own (its counts are microseconds). */
 enum stat_kind {
 	STAT_SAMPLES = 0,
+	/* the lost reasons, STAT_LOST_FIRST..STAT_LOST_LAST. A hash map's
+	 * insert fails "full" only with -E2BIG (max_entries reached); the
+	 * other errors pass with the moment (see insert_lost()) */
 	STAT_LOST_STACKMAP_FULL,	/* the stack map had no room for a new stack */
+	STAT_LOST_STACKMAP_TRANSIENT,	/* ... an insert failed, the map not full */
 	STAT_LOST_STACK_ERROR,		/* taking a stack failed otherwise */
 	STAT_LOST_COUNTS_FULL,		/* the counts map had no room */
+	STAT_LOST_COUNTS_TRANSIENT,	/* ... an insert failed, the map not full */
 	STAT_OFFCPU_BLOCKS,		/* off-CPU: blocks recorded (their time is in counts) */
 	STAT_OFFCPU_SHORT,		/* off-CPU: blocks under --min-block, not recorded */
 	STAT_OFFCPU_LOST,		/* off-CPU: switch-outs whose stack or slot failed */
@@ -119,6 +124,9 @@ enum stat_kind {
 	STAT_PY_TRUNCATED,		/* more Python frames than the stack had room for */
 	STAT_MAX,
 };
+
+#define STAT_LOST_FIRST		STAT_LOST_STACKMAP_FULL
+#define STAT_LOST_LAST		STAT_LOST_COUNTS_TRANSIENT
 
 /* Never-drained per-CPU totals, the independent count the drained
  * generations must add up to. */

@@ -110,6 +110,70 @@ Test(summary, advice_only_when_something_is_high)
 	profile__free(p);
 }
 
+/* Every advice line said, one after the other, into arg (a 1024-byte buffer). */
+static void all_lines(const char *text, void *arg)
+{
+	size_t len = strlen(arg);
+
+	snprintf((char *)arg + len, 1024 - len, "%s|", text);
+}
+
+/* issue 36: an insert that failed in a map with room (-ENOMEM, -EBUSY) is
+ * no reason to raise --max-stacks; only -E2BIG (full) is. */
+Test(summary, only_full_maps_advise_max_stacks)
+{
+	struct profile *p = two_lines();
+	struct summary s;
+	char said[1024] = "";
+
+	p->stats.bpf[STAT_SAMPLES] = 1000;
+	p->stats.bpf[STAT_LOST_STACKMAP_TRANSIENT] = 1;
+	summary__init(&s, p, "duration reached", NULL);
+	summary__advice(&s, all_lines, said);
+	cr_expect_str_eq(said, "", "one transient loss in 1000: nothing to advise: %s", said);
+	p->stats.bpf[STAT_LOST_COUNTS_TRANSIENT] = 20;
+	summary__advice(&s, all_lines, said);
+	cr_expect_str_eq(said, "21 samples lost to transient map errors (kernel memory or a busy "
+			 "lock, the maps not full)|");
+	said[0] = '\0';
+	p->stats.bpf[STAT_LOST_STACKMAP_FULL] = 2;
+	p->stats.bpf[STAT_LOST_COUNTS_FULL] = 3;
+	summary__advice(&s, all_lines, said);
+	cr_expect(strstr(said, "5 samples lost to full maps: raise --max-stacks|") == said, "%s",
+		  said);
+	cr_expect_eq(profile__lost(p), 26);
+	profile__free(p);
+}
+
+/* The -v line and the JSON name each reason, full apart from transient. */
+Test(summary, lost_reasons_each_their_own_count)
+{
+	struct profile *p = two_lines();
+	struct summary s;
+	char said[1024] = "", *json = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&json, &len);
+
+	cr_assert_not_null(f);
+	p->stats.bpf[STAT_LOST_STACKMAP_FULL] = 1;
+	p->stats.bpf[STAT_LOST_STACKMAP_TRANSIENT] = 2;
+	p->stats.bpf[STAT_LOST_STACK_ERROR] = 3;
+	p->stats.bpf[STAT_LOST_COUNTS_FULL] = 4;
+	p->stats.bpf[STAT_LOST_COUNTS_TRANSIENT] = 5;
+	summary__init(&s, p, "duration reached", NULL);
+	summary__details(&s, all_lines, said);
+	cr_expect(strstr(said, "lost: 15 samples (stack map full 1, stack map busy or out of kernel "
+			 "memory 2, stack error 3, counts map full 4, counts map busy or out of "
+			 "kernel memory 5), 0 process tracking records|") != NULL, "%s", said);
+	cr_assert_eq(summary__json_members(&s, f), 0);
+	cr_assert_eq(fclose(f), 0);
+	cr_expect(strstr(json, "\"lost_by_reason\":{\"stack_map_full\":1,\"stack_map_transient\":2,"
+			 "\"stack_error\":3,\"counts_map_full\":4,\"counts_map_transient\":5}")
+		  != NULL, "%s", json);
+	free(json);
+	profile__free(p);
+}
+
 /* Many samples, most lines shared by several threads: the count is the
  * lines folded__write() writes (the e2e checks it against the file too). */
 Test(summary, distinct_lines_as_written)

@@ -113,10 +113,11 @@ static void stacks_lines(const struct summary *s, struct out_line *o)
 	add(o, "stacks: %zu distinct stacks written (the folded lines; %zu by thread and address), "
 	    "%" PRIu64 " stack halves missing", s->stacks, p->nsamples, p->stats.stacks_missing);
 	emit_line(o);
-	add(o, "lost: %" PRIu64 " samples (stack map full %" PRIu64 ", stack error %" PRIu64
-	    ", counts map full %" PRIu64 "), %" PRIu64 " process tracking records",
-	    profile__lost(p), b[STAT_LOST_STACKMAP_FULL], b[STAT_LOST_STACK_ERROR],
-	    b[STAT_LOST_COUNTS_FULL], p->stats.tracking_lost);
+	add(o, "lost: %" PRIu64 " samples (", profile__lost(p));
+	for (int i = 0; i < LOST_REASONS; i++)
+		add(o, "%s%s %" PRIu64, i ? ", " : "", lost_reasons[i].text,
+		    b[lost_reasons[i].stat]);
+	add(o, "), %" PRIu64 " process tracking records", p->stats.tracking_lost);
 	emit_line(o);
 }
 
@@ -226,9 +227,15 @@ static void loss_advice(const struct profile *p, struct out_line *o)
 {
 	const uint64_t *b = p->stats.bpf;
 	uint64_t full = b[STAT_LOST_STACKMAP_FULL] + b[STAT_LOST_COUNTS_FULL];
+	uint64_t transient = b[STAT_LOST_STACKMAP_TRANSIENT] + b[STAT_LOST_COUNTS_TRANSIENT];
 
 	if (full)
 		add(o, "%" PRIu64 " samples lost to full maps: raise --max-stacks", full);
+	emit_line(o);
+	/* not the maps' size: no advice to raise it; said when it is 1% */
+	if (transient * 100 > b[STAT_SAMPLES])
+		add(o, "%" PRIu64 " samples lost to transient map errors (kernel memory or a busy "
+		    "lock, the maps not full)", transient);
 	emit_line(o);
 	if (p->stats.stacks_missing * 100 > b[STAT_SAMPLES])
 		add(o, "%" PRIu64 " stack halves missing (their stacks left the stack map): raise "

@@ -14,6 +14,18 @@
 #include "profile/aggregate.h"
 #include "profile/counters.h"
 
+/* Why samples were lost, for people and as JSON keys: full (the map at
+ * --max-stacks) apart from transient (an insert failed in a map with room). */
+const struct summary_stop lost_reasons[LOST_REASONS] = {
+	{ STAT_LOST_STACKMAP_FULL, "stack map full", "stack_map_full" },
+	{ STAT_LOST_STACKMAP_TRANSIENT, "stack map busy or out of kernel memory",
+	  "stack_map_transient" },
+	{ STAT_LOST_STACK_ERROR, "stack error", "stack_error" },
+	{ STAT_LOST_COUNTS_FULL, "counts map full", "counts_map_full" },
+	{ STAT_LOST_COUNTS_TRANSIENT, "counts map busy or out of kernel memory",
+	  "counts_map_transient" },
+};
+
 /* Why frames stayed unnamed, for people and as JSON keys. */
 const struct summary_reason unnamed_reasons[UNNAMED_MAX] = {
 	[UNNAMED_NO_MAPPING] = { "no mapping", "no_mapping" },
@@ -131,9 +143,8 @@ static void json_counts(const struct summary *s, struct jw *j)
 	j_str(j, "stopped", s->why);
 	j_str(j, "output", s->dest);
 	j_open(j, "lost_by_reason");
-	j_u64(j, "stack_map_full", b[STAT_LOST_STACKMAP_FULL]);
-	j_u64(j, "stack_error", b[STAT_LOST_STACK_ERROR]);
-	j_u64(j, "counts_map_full", b[STAT_LOST_COUNTS_FULL]);
+	for (int i = 0; i < LOST_REASONS; i++)
+		j_u64(j, lost_reasons[i].key, b[lost_reasons[i].stat]);
 	j_close(j);
 	j_u64(j, "stacks_by_thread_and_address", p->nsamples);
 	j_u64(j, "stack_halves_missing", p->stats.stacks_missing);

@@ -11,9 +11,14 @@ struct summary_reason {
 };
 
 struct summary_stop {
-	int stat;		/* STAT_UNWIND_* */
+	int stat;		/* STAT_UNWIND_*, STAT_LOST_* */
 	const char *text, *key;
 };
+
+/* Why samples were lost on the BPF side: STAT_LOST_FIRST..STAT_LOST_LAST,
+ * in that order. */
+#define LOST_REASONS		5
+extern const struct summary_stop lost_reasons[LOST_REASONS];
 
 /* Why frames stayed unnamed, by enum unnamed. */
 extern const struct summary_reason unnamed_reasons[UNNAMED_MAX];

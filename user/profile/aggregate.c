@@ -353,7 +353,7 @@ uint64_t profile__lost(const struct profile *p)
 	uint64_t lost = 0;
 	int k;
 
-	for (k = STAT_SAMPLES + 1; k <= STAT_LOST_COUNTS_FULL; k++)
+	for (k = STAT_LOST_FIRST; k <= STAT_LOST_LAST; k++)
 		lost += p->stats.bpf[k];
 	return lost;
 }

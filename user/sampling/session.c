@@ -474,8 +474,9 @@ int session__total(const struct session *s, enum total_kind kind, uint64_t *tota
 
 int session__peek_lost(const struct session *s, uint64_t *lost)
 {
-	static const int kinds[] = { STAT_LOST_STACKMAP_FULL, STAT_LOST_STACK_ERROR,
-				     STAT_LOST_COUNTS_FULL, STAT_OFFCPU_LOST };
+	static const int kinds[] = { STAT_LOST_STACKMAP_FULL, STAT_LOST_STACKMAP_TRANSIENT,
+				     STAT_LOST_STACK_ERROR, STAT_LOST_COUNTS_FULL,
+				     STAT_LOST_COUNTS_TRANSIENT, STAT_OFFCPU_LOST };
 	int fd = bpf_map__fd(s->skel->maps.stats), err = 0, i;
 	__u32 gen = __atomic_load_n(&s->skel->bss->gen, __ATOMIC_RELAXED) & 1;
 	uint64_t n;
