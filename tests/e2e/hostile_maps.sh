@@ -186,10 +186,34 @@ cut=$(grep -c 'JIT map of process [0-9]* cut short after [0-9]* entries' "$HM/bi
 check "case 8: each map cut short said once ($cut lines), the lines counted" \
 	all [ "$cut" -ge 1 ] -- [ "$cut" -le 6 ] -- \
 	[ "$(grep -o 'JIT map of process [0-9]* cut' "$HM/big.err" | sort | uniq -d | wc -l)" -eq 0 ] -- \
-	[ "$(stat_of "$HM/big.json" .inputs.jit_lines_past_cap)" -ge 100000 ] -- \
-	grep -qE '^bpfprof: warning: [1-9][0-9]{5,} JIT map lines past --jit-map-mem: raise it' "$HM/big.err"
+	[ "$(stat_of "$HM/big.json" '.inputs.jit_lines_past_cap + .inputs.jit_lines_past_share')" -ge 100000 ] -- \
+	grep -qE '^bpfprof: warning: [1-9][0-9]{5,} JIT map lines past (--jit-map-mem: raise it|a process.s share of --jit-map-mem)' "$HM/big.err"
 check "case 8: the map read first still names its code ($(grep -c ';jit_spin_first\|;jit_fn_' "$HM/big.folded") lines)" \
 	grep -q ';jit_spin_first' "$HM/big.folded"
 check "case 8: --jit-map-mem 12Q: one line, exit 2" bash -c \
 	"'$BPFPROF' --jit-map-mem 12Q -d 1 2>'$HM/memq.err'; [ \$? -eq 2 ] && [ \$(wc -l <'$HM/memq.err') -eq 1 ]"
+jit_stop_all
+
+# issue 36: --jit-map-mem was one first-come budget: one user's endless map
+# (1.5 M lines) left a later JIT 0 of its 143 names. A map holds at most a
+# quarter of it: a hog of 1.5 M lines (~110 MiB as kept, past the whole
+# 64 MiB) beside a normal JIT, whichever is read first, leaves the normal
+# one its names, and the summary names the hog and the limit it hit.
+echo "== case 9: one JIT map hog beside a normal JIT"
+cat "$HM/big.lines" "$HM/big.lines" | head -n 1500000 >"$HM/hog.lines"
+jit_start hog 60; hog=$jp
+[ -n "$hog" ] && cat "$HM/hog.lines" >>"/tmp/perf-$hog.map"
+jit_start normal 60; normal=$jp
+"$BPFPROF" -p "$hog,$normal" -d 2 --group-by pid -o "$HM/hog.folded" --stats "$HM/hog.json" 2>"$HM/hog.err"; rc=$?
+named=$(grep -F "pid:$normal;" "$HM/hog.folded" | grep -E ';jit_spin_(first|second)_\[j\]' | awk '{ n += $NF } END { print n + 0 }')
+check "case 9: exit 0; both sampled; the hog's map cut by its share ($(stat_of "$HM/hog.json" .inputs.jit_lines_past_share) lines), said once" \
+	all [ -n "$hog" ] -- [ -n "$normal" ] -- [ "$rc" -eq 0 ] -- \
+	[ "$(stat_of "$HM/hog.json" .inputs.jit_lines_past_share)" -ge 1000000 ] -- \
+	[ "$(grep -c "JIT map of process $hog cut short after [0-9]* entries: its share of --jit-map-mem" "$HM/hog.err")" -eq 1 ]
+check "case 9: the normal JIT keeps its names: no cut, its code named ($named samples of jit_spin_*)" \
+	all [ "$named" -ge 10 ] -- bash -c "! grep -q 'JIT map of process $normal cut' '$HM/hog.err'"
+check "case 9: the summary names the hog and the limit ($(grep -o "past a process.s share.*" "$HM/hog.err"))" \
+	all grep -qE "^bpfprof: warning: [0-9]+ JIT map lines past a process.s share of --jit-map-mem \(a quarter; most: process $hog\): raise --jit-map-mem" "$HM/hog.err" -- \
+	[ "$(stat_of "$HM/hog.json" .inputs.jit_share_spent_by)" = "$hog" ] -- \
+	[ "$(stat_of "$HM/hog.json" .inputs.jit_lines_past_cap)" -eq 0 ]
 jit_stop_all

@@ -321,6 +321,53 @@ Test(perfmap, lines_past_the_budget_are_counted_not_kept)
 	cr_expect_eq(small.held, 0, "every byte given back");
 }
 
+/* issue 36: one process's endless map takes its share of the budget, not
+ * the budget: a JIT started after it keeps every name, and the cut says
+ * which limit it hit (the share, not all maps' cap). */
+Test(perfmap, one_map_spends_only_its_share)
+{
+	struct perfmap_budget b = { .cap = 1u << 20, .share = (1u << 20) / PERFMAP_SHARES };
+	struct perfmap *hog = perfmap__new(&b), *late = perfmap__new(&b), *others[3];
+	char line[128];
+	size_t lines = 200000;
+	int n;
+
+	cr_assert(hog && late);
+	for (size_t i = 0; i < lines; i++) {
+		n = snprintf(line, sizeof(line), "%zx 10 hog_fn_%zu\n", 0x100000 + i * 0x10, i);
+		cr_assert_eq(perfmap__feed(hog, line, (size_t)n), 0);
+	}
+	cr_expect_gt(perfmap__over_cap(hog), 0);
+	cr_expect(perfmap__cut_by_share(hog), "cut by its share");
+	cr_expect_leq(b.held, b.share, "the hog holds at most its share (%zu of %zu)", b.held, b.share);
+	for (int i = 0; i < 143; i++) {	/* the issue's later JIT: 143 names */
+		n = snprintf(line, sizeof(line), "%x 10 late_fn_%d\n", 0x1000 + i * 0x10, i);
+		cr_assert_eq(perfmap__feed(late, line, (size_t)n), 0);
+	}
+	cr_expect_eq(perfmap__count(late), 143, "the later JIT keeps all its names");
+	cr_expect_eq(perfmap__over_cap(late), 0);
+	expect_at(late, 0x1000 + 142 * 0x10, "late_fn_142");
+	/* three more hogs spend the rest: the one after them is cut by the cap */
+	for (int k = 0; k < 3; k++) {
+		others[k] = perfmap__new(&b);
+		cr_assert_not_null(others[k]);
+		for (size_t i = 0; i < lines / 4; i++) {
+			n = snprintf(line, sizeof(line), "%zx 10 other_fn_%zu\n", 0x100000 + i * 0x10, i);
+			cr_assert_eq(perfmap__feed(others[k], line, (size_t)n), 0);
+		}
+	}
+	cr_expect_leq(b.held, b.cap);
+	cr_expect(perfmap__cut_by_share(others[0]) && perfmap__cut_by_share(others[1]));
+	cr_expect(perfmap__over_cap(others[2]) > 0 && !perfmap__cut_by_share(others[2]),
+		  "the fourth hog is cut by the cap: the later JIT's bytes are in it too");
+	cr_assert_eq(perfmap__feed(hog, "1 1 x\n", 6), 0);
+	for (int k = 0; k < 3; k++)
+		perfmap__free(others[k]);
+	perfmap__free(hog);
+	perfmap__free(late);
+	cr_expect_eq(b.held, 0, "every byte given back");
+}
+
 /* Overlaps: the latest line covering an address names it, whatever the
  * order and nesting; a huge entry neither hides later ones nor is lost
  * around them. */

@@ -259,6 +259,11 @@ static void input_advice(const struct profile *p, struct out_line *o)
 		add(o, "%" PRIu64 " files named without lines or inline frames: raise --dwarf-mem",
 		    st->files_dwarf_over);
 	emit_line(o);
+	if (st->jit_over_share)
+		add(o, "%" PRIu64 " JIT map lines past a process's share of --jit-map-mem (a "
+		    "quarter; most: process %" PRIu64 "): raise --jit-map-mem", st->jit_over_share,
+		    st->jit_share_spent_by);
+	emit_line(o);
 	if (st->jit_over_cap)
 		add(o, "%" PRIu64 " JIT map lines past --jit-map-mem: raise it", st->jit_over_cap);
 	emit_line(o);

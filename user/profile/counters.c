@@ -42,6 +42,10 @@ static const struct counter inputs[] = {
 	  COUNTER_U64, MERGE_SUM },
 	{ "jit_lines_past_cap", "JIT map lines past --jit-map-mem", AT(jit_over_cap),
 	  COUNTER_U64, MERGE_SUM },
+	{ "jit_lines_past_share", "JIT map lines past a process's share of it",
+	  AT(jit_over_share), COUNTER_U64, MERGE_SUM },
+	{ "jit_share_spent_by", "the pid with most of them", AT(jit_share_spent_by),
+	  COUNTER_U64, MERGE_NEWER },
 };
 
 /* debuginfod (elf/debuginfod.c), when DEBUGINFOD_URLS is set. */

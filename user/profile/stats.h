@@ -48,6 +48,9 @@ struct profile_stats {
 	uint64_t files_dwarf_over;	/* files whose DWARF is over --dwarf-mem */
 	uint64_t jit_malformed;		/* JIT map lines skipped: malformed */
 	uint64_t jit_over_cap;		/* ... well-formed, past --jit-map-mem */
+	uint64_t jit_over_share;	/* ... past a process's share of it */
+	uint64_t jit_share_spent_by;	/* since the start: the pid with most of
+					 * those lines (0: none) */
 	uint64_t jit_refused;		/* JIT maps refused: not the process's own */
 	bool debuginfod;		/* DEBUGINFOD_URLS set, servers asked */
 	bool debuginfod_spent;		/* the run's wait budget ran out */

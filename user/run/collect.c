@@ -59,6 +59,8 @@ static void skips_part(struct collector *c, struct profile_stats *st)
 	st->files_dwarf_over = now.files_dwarf_over - c->skips.files_dwarf_over;
 	st->jit_malformed = now.jit_malformed - c->skips.jit_malformed;
 	st->jit_over_cap = now.jit_over_cap - c->skips.jit_over_cap;
+	st->jit_over_share = now.jit_over_share - c->skips.jit_over_share;
+	st->jit_share_spent_by = now.jit_share_spent_by;
 	st->jit_refused = now.jit_refused - c->skips.jit_refused;
 	c->skips = now;
 }

@@ -26,9 +26,7 @@ struct jit_procs {
 	void *tree;
 	size_t n;
 	uint64_t turn;		/* starts at 1: 0 means never refreshed */
-	uint64_t malformed;	/* lines skipped since the start, all maps */
-	uint64_t over_cap;
-	uint64_t refused;	/* maps refused since the start */
+	struct jit_skips skips;	/* since the start, all maps */
 	struct perfmap_budget budget;	/* all maps' bytes (--jit-map-mem) */
 };
 
@@ -39,6 +37,7 @@ struct jit_procs *jit_procs__new(size_t mem_cap)
 	if (jp) {
 		jp->turn = 1;
 		jp->budget.cap = mem_cap;
+		jp->budget.share = mem_cap / PERFMAP_SHARES;
 	}
 	return jp;
 }
@@ -66,12 +65,9 @@ size_t jit_procs__count(const struct jit_procs *jp)
 	return jp->n;
 }
 
-void jit_procs__skipped(const struct jit_procs *jp, uint64_t *malformed, uint64_t *over_cap,
-			uint64_t *refused)
+void jit_procs__skipped(const struct jit_procs *jp, struct jit_skips *out)
 {
-	*malformed = jp->malformed;
-	*over_cap = jp->over_cap;
-	*refused = jp->refused;
+	*out = jp->skips;
 }
 
 
@@ -116,9 +112,41 @@ static void open_map(struct jit_procs *jp, struct jit_proc *p, bool alive)
 	if (p->fd != -EPERM)
 		return;
 	p->refused = true;
-	jp->refused++;
+	jp->skips.refused++;
 	p_warn("JIT map %s of process %d refused: %s; its JIT frames stay unnamed", path,
 	       (int)p->tgid, why);
+}
+
+/* n more lines of p's map past its limit: counted under the limit that
+ * cut it (its share, or all maps' cap), said once per map. */
+static void count_cut(struct jit_procs *jp, struct jit_proc *p, size_t n)
+{
+	bool share = perfmap__cut_by_share(p->pm);
+	uint64_t past = perfmap__over_cap(p->pm);
+
+	if (!n)
+		return;
+	if (share) {
+		jp->skips.over_share += n;
+		if (past > jp->skips.share_spent_lines) {
+			jp->skips.share_spent_lines = past;
+			jp->skips.share_spent_by = p->tgid;
+		}
+	} else {
+		jp->skips.over_cap += n;
+	}
+	if (p->cut_said)
+		return;
+	p->cut_said = true;
+	if (share)
+		p_warn("JIT map of process %d cut short after %zu entries: its share of "
+		       "--jit-map-mem (%zu of %zu bytes) is spent; the lines after are counted, "
+		       "not kept", (int)p->tgid, perfmap__count(p->pm), jp->budget.share,
+		       jp->budget.cap);
+	else
+		p_warn("JIT map of process %d cut short after %zu entries: all JIT maps hold "
+		       "--jit-map-mem (%zu bytes); the lines after are counted, not kept",
+		       (int)p->tgid, perfmap__count(p->pm), jp->budget.cap);
 }
 
 static void refresh(struct jit_procs *jp, struct jit_proc *p, bool alive)
@@ -140,14 +168,8 @@ static void refresh(struct jit_procs *jp, struct jit_proc *p, bool alive)
 		close(p->fd);
 		p->fd = -1;
 	}
-	jp->malformed += perfmap__malformed(p->pm) - malformed;
-	jp->over_cap += perfmap__over_cap(p->pm) - over_cap;
-	if (perfmap__over_cap(p->pm) && !p->cut_said) {
-		p->cut_said = true;
-		p_warn("JIT map of process %d cut short after %zu entries: all JIT maps hold "
-		       "--jit-map-mem (%zu bytes); the lines after are counted, not kept",
-		       (int)p->tgid, perfmap__count(p->pm), jp->budget.cap);
-	}
+	jp->skips.malformed += perfmap__malformed(p->pm) - malformed;
+	count_cut(jp, p, perfmap__over_cap(p->pm) - over_cap);
 }
 
 const char *jit_procs__lookup(struct jit_procs *jp, pid_t tgid, uint64_t start_time, bool alive,

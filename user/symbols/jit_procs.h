@@ -12,7 +12,8 @@
 
 struct jit_procs;
 
-/* mem_cap: the bytes all maps together may hold (0: no bound). */
+/* mem_cap: the bytes all maps together may hold (0: no bound); one
+ * process's map holds at most a share of it (PERFMAP_SHARES). */
 struct jit_procs *jit_procs__new(size_t mem_cap);
 void jit_procs__free(struct jit_procs *jp);
 
@@ -34,10 +35,18 @@ void jit_procs__next_turn(struct jit_procs *jp, bool (*is_alive)(void *ctx, pid_
 
 size_t jit_procs__count(const struct jit_procs *jp);
 
-/* Since the start: lines of all maps skipped, malformed and well-formed
- * but past the maps' byte cap (perfmap.h); maps refused (not the
- * process's own: each said once, with its reason). */
-void jit_procs__skipped(const struct jit_procs *jp, uint64_t *malformed, uint64_t *over_cap,
-			uint64_t *refused);
+/* Since the start: lines of all maps skipped, malformed, and well-formed
+ * but past a process's share or past all maps' byte cap (perfmap.h); maps
+ * refused (not the process's own: each said once, with its reason). */
+struct jit_skips {
+	uint64_t malformed;
+	uint64_t over_share;	/* past the process's share of the cap */
+	uint64_t over_cap;	/* past the cap of all maps */
+	uint64_t refused;
+	pid_t share_spent_by;	/* the process with most lines past its share */
+	uint64_t share_spent_lines;	/* ... how many */
+};
+
+void jit_procs__skipped(const struct jit_procs *jp, struct jit_skips *out);
 
 #endif

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* JIT maps (/tmp/perf-PID.map): opened only if they are the process's,
- * parsed as they grow within one byte budget for all maps, looked up by a
+ * parsed as they grow within one byte budget for all maps and a share of it
+ * per map, looked up by a
  * binary search over disjoint address ranges. */
 #include <errno.h>
 #include <fcntl.h>
@@ -46,6 +47,8 @@ struct perfmap {
 	size_t nbounds;
 	size_t indexed;		/* entries the index covers: n when up to date */
 	bool cut;		/* the budget ran out: nothing more is kept */
+	bool cut_by_share;	/* ... this map's share of it, not all maps' cap */
+	bool share_bound;	/* the last room asked was bound by the share */
 	char line[PERFMAP_LINE_MAX + 1];	/* an incomplete last line */
 	size_t line_len;
 	bool line_too_long;	/* the current line is skipped to its end */
@@ -91,17 +94,27 @@ size_t perfmap__over_cap(const struct perfmap *pm)
 	return pm->over_cap;
 }
 
+bool perfmap__cut_by_share(const struct perfmap *pm)
+{
+	return pm->cut_by_share;
+}
+
 /* How many units of unit bytes an array may grow by: want, at most half
- * the budget's room (what is left stays for the other arrays and maps),
- * but need if there is room for that. */
-static size_t budget_room(const struct perfmap *pm, size_t unit, size_t need, size_t want)
+ * the room (what is left stays for the other arrays and maps), but need if
+ * there is room for that. The room is the budget's, or less, what is left
+ * of this map's share (which of the two bound it: share_bound). */
+static size_t budget_room(struct perfmap *pm, size_t unit, size_t need, size_t want)
 {
 	const struct perfmap_budget *b = pm->budget;
-	size_t room;
+	size_t room, own;
 
 	if (!b->cap)
 		return want;
 	room = b->held < b->cap ? (b->cap - b->held) / unit : 0;
+	own = b->share && pm->held < b->share ? (b->share - pm->held) / unit : 0;
+	pm->share_bound = b->share && own <= room;
+	if (pm->share_bound)
+		room = own;
 	if (want > room / 2)
 		want = room / 2;
 	return want >= need ? want : room >= need ? need : 0;
@@ -215,6 +228,8 @@ static int add_line(struct perfmap *pm, char *line)
 	 * take all memory: past the budget, lines are counted, not kept */
 	err = keep(pm, start, size, p);
 	if (err == -ENOSPC) {
+		if (!pm->cut)
+			pm->cut_by_share = pm->share_bound;
 		pm->cut = true;
 		pm->over_cap++;
 		return 0;

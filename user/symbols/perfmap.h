@@ -21,13 +21,19 @@
 struct perfmap;
 
 /* What all JIT maps together may hold, in bytes (--jit-map-mem), shared by
- * the maps of a run: a map that would go past it is cut short (its further
- * lines counted, not kept). held counts what each map has allocated or set
- * aside for its index; 0 cap: no bound. */
+ * the maps of a run, and what one map may hold of it (share): a map that
+ * would go past either is cut short (its further lines counted, not kept),
+ * so one process's map, however long, leaves the rest of the budget to the
+ * others. held counts what each map has allocated or set aside for its
+ * index; 0 cap: no bound; 0 share: a map may take all of cap. */
 struct perfmap_budget {
 	size_t cap;
+	size_t share;
 	size_t held;
 };
+
+/* A process's map may hold a quarter of --jit-map-mem (16 MiB of 64). */
+#define PERFMAP_SHARES		4
 
 /* A map drawing on budget (which must outlive it). */
 struct perfmap *perfmap__new(struct perfmap_budget *budget);
@@ -59,6 +65,8 @@ size_t perfmap__malformed(const struct perfmap *pm);
 /* Well-formed lines skipped because the budget was spent: the map was cut
  * short after perfmap__count() entries. */
 size_t perfmap__over_cap(const struct perfmap *pm);
+/* ... and which limit cut it: its own share (true) or all maps' cap. */
+bool perfmap__cut_by_share(const struct perfmap *pm);
 
 /* Why an opened map (st: its fstat) is refused, into why (empty: taken).
  * A map must be a regular file with one link (a hard link could be any

@@ -71,11 +71,17 @@ void symbolizer__trim(struct symbolizer *sz)
 void symbolizer__skips(const struct symbolizer *sz, struct symbolizer_skips *sk)
 {
 	struct files_stats st;
+	struct jit_skips jit;
 
 	files__stats(sz->files, &st);
 	sk->files_over_limit = st.over_limit;
 	sk->files_dwarf_over = st.dwarf_over;
-	jit_procs__skipped(sz->jit, &sk->jit_malformed, &sk->jit_over_cap, &sk->jit_refused);
+	jit_procs__skipped(sz->jit, &jit);
+	sk->jit_malformed = jit.malformed;
+	sk->jit_over_share = jit.over_share;
+	sk->jit_over_cap = jit.over_cap;
+	sk->jit_refused = jit.refused;
+	sk->jit_share_spent_by = (uint64_t)jit.share_spent_by;
 }
 
 void symbolizer__free(struct symbolizer *sz)

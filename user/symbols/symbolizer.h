@@ -81,8 +81,10 @@ struct symbolizer_skips {
 	uint64_t files_over_limit;
 	uint64_t files_dwarf_over;	/* DWARF over --dwarf-mem: names only */
 	uint64_t jit_malformed;
-	uint64_t jit_over_cap;
+	uint64_t jit_over_share;	/* past a process's share of --jit-map-mem */
+	uint64_t jit_over_cap;		/* past --jit-map-mem, all maps */
 	uint64_t jit_refused;		/* maps not the process's own */
+	uint64_t jit_share_spent_by;	/* the process with most lines past its share */
 };
 
 void symbolizer__skips(const struct symbolizer *sz, struct symbolizer_skips *sk);
