@@ -164,12 +164,44 @@ Test(summary, lost_reasons_each_their_own_count)
 	summary__details(&s, all_lines, said);
 	cr_expect(strstr(said, "lost: 15 samples (stack map full 1, stack map busy or out of kernel "
 			 "memory 2, stack error 3, counts map full 4, counts map busy or out of "
-			 "kernel memory 5), 0 process tracking records|") != NULL, "%s", said);
+			 "kernel memory 5), 0 process tracking records (0 more past a process's "
+			 "budget a second)|") != NULL, "%s", said);
 	cr_assert_eq(summary__json_members(&s, f), 0);
 	cr_assert_eq(fclose(f), 0);
 	cr_expect(strstr(json, "\"lost_by_reason\":{\"stack_map_full\":1,\"stack_map_transient\":2,"
 			 "\"stack_error\":3,\"counts_map_full\":4,\"counts_map_transient\":5}")
 		  != NULL, "%s", json);
+	free(json);
+	profile__free(p);
+}
+
+/* issue 36: the process that flooded the tracking records is named, its
+ * comm escaped (whoever runs a process names it), in the text and JSON. */
+Test(summary, the_tracking_flooder_is_named_escaped)
+{
+	struct profile *p = two_lines();
+	struct summary s;
+	char said[1024] = "", *json = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&json, &len);
+
+	cr_assert_not_null(f);
+	p->stats.tracking_lost = 7;
+	p->stats.tracking_over_budget = 9000;
+	p->stats.flooder = (struct flooder){ .pid = 4242, .per_sec = 12000 };
+	snprintf(p->stats.flooder.comm, sizeof(p->stats.flooder.comm), "fl\x1b[31mood");
+	summary__init(&s, p, "duration reached", NULL);
+	summary__advice(&s, all_lines, said);
+	cr_expect_str_eq(said, "7 process tracking records lost (the kernel's buffers were full); "
+			 "busiest: process 4242 (fl\\x1b[31mood), 12000 records in a second: "
+			 "short-lived processes may be unnamed|9000 process tracking records past a "
+			 "process's budget (256 a second) not applied, its mappings read from /proc "
+			 "instead; busiest: process 4242 (fl\\x1b[31mood), 12000 records in a second|");
+	cr_assert_eq(summary__json_members(&s, f), 0);
+	cr_assert_eq(fclose(f), 0);
+	cr_expect(strstr(json, "\"tracking_records_over_budget\":9000,\"tracking_busiest\":{\"pid\":"
+			 "4242,\"comm\":\"fl\\u001b[31mood\",\"records_in_a_second\":12000}") != NULL,
+		  "%s", json);
 	free(json);
 	profile__free(p);
 }

@@ -34,6 +34,8 @@ enum out_format {
 
 #define DEFAULT_KILL_AFTER	2.0	/* seconds between the command's SIGTERM and SIGKILL */
 #define DEFAULT_DEBUGINFOD_TIMEOUT 2.0	/* seconds a run may wait on debuginfod servers */
+/* mmap and exec records applied per process and second (procs/track_budget.h) */
+#define TRACK_BUDGET_PER_SEC	256
 #define DEFAULT_JIT_MAP_MEM	(64ull << 20)	/* bytes all /tmp/perf-PID.map hold */
 #define FLEET_DEFAULT_FREQ	19	/* Hz: cheap enough to leave on all day */
 /* DWARF (lines, inline frames) fleet mode holds at once (--dwarf-mem):

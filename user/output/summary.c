@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/config.h"
 #include "base/errors.h"
 #include "base/term_safe.h"
 #include "output/folded.h"
@@ -117,7 +118,8 @@ static void stacks_lines(const struct summary *s, struct out_line *o)
 	for (int i = 0; i < LOST_REASONS; i++)
 		add(o, "%s%s %" PRIu64, i ? ", " : "", lost_reasons[i].text,
 		    b[lost_reasons[i].stat]);
-	add(o, "), %" PRIu64 " process tracking records", p->stats.tracking_lost);
+	add(o, "), %" PRIu64 " process tracking records (%" PRIu64 " more past a process's budget "
+	    "a second)", p->stats.tracking_lost, p->stats.tracking_over_budget);
 	emit_line(o);
 }
 
@@ -223,6 +225,39 @@ static const char *unresolved_advice(const struct profile *p)
 	}
 }
 
+/* "; busiest: process PID (COMM), N records in a second": who sent the
+ * most tracking records, its comm escaped (its owner names it). */
+static void add_flooder(const struct flooder *f, struct out_line *o)
+{
+	char comm[sizeof(f->comm) * 4 + 1];
+
+	if (!f->pid)
+		return;
+	term_safe__escape(comm, sizeof(comm), f->comm, sizeof(comm), NULL);
+	add(o, "; busiest: process %d (%s), %" PRIu32 " records in a second", (int)f->pid, comm,
+	    f->per_sec);
+}
+
+static void tracking_advice(const struct profile *p, struct out_line *o)
+{
+	const struct profile_stats *st = &p->stats;
+
+	if (st->tracking_lost) {
+		add(o, "%" PRIu64 " process tracking records lost (the kernel's buffers were full)",
+		    st->tracking_lost);
+		add_flooder(&st->flooder, o);
+		add(o, ": short-lived processes may be unnamed");
+	}
+	emit_line(o);
+	if (st->tracking_over_budget) {
+		add(o, "%" PRIu64 " process tracking records past a process's budget (%d a second) "
+		    "not applied, its mappings read from /proc instead", st->tracking_over_budget,
+		    TRACK_BUDGET_PER_SEC);
+		add_flooder(&st->flooder, o);
+	}
+	emit_line(o);
+}
+
 static void loss_advice(const struct profile *p, struct out_line *o)
 {
 	const uint64_t *b = p->stats.bpf;
@@ -241,10 +276,7 @@ static void loss_advice(const struct profile *p, struct out_line *o)
 		add(o, "%" PRIu64 " stack halves missing (their stacks left the stack map): raise "
 		    "--max-stacks", p->stats.stacks_missing);
 	emit_line(o);
-	if (p->stats.tracking_lost)
-		add(o, "%" PRIu64 " process tracking records lost: short-lived processes may be "
-		    "unnamed; a lighter -F or fewer processes helps", p->stats.tracking_lost);
-	emit_line(o);
+	tracking_advice(p, o);
 }
 
 static void input_advice(const struct profile *p, struct out_line *o)

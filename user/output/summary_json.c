@@ -130,6 +130,24 @@ static void j_close(struct jw *j)
 	j->first = false;
 }
 
+/* The busiest sender of tracking records, or null. */
+static void json_flooder(const struct flooder *f, struct jw *j)
+{
+	char comm[sizeof(f->comm) + 1];
+
+	if (!f->pid) {
+		j_key(j, "tracking_busiest");
+		fputs("null", j->f);
+		return;
+	}
+	j_open(j, "tracking_busiest");
+	j_u64(j, "pid", (uint64_t)f->pid);
+	snprintf(comm, sizeof(comm), "%.*s", (int)sizeof(f->comm), f->comm);
+	j_str(j, "comm", comm);
+	j_u64(j, "records_in_a_second", f->per_sec);
+	j_close(j);
+}
+
 static void json_counts(const struct summary *s, struct jw *j)
 {
 	const struct profile *p = s->p;
@@ -149,6 +167,8 @@ static void json_counts(const struct summary *s, struct jw *j)
 	j_u64(j, "stacks_by_thread_and_address", p->nsamples);
 	j_u64(j, "stack_halves_missing", p->stats.stacks_missing);
 	j_u64(j, "tracking_records_lost", p->stats.tracking_lost);
+	j_u64(j, "tracking_records_over_budget", p->stats.tracking_over_budget);
+	json_flooder(&p->stats.flooder, j);
 	j_u64(j, "frames", p->stats.frames);
 	j_u64(j, "frames_unresolved", p->stats.unresolved);
 	j_open(j, "unresolved_by_reason");

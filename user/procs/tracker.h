@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 struct procs;
 struct tracker;
@@ -28,6 +29,20 @@ int tracker__consume(struct tracker *t);
 
 /* Records the kernel dropped because a buffer was full. */
 uint64_t tracker__lost(const struct tracker *t);
+
+/* Since the start: records of a process past its budget a second
+ * (track_budget.h), not applied (the process read again from /proc), and
+ * the busiest sender, set once records were skipped or lost: its pid, its
+ * most records in one second, its comm as it was then (raw: whoever runs
+ * the process names it; escape it before it is shown). */
+struct track_flood {
+	uint64_t skipped;
+	pid_t pid;
+	uint32_t per_sec;
+	char comm[16];
+};
+
+void tracker__flood(const struct tracker *t, struct track_flood *out);
 
 void tracker__free(struct tracker *t);
 

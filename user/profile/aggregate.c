@@ -377,6 +377,9 @@ int profile__merge(struct profile *dst, const struct profile *src)
 	dst->stats.unresolved += src->stats.unresolved;
 	dst->stats.stacks_missing += src->stats.stacks_missing;
 	dst->stats.tracking_lost += src->stats.tracking_lost;
+	dst->stats.tracking_over_budget += src->stats.tracking_over_budget;
+	if (src->stats.flooder.pid)
+		dst->stats.flooder = src->stats.flooder;
 	dst->stats.duration += src->stats.duration;
 	counters__merge(&dst->stats, &src->stats);
 	if (src->stats.stack_ids > dst->stats.stack_ids)

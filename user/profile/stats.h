@@ -26,6 +26,15 @@ struct footprint {
 	uint64_t row_bytes;			/* of which the unwind rows' inner maps */
 };
 
+/* The busiest sender of process tracking records, since the start (set
+ * once records were lost or past a process's budget): its most records in
+ * one second, its comm raw (escaped where it is shown). */
+struct flooder {
+	int32_t pid;		/* 0: none */
+	uint32_t per_sec;
+	char comm[16];
+};
+
 /* The unwinder's tables when the profile was drained (run/collect.c copies
  * them from unwind/unwind.h's stats), for the summary's JSON and -v. */
 struct table_stats {
@@ -44,6 +53,9 @@ struct profile_stats {
 	uint64_t unnamed[UNNAMED_MAX];	/* the same by reason */
 	uint64_t stacks_missing;	/* stack ids gone from the stack map */
 	uint64_t tracking_lost;		/* process tracking records dropped */
+	uint64_t tracking_over_budget;	/* ... of a process past its budget a
+					 * second: not applied, it was re-read */
+	struct flooder flooder;
 	uint64_t files_over_limit;	/* ELF files skipped, beyond the sane sizes */
 	uint64_t files_dwarf_over;	/* files whose DWARF is over --dwarf-mem */
 	uint64_t jit_malformed;		/* JIT map lines skipped: malformed */

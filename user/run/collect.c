@@ -312,6 +312,19 @@ static void take_tables(const struct run *r, struct table_stats *t)
 	};
 }
 
+/* The tracking budget's skips of this interval, its busiest sender. */
+static void take_flood(struct run *r, struct profile_stats *st)
+{
+	struct track_flood f;
+
+	tracker__flood(r->tracker, &f);
+	st->tracking_over_budget = f.skipped - r->tracking_skipped;
+	r->tracking_skipped = f.skipped;
+	st->flooder = (struct flooder){ .pid = f.pid, .per_sec = f.per_sec };
+	memcpy(st->flooder.comm, f.comm, sizeof(st->flooder.comm));
+	st->flooder.comm[sizeof(st->flooder.comm) - 1] = '\0';
+}
+
 int run__collect(struct run *r, struct profile **out)
 {
 	struct profile *p;
@@ -328,6 +341,7 @@ int run__collect(struct run *r, struct profile **out)
 	p->stats.freq = r->cfg->freq;
 	p->stats.tracking_lost = lost - r->tracking_lost;
 	r->tracking_lost = lost;
+	take_flood(r, &p->stats);
 	if (r->cfg->interval)
 		take_footprint(r, &p->stats.footprint);
 	take_tables(r, &p->stats.tables);

@@ -42,6 +42,7 @@ struct run {
 	uint64_t interval_ns;		/* the current interval began */
 	uint64_t interval_wall_ns;	/* the same, CLOCK_REALTIME */
 	uint64_t tracking_lost;		/* reported so far */
+	uint64_t tracking_skipped;	/* ... past a process's budget */
 	const char *stop_reason;
 	struct progress progress;
 	struct control *control;	/* --control's FIFO (if any), SIGUSR1 */
