@@ -145,16 +145,26 @@ Test(summary, only_full_maps_advise_max_stacks)
 	profile__free(p);
 }
 
+/* summary__json_members() of s: a string to free(). */
+static char *members_of(const struct summary *s)
+{
+	char *json = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&json, &len);
+
+	cr_assert_not_null(f);
+	cr_assert_eq(summary__json_members(s, f), 0);
+	cr_assert_eq(fclose(f), 0);
+	return json;
+}
+
 /* The -v line and the JSON name each reason, full apart from transient. */
 Test(summary, lost_reasons_each_their_own_count)
 {
 	struct profile *p = two_lines();
 	struct summary s;
-	char said[1024] = "", *json = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&json, &len);
+	char said[1024] = "", *json;
 
-	cr_assert_not_null(f);
 	p->stats.bpf[STAT_LOST_STACKMAP_FULL] = 1;
 	p->stats.bpf[STAT_LOST_STACKMAP_TRANSIENT] = 2;
 	p->stats.bpf[STAT_LOST_STACK_ERROR] = 3;
@@ -166,8 +176,7 @@ Test(summary, lost_reasons_each_their_own_count)
 			 "memory 2, stack error 3, counts map full 4, counts map busy or out of "
 			 "kernel memory 5), 0 process tracking records (0 more past a process's "
 			 "budget a second)|") != NULL, "%s", said);
-	cr_assert_eq(summary__json_members(&s, f), 0);
-	cr_assert_eq(fclose(f), 0);
+	json = members_of(&s);
 	cr_expect(strstr(json, "\"lost_by_reason\":{\"stack_map_full\":1,\"stack_map_transient\":2,"
 			 "\"stack_error\":3,\"counts_map_full\":4,\"counts_map_transient\":5}")
 		  != NULL, "%s", json);
@@ -181,11 +190,8 @@ Test(summary, the_tracking_flooder_is_named_escaped)
 {
 	struct profile *p = two_lines();
 	struct summary s;
-	char said[1024] = "", *json = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&json, &len);
+	char said[1024] = "", *json;
 
-	cr_assert_not_null(f);
 	p->stats.tracking_lost = 7;
 	p->stats.tracking_over_budget = 9000;
 	p->stats.flooder = (struct flooder){ .pid = 4242, .per_sec = 12000 };
@@ -197,8 +203,7 @@ Test(summary, the_tracking_flooder_is_named_escaped)
 			 "short-lived processes may be unnamed|9000 process tracking records past a "
 			 "process's budget (256 a second) not applied, its mappings read from /proc "
 			 "instead; busiest: process 4242 (fl\\x1b[31mood), 12000 records in a second|");
-	cr_assert_eq(summary__json_members(&s, f), 0);
-	cr_assert_eq(fclose(f), 0);
+	json = members_of(&s);
 	cr_expect(strstr(json, "\"tracking_records_over_budget\":9000,\"tracking_busiest\":{\"pid\":"
 			 "4242,\"comm\":\"fl\\u001b[31mood\",\"records_in_a_second\":12000}") != NULL,
 		  "%s", json);
