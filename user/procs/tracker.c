@@ -99,8 +99,6 @@ struct tracker {
 /* Records queued while the main loop is busy: past it they are lost,
  * counted (the budget keeps one process's flood from filling it). */
 #define QUEUE_MAX	(1u << 17)
-/* The reader's wait when no buffer wakes it: a wake-up missed is read then. */
-#define READER_WAIT_MS	1000
 
 static int push(struct tracker *t, const struct track_event *ev)
 {
@@ -296,7 +294,9 @@ static void *reader(void *arg)
 	int n;
 
 	for (;;) {
-		n = epoll_wait(t->wait_fd, ev, 2, READER_WAIT_MS);
+		/* no timeout: what stays under a buffer's watermark, the
+		 * main loop reads at its next turn (tracker__consume) */
+		n = epoll_wait(t->wait_fd, ev, 2, -1);
 		if (n < 0 && errno != EINTR)
 			break;
 		for (int i = 0; i < n; i++)
