@@ -238,7 +238,7 @@ echo "== case 10: one process's mapping flood beside short-lived processes"
 mkdir -p "$HM/flood"
 for i in $(seq 1 200); do cp "$EX/libhot.so" "$HM/flood/lib$i.so"; done
 chmod -R a+rX "$HM/flood"
-"$BPFPROF" -a -d 5 -F 499 -o "$HM/flood.folded" --stats "$HM/flood.json" 2>"$HM/flood.err" & bp=$!
+"$BPFPROF" -a -d 5 -F 499 -v -o "$HM/flood.folded" --stats "$HM/flood.json" 2>"$HM/flood.err" & bp=$!
 wait_started "$HM/flood.err"
 rm -f "$HM/x/flood.pid"
 attacker sh -c 'echo $$ >"$1.tmp" && mv "$1.tmp" "$1" && shift && exec "$@"' sh "$HM/x/flood.pid" \
@@ -257,5 +257,5 @@ check "case 10: the flooder held to its budget, counted ($(stat_of "$HM/flood.js
 	[ "$(stat_of "$HM/flood.json" .tracking_busiest.pid)" = "$fp" ] -- \
 	stat_true "$HM/flood.json" '.tracking_busiest.comm == "fl\u001b[31mood"'
 check "case 10: the summary names it, escaped: $(grep -o 'busiest: process [0-9]* ([^)]*)' "$HM/flood.err" | head -1)" \
-	all grep -qF "past a process's budget (256 a second) not applied, its mappings read from /proc instead; busiest: process $fp (fl\\x1b[31mood)" "$HM/flood.err" -- \
+	all grep -qE "^bpfprof: tracking: [0-9]+ records lost, [1-9][0-9]* past a process's budget \(256 a second: not applied, the process read from /proc instead\); busiest: process $fp \(fl\\\\x1b\[31mood\)" "$HM/flood.err" -- \
 	bash -c "! grep -q $'\033' '$HM/flood.err'"

@@ -118,8 +118,7 @@ static void stacks_lines(const struct summary *s, struct out_line *o)
 	for (int i = 0; i < LOST_REASONS; i++)
 		add(o, "%s%s %" PRIu64, i ? ", " : "", lost_reasons[i].text,
 		    b[lost_reasons[i].stat]);
-	add(o, "), %" PRIu64 " process tracking records (%" PRIu64 " more past a process's budget "
-	    "a second)", p->stats.tracking_lost, p->stats.tracking_over_budget);
+	add(o, "), %" PRIu64 " process tracking records", p->stats.tracking_lost);
 	emit_line(o);
 }
 
@@ -168,6 +167,47 @@ static void offcpu_line(const struct profile *p, struct out_line *o)
 	emit_line(o);
 }
 
+/* "; busiest: process PID (COMM), N records in a second": who sent the
+ * most tracking records, its comm escaped (its owner names it). */
+static void add_flooder(const struct flooder *f, struct out_line *o)
+{
+	char comm[sizeof(f->comm) * 4 + 1];
+
+	if (!f->pid)
+		return;
+	term_safe__escape(comm, sizeof(comm), f->comm, sizeof(comm), NULL);
+	add(o, "; busiest: process %d (%s), %" PRIu32 " records in a second", (int)f->pid, comm,
+	    f->per_sec);
+}
+
+/* A warning: records lost are names lost (short-lived processes). */
+static void tracking_advice(const struct profile *p, struct out_line *o)
+{
+	const struct profile_stats *st = &p->stats;
+
+	if (st->tracking_lost) {
+		add(o, "%" PRIu64 " process tracking records lost (the kernel's buffers were full)",
+		    st->tracking_lost);
+		add_flooder(&st->flooder, o);
+		add(o, ": short-lived processes may be unnamed");
+	}
+	emit_line(o);
+}
+
+/* -v: records held to a process's budget lose no name (it is read from
+ * /proc instead): said there, not warned of at every run beside a
+ * process that maps files in a loop. */
+static void tracking_line(const struct profile_stats *st, struct out_line *o)
+{
+	if (!st->tracking_lost && !st->tracking_over_budget)
+		return;
+	add(o, "tracking: %" PRIu64 " records lost, %" PRIu64 " past a process's budget (%d a "
+	    "second: not applied, the process read from /proc instead)", st->tracking_lost,
+	    st->tracking_over_budget, TRACK_BUDGET_PER_SEC);
+	add_flooder(&st->flooder, o);
+	emit_line(o);
+}
+
 /* A registered group's line: "label: V text, V text, ..." (counters.h). */
 static void counters_line(const struct profile_stats *st, const struct counter_group *g,
 			  struct out_line *o)
@@ -198,6 +238,7 @@ void summary__details(const struct summary *s, void (*line)(const char *text, vo
 	names_line(s->p, &o);
 	unwind_lines(s, &o);
 	offcpu_line(s->p, &o);
+	tracking_line(&s->p->stats, &o);
 	for (size_t g = 0; g < counter_groups_n; g++)
 		counters_line(&s->p->stats, &counter_groups[g], &o);
 }
@@ -223,39 +264,6 @@ static const char *unresolved_advice(const struct profile *p)
 	default:
 		return "bpfprof -v says why";
 	}
-}
-
-/* "; busiest: process PID (COMM), N records in a second": who sent the
- * most tracking records, its comm escaped (its owner names it). */
-static void add_flooder(const struct flooder *f, struct out_line *o)
-{
-	char comm[sizeof(f->comm) * 4 + 1];
-
-	if (!f->pid)
-		return;
-	term_safe__escape(comm, sizeof(comm), f->comm, sizeof(comm), NULL);
-	add(o, "; busiest: process %d (%s), %" PRIu32 " records in a second", (int)f->pid, comm,
-	    f->per_sec);
-}
-
-static void tracking_advice(const struct profile *p, struct out_line *o)
-{
-	const struct profile_stats *st = &p->stats;
-
-	if (st->tracking_lost) {
-		add(o, "%" PRIu64 " process tracking records lost (the kernel's buffers were full)",
-		    st->tracking_lost);
-		add_flooder(&st->flooder, o);
-		add(o, ": short-lived processes may be unnamed");
-	}
-	emit_line(o);
-	if (st->tracking_over_budget) {
-		add(o, "%" PRIu64 " process tracking records past a process's budget (%d a second) "
-		    "not applied, its mappings read from /proc instead", st->tracking_over_budget,
-		    TRACK_BUDGET_PER_SEC);
-		add_flooder(&st->flooder, o);
-	}
-	emit_line(o);
 }
 
 static void loss_advice(const struct profile *p, struct out_line *o)
