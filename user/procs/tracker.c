@@ -22,7 +22,6 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "base/errors.h"
 #include "base/grow.h"
 #include "sampling/events.h"
 #include "procs/proc_maps.h"
@@ -285,11 +284,28 @@ static int read_buffers(struct tracker *t)
 	return err < 0 ? err : 0;
 }
 
+/* An eventfd signalled, or its signals taken: what failed (EAGAIN: the
+ * counter full, or nothing signalled) needs nothing more. */
+static void signal_fd(int fd)
+{
+	uint64_t one = 1;
+
+	if (write(fd, &one, sizeof(one)) < 0)
+		return;
+}
+
+static void take_signals(int fd)
+{
+	uint64_t n;
+
+	if (read(fd, &n, sizeof(n)) < 0)
+		return;
+}
+
 static void *reader(void *arg)
 {
 	struct tracker *t = arg;
 	struct epoll_event ev[2];
-	uint64_t one = 1;
 	size_t before;
 	int n;
 
@@ -308,8 +324,8 @@ static void *reader(void *arg)
 			t->err = -EIO;
 		/* prompt: a new process's tables go in at once; else when a
 		 * quarter of a buffer filled, as the kernel woke us */
-		if (t->nevs > before && write(t->wake_fd, &one, sizeof(one)) < 0)
-			(void)0;	/* already signalled: the counter is not 0 */
+		if (t->nevs > before)
+			signal_fd(t->wake_fd);
 		pthread_mutex_unlock(&t->lock);
 	}
 	return NULL;
@@ -320,11 +336,9 @@ static void *reader(void *arg)
 static int take_queue(struct tracker *t, struct track_event **evs, size_t *n, pid_t *due,
 		      int *ndue)
 {
-	uint64_t count;
 	int err;
 
-	if (read(t->wake_fd, &count, sizeof(count)) < 0)
-		(void)0;	/* nothing signalled */
+	take_signals(t->wake_fd);
 	pthread_mutex_lock(&t->lock);
 	err = read_buffers(t);
 	*evs = t->evs;
@@ -470,11 +484,7 @@ void tracker__free(struct tracker *t)
 	if (!t)
 		return;
 	if (t->reading) {
-		uint64_t one = 1;
-
-		/* an eventfd's first write succeeds: the reader sees it */
-		if (write(t->stop_fd, &one, sizeof(one)) < 0)
-			p_warn("cannot stop the tracking reader: %s", strerror(errno));
+		signal_fd(t->stop_fd);	/* a fresh eventfd's first write */
 		pthread_join(t->reader, NULL);
 	}
 	close_fd(t->wake_fd);
