@@ -8,7 +8,8 @@ echo "== otlp: files of ExportProfilesServiceRequest, decoded and checked"
 # Debian's interpreter: its python3-protobuf (a pyenv shim may come first in PATH)
 PY=/usr/bin/python3
 OP=$T/otlp_proto; mkdir -p "$OP"
-protoc --python_out="$OP" --proto_path=user/output/proto user/output/proto/otlp_*.proto
+protoc --python_out="$OP" --proto_path=user/output/proto user/output/proto/otlp_*.proto \
+	user/output/proto/google/rpc/status.proto
 check "otlp: protoc compiles the project's .proto" [ $? -eq 0 ]
 otlp_decode() { "$PY" tests/e2e/otlp_decode.py "$OP" "$@"; }
 # decoded lines' counts summed (the line: FILE<TAB>STACK COUNT<TAB>ATTRS)
