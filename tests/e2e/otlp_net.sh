@@ -60,16 +60,23 @@ on_run s429 6
 on_run s502 6
 on_run s504 6
 on_run partial 1.6
+# Pyroscope's push shares the sender and its rules: a 500 is not retried either
+mkdir -p "$T/on_push"; echo 500 >"$T/on_push/status"
+python3 tests/e2e/ingest_server.py "$T/on_push" "$T/on_push/port" & ON_PIDS+=("$!")
+for _ in $(seq 100); do [ -s "$T/on_push/port" ] && break; sleep 0.1; done
+"$BPFPROF" -F 49 -p "$on_wl" --interval 0.5 -d 1.6 --format folded \
+	--push "http://127.0.0.1:$(cat "$T/on_push/port")" --spool-dir "$T/on_push.spool" \
+	2>"$T/on_push.err" & ON_RUNS+=("$!")
 # a full filesystem under --output-dir; OTLP's spool elsewhere
-M=$T/on_full.mnt; mkdir -p "$M"
+M=$T/on_full.mnt; mkdir -p "$M"; full_rc=x
 if mount -t tmpfs -o size=64k,mode=0755 bpfprof-e2e-otlp "$M"; then
 	head -c 1M /dev/zero >"$M/fill" 2>/dev/null	# ENOSPC from now on
 	on_run full 2.2 --output-dir "$M/out"
+	wait "$!"; full_rc=$?
 else
 	fail "otlp_net: cannot mount a tmpfs here"
 fi
-ON_RC=()
-for p in "${ON_RUNS[@]}"; do wait "$p"; ON_RC+=("$?"); done
+wait "${ON_RUNS[@]}"
 kill "$on_wl" "${ON_PIDS[@]}" 2>/dev/null; wait "$on_wl" "${ON_PIDS[@]}" 2>/dev/null
 
 # 500: refused at once, never sent again (before: retried with backoff)
@@ -78,6 +85,12 @@ check "otlp_net: a 500 is not retried: $(requests s500) requests for ${refused:-
 	all [ "${refused:-0}" -ge 1 ] -- [ "$(requests s500)" -eq "${refused:-0}" ] -- \
 	    [ "${failed:-x}" = 0 ] -- [ "${waiting:-x}" = 0 ] -- \
 	    grep -q "(HTTP 500: forced); dropped, not retried" "$T/on_s500.err"
+
+read -r sent refused _ failed _ waiting <<<"$(sed -nE 's/^bpfprof: push: ([0-9]+) sent, ([0-9]+) refused, ([0-9]+) dropped from a full spool, ([0-9]+) failed attempts, ([0-9]+) spool items not ours refused, ([0-9]+) waiting in .*/\1 \2 \3 \4 \5 \6/p' "$T/on_push.err")"
+pushed=$(ls "$T/on_push"/*.query 2>/dev/null | wc -l)
+check "otlp_net: nor is a 500 from a Pyroscope server: $pushed requests for ${refused:-?} refused profiles, ${failed:-?} failed attempts, ${waiting:-?} waiting" \
+	all [ "${refused:-0}" -ge 1 ] -- [ "$pushed" -eq "${refused:-0}" ] -- [ "${failed:-x}" = 0 ] -- \
+	    [ "${waiting:-x}" = 0 ]
 
 # 400: the Status message decoded, escaped, one line a refusal (before: raw bytes)
 read -r sent refused _ failed _ waiting <<<"$(otlp_line s400)"
@@ -125,9 +138,9 @@ if mountpoint -q "$M"; then
 	lostn=$(sed -nE 's/^bpfprof: fleet: [0-9]+ intervals, [0-9]+ samples in them; ([0-9]+) intervals .*/\1/p' "$T/on_full.err")
 	mapfile -t got < <(ls "$T/on_full"/*.otlp 2>/dev/null)
 	"$PY" tests/e2e/otlp_decode.py "$ON" "${got[@]}" >/dev/null 2>"$T/on_full_dec.err"; rc=$?
-	check "otlp_net: a full --output-dir: said once, the run exits 1 (${ON_RC[7]}), no file in it" \
+	check "otlp_net: a full --output-dir: said once, the run exits 1 ($full_rc), no file in it" \
 		all [ "$(grep -c "cannot write an interval's profile into $M/out" "$T/on_full.err")" -eq 1 ] -- \
-		    [ "${ON_RC[7]}" -eq 1 ] -- [ "$(ls "$M/out" | grep -c '\.folded$')" -eq 0 ]
+		    [ "$full_rc" = 1 ] -- [ "$(ls "$M/out" | grep -c '\.folded$')" -eq 0 ]
 	check "otlp_net: a full --output-dir: every interval still sent by OTLP (${lostn:-?} intervals not written; ${#got[@]} requests taken, ${sent:-?} sent, ${waiting:-?} waiting), each decodes" \
 		all [ "${#got[@]}" -ge 3 ] -- [ "${sent:-0}" -eq "${#got[@]}" ] -- [ "$rc" -eq 0 ] -- \
 		    [ "$((${sent:-0} + ${waiting:-0}))" -eq "${lostn:--1}" ] -- \
