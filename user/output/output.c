@@ -187,8 +187,8 @@ static void ship(struct output *o, const struct profile *p, enum out_format fmt,
 	int64_t from = (int64_t)(p->stats.start_wall_ns / 1000000000ull);
 	int64_t until = from + (int64_t)(p->stats.duration + 0.5);
 	struct pusher *to[DEST_N] = { NULL, o->pusher, o->otlp };
-	char *buf;
-	size_t len;
+	char *buf = NULL;
+	size_t len = 0;
 	int rerr, e;
 
 	if (until <= from)
@@ -206,8 +206,7 @@ static void ship(struct output *o, const struct profile *p, enum out_format fmt,
 			e = pusher__submit(to[d], buf, len, fmt, from, until);
 		err[d] = e;
 	}
-	if (!rerr)
-		free(buf);
+	free(buf);
 }
 
 /* Where destination d writes, for its messages. */

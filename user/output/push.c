@@ -170,11 +170,12 @@ static void back_off(struct pusher *ps, long status, const char *why)
 
 	ps->st.failures++;
 	ps->failures_in_row++;
-	ps->flushing = false;	/* at exit, no try before the server's time */
+	ps->flushing = false;	/* at exit, one try is all */
 	if (status > 0 && ps->reply->retry_after[0])
 		push_retry__after(ps->reply->retry_after, time(NULL), &after_ms);
 	wait_ms = push_retry__wait_ms(ps->failures_in_row, jitter_random(), after_ms);
 	ps->retry_at_ms = monotonic_ms() + wait_ms;
+	ps->asked_at_ms = after_ms ? monotonic_ms() + after_ms : 0;
 	if (ps->failing)
 		return;
 	ps->failing = true;
@@ -225,6 +226,7 @@ static void settle(struct pusher *ps, const struct spool_item *it, long status, 
 			p_info("%s: %s takes profiles again", ps->what, ps->shown);
 		ps->failing = false;
 		ps->failures_in_row = 0;
+		ps->asked_at_ms = 0;
 		spool__remove(ps->spool, it);
 		break;
 	case PUSH_REFUSED:
@@ -242,11 +244,13 @@ static void settle(struct pusher *ps, const struct spool_item *it, long status, 
 }
 
 /* Under the lock: may the worker send now? Not before the backoff's
- * time, even at exit: a fleet restarted together would come back in step,
- * and a server that said Retry-After asked for its time. */
+ * time; at exit, one try whatever the backoff, but never before the time a
+ * server's Retry-After asked for. */
 static bool may_send(struct pusher *ps)
 {
-	return ps->work && monotonic_ms() >= ps->retry_at_ms;
+	if (!ps->work)
+		return false;
+	return monotonic_ms() >= (ps->flushing ? ps->asked_at_ms : ps->retry_at_ms);
 }
 
 static void wait_for_work(struct pusher *ps)
@@ -297,7 +301,7 @@ static void *worker(void *arg)
 			send_one(ps);
 			continue;
 		}
-		ps->flushing = false;	/* backing off: what waits stays spooled */
+		ps->flushing = false;	/* a Retry-After pending: what waits stays spooled */
 		wait_for_work(ps);
 	}
 	ps->idle = true;

@@ -64,10 +64,10 @@ void pusher__free(struct pusher *ps);
 int pusher__submit(struct pusher *ps, const void *body, size_t len, enum out_format fmt,
 		   int64_t from, int64_t until);
 
-/* At exit: one more try for what is waiting, for at most half a second,
- * unless the sender is backing off after a failure (no try before the time
- * it or the server's Retry-After set); then the sender stops (a transfer
- * under way is cut). What was not sent stays spooled for the next run. */
+/* At exit: one more try for what is waiting, ignoring the backoff but not
+ * a server's Retry-After (no try before the time it asked for), for at most
+ * half a second; then the sender stops (a transfer under way is cut). What
+ * was not sent stays spooled for the next run. */
 void pusher__flush(struct pusher *ps);
 
 void pusher__stats(struct pusher *ps, struct push_stats *st);

@@ -38,11 +38,12 @@ struct pusher {
 	pthread_cond_t cond;		/* work, stop, or the worker went idle */
 	/* under lock */
 	bool work;			/* the spool may hold something to send */
-	bool flushing;			/* at exit: one try for what waits, unless backing off */
+	bool flushing;			/* at exit: one try, whatever the backoff */
 	bool idle;			/* the worker has nothing it may send now */
 	bool failing;			/* said once when it starts, once when it ends */
 	char sending[96];		/* on the wire: spared by the spool's bound */
 	int64_t retry_at_ms;		/* monotonic; no attempt before (backoff) */
+	int64_t asked_at_ms;		/* ... nor, even at exit, before a Retry-After's time */
 	unsigned int failures_in_row;	/* since the server last took one */
 	struct push_stats st;
 };
