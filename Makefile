@@ -33,6 +33,10 @@ BPF_SRCS   := $(wildcard bpf/*.bpf.c)
 BPF_OBJS   := $(patsubst bpf/%.bpf.c,$(BUILD)/%.bpf.o,$(BPF_SRCS))
 SKELS      := $(patsubst bpf/%.bpf.c,$(BUILD)/%.skel.h,$(BPF_SRCS))
 PROTOS     := profile otlp_common otlp_resource otlp_profiles otlp_profiles_service
+# OTLP/HTTP's error body, google.rpc.Status, and the Any it holds (protoc's own
+# any.proto; user/output/proto/google/rpc/UPSTREAM)
+PROTO_INC  := /usr/include
+PROTOS     += google/rpc/status google/protobuf/any
 PROTO_C    := $(patsubst %,$(BUILD)/%.pb-c.c,$(PROTOS))
 PROTO_H    := $(PROTO_C:.c=.h)
 USER_SRCS  := $(wildcard user/*.c user/*/*.c)
@@ -49,7 +53,7 @@ EXAMPLES   := $(patsubst examples/%.c,$(BUILD)/examples/%,$(filter-out examples/
 
 DEB_PKGS   := clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libcriterion-dev \
               pkg-config linux-perf elfutils libdw-dev make gcc binutils util-linux procps \
-              libc6-dbg protobuf-c-compiler libprotobuf-c-dev python3-protobuf python3-yaml protobuf-compiler \
+              libc6-dbg protobuf-c-compiler libprotobuf-c-dev libprotobuf-dev python3-protobuf python3-yaml protobuf-compiler \
               libcurl4-openssl-dev \
               golang-go python3 valgrind time jq libiberty-dev libdebuginfod-dev g++ debuginfod curl man-db bash-completion chromium tmux \
               dpkg-dev lintian strace libxml2-utils lld nodejs \
@@ -89,7 +93,10 @@ $(BUILD)/%.skel.h: $(BUILD)/%.bpf.o
 # (kept: make would delete a pattern rule's headers as intermediates)
 .SECONDARY: $(PROTO_C) $(PROTO_H)
 $(BUILD)/%.pb-c.c $(BUILD)/%.pb-c.h: user/output/proto/%.proto | $(BUILD)
-	protoc-c --c_out=$(BUILD) --proto_path=user/output/proto $<
+	protoc-c --c_out=$(BUILD) --proto_path=user/output/proto --proto_path=$(PROTO_INC) $<
+$(BUILD)/google/protobuf/any.pb-c.c $(BUILD)/google/protobuf/any.pb-c.h: \
+		$(PROTO_INC)/google/protobuf/any.proto | $(BUILD)
+	protoc-c --c_out=$(BUILD) --proto_path=$(PROTO_INC) $<
 
 # The flame graph page, a C array: the binary writes it with no file beside it
 $(BUILD)/flamegraph_page.h: user/render/flamegraph_page.html | $(BUILD)

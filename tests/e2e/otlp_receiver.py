@@ -1,18 +1,28 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 """An OTLP/HTTP profiles receiver on 127.0.0.1, built on Debian's
-python3-protobuf and the project's .proto compiled by protoc into PROTO_DIR,
-as a collector's otlphttp receiver takes the signal: POST
+python3-protobuf and the project's .proto compiled by protoc into PROTO_DIR
+(with googleapis' google/rpc/status.proto, user/output/proto/google/rpc/),
+as the OpenTelemetry Collector's otlp receiver takes the signal (written from
+its receiver/otlpreceiver/otlphttp.go, commit b0200f37, and
+internal/httphelper's NewStatusFromMsgAndHTTPCode): POST
 /v1development/profiles only (else 404), Content-Type application/x-protobuf
-(else 415), the body gzip when Content-Encoding says so (inflated to 64 MiB
-at most), parsed strictly as an ExportProfilesServiceRequest (else 400), and
-answered with an ExportProfilesServiceResponse. Each request taken is kept
-under DIR: NNNN.otlp (the request, uncompressed), NNNN.headers (the
-Content-Encoding and api-key headers, one per line). Files in DIR change
-its answer: status (a number: that status instead, with the body
-"forced"; 503 and 429 ask the client to retry, 400 to drop), partial ("N
-MESSAGE": a partial success, N profiles rejected), delay (seconds to wait
-before answering: a slow receiver).
+(else 415, text/plain), the body gzip when Content-Encoding says so (inflated
+to 64 MiB at most), parsed strictly as an ExportProfilesServiceRequest (else
+400 with a google.rpc.Status body saying why), and answered with an
+ExportProfilesServiceResponse. Each request taken is kept under DIR:
+NNNN.otlp (the request, uncompressed), NNNN.headers (the Content-Encoding and
+api-key headers, one per line); every POST on the path adds a line to
+DIR/requests.log, "MONOTONIC_SECONDS STATUS" (CLOCK_MONOTONIC, as the client's).
+Files in DIR change its answer:
+  status       a number: that status instead, its body a google.rpc.Status
+               (Content-Type application/x-protobuf) whose code is the
+               Collector's for the status and whose message is DIR/message
+               ("forced" if absent)
+  retry_after  with status 429 or 503 (as the Collector, which sets it for
+               these alone): the Retry-After header's value, as written
+  partial      "N MESSAGE": a partial success, N profiles rejected
+  delay        seconds to wait before answering: a slow receiver
 Usage: otlp_receiver.py PROTO_DIR DIR PORTFILE
 """
 import gzip
@@ -23,6 +33,7 @@ import time
 
 sys.path.insert(0, sys.argv[1])
 import otlp_profiles_service_pb2 as svc  # noqa: E402
+from google.rpc import status_pb2  # noqa: E402
 
 DIR = sys.argv[2]
 PATH = "/v1development/profiles"
@@ -44,6 +55,16 @@ def forced_status():
         return 200
 
 
+# google.golang.org/grpc/codes, as NewStatusFromMsgAndHTTPCode maps them
+GRPC_CODE = {400: 3, 401: 16, 403: 7, 404: 12, 429: 8, 502: 14, 503: 14, 504: 14}
+UNKNOWN = 2
+
+
+def log_request(status):
+    with open(os.path.join(DIR, "requests.log"), "a") as f:
+        f.write(f"{time.monotonic():.3f} {status}\n")
+
+
 class Handler(http.server.BaseHTTPRequestHandler):
     def answer(self, status, body=b"", ctype="text/plain"):
         self.send_response(status)
@@ -52,17 +73,33 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
 
+    def status(self, status, message, headers=()):
+        """writeStatusResponse: the error as a google.rpc.Status."""
+        st = status_pb2.Status(code=GRPC_CODE.get(status, UNKNOWN), message=message)
+        log_request(status)
+        self.send_response(status)
+        for name, value in headers:
+            self.send_header(name, value)
+        body = st.SerializeToString()
+        self.send_header("Content-Type", "application/x-protobuf")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
     def do_POST(self):
         length = int(self.headers.get("Content-Length") or 0)
         body = self.rfile.read(length) if 0 < length <= MAX else b""
         if self.path != PATH:
-            return self.answer(404, b"not found")
+            return self.answer(404, b"404 page not found")
         if self.headers.get("Content-Type") != "application/x-protobuf":
-            return self.answer(415, b"unsupported media type")
+            return self.answer(415, b"415 unsupported media type, supported: "
+                               b"[application/json, application/x-protobuf]")
         time.sleep(float(setting("delay") or 0))
         status = forced_status()
         if status != 200:
-            return self.answer(status, b"forced")
+            after = setting("retry_after")
+            headers = [("Retry-After", after)] if after and status in (429, 503) else []
+            return self.status(status, setting("message") or "forced", headers)
         try:
             if self.headers.get("Content-Encoding") == "gzip":
                 body = gzip.decompress(body)
@@ -71,7 +108,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
             req = svc.ExportProfilesServiceRequest()
             req.ParseFromString(body)
         except Exception as e:  # noqa: BLE001 (any bad body is a 400)
-            return self.answer(400, str(e).encode()[:200])
+            return self.status(400, str(e)[:200])
         n = len([x for x in os.listdir(DIR) if x.endswith(".otlp")])
         base = os.path.join(DIR, f"{n:04d}")
         with open(base + ".otlp", "wb") as f:
@@ -86,6 +123,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
             answer.partial_success.rejected_profiles = int(n)
             answer.partial_success.error_message = msg
         reply = answer.SerializeToString()
+        log_request(200)
         self.answer(200, reply, "application/x-protobuf")
 
     def log_message(self, *args):

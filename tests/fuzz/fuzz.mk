@@ -54,7 +54,7 @@ FUZZ_LIBS_unwind_table := -ldw -lelf -lz
 FUZZ_SRCS_perfmap   := user/symbols/perfmap.c user/base/open_regular.c user/procs/proc_owner.c user/procs/target.c
 FUZZ_SRCS_spool     := user/output/spool.c user/base/dirfiles.c user/base/grow.c
 FUZZ_LIBS_spool     := -lz
-FUZZ_SRCS_push_reply := user/output/push_reply.c
+FUZZ_SRCS_push_reply := user/output/push_reply.c user/output/push_retry.c
 FUZZ_SRCS_fde_index := user/elf/fde_index.c user/elf/cfi_bytes.c user/elf/elf_read.c \
                        user/elf/elf_limits.c user/base/grow.c
 FUZZ_LIBS_fde_index := -ldw -lelf -lz

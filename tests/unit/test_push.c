@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* Unit tests of spool.c (items with bpfprof's header, checked before they
- * are sent) and push_reply.c (a bounded reply, its verdict and excerpt). */
+ * are sent) and push_reply.c (a bounded reply and its excerpt; its verdict:
+ * test_push_retry.c). */
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -235,19 +236,6 @@ Test(push, the_reply_is_bounded)
 	cr_expect(r->cut);
 	cr_expect_eq(r->len, PUSH_REPLY_MAX);
 	free(r);
-}
-
-Test(push, verdicts)
-{
-	cr_expect_eq(push_reply__judge(200), PUSH_SENT);
-	cr_expect_eq(push_reply__judge(204), PUSH_SENT);
-	cr_expect_eq(push_reply__judge(400), PUSH_REFUSED);
-	cr_expect_eq(push_reply__judge(413), PUSH_REFUSED);
-	cr_expect_eq(push_reply__judge(429), PUSH_RETRY);
-	cr_expect_eq(push_reply__judge(408), PUSH_RETRY);
-	cr_expect_eq(push_reply__judge(503), PUSH_RETRY);
-	cr_expect_eq(push_reply__judge(-1), PUSH_RETRY);
-	cr_expect_eq(push_reply__judge(301), PUSH_RETRY);
 }
 
 Test(push, the_excerpt_is_one_printable_line)

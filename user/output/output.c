@@ -20,6 +20,11 @@
 
 #define DEFAULT_SPOOL	"/var/spool/bpfprof"
 
+/* Where an interval goes, each failing alone: a full directory stops the
+ * files, not the sends; a spool that cannot be written stops its sender
+ * only. */
+enum dest { DEST_FILES, DEST_PUSH, DEST_OTLP, DEST_N };
+
 struct output {
 	const struct config *cfg;
 	FILE *file;			/* one-shot: stdout or file.f */
@@ -32,7 +37,8 @@ struct output {
 	char spool[4096];		/* --push's; --otlp's is beside it */
 	char otlp_spool[4096 + 8];
 	struct fleet_totals tot;
-	int failing;			/* -errno of the last interval's failure, or 0 */
+	int failing[DEST_N];		/* -errno of the last interval's failure, or 0 */
+	uint64_t lost[DEST_N];		/* intervals each could not take */
 	bool log_failing;
 };
 
@@ -156,46 +162,86 @@ int output__open(const struct config *cfg, struct output **out)
 	return 0;
 }
 
-/* One format of one interval: to the directory, to the server. */
-static int ship(struct output *o, const struct profile *p, enum out_format fmt,
-		const char *summary)
+static bool dest_used(const struct output *o, enum dest d)
+{
+	return d == DEST_FILES ? o->fleet != NULL : d == DEST_PUSH ? o->pusher != NULL :
+	       o->otlp != NULL;
+}
+
+/* Whether destination d is in use and takes format fmt. OTLP goes to the
+ * directory when asked for as the format, not only for --otlp. */
+static bool takes(const struct output *o, enum dest d, enum out_format fmt)
+{
+	if (!dest_used(o, d))
+		return false;
+	if (d == DEST_FILES)
+		return fmt != FORMAT_OTLP || o->cfg->format == FORMAT_OTLP;
+	return (d == DEST_OTLP) == (fmt == FORMAT_OTLP);
+}
+
+/* One format of one interval to each destination that takes it; each
+ * one's first failure goes into err[]. */
+static void ship(struct output *o, const struct profile *p, enum out_format fmt,
+		 const char *summary, int err[DEST_N])
 {
 	int64_t from = (int64_t)(p->stats.start_wall_ns / 1000000000ull);
 	int64_t until = from + (int64_t)(p->stats.duration + 0.5);
-	char *buf;
-	size_t len;
-	int err;
+	struct pusher *to[DEST_N] = { NULL, o->pusher, o->otlp };
+	char *buf = NULL;
+	size_t len = 0;
+	int rerr, e;
 
 	if (until <= from)
 		until = from + 1;
-	err = emit__render(p, fmt, summary, &buf, &len);
-	/* OTLP goes to the directory when asked for as the format, not
-	 * only for --otlp */
-	if (!err && o->fleet && (fmt != FORMAT_OTLP || o->cfg->format == FORMAT_OTLP))
-		err = fleet__write(o->fleet, p->stats.start_wall_ns, emit__extension(fmt), buf, len);
-	if (!err && o->pusher && fmt != FORMAT_OTLP)
-		err = pusher__submit(o->pusher, buf, len, fmt, from, until);
-	if (!err && o->otlp && fmt == FORMAT_OTLP)
-		err = pusher__submit(o->otlp, buf, len, fmt, from, until);
+	rerr = emit__render(p, fmt, summary, &buf, &len);
+	for (int d = 0; d < DEST_N; d++) {
+		if (!takes(o, d, fmt) || err[d])
+			continue;
+		if (rerr)
+			e = rerr;
+		else if (d == DEST_FILES)
+			e = fleet__write(o->fleet, p->stats.start_wall_ns, emit__extension(fmt),
+					 buf, len);
+		else
+			e = pusher__submit(to[d], buf, len, fmt, from, until);
+		err[d] = e;
+	}
 	free(buf);
-	return err;
+}
+
+/* Where destination d writes, for its messages. */
+static const char *dest_where(const struct output *o, enum dest d)
+{
+	return d == DEST_FILES ? o->cfg->output_dir : d == DEST_PUSH ? o->spool : o->otlp_spool;
 }
 
 /* Failures are said once when they start (or change) and once when they
  * end, not every interval: a full disk may last hours. */
-static void report(struct output *o, int err, const struct profile *p)
+static void report_dest(struct output *o, enum dest d, int err)
 {
-	const char *where = o->fleet ? o->cfg->output_dir : o->pusher ? o->spool : o->otlp_spool;
+	const char *where = dest_where(o, d);
 
-	if (err && err != o->failing)
+	if (err && err != o->failing[d])
 		p_err("cannot write an interval's profile into %s: %s; sampling "
 			"goes on, retrying every interval", where, dirfiles__strerror(err));
-	if (!err && o->failing)
-		p_info("writing into %s works again; %" PRIu64 " intervals "
-			"(%" PRIu64 " samples) could not be written so far", where,
-			o->tot.lost_intervals, o->tot.lost_samples);
-	o->failing = err;
-	if (err) {
+	if (!err && o->failing[d])
+		p_info("writing into %s works again; %" PRIu64 " intervals could not be "
+		       "written there so far", where, o->lost[d]);
+	o->failing[d] = err;
+	o->lost[d] += err != 0;
+}
+
+/* The totals: an interval some destination could not take is lost. */
+static void report(struct output *o, const int err[DEST_N], const struct profile *p)
+{
+	bool lost = false;
+
+	for (int d = 0; d < DEST_N; d++) {
+		if (dest_used(o, d))
+			report_dest(o, d, err[d]);
+		lost |= err[d] != 0;
+	}
+	if (lost) {
 		o->tot.lost_intervals++;
 		o->tot.lost_samples += profile__total(p);
 	} else {
@@ -277,22 +323,23 @@ static void index_line(struct output *o, const struct summary *s, int err)
 	fleet__rotate(o->fleet);	/* a failure leaves one more file: tried again next time */
 }
 
-/* Never ends the run: what cannot be written is counted as lost. */
+/* Never ends the run: what cannot be written is counted as lost. Each
+ * destination gets every format it takes, whatever another's failure. */
 static void interval_profile(struct output *o, const struct profile *p, const char *summary,
 			     const struct summary *s)
 {
 	enum out_format fmt = o->fleet || o->pusher ? o->cfg->format : FORMAT_OTLP;
-	int err = 0;
+	int err[DEST_N] = { 0 };
 
 	if (fmt == FORMAT_FOLDED || fmt == FORMAT_BOTH)
-		err = ship(o, p, FORMAT_FOLDED, summary);
-	if (!err && (fmt == FORMAT_PPROF || fmt == FORMAT_BOTH))
-		err = ship(o, p, FORMAT_PPROF, summary);
-	if (!err && (fmt == FORMAT_OTLP || o->otlp))
-		err = ship(o, p, FORMAT_OTLP, summary);
+		ship(o, p, FORMAT_FOLDED, summary, err);
+	if (fmt == FORMAT_PPROF || fmt == FORMAT_BOTH)
+		ship(o, p, FORMAT_PPROF, summary, err);
+	if (fmt == FORMAT_OTLP || o->otlp)
+		ship(o, p, FORMAT_OTLP, summary, err);
 	report(o, err, p);
 	if (o->fleet)
-		index_line(o, s, err);
+		index_line(o, s, err[DEST_FILES]);
 }
 
 /* --report: the table bpfprof report would print of this profile. */

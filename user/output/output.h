@@ -32,8 +32,9 @@ void output__temporary(const struct output *o, int *dirfd, const char **name);
 /* SIGHUP: reopen the output directory. */
 void output__reopen(struct output *o);
 
-/* Fleet mode: what was written (into the directory, or the spool), and
- * what could not be (a full disk, a deleted directory). */
+/* Fleet mode: what was written (into the directory and the spools), and
+ * what could not be (a full disk, a deleted directory): an interval that
+ * some destination could not take, the others still got. */
 struct fleet_totals {
 	uint64_t intervals, samples;
 	uint64_t lost_intervals, lost_samples;

@@ -5,7 +5,7 @@
  * oldest first through a curl multi handle, so that stopping it cuts a
  * transfer at once (curl_multi_wakeup) whatever the server does. The two
  * protocols differ only in the request (push_request.c); spool, back-off,
- * verdicts and accounting are one.
+ * verdicts (push_retry.h: OTLP/HTTP's rules) and accounting are one.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+#include <sys/random.h>
 
 #include "base/errors.h"
 #include "output/libcurl.h"
@@ -24,11 +26,10 @@
 #include "output/push_priv.h"
 #include "output/push_auth.h"
 #include "output/push_reply.h"
+#include "output/push_retry.h"
 #include "output/spool.h"
 
 #define EXIT_WAIT_MS	500	/* at exit, for what waits; the rest stays spooled */
-#define BACKOFF_MIN_MS	1000
-#define BACKOFF_MAX_MS	300000
 
 static int64_t monotonic_ms(void)
 {
@@ -82,8 +83,12 @@ static long send_item(struct pusher *ps, const struct spool_item *it, const char
 
 	*why = "out of memory";
 	push_reply__reset(ps->reply);
-	if (!push_request__set(ps, it, body, len, &mime, &hdrs))
+	if (!push_request__set(ps, it, body, len, &mime, &hdrs)) {
+		/* Retry-After and Content-Type: what the verdict and its words need */
+		libcurl.easy_setopt(ps->curl, CURLOPT_HEADERFUNCTION, push_reply__header);
+		libcurl.easy_setopt(ps->curl, CURLOPT_HEADERDATA, ps->reply);
 		status = transfer(ps, why);
+	}
 	libcurl.mime_free(mime);
 	if (hdrs)	/* they may hold credentials */
 		for (struct curl_slist *h = hdrs; h; h = h->next)
@@ -133,30 +138,66 @@ static bool next_item(struct pusher *ps, struct spool_item *out, char **body, si
 	return found;
 }
 
+/* The jitter's random number: a fleet that failed together must not
+ * come back in step, so not one seeded by the clock alone. */
+static uint32_t jitter_random(void)
+{
+	struct timespec ts;
+	uint32_t r;
+
+	if (getrandom(&r, sizeof(r), GRND_NONBLOCK) == sizeof(r))
+		return r;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint32_t)ts.tv_nsec * 2654435761u ^ (uint32_t)getpid();
+}
+
+/* What the server said, in one line: OTLP's google.rpc.Status message
+ * when the body is one, else the body's first line; "" for none. */
+static void reply_words(struct pusher *ps, char *buf, size_t size)
+{
+	if (ps->o.protocol == PUSH_OTLP && !ps->reply->cut && push_reply__is_protobuf(ps->reply) &&
+	    otlp_reply__status(ps->reply->buf, ps->reply->len, buf, size))
+		return;
+	push_reply__excerpt(ps->reply, buf, size);
+}
+
+/* The next try after a failure: backoff with jitter, at least what the
+ * answer's Retry-After asked (bounded). Said once when failing starts. */
 static void back_off(struct pusher *ps, long status, const char *why)
 {
+	char words[OTLP_REPLY_MESSAGE_SIZE], asked[64] = "";
+	int64_t after_ms = 0, wait_ms;
+
 	ps->st.failures++;
+	ps->failures_in_row++;
 	ps->flushing = false;	/* at exit, one try is all */
-	ps->backoff_ms = ps->backoff_ms ? ps->backoff_ms * 2 : BACKOFF_MIN_MS;
-	if (ps->backoff_ms > BACKOFF_MAX_MS)
-		ps->backoff_ms = BACKOFF_MAX_MS;
-	ps->retry_at_ms = monotonic_ms() + ps->backoff_ms;
+	if (status > 0 && ps->reply->retry_after[0])
+		push_retry__after(ps->reply->retry_after, time(NULL), &after_ms);
+	wait_ms = push_retry__wait_ms(ps->failures_in_row, jitter_random(), after_ms);
+	ps->retry_at_ms = monotonic_ms() + wait_ms;
+	ps->asked_at_ms = after_ms ? monotonic_ms() + after_ms : 0;
 	if (ps->failing)
 		return;
 	ps->failing = true;
-	if (status > 0)
-		p_warn("%s: %s answered HTTP %ld; profiles stay spooled, "
-			"retrying with backoff", ps->what, ps->shown, status);
-	else
-		p_warn("%s: %s: %s; profiles stay spooled, retrying with "
-			"backoff", ps->what, ps->shown, why);
+	if (status <= 0) {
+		p_warn("%s: %s: %s; profiles stay spooled, retrying with backoff", ps->what,
+		       ps->shown, why);
+		return;
+	}
+	reply_words(ps, words, sizeof(words));
+	if (after_ms)
+		snprintf(asked, sizeof(asked), ", as its Retry-After asks%s",
+			 after_ms == PUSH_RETRY_AFTER_MAX_MS ? " (bounded)" : "");
+	p_warn("%s: %s answered HTTP %ld%s%s; profiles stay spooled, retrying with backoff "
+	       "(the next try in %.1f s%s)", ps->what, ps->shown, status, words[0] ? ": " : "",
+	       words, wait_ms / 1000.0, asked);
 }
 
 /* OTLP: a 2xx answer may be a partial success (not retried: counted,
  * said the first time). */
 static void note_partial(struct pusher *ps)
 {
-	char msg[OTLP_REPLY_MESSAGE];
+	char msg[OTLP_REPLY_MESSAGE_SIZE];
 	int64_t rejected;
 
 	if (ps->o.protocol != PUSH_OTLP || ps->reply->cut ||
@@ -172,11 +213,11 @@ static void note_partial(struct pusher *ps)
 /* Under the lock: what one attempt's answer means for the item. */
 static void settle(struct pusher *ps, const struct spool_item *it, long status, const char *why)
 {
-	char excerpt[PUSH_REPLY_EXCERPT + 4];
+	char words[OTLP_REPLY_MESSAGE_SIZE];
 
 	if (status < 0 && atomic_load(&ps->stop))
 		return;		/* cut by the exit: it stays spooled */
-	switch (push_reply__judge(status)) {
+	switch (push_retry__verdict(status)) {
 	case PUSH_SENT:
 		ps->st.sent++;
 		ps->st.replies_cut += ps->reply->cut;
@@ -184,14 +225,15 @@ static void settle(struct pusher *ps, const struct spool_item *it, long status, 
 		if (ps->failing)
 			p_info("%s: %s takes profiles again", ps->what, ps->shown);
 		ps->failing = false;
-		ps->backoff_ms = 0;
+		ps->failures_in_row = 0;
+		ps->asked_at_ms = 0;
 		spool__remove(ps->spool, it);
 		break;
 	case PUSH_REFUSED:
-		push_reply__excerpt(ps->reply, excerpt, sizeof(excerpt));
+		reply_words(ps, words, sizeof(words));
 		p_warn("%s: %s refused the profile of %" PRId64 "..%" PRId64
-			" (HTTP %ld%s%s); dropped", ps->what, ps->shown, it->from, it->until, status,
-			excerpt[0] ? ": " : "", excerpt);
+			" (HTTP %ld%s%s); dropped, not retried", ps->what, ps->shown, it->from,
+			it->until, status, words[0] ? ": " : "", words);
 		ps->st.rejected++;
 		spool__remove(ps->spool, it);
 		break;
@@ -201,10 +243,14 @@ static void settle(struct pusher *ps, const struct spool_item *it, long status, 
 	}
 }
 
-/* Under the lock: may the worker send now? */
+/* Under the lock: may the worker send now? Not before the backoff's
+ * time; at exit, one try whatever the backoff, but never before the time a
+ * server's Retry-After asked for. */
 static bool may_send(struct pusher *ps)
 {
-	return ps->work && (ps->flushing || monotonic_ms() >= ps->retry_at_ms);
+	if (!ps->work)
+		return false;
+	return monotonic_ms() >= (ps->flushing ? ps->asked_at_ms : ps->retry_at_ms);
 }
 
 static void wait_for_work(struct pusher *ps)
@@ -251,10 +297,12 @@ static void *worker(void *arg)
 
 	pthread_mutex_lock(&ps->lock);
 	while (!atomic_load(&ps->stop)) {
-		if (may_send(ps))
+		if (may_send(ps)) {
 			send_one(ps);
-		else
-			wait_for_work(ps);
+			continue;
+		}
+		ps->flushing = false;	/* a Retry-After pending: what waits stays spooled */
+		wait_for_work(ps);
 	}
 	ps->idle = true;
 	pthread_cond_broadcast(&ps->cond);

@@ -7,7 +7,8 @@
  * a bounded on-disk spool (spool.h): every profile is spooled first and
  * sent oldest first, so a server that is away gets them all, in order,
  * later. Sending is a thread of its own: the caller never waits for the
- * network; each attempt is bounded in time (10 s) and its reply in size.
+ * network; each attempt is bounded in time (10 s) and its reply in size;
+ * which answers are retried, and when, push_retry.h says.
  */
 #ifndef BPFPROF_PUSH_H
 #define BPFPROF_PUSH_H
@@ -40,7 +41,8 @@ struct push_opts {
 
 struct push_stats {
 	uint64_t sent;			/* accepted by the server (2xx) */
-	uint64_t rejected;		/* refused with a 4xx: dropped, not retried */
+	uint64_t rejected;		/* refused (a status not retryable, push_retry.h):
+					 * dropped, not retried */
 	uint64_t dropped;		/* pushed out of a full spool */
 	uint64_t failures;		/* attempts that failed and will be retried */
 	uint64_t refused_items;		/* spool items not bpfprof's: removed unsent */
@@ -62,9 +64,10 @@ void pusher__free(struct pusher *ps);
 int pusher__submit(struct pusher *ps, const void *body, size_t len, enum out_format fmt,
 		   int64_t from, int64_t until);
 
-/* At exit: one more try for what is waiting, ignoring the backoff, for
- * at most half a second; then the sender stops (a transfer under way is
- * cut). What was not sent stays spooled for the next run. */
+/* At exit: one more try for what is waiting, ignoring the backoff but not
+ * a server's Retry-After (no try before the time it asked for), for at most
+ * half a second; then the sender stops (a transfer under way is cut). What
+ * was not sent stays spooled for the next run. */
 void pusher__flush(struct pusher *ps);
 
 void pusher__stats(struct pusher *ps, struct push_stats *st);

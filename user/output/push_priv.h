@@ -43,7 +43,8 @@ struct pusher {
 	bool failing;			/* said once when it starts, once when it ends */
 	char sending[96];		/* on the wire: spared by the spool's bound */
 	int64_t retry_at_ms;		/* monotonic; no attempt before (backoff) */
-	int64_t backoff_ms;
+	int64_t asked_at_ms;		/* ... nor, even at exit, before a Retry-After's time */
+	unsigned int failures_in_row;	/* since the server last took one */
 	struct push_stats st;
 };
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* A push's reply: bounded, in memory, judged by its status. */
+/* A push's reply: bounded, in memory (push_reply.h). */
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "output/push_reply.h"
 
@@ -9,6 +10,8 @@ void push_reply__reset(struct push_reply *r)
 {
 	r->len = 0;
 	r->cut = false;
+	r->retry_after[0] = '\0';
+	r->content_type[0] = '\0';
 }
 
 size_t push_reply__write(char *data, size_t size, size_t nmemb, void *userdata)
@@ -25,14 +28,49 @@ size_t push_reply__write(char *data, size_t size, size_t nmemb, void *userdata)
 	return nmemb;
 }
 
-enum push_verdict push_reply__judge(long status)
+/* The value of header name in line (n bytes, "Name: value\r\n"), spaces
+ * and the line's end trimmed, into out; "" when it is longer than out. */
+static bool header_value(const char *line, size_t n, const char *name,
+			 char out[PUSH_REPLY_HEADER])
 {
-	if (status >= 200 && status < 300)
-		return PUSH_SENT;
-	/* a timeout or "too many requests" is worth another try */
-	if (status >= 400 && status < 500 && status != 408 && status != 429)
-		return PUSH_REFUSED;
-	return PUSH_RETRY;
+	size_t nl = strlen(name), from, to;
+
+	if (n <= nl || line[nl] != ':' || strncasecmp(line, name, nl))
+		return false;
+	for (from = nl + 1; from < n && (line[from] == ' ' || line[from] == '\t'); from++)
+		;
+	for (to = n; to > from && strchr(" \t\r\n", line[to - 1]); to--)
+		;
+	out[0] = '\0';
+	if (to - from < PUSH_REPLY_HEADER && !memchr(line + from, '\0', to - from)) {
+		memcpy(out, line + from, to - from);
+		out[to - from] = '\0';
+	}
+	return true;
+}
+
+size_t push_reply__header(char *data, size_t size, size_t nitems, void *userdata)
+{
+	struct push_reply *r = userdata;
+	size_t n = size * nitems;
+
+	if (n >= 5 && !memcmp(data, "HTTP/", 5)) {	/* a new answer */
+		r->retry_after[0] = '\0';
+		r->content_type[0] = '\0';
+	} else if (!header_value(data, n, "Retry-After", r->retry_after)) {
+		header_value(data, n, "Content-Type", r->content_type);
+	}
+	return n;
+}
+
+bool push_reply__is_protobuf(const struct push_reply *r)
+{
+	static const char type[] = "application/x-protobuf";
+	size_t n = sizeof(type) - 1;
+
+	/* parameters may follow: "application/x-protobuf; charset=..." */
+	return !strncasecmp(r->content_type, type, n) &&
+	       (!r->content_type[n] || r->content_type[n] == ';' || r->content_type[n] == ' ');
 }
 
 void push_reply__excerpt(const struct push_reply *r, char *buf, size_t size)

@@ -29,6 +29,13 @@ SEEDS = {
     "push_reply/refused": reply(400, 170, 0, [b"invalid ", b"label \x1b[31mname\r\nmore"]),
     "push_reply/endless": reply(200, 20, 63, [b"x" * 255] * 6),
     "push_reply/busy": reply(429, 4, 1, [b"slow down"]),
+    # header lines: a Retry-After in each of its forms, a Content-Type
+    "push_reply/retry_after": reply(503, 80, 0, [
+        b"HTTP/1.1 503 Service Unavailable\r\n", b"Retry-After: 120\r\n",
+        b"retry-after: Sun, 06 Nov 1994 08:49:37 GMT\r\n",
+        b"Retry-After: Sunday, 06-Nov-94 08:49:37 GMT\r\n",
+        b"Retry-After: Sun Nov  6 08:49:37 1994\r\n",
+        b"Content-Type: application/x-protobuf\r\n", b"\r\n"]),
 }
 for name, data in SEEDS.items():
     with open("tests/fuzz/corpus/" + name, "wb") as f:
