@@ -106,7 +106,7 @@ static const char help_text[] =
 "      --otlp URL        send each profile as OTLP/HTTP (POST URL/v1development/profiles,\n"
 "                        gzip); --otlp env: OTEL_EXPORTER_OTLP_PROFILES_ENDPOINT, else\n"
 "                        OTEL_EXPORTER_OTLP_ENDPOINT; OTEL_EXPORTER_OTLP_HEADERS: API keys\n"
-"      --app NAME        Pyroscope application name (default bpfprof.cpu)\n"
+"      --app NAME        Pyroscope service name: letters, digits, _ . - / (default bpfprof)\n"
 "      --spool-dir DIR   profiles waiting for the server (default OUTPUT-DIR/spool,\n"
 "                        else /var/spool/bpfprof; --otlp's in DIR-otlp)\n"
 "      --spool-max N     at most N waiting profiles, oldest dropped (default 100)\n"

@@ -15,6 +15,7 @@
 #include "output/fleet.h"
 #include "output/output.h"
 #include "output/push.h"
+#include "output/push_series.h"
 #include "render/report.h"
 #include "output/summary.h"
 
@@ -156,6 +157,32 @@ int output__open(const struct config *cfg, struct output **out)
 	return 0;
 }
 
+/* What Pyroscope gets: pprof, or folded when --format says so (with
+ * --format both, pprof alone: the same samples twice would count twice). */
+static bool pushed_format(const struct output *o, enum out_format fmt)
+{
+	return fmt == FORMAT_PPROF || (fmt == FORMAT_FOLDED && o->cfg->format == FORMAT_FOLDED);
+}
+
+/* To Pyroscope: pprof as its push API's request (a series per event),
+ * folded as it is. */
+static int push_pyroscope(struct output *o, const struct profile *p, enum out_format fmt,
+			  const char *summary, const char *buf, size_t len, int64_t from,
+			  int64_t until)
+{
+	char *req;
+	size_t req_len;
+	int err;
+
+	if (fmt != FORMAT_PPROF)
+		return pusher__submit(o->pusher, buf, len, fmt, from, until);
+	err = push_series__render(p, o->cfg->app_name, o->host, summary, &req, &req_len);
+	if (!err)
+		err = pusher__submit(o->pusher, req, req_len, fmt, from, until);
+	free(req);
+	return err;
+}
+
 /* One format of one interval: to the directory, to the server. */
 static int ship(struct output *o, const struct profile *p, enum out_format fmt,
 		const char *summary)
@@ -173,8 +200,8 @@ static int ship(struct output *o, const struct profile *p, enum out_format fmt,
 	 * only for --otlp */
 	if (!err && o->fleet && (fmt != FORMAT_OTLP || o->cfg->format == FORMAT_OTLP))
 		err = fleet__write(o->fleet, p->stats.start_wall_ns, emit__extension(fmt), buf, len);
-	if (!err && o->pusher && fmt != FORMAT_OTLP)
-		err = pusher__submit(o->pusher, buf, len, fmt, from, until);
+	if (!err && o->pusher && pushed_format(o, fmt))
+		err = push_pyroscope(o, p, fmt, summary, buf, len, from, until);
 	if (!err && o->otlp && fmt == FORMAT_OTLP)
 		err = pusher__submit(o->otlp, buf, len, fmt, from, until);
 	free(buf);
