@@ -99,7 +99,7 @@ static const char help_text[] =
 "                        (the interval's start, UTC)\n"
 "      --max-files N     keep at most N profiles in DIR (default 1000)\n"
 "      --max-bytes SIZE  keep at most SIZE bytes there (K, M, G suffixes; default 1G)\n"
-"      --push URL        send each profile to a Pyroscope server (POST URL/ingest)\n"
+"      --push URL        send each profile to a Pyroscope server (its push API; folded: /ingest)\n"
 "      --push-auth-file FILE\n"
 "                        its credentials, one line: user:password or Bearer TOKEN (or\n"
 "                        the environment's BPFPROF_PUSH_AUTH): off the command line\n"

@@ -189,16 +189,20 @@ static int ship(struct output *o, const struct profile *p, enum out_format fmt,
 {
 	int64_t from = (int64_t)(p->stats.start_wall_ns / 1000000000ull);
 	int64_t until = from + (int64_t)(p->stats.duration + 0.5);
-	char *buf;
-	size_t len;
-	int err;
+	/* OTLP goes to the directory when asked for as the format, not
+	 * only for --otlp */
+	bool to_dir = o->fleet && (fmt != FORMAT_OTLP || o->cfg->format == FORMAT_OTLP);
+	char *buf = NULL;
+	size_t len = 0;
+	int err = 0;
 
 	if (until <= from)
 		until = from + 1;
-	err = emit__render(p, fmt, summary, &buf, &len);
-	/* OTLP goes to the directory when asked for as the format, not
-	 * only for --otlp */
-	if (!err && o->fleet && (fmt != FORMAT_OTLP || o->cfg->format == FORMAT_OTLP))
+	/* a pprof push renders its own request (push_series.h): the file's
+	 * bytes only when the directory wants them */
+	if (to_dir || fmt != FORMAT_PPROF)
+		err = emit__render(p, fmt, summary, &buf, &len);
+	if (!err && to_dir)
 		err = fleet__write(o->fleet, p->stats.start_wall_ns, emit__extension(fmt), buf, len);
 	if (!err && o->pusher && pushed_format(o, fmt))
 		err = push_pyroscope(o, p, fmt, summary, buf, len, from, until);

@@ -133,9 +133,8 @@ static int otlp_request(struct pusher *ps, const char *body, size_t len,
 }
 
 int push_request__set(struct pusher *ps, const struct spool_item *it, const char *body,
-		      size_t len, curl_mime **mime, struct curl_slist **hdrs)
+		      size_t len, struct curl_slist **hdrs)
 {
-	(void)mime;
 	if (ps->o.protocol == PUSH_OTLP)
 		return otlp_request(ps, body, len, hdrs);
 	if (it->fmt == FORMAT_PPROF)
