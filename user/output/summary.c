@@ -70,8 +70,9 @@ static void counted(const struct profile *p, char *buf, size_t size)
 		n = snprintf(buf, size, "%" PRIu64 " samples%s", b[STAT_SAMPLES],
 			     offcpu_event(p, &i) ? ", " : "");
 	if (n >= 0 && (size_t)n < size && offcpu_event(p, &i))
-		snprintf(buf + n, size - (size_t)n, "%.2f s off-CPU in %" PRIu64 " blocks",
-			 (double)profile__event_total(p, i) / 1e6, b[STAT_OFFCPU_BLOCKS]);
+		snprintf(buf + n, size - (size_t)n, "%.2f s off-CPU in %" PRIu64 " block%s",
+			 (double)profile__event_total(p, i) / 1e6, b[STAT_OFFCPU_BLOCKS],
+			 b[STAT_OFFCPU_BLOCKS] == 1 ? "" : "s");
 }
 
 void summary__short(const struct summary *s, char *buf, size_t size)
