@@ -175,7 +175,58 @@ check "pprof: -o FILE.pb.gz writes pprof" bash -c "go tool pprof -raw '$T/one.pb
 check "pprof: labels pid, tid, comm and the kernel mapping" bash -c \
 	"go tool pprof -raw '$T/one.pb.gz' | grep -q 'comm:\[cpu_chain\]' && go tool pprof -raw '$T/one.pb.gz' | grep -q 'pid:\['"
 
-echo "== push to an ingest server on 127.0.0.1"
+echo "== pprof types: off-CPU time as time, several events by -sample_index"
+# pprof_totals FILE: "TYPE/UNIT TOTAL" a line per sample type, then
+# "period TYPE/UNIT PERIOD", summed from the protobuf (protoc's classes)
+PPY=$T/pprof_py; mkdir -p "$PPY"
+protoc --python_out="$PPY" --proto_path=user/output/proto user/output/proto/profile.proto
+pprof_totals() {
+	/usr/bin/python3 - "$PPY" "$1" <<'PY'
+import gzip, sys
+sys.path.insert(0, sys.argv[1])
+import profile_pb2
+p = profile_pb2.Profile()
+p.ParseFromString(gzip.open(sys.argv[2]).read())
+st = p.string_table
+for i, vt in enumerate(p.sample_type):
+    print("%s/%s %d" % (st[vt.type], st[vt.unit], sum(s.value[i] for s in p.sample)))
+print("period %s/%s %d" % (st[p.period_type.type], st[p.period_type.unit], p.period))
+PY
+}
+# sleep 1 blocks 1 s at least, whole, in one block; a thread blocks no
+# longer than it lives, within the run. The pprof total is the BPF side's
+# microseconds x 1000, exactly (each block truncated to whole
+# microseconds there: the pprof is at most 1 us a block under the truth).
+t0=$(date +%s%N)
+"$BPFPROF" --off-cpu -o "$T/off.pb.gz" --stats "$T/offpp.json" -- sleep 1 2>"$T/offpp.err"
+t1=$(date +%s%N)
+offtype=$(go tool pprof -top "$T/off.pb.gz" 2>/dev/null | sed -nE 's/^Type: //p')
+offns=$(pprof_totals "$T/off.pb.gz" | awk '$1 == "off_cpu/nanoseconds" { print $2 }')
+bpfus=$(stat_of "$T/offpp.json" .offcpu.us)
+check "off-CPU pprof: type off_cpu, not cpu ($offtype); period type $(pprof_totals "$T/off.pb.gz" | sed -n 's/^period //p')" \
+	all [ "$offtype" = off_cpu ] -- bash -c "go tool pprof -raw '$T/off.pb.gz' | grep -q '^PeriodType: off_cpu nanoseconds'"
+check "off-CPU pprof: total ($offns ns) = BPF side's ${bpfus} us x 1000, >= 1 s, <= the run's $(((t1 - t0) / 1000000)) ms" \
+	all [ -n "$offns" ] -- [ "$offns" -eq $((bpfus * 1000)) ] -- [ "$offns" -ge 1000000000 ] -- [ "$offns" -le $((t1 - t0)) ]
+check "off-CPU summary: the time blocked, not 0 samples ($(grep -m1 'off-CPU in' "$T/offpp.err" | cut -c1-50))" \
+	grep -qE '^bpfprof: 1\.[0-9]{2} s off-CPU in [1-9][0-9]* blocks?, ' "$T/offpp.err"
+"$BPFPROF" -F 99 -e cpu-clock,page-faults --off-cpu -o "$T/multi.pb.gz" --stats "$T/multi.json" \
+	-- sh -c "$EX/cpu_chain 1; sleep 0.2" 2>/dev/null
+idx_ok=yes
+for i in samples cpu page_faults off_cpu; do
+	t=$(go tool pprof -top -sample_index=$i "$T/multi.pb.gz" 2>/dev/null | sed -nE 's/^Type: //p')
+	[ "$t" = "$i" ] || idx_ok="no: $i gave '$t'"
+done
+mtypes=$(pprof_totals "$T/multi.pb.gz" | awk '$1 != "period" { printf "%s ", $1 }')
+msamples=$(pprof_totals "$T/multi.pb.gz" | awk '$1 == "samples/count" { print $2 }')
+mcpu=$(pprof_totals "$T/multi.pb.gz" | awk '$1 == "cpu/nanoseconds" { print $2 }')
+moff=$(pprof_totals "$T/multi.pb.gz" | awk '$1 == "off_cpu/nanoseconds" { print $2 }')
+check "several events: -sample_index samples, cpu, page_faults, off_cpu each its type ($idx_ok; $mtypes)" \
+	all [ "$idx_ok" = yes ] -- [ "$mtypes" = "samples/count cpu/nanoseconds page_faults/count off_cpu/nanoseconds " ]
+check "several events: cpu = samples x 10101010 ns ($mcpu, $msamples), off_cpu = BPF us x 1000 ($moff)" \
+	all [ "${msamples:-0}" -gt 0 ] -- [ "$mcpu" -eq $((msamples * 10101010)) ] -- \
+	[ "$moff" -eq $(($(stat_of "$T/multi.json" .offcpu.us) * 1000)) ]
+
+echo "== push to a Pyroscope-faithful receiver on 127.0.0.1 (tests/e2e/ingest_server.py)"
 S=$T/srv; mkdir -p "$S"
 python3 tests/e2e/ingest_server.py "$S" "$T/port" & srv=$!
 for _ in $(seq 50); do [ -s "$T/port" ] && break; sleep 0.1; done
@@ -185,20 +236,66 @@ port=$(cat "$T/port")
 	-d 2.5 -- "$EX/cpu_chain" 2 2>"$T/push.err"
 check "push run: exit 0" [ $? -eq 0 ]
 q=$(head -1 "$S/0000.query" 2>/dev/null)
-host=$(hostname)
-check "push: POST /ingest with name, from, until, format, sampleRate, spyName ($q)" \
-	bash -c "echo '$q' | grep -qE '^/ingest\?name=bpfprof\.cpu%7Bhostname%3D$host%7D&from=[0-9]+&until=[0-9]+&format=pprof&sampleRate=19&spyName=bpfprof$'"
-# every interval's body decodes; cpu_chain's hot_leaf is in one of them
+check "push: POST /push.v1.PusherService/Push, JSON ($q, $(cat "$S/0000.type" 2>/dev/null))" \
+	all [ "$q" = /push.v1.PusherService/Push ] -- grep -qx application/json "$S/0000.type"
+check "push: every interval taken, none refused ($(grep -o '[0-9]* sent, [0-9]* refused' "$T/push.err"))" \
+	all grep -qE 'push: [2-9][0-9]* sent, 0 refused' "$T/push.err" -- \
+	[ "$(ls "$S"/*.types | wc -l)" -eq "$(ls "$S"/*.query | wc -l)" ]
+check "push: filed as process_cpu, cpu nanoseconds, service bpfprof ($(head -2 "$S/0000.types" | cut -d' ' -f1,2 | tr '\n' ' '))" \
+	all grep -q '^process_cpu:cpu:nanoseconds:cpu:nanoseconds service_name=bpfprof ' "$S/0000.types" -- \
+	grep -q '^process_cpu:samples:count:cpu:nanoseconds service_name=bpfprof ' "$S/0000.types"
+# every interval's pprof decodes; cpu_chain's hot_leaf is in one of them
 # (the first interval may hold only its start on a loaded machine)
 bodies_ok=yes
-for b in "$S"/*.body; do go tool pprof -raw "$b" >"$b.raw" 2>/dev/null || bodies_ok="no: $b"; done
-check "push: every interval's pprof body decodes with go tool pprof ($bodies_ok), hot_leaf in them" \
-	all [ "$bodies_ok" = yes ] -- grep -q hot_leaf "$S"/*.body.raw
+for b in "$S"/*.s0.pb; do go tool pprof -raw "$b" >"$b.raw" 2>/dev/null || bodies_ok="no: $b"; done
+check "push: every interval's pprof decodes with go tool pprof ($bodies_ok), hot_leaf in them" \
+	all [ "$bodies_ok" = yes ] -- grep -q hot_leaf "$S"/*.s0.pb.raw
 check "push: the samples carry fleet mode's labels (comm:[cpu_chain], a series each in Pyroscope)" \
-	grep -q 'comm:\[cpu_chain\]' "$S"/*.body.raw
-check "push: multipart form" grep -q '^multipart/form-data' "$S/0000.type"
-froms=$(cat "$S"/*.query | sed -nE 's/.*from=([0-9]+).*/\1/p' | tr '\n' ' ')
-check "push: one request per interval, in order ($froms)" bash -c "[ \$(ls '$S'/*.query | wc -l) -ge 2 ] && echo '$froms' | tr ' ' '\n' | grep . | sort -nc"
+	grep -q 'comm:\[cpu_chain\]' "$S"/*.s0.pb.raw
+times=$(cat "$S"/*.types | awk '$1 ~ /^process_cpu:cpu:/ { sub(/time=/, "", $4); print $4 }' | tr '\n' ' ')
+check "push: one request per interval, in order ($times)" bash -c "[ \$(ls '$S'/*.query | wc -l) -ge 2 ] && echo '$times' | tr ' ' '\n' | grep . | sort -nc"
+
+echo "== push: every event a profile type of its own, all taken"
+# cpu-clock, a counter (page faults at -F Hz), a tracepoint and off-CPU
+# time in one run: a series each, named as Pyroscope names them
+rm -f "$S"/*
+"$BPFPROF" --interval 1 --push "http://127.0.0.1:$port" --spool-dir "$T/spool" --app shop.web-1/eu \
+	-e cpu-clock,page-faults,syscalls:sys_enter_write --off-cpu -d 2.2 \
+	-- sh -c 'while :; do echo x >/dev/null; sleep 0.01; done' 2>"$T/pushev.err"
+check "push events: exit 0, none refused ($(grep -o '[0-9]* sent, [0-9]* refused' "$T/pushev.err"))" \
+	grep -qE 'push: [2-9][0-9]* sent, 0 refused' "$T/pushev.err"
+ids=$(cut -d' ' -f1 "$S"/*.types | sort -u | tr '\n' ' ')
+check "push events: process_cpu, page_faults, syscalls_sys_enter_write, off_cpu ($ids)" \
+	all grep -q '^process_cpu:cpu:nanoseconds:cpu:nanoseconds ' "$S/0000.types" -- \
+	grep -q '^page_faults:page_faults:count:page_faults:count ' "$S/0000.types" -- \
+	grep -q '^syscalls_sys_enter_write:syscalls_sys_enter_write:count:syscalls_sys_enter_write:count ' "$S/0000.types" -- \
+	grep -q '^off_cpu:off_cpu:nanoseconds:off_cpu:nanoseconds ' "$S/0000.types"
+check "push events: one service name, --app's, in every series ($(cut -d' ' -f2 "$S"/*.types | sort -u | tr '\n' ' '))" \
+	[ "$(cut -d' ' -f2 "$S"/*.types | sort -u)" = "service_name=shop.web-1/eu" ]
+"$BPFPROF" --interval 1 --push "http://127.0.0.1:$port" --app 'a b' -d 1 2>"$T/badapp.err"
+rc=$?
+check "push: --app outside Pyroscope's alphabet: one line, exit 2 ($rc: $(head -1 "$T/badapp.err"))" \
+	all [ "$rc" -eq 2 ] -- [ "$(wc -l <"$T/badapp.err")" -le 2 ] -- grep -q 'character 2 (0x20)' "$T/badapp.err"
+"$BPFPROF" --interval 1 --push "http://127.0.0.1:$port" --format folded --off-cpu -d 1 2>"$T/badfold.err"
+rc=$?
+check "push: --format folded with off-CPU time refused at start ($rc)" \
+	all [ "$rc" -eq 2 ] -- grep -q 'CPU time only' "$T/badfold.err"
+
+echo "== the receiver refuses what Pyroscope refuses: the old multipart push (422)"
+# bpfprof before sent /ingest?...&format=pprof with a multipart body:
+# Pyroscope's switch reads format=pprof first and parses the envelope as pprof
+rm -f "$S"/*
+name='bpfprof%7Bhostname%3Dh%7D'
+old=$(curl -s -o /dev/null -w '%{http_code}' -F "profile=@$T/one.pb.gz;filename=profile.pb.gz" \
+	"http://127.0.0.1:$port/ingest?name=$name&from=$(date +%s)&until=$(date +%s)&format=pprof&sampleRate=19&spyName=bpfprof")
+raw=$(curl -s -o /dev/null -w '%{http_code}' --data-binary "@$T/one.pb.gz" \
+	"http://127.0.0.1:$port/ingest?name=$name&format=pprof")
+form=$(curl -s -o /dev/null -w '%{http_code}' -F "profile=@$T/one.pb.gz;filename=profile.pb.gz" \
+	"http://127.0.0.1:$port/ingest?name=$name")
+badname=$(curl -s -o /dev/null -w '%{http_code}' --data-binary 'a;b 1' \
+	"http://127.0.0.1:$port/ingest?name=a%20b.cpu")
+check "receiver: multipart with format=pprof 422, raw pprof 200, multipart without format 200, bad name 400 ($old $raw $form $badname)" \
+	[ "$old $raw $form $badname" = "422 200 200 400" ]
 
 echo "== push: server away -> bounded spool; back -> drained in order"
 kill "$srv"; wait "$srv" 2>/dev/null
@@ -218,6 +315,8 @@ sent=$(cat "$S"/*.query | sed -nE 's/.*from=([0-9]+).*/\1/p' | head -3 | tr '\n'
 check "server back: the spool drains first, oldest first ($sent == $spooled)" [ "$sent" = "$spooled" ]
 check "server back: spool empty" [ "$(ls "$T/spool" | wc -l)" -eq 0 ]
 check "folded push: text body" bash -c "valid_folded() { awk '!/^[^;]+(;[^;]+)* [1-9][0-9]*\$/ { exit 1 }' \"\$1\"; }; valid_folded '$S/0000.body'"
+check "folded push: taken as process_cpu, the service name pprof's push gives ($(cut -d' ' -f1,2 "$S/0000.types" 2>/dev/null))" \
+	grep -q '^process_cpu:cpu:nanoseconds:cpu:nanoseconds service_name=bpfprof ' "$S/0000.types"
 
 echo "== push: a 4xx is reported once per interval, not retried"
 rm -f "$S"/*; echo 400 >"$S/status"

@@ -246,3 +246,25 @@ Test(summary, distinct_lines_as_written)
 	free(text);
 	profile__free(p);
 }
+
+/* An off-CPU run takes no sample: its line says the time blocked. */
+Test(summary, an_off_cpu_run_says_the_time_blocked)
+{
+	struct pframe a[] = { { .name = "main" }, { .name = "nanosleep" } };
+	struct profile *p = profile__new();
+	struct summary s;
+	char line[1024];
+
+	cr_assert_not_null(p);
+	p->nevents = 1;
+	p->events[0] = (struct pevent){ .name = "offcpu", .unit = "microseconds",
+					.kind = PEVENT_OFFCPU };
+	cr_assert_eq(profile__add(p, 0, "app", 10, 11, 0, 1500000, a, 2), 0);
+	p->stats.bpf[STAT_OFFCPU_BLOCKS] = 3;
+	p->stats.duration = 2.0;
+	summary__init(&s, p, "command exited", NULL);
+	summary__short(&s, line, sizeof(line));
+	cr_expect_str_eq(line, "1.50 s off-CPU in 3 blocks, 0 lost, 0.0% frames unresolved, "
+			 "2.00 s (command exited), 1 stack");
+	profile__free(p);
+}

@@ -420,7 +420,7 @@ static enum cli_result parse_args(int argc, char **argv, bool top, struct config
 	cfg->max_stacks = DEFAULT_MAX_STACKS;
 	cfg->max_files = 1000;
 	cfg->max_bytes = 1ull << 30;
-	cfg->app_name = "bpfprof.cpu";
+	cfg->app_name = "bpfprof";
 	cfg->spool_max = 100;
 	cfg->min_block_us = 1;
 	cfg->unwind_rows = DEFAULT_UNWIND_ROWS;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* The run's mode from its options: one-shot, fleet (--interval) or top. */
+#include <ctype.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -97,6 +99,61 @@ static const char *check_otlp(struct config *cfg)
 	return NULL;
 }
 
+/* --app as Grafana Pyroscope takes a service name (its
+ * api/model/labelset ValidateServiceName: letters, digits, _ . - /),
+ * short enough for a URL (its label values may be 2048 bytes); else why. */
+#define CLI_APP_MAX	255
+
+static bool app_name_ok(const char *app, char *why, size_t size)
+{
+	size_t n = strlen(app);
+
+	if (!n || n > CLI_APP_MAX) {
+		snprintf(why, size, "--app: a Pyroscope service name is 1..%d characters, not %zu",
+			 CLI_APP_MAX, n);
+		return false;
+	}
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)app[i];
+
+		if (!isalnum(c) && !strchr("_.-/", c)) {
+			snprintf(why, size, "--app: character %zu (0x%02x) is not one Pyroscope takes "
+				 "in a service name (letters, digits, _ . - /)", i + 1, c);
+			return false;
+		}
+	}
+	return true;
+}
+
+/* A folded push is Pyroscope's legacy /ingest, whose folded profiles are
+ * CPU time or nothing it can name: every other event goes as pprof. */
+static bool folded_push_ok(const struct config *cfg)
+{
+	for (int i = 0; i < cfg->nevents; i++)
+		if (!cfg->events[i].clock)
+			return false;
+	return true;
+}
+
+static enum cli_result check_push(const struct config *cfg)
+{
+	char why[160];
+
+	if (!cfg->push_url)
+		return CLI_RUN;
+	if (!app_name_ok(cfg->app_name, why, sizeof(why))) {
+		cli_usage__error("%s", why);
+		return CLI_EXIT_USAGE;
+	}
+	if (cfg->format == FORMAT_FOLDED && !folded_push_ok(cfg)) {
+		cli_usage__error("%s", "--push --format folded carries CPU time only (Pyroscope's "
+				 "folded ingest names no off-CPU time or event counts): push pprof, "
+				 "the default");
+		return CLI_EXIT_USAGE;
+	}
+	return CLI_RUN;
+}
+
 enum cli_result cli_modes__check(struct config *cfg)
 {
 	const char *err = NULL;
@@ -135,6 +192,8 @@ enum cli_result cli_modes__check(struct config *cfg)
 	}
 	if (cfg->format == FORMAT_AUTO)
 		format_from_name(cfg);
+	if (check_push(cfg) != CLI_RUN)
+		return CLI_EXIT_USAGE;
 	if (cfg->names.addresses_only && ((cfg->format != FORMAT_PPROF && cfg->format != FORMAT_OTLP) ||
 					  cfg->report || cfg->top)) {
 		cli_usage__error("%s", "--symbolize none writes addresses for bpfprof symbolize to "

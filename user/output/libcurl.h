@@ -18,8 +18,7 @@
 	X(easy_init) X(easy_cleanup) X(easy_reset) X(easy_setopt) X(easy_getinfo)       \
 	X(easy_perform)                                                                  \
 	X(easy_strerror) X(easy_escape) X(free) X(slist_append) X(slist_free_all)       \
-	X(mime_init) X(mime_addpart) X(mime_name) X(mime_filename) X(mime_data)          \
-	X(mime_type) X(mime_free) X(multi_init) X(multi_cleanup) X(multi_add_handle)     \
+	X(multi_init) X(multi_cleanup) X(multi_add_handle)                               \
 	X(multi_remove_handle) X(multi_perform) X(multi_poll) X(multi_info_read)         \
 	X(multi_wakeup)
 

@@ -13,6 +13,7 @@
 
 #include "output/otlp.h"
 #include "output/otlp_dict.h"
+#include "output/sample_kind.h"
 
 /* The messages around the dictionary, for one request. */
 struct request {
@@ -36,18 +37,26 @@ static void event_profile(struct enc *e, struct request *r, const struct profile
 	Profile *pr = &r->profiles[ev];
 	ValueType *t = r->types[ev];
 	bool one = p->nevents <= 1;
+	struct pevent spare;
+	const struct pevent *pe = sample_kind__event(p, ev, &spare);
+	struct sample_kind k;
 
+	/* the event's first pprof sample type (sample_kind.h): CPU time as
+	 * samples of the period, as the OTel eBPF profiler sends it and
+	 * Pyroscope takes it (samples:count:cpu:nanoseconds); off-CPU time
+	 * as off_cpu/nanoseconds, without a period (Pyroscope's off_cpu) */
+	sample_kind__of(pe, &k);
 	opentelemetry__proto__profiles__v1development__profile__init(pr);
 	opentelemetry__proto__profiles__v1development__value_type__init(&t[0]);
 	opentelemetry__proto__profiles__v1development__value_type__init(&t[1]);
-	t[0].type_strindex = otlp_dict__str(e, one ? "samples" : p->events[ev].name);
-	t[0].unit_strindex = otlp_dict__str(e, one ? "count" : p->events[ev].unit);
+	t[0].type_strindex = otlp_dict__str(e, k.type[0]);
+	t[0].unit_strindex = otlp_dict__str(e, k.unit[0]);
 	pr->sample_type = &t[0];
-	if (one && p->stats.freq) {
-		t[1].type_strindex = otlp_dict__str(e, "cpu");
-		t[1].unit_strindex = otlp_dict__str(e, "nanoseconds");
+	if (pe->kind != PEVENT_OFFCPU && k.period) {
+		t[1].type_strindex = otlp_dict__str(e, k.period_type);
+		t[1].unit_strindex = otlp_dict__str(e, k.period_unit);
 		pr->period_type = &t[1];
-		pr->period = 1000000000ll / p->stats.freq;
+		pr->period = k.period;
 	}
 	pr->time_unix_nano = p->stats.start_wall_ns;
 	pr->duration_nano = (uint64_t)(p->stats.duration * 1e9);
@@ -59,7 +68,9 @@ static void event_profile(struct enc *e, struct request *r, const struct profile
 	for (size_t i = 0; i < p->nsamples && !e->err; i++)
 		if (one || p->samples[i].event == (uint32_t)ev)
 			if ((pr->samples[pr->n_samples] = otlp_dict__sample(e, &p->samples[i])))
-				pr->n_samples++;
+				/* in the sample type's unit */
+				pr->samples[pr->n_samples++]->values[0] =
+					sample_kind__value(&k, pe, &p->samples[i], 0);
 	r->profile_ptrs[ev] = pr;
 }
 

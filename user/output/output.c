@@ -15,6 +15,7 @@
 #include "output/fleet.h"
 #include "output/output.h"
 #include "output/push.h"
+#include "output/push_series.h"
 #include "render/report.h"
 #include "output/summary.h"
 
@@ -168,6 +169,13 @@ static bool dest_used(const struct output *o, enum dest d)
 	       o->otlp != NULL;
 }
 
+/* What Pyroscope gets: pprof, or folded when --format says so (with
+ * --format both, pprof alone: the same samples twice would count twice). */
+static bool pushed_format(const struct output *o, enum out_format fmt)
+{
+	return fmt == FORMAT_PPROF || (fmt == FORMAT_FOLDED && o->cfg->format == FORMAT_FOLDED);
+}
+
 /* Whether destination d is in use and takes format fmt. OTLP goes to the
  * directory when asked for as the format, not only for --otlp. */
 static bool takes(const struct output *o, enum dest d, enum out_format fmt)
@@ -176,7 +184,34 @@ static bool takes(const struct output *o, enum dest d, enum out_format fmt)
 		return false;
 	if (d == DEST_FILES)
 		return fmt != FORMAT_OTLP || o->cfg->format == FORMAT_OTLP;
-	return (d == DEST_OTLP) == (fmt == FORMAT_OTLP);
+	if (d == DEST_PUSH)
+		return pushed_format(o, fmt);
+	return fmt == FORMAT_OTLP;
+}
+
+/* pprof to Pyroscope: its push API's request (a series per event), which
+ * it renders itself (push_series.h), not the file's bytes. */
+static int push_series(struct output *o, const struct profile *p, const char *summary,
+		       int64_t from, int64_t until)
+{
+	char *req;
+	size_t req_len;
+	int err;
+
+	err = push_series__render(p, o->cfg->app_name, o->host, summary, &req, &req_len);
+	if (!err)
+		err = pusher__submit(o->pusher, req, req_len, FORMAT_PPROF, from, until);
+	free(req);
+	return err;
+}
+
+/* Whether some destination of fmt needs the file's bytes rendered. */
+static bool needs_render(const struct output *o, enum out_format fmt, const int err[DEST_N])
+{
+	for (int d = 0; d < DEST_N; d++)
+		if (takes(o, d, fmt) && !err[d] && !(d == DEST_PUSH && fmt == FORMAT_PPROF))
+			return true;
+	return false;
 }
 
 /* One format of one interval to each destination that takes it; each
@@ -189,15 +224,18 @@ static void ship(struct output *o, const struct profile *p, enum out_format fmt,
 	struct pusher *to[DEST_N] = { NULL, o->pusher, o->otlp };
 	char *buf = NULL;
 	size_t len = 0;
-	int rerr, e;
+	int rerr = 0, e;
 
 	if (until <= from)
 		until = from + 1;
-	rerr = emit__render(p, fmt, summary, &buf, &len);
+	if (needs_render(o, fmt, err))
+		rerr = emit__render(p, fmt, summary, &buf, &len);
 	for (int d = 0; d < DEST_N; d++) {
 		if (!takes(o, d, fmt) || err[d])
 			continue;
-		if (rerr)
+		if (d == DEST_PUSH && fmt == FORMAT_PPROF)
+			e = push_series(o, p, summary, from, until);
+		else if (rerr)
 			e = rerr;
 		else if (d == DEST_FILES)
 			e = fleet__write(o->fleet, p->stats.start_wall_ns, emit__extension(fmt),

@@ -11,6 +11,7 @@
 #include "profile/aggregate.h"
 #include "output/gzip.h"
 #include "output/pprof.h"
+#include "output/sample_kind.h"
 #include "profile.pb-c.h"
 
 typedef Perftools__Profiles__Profile Profile;
@@ -42,6 +43,11 @@ struct builder {
 	char **owned;		/* strings made here (comment lines, Python functions) */
 	size_t n_owned, cap_owned;
 	struct cgroup_labels cg;	/* the last sample's cgroup's */
+	/* the events written (all, or one: pprof__write_event) and their
+	 * columns: event i's values from col[i] on */
+	struct pevent events[MAX_EVENTS];
+	struct sample_kind kinds[MAX_EVENTS];
+	int nevents, only, col[MAX_EVENTS], ncols;
 	int err;
 };
 
@@ -329,12 +335,14 @@ static uint64_t location_id(struct builder *b, const struct pframe *const *f, ui
 
 /* pid, tid, comm, and the cgroup's four (enum label_bit) */
 #define MAX_LABELS	7
+/* value columns: an event's one, or CPU time's two */
+#define MAX_COLUMNS	(2 * MAX_EVENTS)
 
-/* One allocation per sample: the Sample, its location ids, its two values
+/* One allocation per sample: the Sample, its location ids, its values
  * and its labels. */
 struct sample_block {
 	Sample s;
-	int64_t values[MAX_EVENTS + 1];
+	int64_t values[MAX_COLUMNS];
 	Label *label_ptrs[MAX_LABELS];
 	Label labels[MAX_LABELS];
 	uint64_t locations[];
@@ -395,10 +403,18 @@ static size_t add_labels(struct builder *b, const struct profile *p, const struc
 	return n;
 }
 
-/* One sample type per event; a single event has pprof's usual pair,
- * samples/count and cpu/nanoseconds (count times the period). */
+/* An event's values in its columns (sample_kind.h), 0 in the others. */
+static void sample_values(const struct builder *b, const struct psample *ps, int64_t *values)
+{
+	uint32_t ev = b->only >= 0 ? 0 : ps->event < (uint32_t)b->nevents ? ps->event : 0;
+	const struct sample_kind *k = &b->kinds[ev];
+
+	for (int v = 0; v < k->nvalues; v++)
+		values[b->col[ev] + v] = sample_kind__value(k, &b->events[ev], ps, v);
+}
+
 static int add_sample(struct builder *b, const struct profile *p, const struct psample *ps,
-		      Sample **out, int64_t period)
+		      Sample **out)
 {
 	struct sample_block *blk;
 	uint32_t i, first, nloc = 0;
@@ -417,15 +433,8 @@ static int add_sample(struct builder *b, const struct profile *p, const struct p
 	}
 	blk->s.location_id = blk->locations;
 	blk->s.n_location_id = nloc;
-	if (p->nevents <= 1) {
-		blk->values[0] = (int64_t)ps->count;
-		blk->values[1] = (int64_t)ps->count * period;
-		blk->s.n_value = 2;
-	} else {
-		if (ps->event < MAX_EVENTS)
-			blk->values[ps->event] = (int64_t)ps->count;
-		blk->s.n_value = (size_t)p->nevents;
-	}
+	sample_values(b, ps, blk->values);
+	blk->s.n_value = (size_t)b->ncols;
 	blk->s.value = blk->values;
 	for (i = 0; i < MAX_LABELS; i++) {
 		perftools__profiles__label__init(&blk->labels[i]);
@@ -437,31 +446,48 @@ static int add_sample(struct builder *b, const struct profile *p, const struct p
 	return b->err;
 }
 
-static void value_types(struct builder *b, const struct profile *p, ValueType *types,
-			ValueType **type_ptrs)
+/* The events written, each with its kind and first column: the
+ * profile's (a profile of none, read from elsewhere, is CPU time), or the
+ * one asked for. */
+static void choose_events(struct builder *b, const struct profile *p, int only)
 {
-	Profile *pr = &b->prof;
-	int i, n = p->nevents <= 1 ? 2 : p->nevents;
+	struct pevent spare;
 
-	for (i = 0; i <= n; i++)
-		perftools__profiles__value_type__init(&types[i]);
-	if (p->nevents <= 1) {
-		types[0].type = str_index(b, "samples");
-		types[0].unit = str_index(b, "count");
-		types[1].type = types[2].type = str_index(b, "cpu");
-		types[1].unit = types[2].unit = str_index(b, "nanoseconds");
-	} else {
-		for (i = 0; i < n; i++) {
-			types[i].type = str_index(b, p->events[i].name);
-			types[i].unit = str_index(b, p->events[i].unit);
-		}
-		types[n] = types[0];
+	b->only = only;
+	b->nevents = only >= 0 || p->nevents < 1 ? 1 : p->nevents;
+	for (int i = 0; i < b->nevents; i++)
+		b->events[i] = *sample_kind__event(p, only >= 0 ? only : i, &spare);
+	for (int i = 0; i < b->nevents; i++) {
+		sample_kind__of(&b->events[i], &b->kinds[i]);
+		b->col[i] = b->ncols;
+		b->ncols += b->kinds[i].nvalues;
 	}
-	for (i = 0; i < n; i++)
-		type_ptrs[i] = &types[i];
+}
+
+/* Each event's sample types, in turn; the period, the first event's
+ * (pprof has one): the default sample type is the last, as pprof reads
+ * it, so CPU time shows as time, not samples. */
+static void value_types(struct builder *b, ValueType *types, ValueType **type_ptrs)
+{
+	const struct sample_kind *first = &b->kinds[0];
+	Profile *pr = &b->prof;
+	int c = 0;
+
+	for (int i = 0; i < b->nevents; i++) {
+		for (int v = 0; v < b->kinds[i].nvalues; v++, c++) {
+			perftools__profiles__value_type__init(&types[c]);
+			types[c].type = str_index(b, b->kinds[i].type[v]);
+			types[c].unit = str_index(b, b->kinds[i].unit[v]);
+			type_ptrs[c] = &types[c];
+		}
+	}
+	perftools__profiles__value_type__init(&types[c]);
+	types[c].type = str_index(b, first->period_type);
+	types[c].unit = str_index(b, first->period_unit);
 	pr->sample_type = type_ptrs;
-	pr->n_sample_type = (size_t)n;
-	pr->period_type = &types[n];
+	pr->n_sample_type = (size_t)c;
+	pr->period_type = &types[c];
+	pr->period = first->period;
 }
 
 /* The comment's lines, one pprof comment each (go tool pprof -raw and
@@ -481,18 +507,16 @@ static void add_comments(struct builder *b, const char *comment,
 }
 
 static int build(struct builder *b, const struct profile *p, const char *comment,
-		 ValueType types[MAX_EVENTS + 2], ValueType *type_ptrs[MAX_EVENTS + 1],
+		 ValueType types[MAX_COLUMNS + 1], ValueType *type_ptrs[MAX_COLUMNS],
 		 int64_t comment_idx[PPROF_COMMENTS_MAX])
 {
-	int64_t period = p->stats.freq ? 1000000000ll / p->stats.freq : 0;
 	Profile *pr = &b->prof;
 	size_t i;
 	int err = 0;
 
 	perftools__profiles__profile__init(pr);
 	str_index(b, "");	/* entry 0 is the empty string, always */
-	value_types(b, p, types, type_ptrs);
-	pr->period = period;
+	value_types(b, types, type_ptrs);
 	pr->time_nanos = (int64_t)p->stats.start_wall_ns;
 	pr->duration_nanos = (int64_t)(p->stats.duration * 1e9);
 	add_comments(b, comment, comment_idx);
@@ -501,8 +525,10 @@ static int build(struct builder *b, const struct profile *p, const char *comment
 	if (!pr->sample)
 		return -ENOMEM;
 	for (i = 0; !err && i < p->nsamples; i++) {
-		err = add_sample(b, p, &p->samples[i], &pr->sample[i], period);
-		if (pr->sample[i])
+		if (b->only >= 0 && p->samples[i].event != (uint32_t)b->only)
+			continue;
+		err = add_sample(b, p, &p->samples[i], &pr->sample[pr->n_sample]);
+		if (pr->sample[pr->n_sample])
 			pr->n_sample++;
 	}
 	return err ? err : b->err;
@@ -535,15 +561,18 @@ static void free_builder(struct builder *b)
 	tdestroy(b->locations, free);
 }
 
-int pprof__write(const struct profile *p, const char *comment, FILE *out)
+int pprof__write_event(const struct profile *p, int event, const char *comment, FILE *out)
 {
 	struct builder b = { 0 };
-	ValueType types[MAX_EVENTS + 2], *type_ptrs[MAX_EVENTS + 1];
+	ValueType types[MAX_COLUMNS + 1], *type_ptrs[MAX_COLUMNS];
 	int64_t comment_idx[PPROF_COMMENTS_MAX];
 	uint8_t *buf = NULL;
 	size_t len;
 	int err;
 
+	if (event >= p->nevents)
+		return -EINVAL;
+	choose_events(&b, p, event);
 	err = build(&b, p, comment, types, type_ptrs, comment_idx);
 	if (!err) {
 		len = perftools__profiles__profile__get_packed_size(&b.prof);
@@ -557,4 +586,9 @@ int pprof__write(const struct profile *p, const char *comment, FILE *out)
 	free(buf);
 	free_builder(&b);
 	return err;
+}
+
+int pprof__write(const struct profile *p, const char *comment, FILE *out)
+{
+	return pprof__write_event(p, -1, comment, out);
 }

@@ -78,18 +78,16 @@ static long send_item(struct pusher *ps, const struct spool_item *it, const char
 		      size_t len, const char **why)
 {
 	struct curl_slist *hdrs = NULL;
-	curl_mime *mime = NULL;
 	long status = -1;
 
 	*why = "out of memory";
 	push_reply__reset(ps->reply);
-	if (!push_request__set(ps, it, body, len, &mime, &hdrs)) {
+	if (!push_request__set(ps, it, body, len, &hdrs)) {
 		/* Retry-After and Content-Type: what the verdict and its words need */
 		libcurl.easy_setopt(ps->curl, CURLOPT_HEADERFUNCTION, push_reply__header);
 		libcurl.easy_setopt(ps->curl, CURLOPT_HEADERDATA, ps->reply);
 		status = transfer(ps, why);
 	}
-	libcurl.mime_free(mime);
 	if (hdrs)	/* they may hold credentials */
 		for (struct curl_slist *h = hdrs; h; h = h->next)
 			explicit_bzero(h->data, strlen(h->data));

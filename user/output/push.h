@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * Shipping profiles to a server, one sender for two protocols: a Pyroscope
- * server's HTTP ingest API (POST /ingest?name=APP{hostname=H}&from=&until=
- * &format=&sampleRate=&spyName=) and OTLP/HTTP profiles (POST
+ * Shipping profiles to a server, one sender for two protocols: a Grafana
+ * Pyroscope server's push API (pprof: POST /push.v1.PusherService/Push,
+ * push_series.h) or legacy ingest API (folded: POST /ingest?name=
+ * APP.cpu{hostname=H}&from=&until=&format=folded&sampleRate=&spyName=)
+ * and OTLP/HTTP profiles (POST
  * /v1development/profiles, an ExportProfilesServiceRequest, gzip), through
  * a bounded on-disk spool (spool.h): every profile is spooled first and
  * sent oldest first, so a server that is away gets them all, in order,
@@ -56,8 +58,9 @@ struct push_stats {
 int pusher__new(const struct push_opts *o, struct pusher **out);
 void pusher__free(struct pusher *ps);
 
-/* Spools one interval's profile (fmt FORMAT_FOLDED or FORMAT_PPROF to
- * Pyroscope, FORMAT_OTLP to OTLP; the interval as UNIX seconds) and wakes
+/* Spools one interval's profile (fmt FORMAT_FOLDED, or FORMAT_PPROF for
+ * a push API request, push_series__render()'s, to Pyroscope; FORMAT_OTLP
+ * to OTLP; the interval as UNIX seconds) and wakes
  * the sender, which sends what the spool holds, oldest first, unless
  * backing off after a failure. Returns at once: 0, or -errno when it
  * could not be spooled. */

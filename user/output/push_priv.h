@@ -48,10 +48,10 @@ struct pusher {
 	struct push_stats st;
 };
 
-/* The request of one spool item, its protocol's (Pyroscope's ingest or
- * OTLP/HTTP): URL, bounds, credentials, headers, body. *mime and *hdrs
- * are the caller's to free after the transfer. Returns 0 or -ENOMEM. */
+/* The request of one spool item, its protocol's (Pyroscope's push or
+ * ingest API, or OTLP/HTTP): URL, bounds, credentials, headers, body.
+ * *hdrs is the caller's to free after the transfer. Returns 0 or -ENOMEM. */
 int push_request__set(struct pusher *ps, const struct spool_item *it, const char *body,
-		      size_t len, curl_mime **mime, struct curl_slist **hdrs);
+		      size_t len, struct curl_slist **hdrs);
 
 #endif

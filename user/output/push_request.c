@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* The two encoders of push.c's one sender: a spool item as Pyroscope's
- * ingest request or as an OTLP/HTTP export, on the worker's curl handle. */
+/* The encoders of push.c's one sender: a spool item as Pyroscope's push
+ * (pprof) or ingest (folded) request or as an OTLP/HTTP export, on the
+ * worker's curl handle. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -9,6 +10,7 @@
 #include "output/gzip.h"
 #include "output/push_priv.h"
 #include "output/push_reply.h"
+#include "output/push_series.h"
 
 /* What every request is: its URL, bounds, reply, credentials. */
 static int set_common(struct pusher *ps, const char *url, struct curl_slist **hdrs)
@@ -45,49 +47,65 @@ static int add_header(struct curl_slist **hdrs, const char *line)
 	return 0;
 }
 
-/* POST URL/ingest?...: the query names the app with its labels, the
- * interval, the format, the rate. */
-static int pyroscope_request(struct pusher *ps, const struct spool_item *it, const char *body,
-			     size_t len, curl_mime **mime, struct curl_slist **hdrs)
+/* The server's base URL without its trailing slashes: its length. */
+static int base_len(const char *url)
 {
-	char label[512], url[2048], *name;
-	size_t bl = strlen(ps->o.url);
-	CURL *c = ps->curl;
+	size_t n = strlen(url);
+
+	while (n && url[n - 1] == '/')
+		n--;
+	return (int)n;
+}
+
+/* pprof: POST URL/push.v1.PusherService/Push, the body a PushRequest in
+ * JSON (push_series.h): Pyroscope's public push API, whose labels name
+ * each event's profile type (the legacy /ingest guesses it from the
+ * sample type's name, and calls off_cpu CPU time). */
+static int pyroscope_push(struct pusher *ps, const char *body, size_t len,
+			  struct curl_slist **hdrs)
+{
+	char url[2048];
 	int err;
 
-	snprintf(label, sizeof(label), "%s{hostname=%s}", ps->o.app, ps->o.host);
-	name = libcurl.easy_escape(c, label, 0);
+	snprintf(url, sizeof(url), "%.*s%s", base_len(ps->o.url), ps->o.url, PUSH_SERIES_PATH);
+	err = set_common(ps, url, hdrs);
+	if (err)
+		return err;
+	if (add_header(hdrs, "Content-Type: application/json"))
+		return -ENOMEM;
+	libcurl.easy_setopt(ps->curl, CURLOPT_POSTFIELDS, body);
+	libcurl.easy_setopt(ps->curl, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len);
+	libcurl.easy_setopt(ps->curl, CURLOPT_HTTPHEADER, *hdrs);
+	return 0;
+}
+
+/* folded: POST URL/ingest?name=APP.cpu{hostname=H}&from=&until=
+ * &format=folded&sampleRate=&spyName=bpfprof, the body text. Pyroscope
+ * takes the name's last ".word" as the profile type (cpu: samples of
+ * 1e9/sampleRate ns each) and the rest as the service, so APP is the
+ * service name a pprof push gives, dots and all. */
+static int pyroscope_ingest(struct pusher *ps, const struct spool_item *it, const char *body,
+			    size_t len, struct curl_slist **hdrs)
+{
+	char label[512], url[2048], *name;
+	int err;
+
+	snprintf(label, sizeof(label), "%s.cpu{hostname=%s}", ps->o.app, ps->o.host);
+	name = libcurl.easy_escape(ps->curl, label, 0);
 	if (!name)
 		return -ENOMEM;
-	while (bl && ps->o.url[bl - 1] == '/')
-		bl--;
 	snprintf(url, sizeof(url), "%.*s/ingest?name=%s&from=%" PRId64 "&until=%" PRId64
-		 "&format=%s&sampleRate=%u&spyName=bpfprof", (int)bl, ps->o.url, name, it->from,
-		 it->until, it->fmt == FORMAT_PPROF ? "pprof" : "folded", ps->o.freq);
+		 "&format=folded&sampleRate=%u&spyName=bpfprof", base_len(ps->o.url), ps->o.url,
+		 name, it->from, it->until, ps->o.freq);
 	libcurl.free(name);
 	err = set_common(ps, url, hdrs);
 	if (err)
 		return err;
-	if (it->fmt == FORMAT_PPROF) {
-		/* Pyroscope takes pprof as a multipart form field "profile" */
-		curl_mimepart *part;
-
-		*mime = libcurl.mime_init(c);
-		part = *mime ? libcurl.mime_addpart(*mime) : NULL;
-		if (!part || libcurl.mime_name(part, "profile") ||
-		    libcurl.mime_filename(part, "profile.pb.gz") ||
-		    libcurl.mime_data(part, body, len) ||
-		    libcurl.mime_type(part, "application/octet-stream"))
-			return -ENOMEM;
-		libcurl.easy_setopt(c, CURLOPT_MIMEPOST, *mime);
-	} else {
-		if (add_header(hdrs, "Content-Type: text/plain"))
-			return -ENOMEM;
-		libcurl.easy_setopt(c, CURLOPT_POSTFIELDS, body);
-		libcurl.easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len);
-	}
-	if (*hdrs)
-		libcurl.easy_setopt(c, CURLOPT_HTTPHEADER, *hdrs);
+	if (add_header(hdrs, "Content-Type: text/plain"))
+		return -ENOMEM;
+	libcurl.easy_setopt(ps->curl, CURLOPT_POSTFIELDS, body);
+	libcurl.easy_setopt(ps->curl, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len);
+	libcurl.easy_setopt(ps->curl, CURLOPT_HTTPHEADER, *hdrs);
 	return 0;
 }
 
@@ -115,9 +133,11 @@ static int otlp_request(struct pusher *ps, const char *body, size_t len,
 }
 
 int push_request__set(struct pusher *ps, const struct spool_item *it, const char *body,
-		      size_t len, curl_mime **mime, struct curl_slist **hdrs)
+		      size_t len, struct curl_slist **hdrs)
 {
 	if (ps->o.protocol == PUSH_OTLP)
 		return otlp_request(ps, body, len, hdrs);
-	return pyroscope_request(ps, it, body, len, mime, hdrs);
+	if (it->fmt == FORMAT_PPROF)
+		return pyroscope_push(ps, body, len, hdrs);
+	return pyroscope_ingest(ps, it, body, len, hdrs);
 }

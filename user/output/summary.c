@@ -59,18 +59,36 @@ static void put_dest(const char *dest, size_t cols, char *buf, size_t size)
 		strcat(buf, "...");
 }
 
+/* What the run counted: samples, and the time blocked off-CPU (an
+ * off-CPU run alone takes no sample: its blocks are its measure). */
+static void counted(const struct profile *p, char *buf, size_t size)
+{
+	const uint64_t *b = p->stats.bpf;
+	int n = 0;
+	uint32_t i;
+
+	if (!offcpu_event(p, &i) || p->nevents > 1)
+		n = snprintf(buf, size, "%" PRIu64 " samples%s", b[STAT_SAMPLES],
+			     offcpu_event(p, &i) ? ", " : "");
+	if (n >= 0 && (size_t)n < size && offcpu_event(p, &i))
+		snprintf(buf + n, size - (size_t)n, "%.2f s off-CPU in %" PRIu64 " block%s",
+			 (double)profile__event_total(p, i) / 1e6, b[STAT_OFFCPU_BLOCKS],
+			 b[STAT_OFFCPU_BLOCKS] == 1 ? "" : "s");
+}
+
 void summary__short(const struct summary *s, char *buf, size_t size)
 {
 	const struct profile *p = s->p;
 	const uint64_t *b = p->stats.bpf;
-	char complete[48] = "", dest[SUMMARY_COLUMNS * 4 + 8] = "";
+	char complete[48] = "", dest[SUMMARY_COLUMNS * 4 + 8] = "", what[96];
 	int n;
 
 	if (s->walked)
 		snprintf(complete, sizeof(complete), "%.1f%% complete stacks, ",
 			 percent(b[STAT_UNWIND_END], s->walked));
-	n = snprintf(buf, size, "%" PRIu64 " samples, %" PRIu64 " lost, %s%.1f%% frames unresolved, "
-		     "%.2f s (%s), %zu stack%s", b[STAT_SAMPLES], profile__lost(p), complete,
+	counted(p, what, sizeof(what));
+	n = snprintf(buf, size, "%s, %" PRIu64 " lost, %s%.1f%% frames unresolved, "
+		     "%.2f s (%s), %zu stack%s", what, profile__lost(p), complete,
 		     percent(p->stats.unresolved, p->stats.frames), p->stats.duration, s->why,
 		     s->stacks, s->stacks == 1 ? "" : "s");
 	if (n < 0 || (size_t)n >= size || !s->dest)

@@ -63,11 +63,25 @@ struct psample {
 	const struct pframe **frames;
 };
 
+/* What an event's samples measure: what pprof, OTLP and Pyroscope call
+ * them (output/sample_kind.h). */
+enum pevent_kind {
+	PEVENT_COUNT,		/* hits of an event: page faults, a tracepoint... */
+	PEVENT_CPU,		/* on-CPU time: samples of a clock event */
+	PEVENT_OFFCPU,		/* time blocked: counts in microseconds */
+};
+
 /* What one event's counts are. */
 struct pevent {
 	char name[128];		/* the root frame when there are several */
 	const char *unit;	/* "count" (samples) or "microseconds" */
 	uint64_t scale;		/* each counted unit is worth this many units (0: 1) */
+	enum pevent_kind kind;
+	uint64_t period;	/* PEVENT_CPU: the nanoseconds a sample stands for;
+				 * PEVENT_COUNT: the hits a sample stands for
+				 * (-c N; 1: every hit); 0: not known (a
+				 * counter at -F Hz, whose period the kernel
+				 * varies) */
 };
 
 /* A set of pointers: open addressing, linear probing (aggregate.c). */

@@ -199,6 +199,18 @@ int run__start_tracking(struct run *r)
 	return 0;
 }
 
+/* What a sample of ev stands for (struct pevent.period): a clock's
+ * period in nanoseconds; a tracepoint or uprobe counts every hit; a
+ * counter every -c N, or at -F Hz a period the kernel varies: not known. */
+static uint64_t event_period(const struct config *cfg, const struct event *ev)
+{
+	if (ev->clock)
+		return cfg->period ? cfg->period : cfg->freq ? 1000000000ull / cfg->freq : 0;
+	if (ev->kind == EVENT_TRACEPOINT || ev->kind == EVENT_UPROBE)
+		return 1;
+	return cfg->period;
+}
+
 /* What each event's counts mean. On-CPU samples profiled with off-CPU
  * time become time too (samples x period), under "oncpu"/"offcpu" roots,
  * so one flame graph weighs both alike. */
@@ -214,6 +226,9 @@ static void describe_events(const struct config *cfg, struct pevent *pe)
 		memset(&pe[i], 0, sizeof(pe[i]));
 		snprintf(pe[i].name, sizeof(pe[i].name), "%s", ev->name);
 		pe[i].unit = ev->kind == EVENT_OFFCPU ? "microseconds" : "count";
+		pe[i].kind = ev->kind == EVENT_OFFCPU ? PEVENT_OFFCPU : ev->clock ? PEVENT_CPU :
+			     PEVENT_COUNT;
+		pe[i].period = event_period(cfg, ev);
 		if (combined && ev->kind != EVENT_OFFCPU) {
 			snprintf(pe[i].name, sizeof(pe[i].name), "oncpu");
 			pe[i].unit = "microseconds";
