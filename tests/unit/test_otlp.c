@@ -10,7 +10,7 @@
 #include "leak_check.h"
 #include "profile/aggregate.h"
 #include "output/otlp.h"
-#include "otlp_profiles_service.pb-c.h"
+#include "opentelemetry/proto/collector/profiles/v1development/profiles_service.pb-c.h"
 
 TestSuite(otlp, .fini = check_leaks);
 

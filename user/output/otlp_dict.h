@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "profile/aggregate.h"
-#include "otlp_profiles_service.pb-c.h"
+#include "opentelemetry/proto/collector/profiles/v1development/profiles_service.pb-c.h"
 
 typedef Opentelemetry__Proto__Collector__Profiles__V1development__ExportProfilesServiceRequest
 	Request;
