@@ -41,20 +41,25 @@ struct table {
 
 struct enc {
 	struct table strings, attrs, functions, mappings, locations, stacks;
-	const struct pcgroup *cg_of;	/* the last sample's cgroup, and its */
-	int32_t cg_attrs[4];		/* attributes (0: none) */
 	int err;			/* the first failure: -ENOMEM */
 };
 
 /* Entry 0 of every table: the zero value, so that index 0 is "none". */
 void otlp_dict__init(struct enc *e);
 
-/* The index of s in the string table, added on first sight. */
+/* The index of s in the string table, added on first sight; s as
+ * well-formed UTF-8 (base/utf8_safe.h). */
 int32_t otlp_dict__str(struct enc *e, const char *s);
 
-/* One sample of ps: its stack, value and attributes, interned (a block
- * the caller frees); NULL with e->err set when out of memory. */
-Sample *otlp_dict__sample(struct enc *e, const struct psample *ps);
+/* The index of the attribute key = value in the attribute table. */
+int32_t otlp_dict__attr_str(struct enc *e, const char *key, const char *value);
+int32_t otlp_dict__attr_int(struct enc *e, const char *key, int64_t value);
+
+/* The index of ps's stack in the stack table, leaf first; its locations
+ * with their Lines (an address's inlined frames innermost first), their
+ * mapping and their profile.frame.type (exe: the process's executable,
+ * "" when unknown; output/frame_kind.h). */
+int32_t otlp_dict__stack(struct enc *e, const struct psample *ps, const char *exe);
 
 /* The tables' entries and trees. */
 void otlp_dict__free(struct enc *e);
