@@ -455,51 +455,33 @@ static void value_types(struct builder *b, const struct profile *p, ValueType *t
 	pr->period_type = &types[n];
 }
 
-/* What loc's Lines hold, into its mapping's flags (true until a location
- * lacks it; seen: the mapping had a location before). A frame with its
+/* What loc's Lines hold, into its mapping's flags. A frame with its
  * source file and line was read from DWARF, which names the frames
  * inlined at its address too: its inline frames are resolved. */
-static void location_flags(const Profile *pr, const Location *loc, bool *seen)
+static void location_flags(const Profile *pr, const Location *loc)
 {
 	Mapping *m = loc->mapping_id ? pr->mapping[loc->mapping_id - 1] : NULL;
-	bool fn = loc->n_line > 0, file = fn, line = fn;
 
-	for (size_t i = 0; i < loc->n_line; i++) {
+	for (size_t i = 0; m && i < loc->n_line; i++) {
 		const Function *f = pr->function[loc->line[i]->function_id - 1];
+		bool file = pr->string_table[f->filename][0], line = loc->line[i]->line > 0;
 
-		fn = fn && pr->string_table[f->name][0];
-		file = file && pr->string_table[f->filename][0];
-		line = line && loc->line[i]->line > 0;
+		m->has_functions = m->has_functions || pr->string_table[f->name][0];
+		m->has_filenames = m->has_filenames || file;
+		m->has_line_numbers = m->has_line_numbers || line;
+		m->has_inline_frames = m->has_inline_frames || (file && line);
 	}
-	if (!m)
-		return;
-	if (!seen[loc->mapping_id - 1])
-		m->has_functions = m->has_filenames = m->has_line_numbers = m->has_inline_frames = true;
-	seen[loc->mapping_id - 1] = true;
-	m->has_functions = m->has_functions && fn;
-	m->has_filenames = m->has_filenames && file;
-	m->has_line_numbers = m->has_line_numbers && line;
-	m->has_inline_frames = m->has_inline_frames && file && line;
 }
 
-/* pprof's mapping flags say what the profile holds, so that its tools
- * symbolize only what is missing: has_functions when every location of
- * the mapping names its function, has_filenames / has_line_numbers when
- * every Line has its source file / line, has_inline_frames when every
- * address was resolved with its inlined frames. A mapping without
- * locations (the main one of -a) says nothing. */
+/* pprof's mapping flags say what the profile holds, as pprof's own
+ * symbolizer sets them (internal/symbolizer, symbolizeOneMapping): a flag
+ * is true when a location of the mapping has it (a function name, a
+ * source file, a line, an address resolved with its inlined frames); its
+ * tools then do not symbolize the mapping again. */
 static void mapping_flags(struct builder *b)
 {
-	Profile *pr = &b->prof;
-	bool *seen = calloc(pr->n_mapping ? pr->n_mapping : 1, sizeof(*seen));
-
-	if (!seen) {
-		b->err = -ENOMEM;
-		return;
-	}
-	for (size_t i = 0; i < pr->n_location; i++)
-		location_flags(pr, pr->location[i], seen);
-	free(seen);
+	for (size_t i = 0; i < b->prof.n_location; i++)
+		location_flags(&b->prof, b->prof.location[i]);
 }
 
 /* The comment's lines, one pprof comment each (go tool pprof -raw and
