@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 """An OTLP/HTTP profiles receiver on 127.0.0.1, built on Debian's
-python3-protobuf and the project's .proto compiled by protoc into PROTO_DIR,
+python3-protobuf and the upstream .proto files (user/output/proto/UPSTREAM)
+compiled by protoc into PROTO_DIR,
 as a collector's otlphttp receiver takes the signal: POST
 /v1development/profiles only (else 404), Content-Type application/x-protobuf
 (else 415), the body gzip when Content-Encoding says so (inflated to 64 MiB
@@ -22,7 +23,9 @@ import sys
 import time
 
 sys.path.insert(0, sys.argv[1])
-import otlp_profiles_service_pb2 as svc  # noqa: E402
+from opentelemetry.proto.collector.profiles.v1development import (  # noqa: E402
+    profiles_service_pb2 as svc,
+)
 
 DIR = sys.argv[2]
 PATH = "/v1development/profiles"
