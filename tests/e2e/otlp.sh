@@ -310,3 +310,51 @@ py=$(grep -cE '/python3\.11 [0-9a-f]* ?\[FN\]$' "$T/flags.raw")
 pyl=$(grep -E '/python3\.11 ' "$T/flags.raw" | grep -c 'LN')
 check "pprof: cpu_chain's mapping, with lines ($lines locations), flagged [FN][FL][LN][IN] ($full files); python3.11's [FN] alone ($py, $pyl with [LN])" \
 	all [ "$lines" -gt 0 ] -- [ "$full" -gt 0 ] -- [ "$py" -gt 0 ] -- [ "$pyl" -eq 0 ]
+
+echo "== pprof and OTLP: build ids of Go binaries and of the kernel"
+# a Go binary has no GNU build-id: its .note.go.buildid names it (what `go
+# tool buildid` prints), in pprof's Mapping and as OTLP's
+# process.executable.build_id.go, its frames typed go; the kernel's mapping
+# carries the kernel's build-id from /sys/kernel/notes
+if (cd examples/go_chain && GOCACHE=$T/gocache GOFLAGS=-mod=mod go build -o "$T/go_bid" .); then
+	gid=$(go tool buildid "$T/go_bid")
+	"$BPFPROF" -F 199 -o "$T/go_bid.pb.gz" -- "$T/go_bid" 0.6 2>/dev/null
+	"$BPFPROF" -F 199 -o "$T/go_bid.otlp" -- "$T/go_bid" 0.6 2>/dev/null
+	go tool pprof -raw "$T/go_bid.pb.gz" >"$T/go_bid.raw" 2>&1
+	"$PY" - "$OP" "$T/go_bid.otlp" <<'PYEOF' >"$T/go_bid.attrs"
+import sys
+sys.path.insert(0, sys.argv[1])
+from opentelemetry.proto.collector.profiles.v1development import profiles_service_pb2 as svc
+r = svc.ExportProfilesServiceRequest()
+r.ParseFromString(open(sys.argv[2], "rb").read())
+d = r.dictionary
+for loc in d.location_table[1:]:
+    m = d.mapping_table[loc.mapping_index]
+    if not d.string_table[m.filename_strindex].endswith("/go_bid"):
+        continue
+    kv = {d.string_table[d.attribute_table[i].key_strindex]: d.attribute_table[i].value.string_value
+          for i in list(m.attribute_indices) + list(loc.attribute_indices)}
+    print(kv.get("process.executable.build_id.go"), kv.get("profile.frame.type"))
+PYEOF
+	check "Go: pprof's mapping names the Go build ID ($gid), OTLP's too, its frames typed go ($(sort -u "$T/go_bid.attrs" | tr '\n' ' '))" \
+		all [ -n "$gid" ] -- grep -qF "/go_bid $gid " "$T/go_bid.raw" -- \
+		    [ "$(sort -u "$T/go_bid.attrs")" = "$gid go" ]
+else
+	fail "Go: go build of examples/go_chain failed"
+fi
+kid=$("$PY" - <<'PYEOF'
+import struct
+b = open("/sys/kernel/notes", "rb").read()
+o = 0
+while o + 12 <= len(b):
+    n, d, t = struct.unpack_from("<III", b, o)
+    o += 12
+    name, o = b[o:o + n], o + ((n + 3) & ~3)
+    desc, o = b[o:o + d], o + ((d + 3) & ~3)
+    if t == 3 and name == b"GNU\0":
+        print(desc.hex())
+PYEOF
+)
+"$BPFPROF" -F 199 -o "$T/kbid.pb.gz" -- dd if=/dev/zero of=/dev/null bs=64k count=100000 2>/dev/null
+check "kernel: its mapping in pprof carries the build-id of /sys/kernel/notes ($kid)" \
+	all [ -n "$kid" ] -- grep -qE "\[kernel\.kallsyms\] $kid " <(go tool pprof -raw "$T/kbid.pb.gz" 2>&1)

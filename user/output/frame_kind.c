@@ -22,6 +22,11 @@ static int exe_is(const char *exe, const char *word)
 	return !strncmp(base, word, strlen(word));
 }
 
+bool frame_kind__go_build_id(const char *build_id)
+{
+	return build_id && strchr(build_id, '/');
+}
+
 const char *frame_kind__otel_type(const struct pframe *f, const char *exe)
 {
 	if (f->kernel)
@@ -32,6 +37,8 @@ const char *frame_kind__otel_type(const struct pframe *f, const char *exe)
 		return "v8js";
 	if (f->jit && exe_is(exe, "java"))
 		return "jvm";
+	if (!f->jit && frame_kind__go_build_id(f->build_id))
+		return "go";
 	return "native";
 }
 

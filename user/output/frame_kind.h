@@ -7,6 +7,7 @@
 #ifndef BPFPROF_FRAME_KIND_H
 #define BPFPROF_FRAME_KIND_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "profile/aggregate.h"
@@ -22,10 +23,15 @@ size_t frame_kind__function_len(const struct pframe *f);
  * JIT code and Python frames are no files: no '/'). NULL: none. */
 const struct pframe *frame_kind__sample_exe(const struct psample *s);
 
+/* True when a frame's build_id is a Go build ID (elf_syms__file_id(): a
+ * Go binary without a GNU build-id; its parts are joined by '/', which no
+ * hex id has), not a GNU one. */
+bool frame_kind__go_build_id(const char *build_id);
+
 /* profile.frame.type of f in a process running exe (its path, "" when
- * unknown): "kernel", "cpython", "native"; JIT code is "v8js" under node,
- * "jvm" under java, else "native" (machine code of a runtime bpfprof does
- * not know). */
+ * unknown): "kernel", "cpython", "go" (code of a Go binary, known by its
+ * Go build ID), "native"; JIT code is "v8js" under node, "jvm" under
+ * java, else "native" (machine code of a runtime bpfprof does not know). */
 const char *frame_kind__otel_type(const struct pframe *f, const char *exe);
 
 #endif

@@ -15,6 +15,7 @@
 #include "output/otlp_dict.h"
 
 #define BUILD_ID_KEY	"process.executable.build_id.gnu"
+#define GO_BUILD_ID_KEY	"process.executable.build_id.go"
 #define FRAME_TYPE_KEY	"profile.frame.type"
 
 struct dkey {
@@ -218,12 +219,15 @@ static void *make_mapping(struct enc *e, const void *arg)
 	return blk;
 }
 
-/* As pprof.c: the mapping as the process had it, a file's build-id beside it. */
+/* As pprof.c: the mapping as the process had it, a file's build-id beside it
+ * (a Go binary's Go build ID as the conventions' .go attribute). */
 static int32_t mapping(struct enc *e, const struct pframe *f)
 {
 	struct map_key k = { f->map_start, f->map_limit, f->map_off,
 			     otlp_dict__str(e, f->mapping && f->mapping[0] ? f->mapping : "[unknown]"),
-			     f->build_id && f->build_id[0] ? otlp_dict__attr_str(e, BUILD_ID_KEY, f->build_id) : 0 };
+			     f->build_id && f->build_id[0] ?
+			     otlp_dict__attr_str(e, frame_kind__go_build_id(f->build_id) ? GO_BUILD_ID_KEY :
+						 BUILD_ID_KEY, f->build_id) : 0 };
 
 	return intern(e, &e->mappings, &k, sizeof(k), make_mapping, &k);
 }
