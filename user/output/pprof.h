@@ -10,9 +10,10 @@ struct profile;
 
 /* Writes the profile: sample types samples/count and cpu/nanoseconds,
  * period from the frequency, one Mapping per file (kernel frames in
- * [kernel.kallsyms]), Locations with addresses, Functions, and pid, tid
- * and comm labels; the run's stats as comments (one a line of comment).
- * Returns 0 or -errno. */
+ * [kernel.kallsyms]) with its build id and the flags of what its
+ * locations hold, Locations with addresses, Functions, and pid, tid and
+ * comm labels; the run's stats as comments (one a line of comment); every
+ * string valid UTF-8 (base/utf8_safe.h). Returns 0 or -errno. */
 int pprof__write(const struct profile *p, const char *comment, FILE *out);
 
 #endif
