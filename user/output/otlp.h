@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /* The OTLP profiles emitter: a profile as one ExportProfilesServiceRequest
  * of OpenTelemetry's development signal (opentelemetry.proto.collector.
- * profiles.v1development, proto/otlp_profiles_service.proto), serialized,
+ * profiles.v1development, upstream's .proto in output/proto/), serialized,
  * not compressed: the body OTLP/HTTP posts to /v1development/profiles and
  * what --format otlp files hold. */
 #ifndef BPFPROF_OTLP_H

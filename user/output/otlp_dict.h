@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/* The OTLP request's shared dictionary (otlp_dict.c), for otlp.c alone:
+/* The OTLP request's shared dictionary (otlp_dict.c), for otlp.c and otlp_env.c:
  * its tables, each entry interned by the bytes that make it what it is,
  * so no entry is there twice, and index 0 of each the empty value. */
 #ifndef BPFPROF_OTLP_DICT_H
