@@ -10,8 +10,9 @@
 # - every dictionary table: entry 0 the zero value (link_table[0]: ids of
 #   16 and 8 zero bytes), no entry twice, none that nothing refers to;
 # - every index in range;
-# - a resource per process: process.pid, process.executable.name where the
-#   path is known, host.name, service.name, a schema_url;
+# - a resource per process (no two of one pid and cgroup, none empty):
+#   process.pid, process.executable.name where the path is known,
+#   host.name, service.name, a schema_url;
 # - profile.frame.type on every location, one of the conventions' values;
 # - no function named with its line ("run (subprocess.py:550)");
 # - no two samples of a profile with one identity {stack, attributes, link}.
@@ -157,11 +158,18 @@ def sample_line(d, smp, u):
     return ";".join([comm] + frames), attrs
 
 
-def check_resource(path, rp, res):
+def check_resource(path, rp, res, seen):
     if not rp.schema_url or not all(sp.schema_url for sp in rp.scope_profiles):
         fail(f"{path}: a resource or scope without a schema_url")
     if not res.get("host.name") or not res.get("service.name"):
         fail(f"{path}: no host.name or service.name in the resource")
+    if "process.pid" in res:
+        who = (res["process.pid"], res.get("process.linux.cgroup"))
+        if who in seen:
+            fail(f"{path}: two resources of one process (pid {who[0]}, cgroup {who[1]})")
+        seen.add(who)
+        if not any(len(pr.samples) for sp in rp.scope_profiles for pr in sp.profiles):
+            fail(f"{path}: a process's resource without samples (pid {who[0]})")
     if any(len(pr.samples) for sp in rp.scope_profiles for pr in sp.profiles):
         if not isinstance(res.get("process.pid"), int):
             fail(f"{path}: a resource with samples and no process.pid")
@@ -197,11 +205,11 @@ def main():
         with open(path, "rb") as f:
             req.ParseFromString(f.read())
         no_unknown_fields(req, path)
-        d, u = req.dictionary, Uses()
+        d, u, procs = req.dictionary, Uses(), set()
         check_dictionary(d, u)
         for rp in req.resource_profiles:
             res = {kv.key: attr_value(kv.value) for kv in rp.resource.attributes}
-            check_resource(path, rp, res)
+            check_resource(path, rp, res, procs)
             for sp in rp.scope_profiles:
                 for pr in sp.profiles:
                     profile_lines(path, d, pr, res, u)

@@ -269,3 +269,28 @@ Test(otlp, empty_profile_one_host_resource)
 	free_request(r);
 	profile__free(p);
 }
+
+/* Processes seen in any order, each again later: one resource each,
+ * ordered by pid, holding all of its samples and no other's. */
+Test(otlp, one_resource_per_process_whatever_the_order)
+{
+	static const pid_t pids[] = { 300, 100, 200, 400, 100, 300, 200, 400, 100 };
+	struct pframe f[] = { { .name = "main", .mapping = "/bin/app", .build_id = "", .addr = 0x10,
+				.map_limit = 0x1000 } };
+	struct profile *p = profile__new();
+	Request *r;
+
+	cr_assert_not_null(p);
+	for (size_t i = 0; i < sizeof(pids) / sizeof(pids[0]); i++)
+		cr_assert_eq(profile__add(p, 0, "app", pids[i], pids[i] + (pid_t)i, 0, 1, f, 1), 0);
+	r = encode(p);
+	cr_assert_eq(r->n_resource_profiles, 4);
+	for (size_t i = 0; i < 4; i++) {
+		const Opentelemetry__Proto__Profiles__V1development__ResourceProfiles *rp = r->resource_profiles[i];
+
+		cr_expect_eq(resource_attr(rp, "process.pid")->int_value, 100 * (int64_t)(i + 1));
+		cr_expect_eq(rp->scope_profiles[0]->profiles[0]->n_samples, i == 0 ? 3 : 2, "pid %zu00", i + 1);
+	}
+	free_request(r);
+	profile__free(p);
+}

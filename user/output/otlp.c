@@ -94,12 +94,13 @@ static struct proc_res *proc_of(struct enc *e, struct request *r, const struct p
 	if (found)
 		return *found;
 	pr = calloc(1, sizeof(*pr));
+	if (pr)
+		*pr = key;	/* before it is placed in the tree by it */
 	if (!pr || GROW(r->procs, r->cap_procs, r->nprocs + 1) || !tsearch(pr, &r->proc_tree, cmp_proc)) {
 		free(pr);
 		e->err = -ENOMEM;
 		return NULL;
 	}
-	*pr = key;
 	r->procs[r->nprocs++] = pr;
 	return pr;
 }
