@@ -32,11 +32,12 @@ SANITIZE   := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize
 BPF_SRCS   := $(wildcard bpf/*.bpf.c)
 BPF_OBJS   := $(patsubst bpf/%.bpf.c,$(BUILD)/%.bpf.o,$(BPF_SRCS))
 SKELS      := $(patsubst bpf/%.bpf.c,$(BUILD)/%.skel.h,$(BPF_SRCS))
-PROTOS     := profile otlp_common otlp_resource otlp_profiles otlp_profiles_service
-# OTLP/HTTP's error body, google.rpc.Status, and the Any it holds (protoc's own
-# any.proto; user/output/proto/google/rpc/UPSTREAM)
+# the upstream .proto files (user/output/proto/UPSTREAM), by their path there
+PROTOS     := $(patsubst user/output/proto/%.proto,%,$(shell find user/output/proto -name '*.proto' | sort))
+# OTLP/HTTP's error body, google.rpc.Status (found above, under google/rpc/),
+# and the Any it holds: protoc's own any.proto (user/output/proto/google/rpc/UPSTREAM)
 PROTO_INC  := /usr/include
-PROTOS     += google/rpc/status google/protobuf/any
+PROTOS     += google/protobuf/any
 PROTO_C    := $(patsubst %,$(BUILD)/%.pb-c.c,$(PROTOS))
 PROTO_H    := $(PROTO_C:.c=.h)
 USER_SRCS  := $(wildcard user/*.c user/*/*.c)

@@ -10,8 +10,8 @@
 # every room under user/ is in it, an exception listed is still needed, and
 # an include of a header of user/ or bpf/ names its folder ("elf/elf_syms.h",
 # "bpf/profile.h"), its own folder's too; only the generated headers of
-# build/ (*.skel.h, profile.pb-c.h, otlp_*.pb-c.h, google/rpc/status.pb-c.h,
-# flamegraph_page.h) go by their names.
+# build/ (*.skel.h, profile.pb-c.h, opentelemetry/proto/**.pb-c.h,
+# google/rpc/status.pb-c.h, flamegraph_page.h) go by their names.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -62,7 +62,7 @@ function base_of(path) {
 	return path
 }
 function generated(inc) {
-	return inc ~ /^[a-z_]+\.skel\.h$/ || inc == "profile.pb-c.h" || inc ~ /^otlp_[a-z_]+\.pb-c\.h$/ || inc == "google/rpc/status.pb-c.h" || inc == "flamegraph_page.h"
+	return inc ~ /^[a-z_]+\.skel\.h$/ || inc == "profile.pb-c.h" || inc ~ /^opentelemetry\/proto\/[a-z0-9_\/]+\.pb-c\.h$/ || inc == "google/rpc/status.pb-c.h" || inc == "flamegraph_page.h"
 }
 function say(msg) {
 	if (arrows != "--arrows")

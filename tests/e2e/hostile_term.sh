@@ -16,6 +16,8 @@ N_CLEAR=$'\033[2J\033[H# ok'		# clears the screen, draws a fake root prompt
 N_RED=$'\001\033[31mred\xff\xc2\x9b'	# a C0 byte, a colour, invalid UTF-8, C1 CSI
 N_UTF8='müller_日本'			# valid UTF-8: shown as it is
 S_TITLE='\x1b]2;PWNED\x07'; S_CLEAR='\x1b[2J\x1b[H# ok'; S_RED='\x01\x1b[31mred\xff\xc2\x9b'
+# as a pprof file holds it: valid UTF-8, the invalid byte U+FFFD (base/utf8_safe.h)
+S_RED_PPROF='\x01\x1b[31mred'$'\xef\xbf\xbd''\xc2\x9b'
 N_PRCTL=$'\033]2;PRCTL\007'		# a comm set with prctl(PR_SET_NAME)
 S_PRCTL='\x1b]2;PRCTL\x07'
 HPIDS=() HJOBS=()
@@ -66,7 +68,8 @@ shown_escaped() { local f=$1 s; shift; for s in "$@"; do grep -qF -- "$s" "$f" |
 valid_utf8() { iconv -f UTF-8 -t UTF-8 "$1" >/dev/null 2>&1 && ! LC_ALL=C grep -q $'\xc2[\x80-\x9f]' "$1"; }
 
 echo "== hostile names: -p PIDS -d 2 --report in a terminal"
-# the profiles report and diff read, meanwhile: pprof keeps raw names
+# the profiles report and diff read, meanwhile: pprof keeps the names,
+# made valid UTF-8
 "$BPFPROF" -F 199 -p "$HP" -d 2 -o "$D/a.pb.gz" 2>"$D/a.err" &
 pa=$!
 "$BPFPROF" -F 199 -p "$HP" -d 2 -o "$D/b.pb.gz" 2>"$D/b.err" &
@@ -84,14 +87,14 @@ check "--report: the names shown escaped ($S_TITLE, $S_CLEAR, $S_RED, prctl's $S
 check "--report: valid UTF-8 shown as it is ($N_UTF8)" shown_escaped "$D/rep.screen" "[.] $N_UTF8+0x"
 check "--report: stderr holds no raw byte of a name either" all raw_free "$D/rep.err" -- valid_utf8 "$D/rep.err"
 
-echo "== hostile names: bpfprof report FILE, bpfprof diff A B in a terminal (pprof: the raw names)"
+echo "== hostile names: bpfprof report FILE, bpfprof diff A B in a terminal (pprof: the names as valid UTF-8)"
 in_term view bash -c "\"\$0\" report \"\$1\" && \"\$0\" diff \"\$1\" \"\$2\"" "$BPFPROF" "$D/a.pb.gz" "$D/b.pb.gz"
 check "report, diff: exit 0 ($(cat "$D/view.rc")), the window's title kept ($(cat "$D/view.title"))" \
 	all [ "$(cat "$D/view.rc")" = 0 ] -- title_kept view
 check "report, diff: the screen not cleared, no escape or control byte from a name" \
 	all grep -q '^MARKER-BEFORE$' "$D/view.screen" -- raw_free "$D/view.screen"
 check "report, diff: the names shown escaped, UTF-8 as it is" \
-	shown_escaped "$D/view.screen" "[.] $S_TITLE+0x" "[.] $S_CLEAR+0x" "[.] $S_RED+0x" \
+	shown_escaped "$D/view.screen" "[.] $S_TITLE+0x" "[.] $S_CLEAR+0x" "[.] $S_RED_PPROF+0x" \
 	"# bpfprof diff" "[.] $N_UTF8+0x"
 check "report, diff: no raw byte of a name on their output bytes either" \
 	all bash -c "'$BPFPROF' report '$D/a.pb.gz' >'$D/view.out' 2>&1" -- raw_free "$D/view.out" -- \

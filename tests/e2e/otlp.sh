@@ -1,16 +1,19 @@
 # shellcheck shell=bash
 # OTLP profiles: -o FILE.otlp and fleet mode's --format otlp files decode
-# strictly with Debian's python3-protobuf against the project's .proto
-# (protoc --python_out at test time), keep the dictionary's rules and hold
-# exactly the samples the run counted, labelled with their container.
+# strictly with Debian's python3-protobuf and the classes protoc generates
+# from the upstream .proto files (user/output/proto/UPSTREAM), keep the
+# dictionary's and the conventions' rules (otlp_decode.py) and hold exactly
+# the samples the run counted, a resource per process with its executable
+# and container. A process named "\xff\xfe" costs no one a profile.
 
 echo "== otlp: files of ExportProfilesServiceRequest, decoded and checked"
 # Debian's interpreter: its python3-protobuf (a pyenv shim may come first in PATH)
 PY=/usr/bin/python3
 OP=$T/otlp_proto; mkdir -p "$OP"
-protoc --python_out="$OP" --proto_path=user/output/proto user/output/proto/otlp_*.proto \
-	user/output/proto/google/rpc/status.proto
-check "otlp: protoc compiles the project's .proto" [ $? -eq 0 ]
+mapfile -t otlp_protos < <(find user/output/proto -name '*.proto')
+protoc --python_out="$OP" --proto_path=user/output/proto "${otlp_protos[@]}"
+check "otlp: protoc compiles the upstream .proto files (${#otlp_protos[@]})" \
+	all [ $? -eq 0 ] -- [ "${#otlp_protos[@]}" -ge 5 ]
 otlp_decode() { "$PY" tests/e2e/otlp_decode.py "$OP" "$@"; }
 # decoded lines' counts summed (the line: FILE<TAB>STACK COUNT<TAB>ATTRS)
 otlp_sum() { awk -F'\t' '{ n = split($2, w, " "); t += w[n] } END { print t + 0 }'; }
@@ -26,7 +29,7 @@ check "otlp one-shot: the samples decoded ($got) are the run's ($want)" \
 "$PY" - "$OP" "$T/one.otlp" "$T/dup.otlp" <<'PYEOF'
 import sys
 sys.path.insert(0, sys.argv[1])
-import otlp_profiles_service_pb2 as svc
+from opentelemetry.proto.collector.profiles.v1development import profiles_service_pb2 as svc
 r = svc.ExportProfilesServiceRequest()
 r.ParseFromString(open(sys.argv[2], "rb").read())
 r.dictionary.string_table.append(r.dictionary.string_table[1])
@@ -37,6 +40,47 @@ check "otlp: the checker refuses a dictionary with a string twice ($(cat "$T/dup
 	all [ -s "$T/dup.otlp" ] -- [ "$rc" -ne 0 ]
 chain=$(grep -c ';main;outer_loop;middle_step;hot_leaf ' "$T/one.dec")
 check "otlp one-shot: cpu_chain's chain from main to hot_leaf ($chain stacks)" [ "$chain" -ge 1 ]
+exe=$(grep -c 'process.executable.name=cpu_chain,process.executable.path=[^,]*/cpu_chain,.*process.pid=[0-9]' "$T/one.dec")
+check "otlp one-shot: cpu_chain's samples in its process's resource, its executable named ($exe of $(wc -l <"$T/one.dec"))" \
+	[ "$exe" -eq "$(wc -l <"$T/one.dec")" ]
+# the checker refuses what the official rules forbid: a string twice, two
+# samples of one identity, a location without its frame type, a function
+# named with its line, a field the official messages do not know
+"$PY" - "$OP" "$T/one.otlp" "$T/bad" <<'PYEOF'
+import sys
+sys.path.insert(0, sys.argv[1])
+from opentelemetry.proto.collector.profiles.v1development import profiles_service_pb2 as svc
+def load():
+    r = svc.ExportProfilesServiceRequest()
+    r.ParseFromString(open(sys.argv[2], "rb").read())
+    return r
+def save(r, name, extra=b""):
+    open(f"{sys.argv[3]}_{name}.otlp", "wb").write(r.SerializeToString() + extra)
+r = load(); d = r.dictionary
+d.string_table.append(d.string_table[1]); save(r, "dup")
+r = load(); pr = r.resource_profiles[0].scope_profiles[0].profiles[0]
+pr.samples.append(pr.samples[0]); save(r, "unmerged")
+r = load(); del r.dictionary.location_table[1].attribute_indices[:]; save(r, "untyped")
+r = load(); d = r.dictionary
+d.string_table.append("run (subprocess.py:550)"); d.function_table[1].name_strindex = len(d.string_table) - 1
+save(r, "lined")
+r = load(); save(r, "unknown", b"\xc0\x3e\x01")  # field 1000, varint 1
+PYEOF
+for bad in dup unmerged untyped lined unknown; do
+	otlp_decode "$T/bad_$bad.otlp" >/dev/null 2>"$T/bad_$bad.err"; rc=$?
+	check "otlp: the checker refuses a request with $bad ($(cat "$T/bad_$bad.err"))" \
+		all [ -s "$T/bad_$bad.otlp" ] -- [ "$rc" -ne 0 ]
+done
+
+# Python: each function one Function named without its line, the frames
+# typed cpython, the interpreter the resource's executable
+"$BPFPROF" -F 199 -o "$T/py.otlp" -- "$PY" -c 'import time
+def leaf(n): return sum(i * i for i in range(n))
+t = time.time()
+while time.time() - t < 1: leaf(5000)' 2>"$T/py_otlp.err"
+otlp_decode "$T/py.otlp" >"$T/py.dec" 2>"$T/py_dec.err"; rc=$?
+check "otlp python: decodes, no function named with its line $(head -c 300 "$T/py_dec.err")" \
+	all [ "$rc" -eq 0 ] -- grep -q ';leaf;' "$T/py.dec" -- grep -q 'process.executable.name=python3' "$T/py.dec"
 
 MNT=$(awk '$9 == "cgroup2" { print $5; exit }' /proc/self/mountinfo)
 OCG=$MNT/bpfprof-otlp-$$
@@ -67,6 +111,9 @@ else
 	other=$(grep 'thread.name=wl_otlp' "$T/fleet.dec" | grep -vc "container.id=$OID,")
 	check "otlp fleet: the docker-named cgroup's samples carry its container.id ($wl samples decoded, $other without)" \
 		all [ "$wl" -gt 0 ] -- [ "$other" -eq 0 ]
+	cgl=$(grep 'thread.name=wl_otlp' "$T/fleet.dec" | grep -c "process.executable.name=wl_otlp,.*process.linux.cgroup=0::/[^,]*/docker/$OID,process.pid=$op,")
+	check "otlp fleet: its resource names the process, its executable and cgroup as /proc/PID/cgroup does ($cgl of $wl)" \
+		[ "$cgl" -eq "$wl" ]
 fi
 
 echo "== otlp: --otlp URL, OTLP/HTTP to a receiver built on python3-protobuf"
@@ -114,7 +161,7 @@ check "otlp push: the key is never printed" [ "$(grep -c 's3cr' "$T/otlp_push.er
 svc_name=$("$PY" - "$OP" "${got[0]}" <<'PYEOF'
 import sys
 sys.path.insert(0, sys.argv[1])
-import otlp_profiles_service_pb2 as svc
+from opentelemetry.proto.collector.profiles.v1development import profiles_service_pb2 as svc
 r = svc.ExportProfilesServiceRequest()
 r.ParseFromString(open(sys.argv[2], "rb").read())
 print({kv.key: kv.value.string_value for kv in r.resource_profiles[0].resource.attributes}
@@ -122,6 +169,47 @@ print({kv.key: kv.value.string_value for kv in r.resource_profiles[0].resource.a
 PYEOF
 )
 check "otlp push: OTEL_SERVICE_NAME is the resource's service.name ($svc_name)" [ "$svc_name" = otlp-e2e ]
+
+# a process that names itself "\xff\xfe" (prctl) beside another: both
+# processes' profiles reach the strict receiver, and the files parse
+"$PY" -c 'import ctypes, time
+ctypes.CDLL(None).prctl(15, b"\xff\xfe", 0, 0, 0)
+t = time.time()
+while time.time() - t < 30: pass' & hostile=$!
+"$EX/cpu_chain" 30 & plain=$!
+sleep 0.3
+rm -f "$R"/*.otlp "$R"/*.headers
+D3=$T/otlp_hostile; mkdir -p "$D3"
+"$BPFPROF" -p "$hostile,$plain" -F 99 --interval 0.5 -d 1.6 --format both --output-dir "$D3" \
+	--otlp "$URL" --spool-dir "$T/ospool_hostile" 2>"$T/otlp_hostile.err"
+"$BPFPROF" -p "$hostile" -F 99 -d 0.6 -o "$T/hostile.otlp" 2>>"$T/otlp_hostile.err"
+kill "$hostile" "$plain" 2>/dev/null; wait "$hostile" "$plain" 2>/dev/null
+mapfile -t got < <(ls "$R"/*.otlp 2>/dev/null)
+otlp_decode "${got[@]}" "$T/hostile.otlp" >"$T/hostile.dec" 2>"$T/hostile_dec.err"; rc=$?
+REPL=$'\xef\xbf\xbd\xef\xbf\xbd'	# U+FFFD twice
+named=$(grep -c "thread.name=$REPL" "$T/hostile.dec")
+plain_n=$(grep -c "process.executable.name=cpu_chain,.*process.pid=$plain," "$T/hostile.dec")
+one=$(grep -F "$T/hostile.otlp" "$T/hostile.dec" | grep -c $'\t'"$REPL;")
+refused=$(sed -nE 's/.*otlp: [0-9]+ sent, ([0-9]+) refused,.*/\1/p' "$T/otlp_hostile.err")
+check "otlp push, a process named \\xff\\xfe beside another: none refused (${refused:-?}), both taken and parsed (${#got[@]} requests: $named samples of it, $plain_n of the other; $one in its one-shot file) $(head -c 200 "$T/hostile_dec.err")" \
+	all [ "$rc" -eq 0 ] -- [ "${#got[@]}" -ge 2 ] -- [ "$named" -gt 0 ] -- [ "$plain_n" -gt 0 ] -- \
+	    [ "${refused:-1}" -eq 0 ] -- [ "$one" -gt 0 ]
+# its pprof, parsed strictly with the upstream profile.proto's classes: the
+# comm label repaired the same way
+"$PY" - "$OP" "$D3" <<'PYEOF' >"$T/hostile_pprof.out" 2>&1
+import glob, gzip, sys
+sys.path.insert(0, sys.argv[1])
+import profile_pb2
+names = set()
+for f in sorted(glob.glob(sys.argv[2] + "/*.pb.gz")):
+    p = profile_pb2.Profile()
+    p.ParseFromString(gzip.decompress(open(f, "rb").read()))
+    for s in p.sample:
+        names.update(p.string_table[l.str] for l in s.label if p.string_table[l.key] == "comm")
+print("\ufffd\ufffd" in names, "cpu_chain" in names)
+PYEOF
+check "pprof, a process named \\xff\\xfe: parses strictly, its comm is U+FFFD twice as in OTLP ($(cat "$T/hostile_pprof.out"))" \
+	[ "$(cat "$T/hostile_pprof.out")" = "True True" ]
 
 # away (503, then 429): said once, kept spooled; back: sent, oldest first
 rm -f "$R"/*.otlp "$R"/*.headers "$T/ospool-otlp"/*
@@ -141,7 +229,7 @@ rm -f "$R/status"
 froms=$(for f in "$R"/*.otlp; do "$PY" - "$OP" "$f" <<'PYEOF'
 import sys
 sys.path.insert(0, sys.argv[1])
-import otlp_profiles_service_pb2 as svc
+from opentelemetry.proto.collector.profiles.v1development import profiles_service_pb2 as svc
 r = svc.ExportProfilesServiceRequest()
 r.ParseFromString(open(sys.argv[2], "rb").read())
 print(r.resource_profiles[0].scope_profiles[0].profiles[0].time_unix_nano)
@@ -212,3 +300,64 @@ check "otlp: a URL not http(s), --otlp env without an endpoint, bad headers: an 
 	    grep -q 'OTEL_EXPORTER_OTLP_ENDPOINT is set' "$T/otlp_bad2.err" -- \
 	    grep -q 'OTEL_EXPORTER_OTLP_HEADERS: a key that is not an HTTP header name' "$T/otlp_bad3.err" -- \
 	    [ "$(grep -c t0ps3cret "$T/otlp_bad3.err")" -eq 0 ]
+
+echo "== pprof: mapping flags say what the profile holds"
+# as pprof's own symbolizer sets them (go tool pprof -raw): cpu_chain's
+# mapping, whose locations have source lines, [FN][FL][LN][IN]; Debian's
+# python3.11, named by its symbols alone (python3.11-dbg is not in make
+# deps), [FN]
+for f in "$D3"/*.pb.gz; do go tool pprof -raw "$f"; done >"$T/flags.raw" 2>&1
+lines=$(sed -n '/^Locations/,/^Mappings/p' "$T/flags.raw" | grep -c 'hot_leaf .*cpu_chain\.c:[0-9]')
+full=$(grep -cE '/cpu_chain [0-9a-f]* ?\[FN\]\[FL\]\[LN\]\[IN\]$' "$T/flags.raw")
+py=$(grep -cE '/python3\.11 [0-9a-f]* ?\[FN\]$' "$T/flags.raw")
+pyl=$(grep -E '/python3\.11 ' "$T/flags.raw" | grep -c 'LN')
+check "pprof: cpu_chain's mapping, with lines ($lines locations), flagged [FN][FL][LN][IN] ($full files); python3.11's [FN] alone ($py, $pyl with [LN])" \
+	all [ "$lines" -gt 0 ] -- [ "$full" -gt 0 ] -- [ "$py" -gt 0 ] -- [ "$pyl" -eq 0 ]
+
+echo "== pprof and OTLP: build ids of Go binaries and of the kernel"
+# a Go binary has no GNU build-id: its .note.go.buildid names it (what `go
+# tool buildid` prints), in pprof's Mapping and as OTLP's
+# process.executable.build_id.go, its frames typed go; the kernel's mapping
+# carries the kernel's build-id from /sys/kernel/notes
+if (cd examples/go_chain && GOCACHE=$T/gocache GOFLAGS=-mod=mod go build -o "$T/go_bid" .); then
+	gid=$(go tool buildid "$T/go_bid")
+	"$BPFPROF" -F 199 -o "$T/go_bid.pb.gz" -- "$T/go_bid" 0.6 2>/dev/null
+	"$BPFPROF" -F 199 -o "$T/go_bid.otlp" -- "$T/go_bid" 0.6 2>/dev/null
+	go tool pprof -raw "$T/go_bid.pb.gz" >"$T/go_bid.raw" 2>&1
+	"$PY" - "$OP" "$T/go_bid.otlp" <<'PYEOF' >"$T/go_bid.attrs"
+import sys
+sys.path.insert(0, sys.argv[1])
+from opentelemetry.proto.collector.profiles.v1development import profiles_service_pb2 as svc
+r = svc.ExportProfilesServiceRequest()
+r.ParseFromString(open(sys.argv[2], "rb").read())
+d = r.dictionary
+for loc in d.location_table[1:]:
+    m = d.mapping_table[loc.mapping_index]
+    if not d.string_table[m.filename_strindex].endswith("/go_bid"):
+        continue
+    kv = {d.string_table[d.attribute_table[i].key_strindex]: d.attribute_table[i].value.string_value
+          for i in list(m.attribute_indices) + list(loc.attribute_indices)}
+    print(kv.get("process.executable.build_id.go"), kv.get("profile.frame.type"))
+PYEOF
+	check "Go: pprof's mapping names the Go build ID ($gid), OTLP's too, its frames typed go ($(sort -u "$T/go_bid.attrs" | tr '\n' ' '))" \
+		all [ -n "$gid" ] -- grep -qF "/go_bid $gid " "$T/go_bid.raw" -- \
+		    [ "$(sort -u "$T/go_bid.attrs")" = "$gid go" ]
+else
+	fail "Go: go build of examples/go_chain failed"
+fi
+kid=$("$PY" - <<'PYEOF'
+import struct
+b = open("/sys/kernel/notes", "rb").read()
+o = 0
+while o + 12 <= len(b):
+    n, d, t = struct.unpack_from("<III", b, o)
+    o += 12
+    name, o = b[o:o + n], o + ((n + 3) & ~3)
+    desc, o = b[o:o + d], o + ((d + 3) & ~3)
+    if t == 3 and name == b"GNU\0":
+        print(desc.hex())
+PYEOF
+)
+"$BPFPROF" -F 199 -o "$T/kbid.pb.gz" -- dd if=/dev/zero of=/dev/null bs=64k count=100000 2>/dev/null
+check "kernel: its mapping in pprof carries the build-id of /sys/kernel/notes ($kid)" \
+	all [ -n "$kid" ] -- grep -qE "\[kernel\.kallsyms\] $kid " <(go tool pprof -raw "$T/kbid.pb.gz" 2>&1)

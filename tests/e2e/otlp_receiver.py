@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 """An OTLP/HTTP profiles receiver on 127.0.0.1, built on Debian's
-python3-protobuf and the project's .proto compiled by protoc into PROTO_DIR
+python3-protobuf and the upstream .proto files (user/output/proto/UPSTREAM)
+compiled by protoc into PROTO_DIR
 (with googleapis' google/rpc/status.proto, user/output/proto/google/rpc/),
 as the OpenTelemetry Collector's otlp receiver takes the signal (written from
 its receiver/otlpreceiver/otlphttp.go, commit b0200f37, and
@@ -32,7 +33,9 @@ import sys
 import time
 
 sys.path.insert(0, sys.argv[1])
-import otlp_profiles_service_pb2 as svc  # noqa: E402
+from opentelemetry.proto.collector.profiles.v1development import (  # noqa: E402
+    profiles_service_pb2 as svc,
+)
 from google.rpc import status_pb2  # noqa: E402
 
 DIR = sys.argv[2]

@@ -206,6 +206,57 @@ Test(elf_syms, no_build_id)
 	elf_syms__free(es);
 }
 
+/* A note file: "Go" note of type 4 with desc, as cmd/internal/buildid
+ * writes .note.go.buildid; added to a copy of in as that section. */
+static struct path with_go_note(const char *in, const char *name, const char *desc)
+{
+	struct path note = path_of("go.note"), out = path_of(name);
+	uint32_t hdr[3] = { 4, (uint32_t)strlen(desc), 4 };
+	static const char zeros[4];
+	FILE *f = fopen(note.s, "wb");
+
+	cr_assert_not_null(f);
+	cr_assert_eq(fwrite(hdr, sizeof(hdr), 1, f), 1);
+	cr_assert_eq(fwrite("Go\0\0", 4, 1, f), 1);
+	cr_assert_eq(fwrite(desc, strlen(desc), 1, f), 1);
+	cr_assert_eq(fwrite(zeros, (4 - strlen(desc) % 4) % 4, 1, f) <= 1, true);
+	cr_assert_eq(fclose(f), 0);
+	run("objcopy --add-section .note.go.buildid='%s' --set-section-flags .note.go.buildid=contents,readonly '%s' '%s'",
+	    note.s, in, out.s);
+	return out;
+}
+
+/* A Go binary has no GNU build-id: its file id is the Go build ID note's
+ * string; a GNU build-id, when there is one, wins; a note of other bytes
+ * than a Go build ID's alphabet is no id. */
+Test(elf_syms, go_build_id_is_the_file_id_without_a_gnu_one)
+{
+	static const char id[] = "F4anmDyp-GUZpzwxByxt/DfFzMQRKMOgyIx-wj5_n/0DMHa3Gc_u7c4ZjlBSFw/Tn9zANMlRRslIVKtqT0x";
+	struct path none = build("noid", PIE_FLAGS " -Wl,--build-id=none");
+	struct path gnu = build("gnuid", PIE_FLAGS);
+	struct path go = with_go_note(none.s, "go", id);
+	struct path both = with_go_note(gnu.s, "both", id);
+	struct path bad = with_go_note(none.s, "bad", "../../etc/x\x1b[2J");
+	char out[FILE_ID_MAX + 1], hex[2 * BUILD_ID_MAX + 1];
+	struct elf_syms *es;
+
+	es = open_path(go.s);
+	elf_syms__file_id(es, out);
+	cr_expect_str_eq(out, id);
+	cr_expect_eq(elf_syms__build_id(es, NULL), 0);
+	elf_syms__free(es);
+	es = open_path(both.s);
+	elf_syms__file_id(es, out);
+	elf_syms__build_id_hex(es, hex);
+	cr_expect(hex[0]);
+	cr_expect_str_eq(out, hex);
+	elf_syms__free(es);
+	es = open_path(bad.s);
+	elf_syms__file_id(es, out);
+	cr_expect_str_eq(out, "");
+	elf_syms__free(es);
+}
+
 /* The [vdso] mapping of this process. */
 static bool vdso_range(uint64_t *start, uint64_t *end)
 {

@@ -540,3 +540,33 @@ Test(ksyms, span_is_what_find_names)
 	cr_expect_null(ksyms__find(ks, end));
 	ksyms__free(ks);
 }
+
+/* /sys/kernel/notes' shape: notes of 4-byte words, each name and desc
+ * padded to 4; the GNU build-id one (type 3) is the kernel's id, any other
+ * is skipped, and a note that runs past the area ends the search. */
+Test(ksyms, notes_build_id)
+{
+	unsigned char buf[128] = { 0 };
+	char out[2 * KSYMS_BUILD_ID_MAX + 1];
+	uint32_t xen[3] = { 4, 5, 6 }, gnu[3] = { 4, 20, 3 };
+	size_t n = 0;
+
+	memcpy(buf + n, xen, sizeof(xen));
+	memcpy(buf + n + 12, "Xen", 4);
+	n += 12 + 4 + 8;		/* desc of 5, padded to 8 */
+	memcpy(buf + n, gnu, sizeof(gnu));
+	memcpy(buf + n + 12, "GNU", 4);
+	for (int i = 0; i < 20; i++)
+		buf[n + 16 + i] = (unsigned char)(0xa0 + i);
+	n += 12 + 4 + 20;
+	ksyms__notes_build_id(buf, n, out);
+	cr_expect_str_eq(out, "a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3");
+	ksyms__notes_build_id(buf, n - 1, out);	/* the id cut short */
+	cr_expect_str_eq(out, "");
+	ksyms__notes_build_id(buf, 24, out);		/* the Xen note alone */
+	cr_expect_str_eq(out, "");
+	xen[0] = 0xfffffff0u;				/* a name past the end */
+	memcpy(buf, xen, sizeof(xen));
+	ksyms__notes_build_id(buf, n, out);
+	cr_expect_str_eq(out, "");
+}

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* Unit tests of otlp.c: the request decodes, each dictionary table starts
  * with its zero value and holds no entry twice, inline frames are Lines of
- * one Location, samples carry their attributes. */
+ * one Location, a resource per process, frame types, Python functions
+ * without their line, samples carry the thread's attributes. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,7 +11,7 @@
 #include "leak_check.h"
 #include "profile/aggregate.h"
 #include "output/otlp.h"
-#include "otlp_profiles_service.pb-c.h"
+#include "opentelemetry/proto/collector/profiles/v1development/profiles_service.pb-c.h"
 
 TestSuite(otlp, .fini = check_leaks);
 
@@ -125,9 +126,11 @@ Test(otlp, dictionary_dedup_zero_and_inlines)
 			 "/bin/app");
 	cr_expect_eq(d->mapping_table[loc->mapping_index]->n_attribute_indices, 1);
 	cr_expect_str_eq(sample_attr(d, pr->samples[0], "thread.name")->string_value, "app");
-	cr_expect_eq(sample_attr(d, pr->samples[0], "process.pid")->int_value, 10);
+	cr_expect_null(sample_attr(d, pr->samples[0], "process.pid"));	/* the resource's */
 	cr_expect_eq(sample_attr(d, pr->samples[1], "thread.id")->int_value, 12);
 	cr_expect_null(sample_attr(d, pr->samples[0], "container.id"));
+	cr_expect_str_eq(d->link_table[0]->trace_id.len == 16 && d->link_table[0]->span_id.len == 8 ?
+			 "16/8" : "other", "16/8");
 	free_request(r);
 	profile__free(p);
 }
@@ -151,7 +154,7 @@ Test(otlp, resource_from_environment)
 	unsetenv("OTEL_SERVICE_NAME");
 	unsetenv("OTEL_RESOURCE_ATTRIBUTES");
 	res = r->resource_profiles[0]->resource;
-	cr_assert_eq(res->n_attributes, 4);
+	cr_assert_eq(res->n_attributes, 5);	/* and process.pid */
 	for (size_t i = 0; i < res->n_attributes; i++) {
 		const char *k = res->attributes[i]->key, *v = res->attributes[i]->value->string_value;
 
@@ -165,6 +168,129 @@ Test(otlp, resource_from_environment)
 			seen += v[0] != '\0';
 	}
 	cr_expect_eq(seen, 4);
+	free_request(r);
+	profile__free(p);
+}
+
+static const Opentelemetry__Proto__Common__V1__AnyValue *
+resource_attr(const Opentelemetry__Proto__Profiles__V1development__ResourceProfiles *rp, const char *key)
+{
+	for (size_t i = 0; i < rp->resource->n_attributes; i++)
+		if (!strcmp(rp->resource->attributes[i]->key, key))
+			return rp->resource->attributes[i]->value;
+	return NULL;
+}
+
+/* The frame type of a location (its one attribute). */
+static const char *frame_type(const Dictionary *d, int32_t loc)
+{
+	const Opentelemetry__Proto__Profiles__V1development__Location *l = d->location_table[loc];
+
+	cr_assert_eq(l->n_attribute_indices, 1);
+	cr_assert_str_eq(d->string_table[d->attribute_table[l->attribute_indices[0]]->key_strindex],
+			 "profile.frame.type");
+	return d->attribute_table[l->attribute_indices[0]]->value->string_value;
+}
+
+/* Two processes: a resource each, by pid, with the executable its stacks
+ * show and the schema URL; kernel, native and Python frames typed; a
+ * Python function one Function whatever line runs, named without it. */
+Test(otlp, resource_per_process_and_frame_types)
+{
+	struct pframe py[] = {
+		{ .name = "_start", .mapping = "/usr/bin/python3.11", .build_id = "", .addr = 0x55000010,
+		  .map_start = 0x55000000, .map_limit = 0x55100000 },
+		{ .name = "run (subprocess.py:550)", .mapping = "[python]", .file = "/usr/lib/subprocess.py",
+		  .line = 550, .start_line = 540, .python = true },
+		{ .name = "read", .mapping = "/lib/libc.so.6", .build_id = "", .addr = 0x7f000020,
+		  .map_start = 0x7f000000, .map_limit = 0x7f100000 },
+		{ .name = "vfs_read", .mapping = "[kernel.kallsyms]", .addr = 0xffffffff81000000ull,
+		  .kernel = true },
+	};
+	struct pframe py2[] = { py[0], { .name = "run (subprocess.py:551)", .mapping = "[python]",
+					 .file = "/usr/lib/subprocess.py", .line = 551, .start_line = 540,
+					 .python = true } };
+	struct pframe other[] = { { .name = "main", .mapping = "/opt/srv", .build_id = "", .addr = 0x401000,
+				    .map_start = 0x400000, .map_limit = 0x500000 } };
+	const Opentelemetry__Proto__Profiles__V1development__ResourceProfiles *rp;
+	const Opentelemetry__Proto__Profiles__V1development__Stack *st;
+	struct profile *p = profile__new();
+	const Dictionary *d;
+	int32_t fn_550, fn_551;
+	Request *r;
+
+	cr_assert_not_null(p);
+	cr_assert_eq(profile__add(p, 0, "srv", 300, 300, 0, 4, other, 1), 0);
+	cr_assert_eq(profile__add(p, 0, "python3", 200, 201, 0, 3, py, 4), 0);
+	cr_assert_eq(profile__add(p, 0, "python3", 200, 201, 0, 1, py2, 2), 0);
+	r = encode(p);
+	d = r->dictionary;
+	cr_assert_eq(r->n_resource_profiles, 2);
+	rp = r->resource_profiles[0];
+	cr_expect_eq(resource_attr(rp, "process.pid")->int_value, 200);
+	cr_expect_str_eq(resource_attr(rp, "process.executable.path")->string_value, "/usr/bin/python3.11");
+	cr_expect_str_eq(resource_attr(rp, "process.executable.name")->string_value, "python3.11");
+	cr_expect_str_eq(resource_attr(rp, "service.name")->string_value, "bpfprof");
+	cr_expect_str_eq(rp->schema_url, "https://opentelemetry.io/schemas/1.44.0");
+	cr_expect_str_eq(rp->scope_profiles[0]->schema_url, rp->schema_url);
+	cr_expect_eq(resource_attr(r->resource_profiles[1], "process.pid")->int_value, 300);
+	cr_expect_str_eq(resource_attr(r->resource_profiles[1], "process.executable.name")->string_value, "srv");
+	cr_assert_eq(rp->scope_profiles[0]->profiles[0]->n_samples, 2);
+	st = d->stack_table[rp->scope_profiles[0]->profiles[0]->samples[0]->stack_index];
+	cr_assert_eq(st->n_location_indices, 4);	/* leaf first */
+	cr_expect_str_eq(frame_type(d, st->location_indices[0]), "kernel");
+	cr_expect_str_eq(frame_type(d, st->location_indices[1]), "native");
+	cr_expect_str_eq(frame_type(d, st->location_indices[2]), "cpython");
+	cr_expect_str_eq(fn_name(d, d->location_table[st->location_indices[2]]->lines[0]->function_index), "run");
+	fn_550 = d->location_table[st->location_indices[2]]->lines[0]->function_index;
+	cr_expect_eq(d->location_table[st->location_indices[2]]->lines[0]->line, 550);
+	st = d->stack_table[rp->scope_profiles[0]->profiles[0]->samples[1]->stack_index];
+	cr_assert_eq(st->n_location_indices, 2);
+	fn_551 = d->location_table[st->location_indices[0]]->lines[0]->function_index;
+	cr_expect_eq(fn_550, fn_551, "one Function for run, whatever its line");
+	free_request(r);
+	profile__free(p);
+}
+
+/* A profile without samples: one resource of the host's, its interval. */
+Test(otlp, empty_profile_one_host_resource)
+{
+	struct profile *p = profile__new();
+	Request *r;
+
+	cr_assert_not_null(p);
+	p->stats.start_wall_ns = 42;
+	r = encode(p);
+	cr_assert_eq(r->n_resource_profiles, 1);
+	cr_expect_null(resource_attr(r->resource_profiles[0], "process.pid"));
+	cr_expect_not_null(resource_attr(r->resource_profiles[0], "host.name"));
+	cr_assert_eq(r->resource_profiles[0]->scope_profiles[0]->n_profiles, 1);
+	cr_expect_eq(r->resource_profiles[0]->scope_profiles[0]->profiles[0]->time_unix_nano, 42);
+	free_request(r);
+	profile__free(p);
+}
+
+/* Processes seen in any order, each again later: one resource each,
+ * ordered by pid, holding all of its samples and no other's. */
+Test(otlp, one_resource_per_process_whatever_the_order)
+{
+	static const pid_t pids[] = { 300, 100, 200, 400, 100, 300, 200, 400, 100 };
+	struct pframe f[] = { { .name = "main", .mapping = "/bin/app", .build_id = "", .addr = 0x10,
+				.map_limit = 0x1000 } };
+	struct profile *p = profile__new();
+	Request *r;
+
+	cr_assert_not_null(p);
+	for (size_t i = 0; i < sizeof(pids) / sizeof(pids[0]); i++)
+		cr_assert_eq(profile__add(p, 0, "app", pids[i], pids[i] + (pid_t)i, 0, 1, f, 1), 0);
+	r = encode(p);
+	cr_assert_eq(r->n_resource_profiles, 4);
+	for (size_t i = 0; i < 4; i++) {
+		const Opentelemetry__Proto__Profiles__V1development__ResourceProfiles *rp = r->resource_profiles[i];
+
+		cr_expect_eq(resource_attr(rp, "process.pid")->int_value, 100 * (int64_t)(i + 1));
+		cr_expect_eq(rp->scope_profiles[0]->profiles[0]->n_samples, i == 0 ? 3 : 2, "pid %zu00", i + 1);
+	}
 	free_request(r);
 	profile__free(p);
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* Bounds-checked reading of an ELF file's parts with libelf: sections'
  * data, the GNU build-id note. */
+#include <ctype.h>
 #include <errno.h>
 #include <string.h>
 #include <unistd.h>
@@ -11,7 +12,32 @@
 struct build_id {
 	unsigned char *id;
 	size_t len;
+	char *go;		/* GO_BUILD_ID_MAX + 1 bytes */
 };
+
+#define NT_GO_BUILD_ID	4	/* cmd/internal/buildid: the note "Go\0\0", type 4 */
+
+/* A Go build ID: base64-like parts joined by '/', nothing else (it is
+ * the file's text: it goes into profiles as it is). */
+static bool go_build_id_ok(const char *s, size_t len)
+{
+	if (!len || len > GO_BUILD_ID_MAX)
+		return false;
+	for (size_t i = 0; i < len; i++)
+		if (!isalnum((unsigned char)s[i]) && !strchr("_=/-", s[i]))
+			return false;
+	return true;
+}
+
+static void note_go_build_id(struct build_id *b, const char *name, const char *desc,
+			     const GElf_Nhdr *nh)
+{
+	if (nh->n_type == NT_GO_BUILD_ID && nh->n_namesz == 4 && !memcmp(name, "Go\0\0", 4) &&
+	    !b->go[0] && go_build_id_ok(desc, nh->n_descsz)) {
+		memcpy(b->go, desc, nh->n_descsz);
+		b->go[nh->n_descsz] = '\0';
+	}
+}
 
 /* [off, off + len) lies inside a file of fsize bytes, without overflow. */
 bool elf_read__in_file(uint64_t off, uint64_t len, uint64_t fsize)
@@ -68,6 +94,7 @@ static bool note_build_id(struct build_id *b, Elf_Data *data)
 	GElf_Nhdr nh;
 
 	while ((next = gelf_getnote(data, off, &nh, &name_off, &desc_off)) > 0) {
+		note_go_build_id(b, base + name_off, base + desc_off, &nh);
 		if (nh.n_type == NT_GNU_BUILD_ID && nh.n_descsz > 0 &&
 		    nh.n_namesz == sizeof(ELF_NOTE_GNU) &&
 		    !memcmp(base + name_off, ELF_NOTE_GNU, sizeof(ELF_NOTE_GNU))) {
@@ -125,9 +152,9 @@ static int build_id_from_sections(struct build_id *b, Elf *elf, uint64_t fsize)
 }
 
 int elf_read__build_id(Elf *elf, size_t phnum, uint64_t fsize, unsigned char id[BUILD_ID_MAX],
-		       size_t *len)
+		       size_t *len, char go[GO_BUILD_ID_MAX + 1])
 {
-	struct build_id b = { .id = id };
+	struct build_id b = { .id = id, .go = go };
 	int err = build_id_from_phdrs(&b, elf, phnum, fsize);
 
 	if (!err)

@@ -50,8 +50,12 @@ int elf_read__scn_data(Elf_Scn *scn, const GElf_Shdr *sh, uint64_t fsize, Elf_Da
 
 /* The first GNU build-id note, of PT_NOTE segments first, then of SHT_NOTE
  * sections (a note area beyond ELF_NOTES_MAX bytes is not searched); *len
- * 0 when there is none. Returns 0 or -errno for a malformed file. */
+ * 0 when there is none. And into go (GO_BUILD_ID_MAX + 1 bytes), the Go
+ * build ID note's string ("Go" note of type 4, as cmd/internal/buildid
+ * writes it) of the notes searched, if it is made of its alphabet
+ * ([A-Za-z0-9_=/-]) alone; "" else. Returns 0 or -errno for a malformed
+ * file. */
 int elf_read__build_id(Elf *elf, size_t phnum, uint64_t fsize, unsigned char id[BUILD_ID_MAX],
-		       size_t *len);
+		       size_t *len, char go[GO_BUILD_ID_MAX + 1]);
 
 #endif

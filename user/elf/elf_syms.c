@@ -53,7 +53,8 @@ static struct elf_syms *load(Elf *elf, uint64_t fsize, bool with_syms)
 	}
 	err = elf_syms_read__segs(es, elf, phnum, fsize);
 	if (!err)
-		err = elf_read__build_id(elf, phnum, fsize, es->build_id, &es->build_id_len);
+		err = elf_read__build_id(elf, phnum, fsize, es->build_id, &es->build_id_len,
+					 es->go_build_id);
 	if (!err && with_syms)
 		err = elf_syms_read__syms(es, elf, fsize);
 	if (!err && with_syms)
@@ -261,6 +262,13 @@ void elf_syms__build_id_hex(const struct elf_syms *es, char *out)
 	for (i = 0; i < len; i++)
 		sprintf(&out[2 * i], "%02x", id[i]);
 	out[2 * len] = '\0';
+}
+
+void elf_syms__file_id(const struct elf_syms *es, char *out)
+{
+	elf_syms__build_id_hex(es, out);
+	if (!out[0] && es)
+		snprintf(out, FILE_ID_MAX + 1, "%s", es->go_build_id);
 }
 
 uint64_t elf_syms__dwarf_bytes(const struct elf_syms *es)

@@ -8,6 +8,11 @@
 #include <stdint.h>
 
 #define BUILD_ID_MAX	20
+/* A Go build ID (.note.go.buildid: "actionID/contentID", ~83 characters)
+ * kept when it is at most this long and made of its alphabet alone. */
+#define GO_BUILD_ID_MAX	127
+/* The longest file id elf_syms__file_id() writes, without its NUL. */
+#define FILE_ID_MAX	GO_BUILD_ID_MAX
 
 struct elf_syms;
 
@@ -64,6 +69,12 @@ size_t elf_syms__build_id(const struct elf_syms *es, const unsigned char **id);
 
 /* The build-id in hex into out (2 * BUILD_ID_MAX + 1 bytes); "" when absent. */
 void elf_syms__build_id_hex(const struct elf_syms *es, char *out);
+
+/* The file's id as profiles name it (pprof's Mapping.build_id): its GNU
+ * build-id in hex, or, for a Go binary without one, its Go build ID, the
+ * string of .note.go.buildid; "" when it has neither. out holds
+ * FILE_ID_MAX + 1 bytes. */
+void elf_syms__file_id(const struct elf_syms *es, char *out);
 
 size_t elf_syms__count(const struct elf_syms *es);
 

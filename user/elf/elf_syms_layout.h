@@ -31,6 +31,7 @@ struct elf_syms {
 	size_t names_len, names_cap;
 	unsigned char build_id[BUILD_ID_MAX];
 	size_t build_id_len;
+	char go_build_id[GO_BUILD_ID_MAX + 1];	/* "" when none */
 	bool full_symtab;	/* symbols from .symtab, not only .dynsym */
 	uint64_t dwarf_bytes;	/* .debug_* sections, as libdw holds them */
 	uint64_t entry;		/* a program's entry point (e_entry); 0: a library */

@@ -334,7 +334,7 @@ static void load(struct files *fs, struct fentry *e, int fd)
 		f->why = errno == E2BIG ? UNNAMED_OVER_LIMIT : UNNAMED_NOT_ELF;
 	if (f->syms && !fs->opts.layout_only && !elf_syms__full_symtab(f->syms))
 		f->debug = open_debug_file(fs, f->syms);
-	elf_syms__build_id_hex(f->syms, f->build_id);
+	elf_syms__file_id(f->syms, f->build_id);
 	e->bytes = elf_syms__bytes(f->syms) + elf_syms__bytes(f->debug);
 }
 

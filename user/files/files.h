@@ -50,7 +50,8 @@ struct file_entry {
 	enum unnamed why;		/* when syms is NULL: why (unreadable, not ELF...) */
 	/* its functions by CFI: after files__functions() until files__trim() */
 	struct fde_index *fdes;
-	char build_id[2 * BUILD_ID_MAX + 1];	/* hex; "" when unknown */
+	char build_id[FILE_ID_MAX + 1];	/* elf_syms__file_id(): GNU hex, or a Go
+					 * binary's Go build ID; "" when unknown */
 	/* the unwinder's (its table, its rows): released with the entry by
 	 * the callback of files__on_release() */
 	void *unwind;

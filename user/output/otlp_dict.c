@@ -6,16 +6,17 @@
 #include <search.h>
 #include <stdbool.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/grow.h"
-#include "base/cgroup_name.h"
+#include "base/utf8_safe.h"
+#include "output/frame_kind.h"
 #include "output/otlp_dict.h"
 
-#define SAMPLE_ATTRS	7	/* thread.name, thread.id, process.pid, the cgroup's four */
 #define BUILD_ID_KEY	"process.executable.build_id.gnu"
+#define GO_BUILD_ID_KEY	"process.executable.build_id.go"
+#define FRAME_TYPE_KEY	"profile.frame.type"
 
 struct dkey {
 	int32_t index;
@@ -69,47 +70,97 @@ static void *make_string(struct enc *e, const void *s)
 	return strdup(s);
 }
 
+/* Strings leave as well-formed UTF-8 (base/utf8_safe.h), interned by
+ * what leaves: two names that differ only in invalid bytes are one entry. */
 int32_t otlp_dict__str(struct enc *e, const char *s)
 {
-	return intern(e, &e->strings, s, strlen(s), make_string, s);
+	char *safe;
+	int32_t idx;
+
+	if (utf8_safe__valid(s))
+		return intern(e, &e->strings, s, strlen(s), make_string, s);
+	safe = utf8_safe__dup(s);
+	if (!safe) {
+		e->err = -ENOMEM;
+		return 0;
+	}
+	idx = intern(e, &e->strings, safe, strlen(safe), make_string, safe);
+	free(safe);
+	return idx;
 }
 
-/* An attribute's identity: key, kind, value (a string's index). */
+/* The first len bytes of s, interned. */
+static int32_t str_n(struct enc *e, const char *s, size_t len)
+{
+	char *copy = strndup(s, len);
+	int32_t idx;
+
+	if (!copy) {
+		e->err = -ENOMEM;
+		return 0;
+	}
+	idx = otlp_dict__str(e, copy);
+	free(copy);
+	return idx;
+}
+
+/* An attribute's identity: key, kind, value (a number, or the string's
+ * bytes after it). A string value is the attribute's own (AnyValue's
+ * string_value, as every receiver reads it), not an entry of the string
+ * table, which would then hold it unused. */
 struct attr_key {
 	int32_t key;
 	int32_t kind;
-	int64_t value;
+	int64_t num;
+	char str[];
 };
 
 static void *make_attr(struct enc *e, const void *arg)
 {
 	const struct attr_key *k = arg;
-	struct { KeyValueAndUnit kv; AnyValue v; } *blk = calloc(1, sizeof(*blk));
+	size_t len = k->kind == OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_STRING_VALUE ?
+		     strlen(k->str) + 1 : 0;
+	struct attr_block { KeyValueAndUnit kv; AnyValue v; char str[]; } *blk;
 
+	(void)e;
+	blk = calloc(1, sizeof(*blk) + len);
 	if (!blk)
 		return NULL;
 	opentelemetry__proto__profiles__v1development__key_value_and_unit__init(&blk->kv);
 	opentelemetry__proto__common__v1__any_value__init(&blk->v);
 	blk->kv.key_strindex = k->key;
 	blk->kv.value = &blk->v;
-	if (k->kind == OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_STRING_VALUE)
-		blk->v.string_value = e->strings.items[k->value];
+	if (len)
+		blk->v.string_value = memcpy(blk->str, k->str, len);
 	else
-		blk->v.int_value = k->value;
+		blk->v.int_value = k->num;
 	blk->v.value_case = k->kind;
 	return blk;
 }
 
-static int32_t attr_str(struct enc *e, const char *key, const char *value)
+int32_t otlp_dict__attr_str(struct enc *e, const char *key, const char *value)
 {
-	struct attr_key k = { otlp_dict__str(e, key),
-			      OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_STRING_VALUE,
-			      otlp_dict__str(e, value) };
+	char *safe = utf8_safe__dup(value);
+	size_t len = safe ? strlen(safe) + 1 : 0;
+	struct attr_key *k = safe ? malloc(sizeof(*k) + len) : NULL;
+	int32_t idx;
 
-	return intern(e, &e->attrs, &k, sizeof(k), make_attr, &k);
+	if (!k) {
+		free(safe);
+		e->err = -ENOMEM;
+		return 0;
+	}
+	k->key = otlp_dict__str(e, key);
+	k->kind = OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_STRING_VALUE;
+	k->num = 0;
+	memcpy(k->str, safe, len);
+	idx = intern(e, &e->attrs, k, sizeof(*k) + len, make_attr, k);
+	free(k);
+	free(safe);
+	return idx;
 }
 
-static int32_t attr_int(struct enc *e, const char *key, int64_t value)
+int32_t otlp_dict__attr_int(struct enc *e, const char *key, int64_t value)
 {
 	struct attr_key k = { otlp_dict__str(e, key),
 			      OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_INT_VALUE, value };
@@ -126,16 +177,19 @@ static void *make_function(struct enc *e, const void *arg)
 	if (!fn)
 		return NULL;
 	opentelemetry__proto__profiles__v1development__function__init(fn);
-	fn->name_strindex = fn->system_name_strindex = (int32_t)k[0];
+	fn->name_strindex = (int32_t)k[0];
 	fn->filename_strindex = (int32_t)k[1];
 	fn->start_line = k[2];
 	return fn;
 }
 
+/* A function is its name (a Python frame's without its line) in its
+ * source file from its first line: one Function whatever line runs. The
+ * name is the one bpfprof shows (demangled), so no system name. */
 static int32_t function(struct enc *e, const struct pframe *f)
 {
-	int64_t k[3] = { otlp_dict__str(e, f->name ? f->name : ""), otlp_dict__str(e, f->file ? f->file : ""),
-			 f->start_line };
+	int64_t k[3] = { str_n(e, f->name, frame_kind__function_len(f)),
+			 otlp_dict__str(e, f->file ? f->file : ""), f->start_line };
 
 	return intern(e, &e->functions, k, sizeof(k), make_function, k);
 }
@@ -165,20 +219,23 @@ static void *make_mapping(struct enc *e, const void *arg)
 	return blk;
 }
 
-/* As pprof.c: the mapping as the process had it, a file's build-id beside it. */
+/* As pprof.c: the mapping as the process had it, a file's build-id beside it
+ * (a Go binary's Go build ID as the conventions' .go attribute). */
 static int32_t mapping(struct enc *e, const struct pframe *f)
 {
 	struct map_key k = { f->map_start, f->map_limit, f->map_off,
 			     otlp_dict__str(e, f->mapping && f->mapping[0] ? f->mapping : "[unknown]"),
-			     f->build_id && f->build_id[0] ? attr_str(e, BUILD_ID_KEY, f->build_id) : 0 };
+			     f->build_id && f->build_id[0] ?
+			     otlp_dict__attr_str(e, frame_kind__go_build_id(f->build_id) ? GO_BUILD_ID_KEY :
+						 BUILD_ID_KEY, f->build_id) : 0 };
 
 	return intern(e, &e->mappings, &k, sizeof(k), make_mapping, &k);
 }
 
-/* A location's identity: mapping, address, then (function, line) of each
- * Line, innermost first. */
+/* A location's identity: mapping, address, frame type (its attribute),
+ * then (function, line) of each Line, innermost first. */
 struct loc_key {
-	int64_t map, addr, nlines;
+	int64_t map, addr, type, nlines;
 	int64_t lines[][2];
 };
 
@@ -186,16 +243,20 @@ static void *make_location(struct enc *e, const void *arg)
 {
 	const struct loc_key *k = arg;
 	size_t n = (size_t)k->nlines;
-	Location *loc = calloc(1, sizeof(*loc) + n * (sizeof(Line *) + sizeof(Line)));
+	Location *loc = calloc(1, sizeof(*loc) + sizeof(int32_t) +
+				  n * (sizeof(Line *) + sizeof(Line)));
 	Line *lines;
 
 	(void)e;
 	if (!loc)
 		return NULL;
-	/* one block: the location, its line pointers, its lines */
+	/* one block: the location, its line pointers, its lines, its attribute */
 	opentelemetry__proto__profiles__v1development__location__init(loc);
 	loc->lines = (Line **)(loc + 1);
 	lines = (Line *)(loc->lines + n);
+	loc->attribute_indices = (int32_t *)(lines + n);
+	loc->attribute_indices[0] = (int32_t)k->type;
+	loc->n_attribute_indices = 1;
 	for (size_t i = 0; i < n; i++) {
 		opentelemetry__proto__profiles__v1development__line__init(&lines[i]);
 		lines[i].function_index = (int32_t)k->lines[i][0];
@@ -210,7 +271,8 @@ static void *make_location(struct enc *e, const void *arg)
 
 /* f[0..n): the frame holding the code and those inlined into it there,
  * root first; the Lines go innermost first, as the spec orders them. */
-static int32_t location(struct enc *e, const struct pframe *const *f, uint32_t n)
+static int32_t location(struct enc *e, const struct pframe *const *f, uint32_t n,
+		       const char *exe)
 {
 	size_t len = sizeof(struct loc_key) + n * sizeof(int64_t[2]);
 	struct loc_key *k = malloc(len);
@@ -222,6 +284,7 @@ static int32_t location(struct enc *e, const struct pframe *const *f, uint32_t n
 	}
 	k->map = mapping(e, f[0]);
 	k->addr = (int64_t)f[0]->addr;
+	k->type = otlp_dict__attr_str(e, FRAME_TYPE_KEY, frame_kind__otel_type(f[0], exe));
 	if (n == 1 && !f[0]->name[0])
 		n = 0;	/* --symbolize none: an address, named later */
 	k->nlines = n;
@@ -254,8 +317,7 @@ static void *make_stack(struct enc *e, const void *arg)
 	return st;
 }
 
-/* The sample's stack, leaf first as pprof and OTLP list it. */
-static int32_t stack(struct enc *e, const struct psample *ps)
+int32_t otlp_dict__stack(struct enc *e, const struct psample *ps, const char *exe)
 {
 	int32_t *locs = malloc((ps->nframes ? ps->nframes : 1) * sizeof(*locs)), idx;
 	struct stack_ref k = { 0, locs };
@@ -269,64 +331,11 @@ static int32_t stack(struct enc *e, const struct psample *ps)
 		first = i - 1;
 		while (first > 0 && ps->frames[first]->inlined)
 			first--;
-		locs[k.n++] = location(e, &ps->frames[first], i - first);
+		locs[k.n++] = location(e, &ps->frames[first], i - first, exe);
 	}
 	idx = intern(e, &e->stacks, locs, k.n * sizeof(*locs), make_stack, &k);
 	free(locs);
 	return idx;
-}
-
-/* A cgroup's attributes, made once for the samples in a row in it. */
-static const int32_t *cgroup_attrs(struct enc *e, const struct pcgroup *cg)
-{
-	struct cgroup_name name;
-
-	if (e->cg_of == cg)
-		return e->cg_attrs;
-	cgroup_name__parse(cg->path ? cg->path : "", &name);
-	e->cg_of = cg;
-	e->cg_attrs[0] = cg->path && cg->path[0] ? attr_str(e, "process.linux.cgroup", cg->path) : 0;
-	e->cg_attrs[1] = name.container[0] ? attr_str(e, "container.id", name.container) : 0;
-	e->cg_attrs[2] = name.pod[0] ? attr_str(e, "k8s.pod.uid", name.pod) : 0;
-	e->cg_attrs[3] = name.unit[0] ? attr_str(e, "systemd.unit", name.unit) : 0;
-	return e->cg_attrs;
-}
-
-/* One allocation a sample: the Sample, its value, its attributes. */
-struct sample_block {
-	Sample s;
-	int64_t value;
-	int32_t attrs[SAMPLE_ATTRS];
-};
-
-Sample *otlp_dict__sample(struct enc *e, const struct psample *ps)
-{
-	struct sample_block *blk = calloc(1, sizeof(*blk));
-	char comm[TASK_COMM_LEN];
-	const int32_t *cg;
-	size_t n = 0;
-
-	if (!blk) {
-		e->err = -ENOMEM;
-		return NULL;
-	}
-	opentelemetry__proto__profiles__v1development__sample__init(&blk->s);
-	memcpy(comm, ps->comm, sizeof(comm));
-	comm[sizeof(comm) - 1] = '\0';
-	blk->s.stack_index = stack(e, ps);
-	blk->value = (int64_t)ps->count;
-	blk->s.values = &blk->value;
-	blk->s.n_values = 1;
-	blk->attrs[n++] = attr_str(e, "thread.name", comm);
-	blk->attrs[n++] = attr_int(e, "thread.id", ps->pid);
-	blk->attrs[n++] = attr_int(e, "process.pid", ps->tgid);
-	cg = ps->cgroup ? cgroup_attrs(e, ps->cgroup) : NULL;
-	for (size_t i = 0; cg && i < 4; i++)
-		if (cg[i])
-			blk->attrs[n++] = cg[i];
-	blk->s.attribute_indices = blk->attrs;
-	blk->s.n_attribute_indices = n;
-	return &blk->s;
 }
 
 static void *make_zero(struct enc *e, const void *arg)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/* The OTLP request's shared dictionary (otlp_dict.c), for otlp.c alone:
+/* The OTLP request's shared dictionary (otlp_dict.c), for otlp.c and otlp_env.c:
  * its tables, each entry interned by the bytes that make it what it is,
  * so no entry is there twice, and index 0 of each the empty value. */
 #ifndef BPFPROF_OTLP_DICT_H
@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "profile/aggregate.h"
-#include "otlp_profiles_service.pb-c.h"
+#include "opentelemetry/proto/collector/profiles/v1development/profiles_service.pb-c.h"
 
 typedef Opentelemetry__Proto__Collector__Profiles__V1development__ExportProfilesServiceRequest
 	Request;
@@ -41,20 +41,25 @@ struct table {
 
 struct enc {
 	struct table strings, attrs, functions, mappings, locations, stacks;
-	const struct pcgroup *cg_of;	/* the last sample's cgroup, and its */
-	int32_t cg_attrs[4];		/* attributes (0: none) */
 	int err;			/* the first failure: -ENOMEM */
 };
 
 /* Entry 0 of every table: the zero value, so that index 0 is "none". */
 void otlp_dict__init(struct enc *e);
 
-/* The index of s in the string table, added on first sight. */
+/* The index of s in the string table, added on first sight; s as
+ * well-formed UTF-8 (base/utf8_safe.h). */
 int32_t otlp_dict__str(struct enc *e, const char *s);
 
-/* One sample of ps: its stack, value and attributes, interned (a block
- * the caller frees); NULL with e->err set when out of memory. */
-Sample *otlp_dict__sample(struct enc *e, const struct psample *ps);
+/* The index of the attribute key = value in the attribute table. */
+int32_t otlp_dict__attr_str(struct enc *e, const char *key, const char *value);
+int32_t otlp_dict__attr_int(struct enc *e, const char *key, int64_t value);
+
+/* The index of ps's stack in the stack table, leaf first; its locations
+ * with their Lines (an address's inlined frames innermost first), their
+ * mapping and their profile.frame.type (exe: the process's executable,
+ * "" when unknown; output/frame_kind.h). */
+int32_t otlp_dict__stack(struct enc *e, const struct psample *ps, const char *exe);
 
 /* The tables' entries and trees. */
 void otlp_dict__free(struct enc *e);

@@ -6,7 +6,7 @@
 #include "base/term_safe.h"
 #include "output/otlp_reply.h"
 #include "google/rpc/status.pb-c.h"
-#include "otlp_profiles_service.pb-c.h"
+#include "opentelemetry/proto/collector/profiles/v1development/profiles_service.pb-c.h"
 
 typedef Opentelemetry__Proto__Collector__Profiles__V1development__ExportProfilesServiceResponse
 	Response;

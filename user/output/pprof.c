@@ -8,7 +8,9 @@
 
 #include "base/grow.h"
 #include "base/cgroup_name.h"
+#include "base/utf8_safe.h"
 #include "profile/aggregate.h"
+#include "output/frame_kind.h"
 #include "output/gzip.h"
 #include "output/pprof.h"
 #include "output/sample_kind.h"
@@ -99,6 +101,10 @@ static uint64_t lookup_or_add(struct builder *b, void **tree, const struct pp_ke
 	return next;
 }
 
+static int64_t own(struct builder *b, char *copy);
+
+/* The index of s in the string table; s is kept by pointer (it must
+ * outlive the write), or, not well-formed UTF-8, by a repaired copy. */
 static int64_t str_index(struct builder *b, const char *s)
 {
 	struct pp_key key = { .a = s };
@@ -106,6 +112,8 @@ static int64_t str_index(struct builder *b, const char *s)
 	bool added;
 	uint64_t id;
 
+	if (!utf8_safe__valid(s))
+		return own(b, strdup(s));
 	if (GROW(b->prof.string_table, b->cap_str, n + 1)) {
 		b->err = -ENOMEM;
 		return 0;
@@ -116,24 +124,34 @@ static int64_t str_index(struct builder *b, const char *s)
 	return (int64_t)id;
 }
 
-/* The index of the first len bytes of s, a copy of them owned by the
- * builder (the table keeps pointers: the text must outlive the write). */
-static int64_t own_index(struct builder *b, const char *s, size_t len)
+/* The index of copy, a string made here, which the builder then owns
+ * (freed now if the table had it); made well-formed UTF-8 first
+ * (base/utf8_safe.h: the same repair as OTLP's). */
+static int64_t own(struct builder *b, char *copy)
 {
-	char *copy = strndup(s, len);
+	char *safe = copy && !utf8_safe__valid(copy) ? utf8_safe__dup(copy) : copy;
 	int64_t idx;
 
-	if (!copy || GROW(b->owned, b->cap_owned, b->n_owned + 1)) {
+	if (safe != copy)
 		free(copy);
+	if (!safe || GROW(b->owned, b->cap_owned, b->n_owned + 1)) {
+		free(safe);
 		b->err = -ENOMEM;
 		return 0;
 	}
-	idx = str_index(b, copy);
-	if (b->err || b->prof.string_table[idx] != copy)
-		free(copy);	/* seen before: the table's copy is it */
+	idx = str_index(b, safe);
+	if (b->err || b->prof.string_table[idx] != safe)
+		free(safe);	/* seen before: the table's copy is it */
 	else
-		b->owned[b->n_owned++] = copy;
+		b->owned[b->n_owned++] = safe;
 	return b->err ? 0 : idx;
+}
+
+/* The index of the first len bytes of s, a copy of them owned by the
+ * builder. */
+static int64_t own_index(struct builder *b, const char *s, size_t len)
+{
+	return own(b, strndup(s, len));
 }
 
 /* A mapping as the process had it: addresses are virtual addresses in it,
@@ -168,25 +186,8 @@ static uint64_t mapping_id(struct builder *b, const struct pframe *f)
 	m->file_offset = f->map_off;
 	m->filename = str_index(b, f->mapping[0] ? f->mapping : "[unknown]");
 	m->build_id = str_index(b, f->build_id);
-	m->has_functions = f->name[0] != '\0';	/* else named later */
 	b->prof.mapping[b->prof.n_mapping++] = m;
 	return id;
-}
-
-/* A sample's executable: its file frame at the lowest address (a PIE's
- * 0x55..., a static binary's 0x400000 lie below the libraries, the vDSO;
- * JIT code and Python frames are no files: no '/'). NULL: none. */
-static const struct pframe *sample_exe(const struct psample *s)
-{
-	const struct pframe *best = NULL, *f;
-
-	for (uint32_t k = 0; k < s->nframes; k++) {
-		f = s->frames[k];
-		if (!f->kernel && f->mapping && f->mapping[0] == '/' && f->map_limit &&
-		    (!best || f->map_start < best->map_start))
-			best = f;
-	}
-	return best;
 }
 
 /* The profiled program's executable: of its samples' executables, the
@@ -199,7 +200,7 @@ static const struct pframe *main_frame(const struct profile *p)
 	const struct pframe *f;
 
 	for (size_t k = 0; p->stats.main_pid && k < p->nsamples; k++) {
-		f = p->samples[k].tgid == p->stats.main_pid ? sample_exe(&p->samples[k]) : NULL;
+		f = p->samples[k].tgid == p->stats.main_pid ? frame_kind__sample_exe(&p->samples[k]) : NULL;
 		if (!f)
 			continue;
 		for (i = 0; i < nvotes && votes[i].f->mapping != f->mapping; i++)
@@ -239,24 +240,14 @@ static void main_mapping(struct builder *b, const struct profile *p)
 	b->prof.mapping[b->prof.n_mapping++] = m;
 }
 
-/* A Python frame's function: its name without the " (file.py:LINE)" the
- * folded form adds (the line goes into the Line), so one code object is
- * one Function whatever line runs. */
-static const char *python_function(struct builder *b, const char *name)
-{
-	const char *paren = strrchr(name, '(');
-	size_t len = paren && paren > name && paren[-1] == ' ' ? (size_t)(paren - 1 - name) :
-		     strlen(name);
-
-	return b->prof.string_table[own_index(b, name, len)];
-}
-
 /* A function is its name in its source file (DWARF's; empty when unknown,
  * never the binary: pprof -list would print the ELF as source); a Python
  * one, its code object: name, file, first line. */
 static uint64_t function_id(struct builder *b, const struct pframe *f)
 {
-	const char *name = f->python ? python_function(b, f->name) : f->name;
+	size_t len = frame_kind__function_len(f);
+	const char *name = len == strlen(f->name) ? f->name :
+			   b->prof.string_table[own_index(b, f->name, len)];
 	struct pp_key key = { .a = name, .b = f->file, .x = f->start_line };
 	size_t n = b->prof.n_function;
 	Function *fn;
@@ -490,6 +481,35 @@ static void value_types(struct builder *b, ValueType *types, ValueType **type_pt
 	pr->period = first->period;
 }
 
+/* What loc's Lines hold, into its mapping's flags. A frame with its
+ * source file and line was read from DWARF, which names the frames
+ * inlined at its address too: its inline frames are resolved. */
+static void location_flags(const Profile *pr, const Location *loc)
+{
+	Mapping *m = loc->mapping_id ? pr->mapping[loc->mapping_id - 1] : NULL;
+
+	for (size_t i = 0; m && i < loc->n_line; i++) {
+		const Function *f = pr->function[loc->line[i]->function_id - 1];
+		bool file = pr->string_table[f->filename][0], line = loc->line[i]->line > 0;
+
+		m->has_functions = m->has_functions || pr->string_table[f->name][0];
+		m->has_filenames = m->has_filenames || file;
+		m->has_line_numbers = m->has_line_numbers || line;
+		m->has_inline_frames = m->has_inline_frames || (file && line);
+	}
+}
+
+/* pprof's mapping flags say what the profile holds, as pprof's own
+ * symbolizer sets them (internal/symbolizer, symbolizeOneMapping): a flag
+ * is true when a location of the mapping has it (a function name, a
+ * source file, a line, an address resolved with its inlined frames); its
+ * tools then do not symbolize the mapping again. */
+static void mapping_flags(struct builder *b)
+{
+	for (size_t i = 0; i < b->prof.n_location; i++)
+		location_flags(&b->prof, b->prof.location[i]);
+}
+
 /* The comment's lines, one pprof comment each (go tool pprof -raw and
  * -comments print them a line apiece). */
 static void add_comments(struct builder *b, const char *comment,
@@ -531,6 +551,8 @@ static int build(struct builder *b, const struct profile *p, const char *comment
 		if (pr->sample[pr->n_sample])
 			pr->n_sample++;
 	}
+	if (!err && !b->err)
+		mapping_flags(b);
 	return err ? err : b->err;
 }
 

@@ -12,9 +12,10 @@ struct profile;
  * CPU time samples/count and cpu/nanoseconds, off-CPU time
  * off_cpu/nanoseconds, any other event NAME/count), the first event's
  * period type and period, one Mapping per file (kernel frames in
- * [kernel.kallsyms]), Locations with addresses, Functions, and pid, tid
- * and comm labels; the run's stats as comments (one a line of comment).
- * Returns 0 or -errno. */
+ * [kernel.kallsyms]) with its build id and the flags of what its
+ * locations hold, Locations with addresses, Functions, and pid, tid and
+ * comm labels; the run's stats as comments (one a line of comment); every
+ * string valid UTF-8 (base/utf8_safe.h). Returns 0 or -errno. */
 int pprof__write(const struct profile *p, const char *comment, FILE *out);
 
 /* The same of one event (index into p->events; -1: all): its samples,

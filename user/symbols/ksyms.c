@@ -13,6 +13,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -33,6 +34,7 @@ struct ksyms {
 	size_t bytes, strs_cap;
 	uint32_t prev_mod;	/* the module of the last kept symbol */
 	bool failed;		/* out of memory, or the arena past 4 GiB */
+	char build_id[2 * KSYMS_BUILD_ID_MAX + 1];	/* the kernel image's, hex */
 };
 
 /* One kallsyms line, pointing into the input (not NUL-terminated). */
@@ -249,6 +251,46 @@ static int read_lines(struct ksyms *ks, int fd)
 	return err;
 }
 
+/* 4-byte words of an ELF note header: namesz, descsz, type (the same in
+ * Elf32_Nhdr and Elf64_Nhdr); name and desc each padded to 4 bytes. */
+void ksyms__notes_build_id(const void *buf, size_t len, char out[2 * KSYMS_BUILD_ID_MAX + 1])
+{
+	const unsigned char *p = buf;
+	size_t off = 0, name, desc;
+	uint32_t w[3];
+
+	out[0] = '\0';
+	while (len - off >= sizeof(w)) {
+		memcpy(w, p + off, sizeof(w));
+		off += sizeof(w);
+		name = ((size_t)w[0] + 3) & ~(size_t)3;
+		desc = ((size_t)w[1] + 3) & ~(size_t)3;
+		if (name > len - off || desc > len - off - name)
+			return;
+		if (w[2] == 3 /* NT_GNU_BUILD_ID */ && w[0] == 4 && !memcmp(p + off, "GNU", 4) &&
+		    w[1] > 0 && w[1] <= KSYMS_BUILD_ID_MAX) {
+			for (uint32_t i = 0; i < w[1]; i++)
+				sprintf(out + 2 * i, "%02x", p[off + name + i]);
+			return;
+		}
+		off += name + desc;
+	}
+}
+
+/* The running kernel's build-id, from the notes it exports (readable by
+ * root): what pprof's and OTLP's kernel mapping name it by. */
+static void kernel_build_id(struct ksyms *ks)
+{
+	unsigned char buf[KSYMS_NOTES_MAX];
+	int fd = open("/sys/kernel/notes", O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf)) : -1;
+
+	if (fd >= 0)
+		close(fd);
+	if (n > 0)
+		ksyms__notes_build_id(buf, (size_t)n, ks->build_id);
+}
+
 struct ksyms *ksyms__load(const char *path)
 {
 	struct ksyms *ks;
@@ -265,7 +307,13 @@ struct ksyms *ksyms__load(const char *path)
 		errno = err;
 		return NULL;
 	}
+	kernel_build_id(ks);
 	return ksyms_end(ks);
+}
+
+const char *ksyms__build_id(const struct ksyms *ks)
+{
+	return ks ? ks->build_id : "";
 }
 
 struct ksyms_loader {

@@ -51,6 +51,17 @@ const char *ksyms__name(const struct ksyms *ks, const struct ksym *sym);
 /* "ext4", "bpf"...; NULL for the kernel image. */
 const char *ksyms__module(const struct ksyms *ks, const struct ksym *sym);
 
+/* The kernel image's GNU build-id in hex, read with kallsyms from
+ * /sys/kernel/notes; "" when unknown. */
+const char *ksyms__build_id(const struct ksyms *ks);
+
+#define KSYMS_BUILD_ID_MAX	20	/* bytes of a build-id kept */
+#define KSYMS_NOTES_MAX		4096	/* bytes of /sys/kernel/notes read */
+
+/* The GNU build-id note of a note area (/sys/kernel/notes' bytes) into
+ * out, hex; "" when there is none or the area is malformed. */
+void ksyms__notes_build_id(const void *buf, size_t len, char out[2 * KSYMS_BUILD_ID_MAX + 1]);
+
 size_t ksyms__count(const struct ksyms *ks);
 void ksyms__free(struct ksyms *ks);
 

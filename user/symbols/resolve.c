@@ -223,7 +223,8 @@ static int kernel_frame(struct resolver *rv, uint64_t addr, struct memo_hit *hit
 		return 0;
 	sym = rv->ks ? ksyms__find(rv->ks, addr) : NULL;
 	f = (struct pframe){ .name = sym ? ksyms__name(rv->ks, sym) : "[unknown]",
-			     .mapping = KERNEL_MAPPING, .addr = addr, .kernel = true };
+			     .mapping = KERNEL_MAPPING, .build_id = ksyms__build_id(rv->ks),
+			     .addr = addr, .kernel = true };
 	kernel_mapping(&f, rv->ks);
 	return remember(rv, rv->kernel, addr, &f, 1,
 			sym ? UNNAMED_NONE : rv->ks ? UNNAMED_NO_KSYM : UNNAMED_NO_KSYMS, hit);

@@ -26,7 +26,8 @@ struct user_sym {
 	const char *name;	/* function; NULL when unresolved */
 	const char *dso;	/* file name (basename) of the mapping; NULL if none */
 	const char *path;	/* its path as mapped; NULL if none */
-	const char *build_id;	/* its GNU build-id in hex, "" when unknown */
+	const char *build_id;	/* its file id (files.h): GNU build-id in hex, or
+				 * a Go binary's Go build ID; "" when unknown */
 	uint64_t file_off;	/* offset of the address in that file */
 	uint64_t map_start, map_end, map_pgoff;	/* the mapping holding it; 0 if none */
 	const struct src_chain *src;	/* source lines, inline frames (DWARF); NULL if none */
