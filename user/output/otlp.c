@@ -50,7 +50,7 @@ static void event_profile(struct enc *e, struct request *r, const struct profile
 		pr->period = 1000000000ll / p->stats.freq;
 	}
 	pr->time_unix_nano = p->stats.start_wall_ns;
-	pr->duration_nano = (uint64_t)(p->stats.duration * 1e9);
+	pr->duration_nano = profile_stats__duration_ns(&p->stats);
 	pr->samples = calloc(p->nsamples ? p->nsamples : 1, sizeof(*pr->samples));
 	if (!pr->samples) {
 		e->err = -ENOMEM;

@@ -160,8 +160,9 @@ int output__open(const struct config *cfg, struct output **out)
 static int ship(struct output *o, const struct profile *p, enum out_format fmt,
 		const char *summary)
 {
+	/* whole seconds, each interval's until the next one's from */
 	int64_t from = (int64_t)(p->stats.start_wall_ns / 1000000000ull);
-	int64_t until = from + (int64_t)(p->stats.duration + 0.5);
+	int64_t until = (int64_t)(profile_stats__end_wall_ns(&p->stats) / 1000000000ull);
 	char *buf;
 	size_t len;
 	int err;
@@ -247,7 +248,8 @@ static int index_json(struct output *o, const struct summary *s, int err, char *
 
 	if (!f)
 		return -errno;
-	fprintf(f, "{\"start_ns\":%" PRIu64 ",", p->stats.start_wall_ns);
+	fprintf(f, "{\"start_ns\":%" PRIu64 ",\"end_ns\":%" PRIu64 ",", p->stats.start_wall_ns,
+		profile_stats__end_wall_ns(&p->stats));
 	summary__json_members(s, f);
 	footprint_json(&p->stats.footprint, f);
 	if (late)

@@ -114,8 +114,18 @@ static int top_interval(struct run *r)
 	return err;
 }
 
+/* The next deadline: the interval's end (its start, the last flip, plus
+ * the interval), or the run's. */
+static uint64_t next_deadline(const struct run *r, uint64_t step, uint64_t end)
+{
+	return step && r->interval_ns + step < end ? r->interval_ns + step : end;
+}
+
 /* Sleeps in poll() until the next deadline, a signal or tracking records;
- * writes a profile at each interval's end (fleet mode). */
+ * writes a profile at each interval's end (fleet mode). Every turn reads
+ * the signals, a turn that wrote too: an interval whose write outlasts
+ * the next deadline (60,000 cgroups walked each drain made 1 s intervals
+ * of 5 s) once went from write to write and never heard SIGTERM. */
 static int wait_loop(struct run *r)
 {
 	uint64_t end = r->cfg->duration > 0 ?
@@ -137,11 +147,9 @@ static int wait_loop(struct run *r)
 	int err;
 
 	for (;;) {
-		uint64_t now = procs__now(), next = end, wake;
+		uint64_t now = procs__now(), next = next_deadline(r, step, end), wake;
 		int timeout;
 
-		if (step && r->interval_ns + step < next)
-			next = r->interval_ns + step;
 		if (now >= end) {
 			r->stop_reason = "duration reached";
 			return 0;
@@ -150,7 +158,8 @@ static int wait_loop(struct run *r)
 			err = r->top ? top_interval(r) : run__write_profile(r, "interval");
 			if (err)
 				return err;
-			continue;
+			now = procs__now();
+			next = next_deadline(r, step, end);	/* passed already: no wait */
 		}
 		/* a command waiting (a snapshot's second is up) wakes it too */
 		wake = control__wake(r->control, now);
