@@ -114,11 +114,20 @@ static int top_interval(struct run *r)
 	return err;
 }
 
-/* The next deadline: the interval's end (its start, the last flip, plus
- * the interval), or the run's. */
-static uint64_t next_deadline(const struct run *r, uint64_t step, uint64_t end)
+/* The next deadline: the interval's end, or the run's. Intervals end on
+ * a grid from the start (start + k * step), not a step after the last
+ * flip: the time from a deadline to its flip (tracking records read
+ * first) would add up, 29 intervals of -d 30 on a loaded machine. One
+ * that ran past its grid points ends at the next one still ahead. */
+static uint64_t next_deadline(struct run *r, uint64_t step, uint64_t end, uint64_t now)
 {
-	return step && r->interval_ns + step < end ? r->interval_ns + step : end;
+	if (!step)
+		return end;
+	if (!r->due_ns)
+		r->due_ns = r->start_ns + step;
+	if (r->due_ns <= now && r->interval_ns >= r->due_ns)	/* written: the next */
+		r->due_ns += ((r->interval_ns - r->due_ns) / step + 1) * step;
+	return r->due_ns < end ? r->due_ns : end;
 }
 
 /* Sleeps in poll() until the next deadline, a signal or tracking records;
@@ -147,7 +156,7 @@ static int wait_loop(struct run *r)
 	int err;
 
 	for (;;) {
-		uint64_t now = procs__now(), next = next_deadline(r, step, end), wake;
+		uint64_t now = procs__now(), next = next_deadline(r, step, end, now), wake;
 		int timeout;
 
 		if (now >= end) {
@@ -159,7 +168,7 @@ static int wait_loop(struct run *r)
 			if (err)
 				return err;
 			now = procs__now();
-			next = next_deadline(r, step, end);	/* passed already: no wait */
+			next = next_deadline(r, step, end, now);
 		}
 		/* a command waiting (a snapshot's second is up) wakes it too */
 		wake = control__wake(r->control, now);
