@@ -38,11 +38,17 @@ wait_started "$T/flood.err"
 sleep 5.5
 t_term=$(date +%s%N); kill -TERM "$bp"; wait "$bp"; rc=$?
 term_ms=$(( ($(date +%s%N) - t_term) / 1000000 ))
+# -d 3 (counted from the start line): over within 1 s of its end
+"$BPFPROF" -p "$fp" -F 99 --interval 1 -d 3 --output-dir "$T/flood_d" 2>"$T/flood_d.err" & bp=$!
+wait_started "$T/flood_d.err"; t0=$(date +%s%N)
+wait "$bp"; drc=$?; d_ms=$(( ($(date +%s%N) - t0) / 1000000 ))
 kill "$fp" 2>/dev/null; wait "$fp" 2>/dev/null
 flood_remove
 check "flood: cgroups removed" [ ! -d "$FLOOD" ]
 LOG=$D/bpfprof-intervals.log
 check "flood: SIGTERM ended the run in $term_ms ms (<= 1000), exit $rc" all [ "$rc" -eq 0 ] -- [ "$term_ms" -le 1000 ]
+check "flood: -d 3 ended $d_ms ms after its start line (<= 4000), exit $drc" \
+	all [ "$drc" -eq 0 ] -- [ "$d_ms" -le 4000 ]
 # Each interval but the last (cut by SIGTERM) within 1 s of its schedule:
 # 1 s asked, at most 2 s long, none said late; 5.5 s give 4 or more.
 n=$(jq -s 'length' "$LOG")
