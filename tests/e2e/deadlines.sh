@@ -37,8 +37,12 @@ spin=$(realpath "$EX/cpu_chain")
 "$BPFPROF" -p "$fp" -F 99 --interval 1 --format both --output-dir "$D" 2>"$T/flood.err" & bp=$!
 wait_started "$T/flood.err"
 sleep 5.5
-t_term=$(date +%s%N); kill -TERM "$bp"; wait "$bp"; rc=$?
+t_term=$(date +%s%N); kill -TERM "$bp"
+# (a run that never hears it is killed after 60 s, the check failed)
+for _ in $(seq 600); do kill -0 "$bp" 2>/dev/null || break; sleep 0.05; done
 term_ms=$(( ($(date +%s%N) - t_term) / 1000000 ))
+kill -0 "$bp" 2>/dev/null && kill -KILL "$bp"
+wait "$bp"; rc=$?
 # -d 3 (counted from the start line): over within 1 s of its end
 "$BPFPROF" -p "$fp" -F 99 --interval 1 -d 3 --output-dir "$T/flood_d" 2>"$T/flood_d.err" & bp=$!
 wait_started "$T/flood_d.err"; t0=$(date +%s%N)
