@@ -148,7 +148,8 @@ same=0
 for i in "${!got[@]}"; do
 	a=$(grep -F "${got[$i]}	" "$T/push.dec" | cut -f2 | stacks)
 	b=$(sed 's/_\[i\]//g' "${folded[$i]}" | stacks)
-	[ -n "$a" ] && [ "$a" = "$b" ] && same=$((same + 1))
+	# (an interval of no sample, a last one of a few ms: both empty)
+	[ "$a" = "$b" ] && { [ -n "$a" ] || [ ! -s "${folded[$i]}" ]; } && same=$((same + 1))
 done
 check "otlp push: each request holds exactly its interval's folded stacks and counts ($same of ${#got[@]})" \
 	all [ "${#got[@]}" -gt 0 ] -- [ "$same" -eq "${#got[@]}" ]

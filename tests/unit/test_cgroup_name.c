@@ -388,3 +388,43 @@ Test(cgroup_name, this_machines_mount)
 	cr_assert_eq(statfs(dir, &st), 0, "%s", dir);
 	cr_expect_eq(st.f_type, 0x63677270, "%s", dir);	/* CGROUP2_SUPER_MAGIC */
 }
+
+/* cgroup_name__under_mount: what /proc/self/fd/N says of a cgroup's
+ * directory, as /proc/PID/cgroup would write it. */
+static int under(const char *link, const char *mount, char *out, size_t n)
+{
+	memset(out, 0x5a, n);
+	return cgroup_name__under_mount(link, mount, out, n);
+}
+
+Test(cgroup_name, under_mount)
+{
+	char out[32];
+
+	cr_expect_eq(under("/sys/fs/cgroup/system.slice/a.service", "/sys/fs/cgroup", out,
+			   sizeof(out)), 0);
+	cr_expect_str_eq(out, "/system.slice/a.service");
+	cr_expect_eq(under("/sys/fs/cgroup", "/sys/fs/cgroup", out, sizeof(out)), 0);
+	cr_expect_str_eq(out, "/", "the mount itself is the root cgroup");
+	cr_expect_eq(under("/sys/fs/cgroup/x", "/sys/fs/cgroup/", out, sizeof(out)), 0);
+	cr_expect_str_eq(out, "/x", "a trailing '/' of the mount");
+	cr_expect_eq(under("/x/y", "/", out, sizeof(out)), 0);
+	cr_expect_str_eq(out, "/x/y", "mounted at /");
+}
+
+Test(cgroup_name, under_mount_refuses)
+{
+	char out[16];
+
+	cr_expect_eq(under("/sys/fs/cgroupX/a", "/sys/fs/cgroup", out, sizeof(out)), -EXDEV,
+		     "a sibling whose name starts the same");
+	cr_expect_eq(under("/other/a", "/sys/fs/cgroup", out, sizeof(out)), -EXDEV);
+	cr_expect_eq(under("/sys/fs/cgroup/a (deleted)", "/sys/fs/cgroup", out, sizeof(out)),
+		     -EXDEV, "removed: gone");
+	cr_expect_eq(under("/sys/fs/cgroup/abcdefghijklmnop", "/sys/fs/cgroup", out, sizeof(out)),
+		     -ENAMETOOLONG);
+	cr_expect_eq(under("/sys/fs/cgroup/abcdefghijklmn", "/sys/fs/cgroup", out, sizeof(out)), 0,
+		     "15 bytes and the NUL fit");
+	cr_expect_eq(under("/sys/fs/cgroup/a", "sys/fs/cgroup", out, sizeof(out)), -EXDEV,
+		     "a relative mount");
+}

@@ -386,3 +386,25 @@ int cgroup_name__mount(FILE *mountinfo, char *dir, size_t n)
 		dir[0] = '\0';
 	return err;
 }
+
+int cgroup_name__under_mount(const char *link, const char *mount, char *out, size_t n)
+{
+	static const char deleted[] = " (deleted)";
+	size_t mlen = strlen(mount), llen = strlen(link), d = sizeof(deleted) - 1;
+	const char *rest;
+
+	while (mlen > 1 && mount[mlen - 1] == '/')
+		mlen--;
+	if (mount[0] != '/' || strncmp(link, mount, mlen) ||
+	    (llen >= d && !strcmp(link + llen - d, deleted)))
+		return -EXDEV;
+	rest = link + (mlen == 1 ? 0 : mlen);
+	if (!rest[0])
+		rest = "/";
+	if (rest[0] != '/')
+		return -EXDEV;	/* /sys/fs/cgroupX beside /sys/fs/cgroup */
+	if (strlen(rest) >= n)
+		return -ENAMETOOLONG;
+	strcpy(out, rest);
+	return 0;
+}

@@ -60,4 +60,12 @@ void cgroup_name__parse(const char *path, struct cgroup_name *out);
  * does not fit, -ENOMEM or -EIO when the stream could not be read. */
 int cgroup_name__mount(FILE *mountinfo, char *dir, size_t n);
 
+/* The cgroup path (as /proc/PID/cgroup writes it) of link, what
+ * /proc/self/fd/N says of a directory opened under the cgroup v2 mount
+ * mount: "/" for the mount itself. 0 and out filled (at most n bytes with
+ * its NUL); -EXDEV when link is not under mount (another mount namespace's
+ * view, or " (deleted)": the cgroup is gone), -ENAMETOOLONG when the path
+ * does not fit. */
+int cgroup_name__under_mount(const char *link, const char *mount, char *out, size_t n);
+
 #endif

@@ -215,7 +215,7 @@ static void init_profile(struct enc *e, const struct request *r, struct proc_res
 	opentelemetry__proto__profiles__v1development__profile__init(prof);
 	value_types(e, r, prof, pr->types[ev], ev);
 	prof->time_unix_nano = p->stats.start_wall_ns;
-	prof->duration_nano = (uint64_t)(p->stats.duration * 1e9);
+	prof->duration_nano = profile_stats__duration_ns(&p->stats);
 }
 
 /* Every sample into its process's Profile of its event; a process's

@@ -219,8 +219,9 @@ static bool needs_render(const struct output *o, enum out_format fmt, const int 
 static void ship(struct output *o, const struct profile *p, enum out_format fmt,
 		 const char *summary, int err[DEST_N])
 {
+	/* whole seconds, each interval's until the next one's from */
 	int64_t from = (int64_t)(p->stats.start_wall_ns / 1000000000ull);
-	int64_t until = from + (int64_t)(p->stats.duration + 0.5);
+	int64_t until = (int64_t)(profile_stats__end_wall_ns(&p->stats) / 1000000000ull);
 	struct pusher *to[DEST_N] = { NULL, o->pusher, o->otlp };
 	char *buf = NULL;
 	size_t len = 0;
@@ -331,7 +332,8 @@ static int index_json(struct output *o, const struct summary *s, int err, char *
 
 	if (!f)
 		return -errno;
-	fprintf(f, "{\"start_ns\":%" PRIu64 ",", p->stats.start_wall_ns);
+	fprintf(f, "{\"start_ns\":%" PRIu64 ",\"end_ns\":%" PRIu64 ",", p->stats.start_wall_ns,
+		profile_stats__end_wall_ns(&p->stats));
 	summary__json_members(s, f);
 	footprint_json(&p->stats.footprint, f);
 	if (late)

@@ -538,7 +538,7 @@ static int build(struct builder *b, const struct profile *p, const char *comment
 	str_index(b, "");	/* entry 0 is the empty string, always */
 	value_types(b, types, type_ptrs);
 	pr->time_nanos = (int64_t)p->stats.start_wall_ns;
-	pr->duration_nanos = (int64_t)(p->stats.duration * 1e9);
+	pr->duration_nanos = (int64_t)profile_stats__duration_ns(&p->stats);
 	add_comments(b, comment, comment_idx);
 	main_mapping(b, p);
 	pr->sample = calloc(p->nsamples ? p->nsamples : 1, sizeof(*pr->sample));

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* cgroup v2 ids named by their paths. An id is its directory's inode
  * number in the cgroup v2 file system, and ids are not reused, so a name
- * once found stays true. Cgroup names are anyone's with a delegated
- * subtree: the walk is bounded (directories, depth, path length) and
- * follows no links. */
-#include <dirent.h>
+ * once found stays true, and so does "cannot be named". Cgroup names are
+ * anyone's with a delegated subtree (tens of thousands of cgroups, a path
+ * of 4,000 bytes): each id costs one lookup, whatever the tree holds, and
+ * a pass makes a bounded number of them before its deadline. */
 #include <errno.h>
 #include <fcntl.h>
 #include <search.h>
@@ -16,26 +16,33 @@
 
 #include "base/cgroup_name.h"
 #include "procs/cgroup_paths.h"
+#include "procs/procs.h"
 
-/* Bounds of one walk of the tree, and of the names kept: past them the
- * table starts over (a churn of cgroups cannot grow it for ever). */
-#define WALK_MAX_DIRS	65536
-#define WALK_MAX_DEPTH	32
+/* Paths longer are not named (counted as unnameable); past NAMES_MAX ids
+ * the table starts over (a churn of cgroups cannot grow it for ever). */
 #define PATH_MAX_LEN	1024
 #define NAMES_MAX	16384
+/* The cgroup file system's file handle: its kernfs node id, which is the
+ * cgroup id (linux/exportfs.h FILEID_KERNFS). */
+#define FILEID_KERNFS	0xfe
 
 struct cg_entry {
 	uint64_t id;
+	bool unnameable;
 	char path[];
 };
 
 struct cgroup_paths {
-	char mount[PATH_MAX_LEN];	/* "" none */
+	char mount[PATH_MAX_LEN];	/* "" none; what is opened */
+	char mount_dir[PATH_MAX_LEN];	/* as the mount's namespace writes it */
 	bool namespaced;		/* /proc/PID/cgroup is not the machine's path */
+	int mount_fd;			/* for open_by_handle_at(); -1 none */
+	bool no_handles;		/* no CAP_DAC_READ_SEARCH (EPERM), or no support */
 	void *names;			/* tsearch tree of struct cg_entry */
 	size_t nnames;
-	bool walked;			/* this pass */
-	uint64_t walks;
+	unsigned int pass_lookups;	/* this pass's */
+	uint64_t deadline_ns;		/* this pass's */
+	uint64_t lookups;
 };
 
 static int cmp_entry(const void *a, const void *b)
@@ -53,10 +60,10 @@ static const struct cg_entry *find(const struct cgroup_paths *cp, uint64_t id)
 	return node ? *node : NULL;
 }
 
-/* Keeps id's path; a full table starts over. */
-static const char *remember(struct cgroup_paths *cp, uint64_t id, const char *path)
+/* Keeps what id is (path NULL: unnameable); a full table starts over. */
+static const struct cg_entry *remember(struct cgroup_paths *cp, uint64_t id, const char *path)
 {
-	size_t len = strlen(path);
+	size_t len = path ? strlen(path) : 0;
 	struct cg_entry *e, **node;
 
 	if (cp->nnames >= NAMES_MAX) {
@@ -68,14 +75,15 @@ static const char *remember(struct cgroup_paths *cp, uint64_t id, const char *pa
 	if (!e)
 		return NULL;
 	e->id = id;
-	memcpy(e->path, path, len + 1);
+	e->unnameable = !path;
+	memcpy(e->path, path ? path : "", len + 1);
 	node = tsearch(e, &cp->names, cmp_entry);
 	if (!node || *node != e) {
 		free(e);
-		return node ? (*node)->path : NULL;
+		return node ? *node : NULL;
 	}
 	cp->nnames++;
-	return e->path;
+	return e;
 }
 
 /* In a cgroup namespace of its own (a container: a DaemonSet's pod), the
@@ -93,14 +101,13 @@ static bool own_cgroupns(void)
 /* The cgroup2 mount a mountinfo file names, prefixed, into cp->mount. */
 static void find_mount(struct cgroup_paths *cp, const char *mountinfo, const char *prefix)
 {
-	char dir[PATH_MAX_LEN];
 	FILE *f = fopen(mountinfo, "re");
 
 	cp->mount[0] = '\0';
 	if (!f)
 		return;
-	if (!cgroup_name__mount(f, dir, sizeof(dir)))
-		snprintf(cp->mount, sizeof(cp->mount), "%s%s", prefix, dir);
+	if (!cgroup_name__mount(f, cp->mount_dir, sizeof(cp->mount_dir)))
+		snprintf(cp->mount, sizeof(cp->mount), "%s%s", prefix, cp->mount_dir);
 	fclose(f);
 }
 
@@ -115,6 +122,8 @@ struct cgroup_paths *cgroup_paths__new(void)
 		find_mount(cp, "/proc/1/mountinfo", "/proc/1/root");
 	else
 		find_mount(cp, "/proc/self/mountinfo", "");
+	cp->mount_fd = cp->mount[0] ? open(cp->mount, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+	cp->no_handles = cp->mount_fd < 0;
 	return cp;
 }
 
@@ -123,6 +132,8 @@ void cgroup_paths__free(struct cgroup_paths *cp)
 	if (!cp)
 		return;
 	tdestroy(cp->names, free);
+	if (cp->mount_fd >= 0)
+		close(cp->mount_fd);
 	free(cp);
 }
 
@@ -131,14 +142,15 @@ const char *cgroup_paths__mount(const struct cgroup_paths *cp)
 	return cp->mount;
 }
 
-void cgroup_paths__new_pass(struct cgroup_paths *cp)
+void cgroup_paths__new_pass(struct cgroup_paths *cp, uint64_t deadline_ns)
 {
-	cp->walked = false;
+	cp->pass_lookups = 0;
+	cp->deadline_ns = deadline_ns;
 }
 
-uint64_t cgroup_paths__walks(const struct cgroup_paths *cp)
+uint64_t cgroup_paths__lookups(const struct cgroup_paths *cp)
 {
-	return cp->walks;
+	return cp->lookups;
 }
 
 /* The "0::/path" line of /proc/TGID/cgroup into path (n bytes). */
@@ -166,89 +178,89 @@ static int proc_path(pid_t tgid, char *path, size_t n)
 }
 
 /* tgid's cgroup, if it is id (the process may have moved since). */
-static const char *name_by_process(struct cgroup_paths *cp, uint64_t id, pid_t tgid)
+static int name_by_process(struct cgroup_paths *cp, uint64_t id, pid_t tgid, char *path)
 {
-	char path[PATH_MAX_LEN], full[2 * PATH_MAX_LEN];
+	char full[2 * PATH_MAX_LEN];
 	struct stat st;
 
-	if (cp->namespaced || tgid <= 0 || proc_path(tgid, path, sizeof(path)))
-		return NULL;
+	if (cp->namespaced || tgid <= 0 || proc_path(tgid, path, PATH_MAX_LEN))
+		return -ENOENT;
 	snprintf(full, sizeof(full), "%s%s", cp->mount, path);
 	if (lstat(full, &st) || !S_ISDIR(st.st_mode) || (uint64_t)st.st_ino != id)
-		return NULL;
-	return remember(cp, id, path);
+		return -ENOENT;
+	return 0;
 }
 
-struct walk {
-	struct cgroup_paths *cp;
-	char path[PATH_MAX_LEN];	/* of the directory being read, "" the root */
-	size_t dirs;
-};
-
-/* Every directory under dir_fd (its path w->path), depth levels down. */
-static void walk_dir(struct walk *w, int dir_fd, int depth)
+/* The directory of id opened by its handle, its path read back: no walk.
+ * -ESTALE: gone; -ENAMETOOLONG: a path too long; -EPERM, -EOPNOTSUPP...:
+ * handles cannot be used here. */
+static int name_by_handle(struct cgroup_paths *cp, uint64_t id, char *path)
 {
-	size_t len = strlen(w->path);
-	DIR *d = fdopendir(dir_fd);
-	struct dirent *de;
-	struct stat st;
-	int fd;
+	struct {
+		struct file_handle fh;
+		uint64_t id;
+	} h = { .fh = { .handle_bytes = sizeof(uint64_t), .handle_type = FILEID_KERNFS } };
+	char link[64], target[4096 + 16];
+	ssize_t len;
+	int fd, err;
 
-	if (!d) {
-		close(dir_fd);
-		return;
-	}
-	while ((de = readdir(d)) && w->dirs < WALK_MAX_DIRS) {
-		if (de->d_type != DT_DIR || !strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		if (len + 1 + strlen(de->d_name) >= sizeof(w->path))
-			continue;
-		fd = openat(dirfd(d), de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		if (fd < 0)
-			continue;
-		w->dirs++;
-		sprintf(w->path + len, "/%s", de->d_name);
-		if (!fstat(fd, &st) && !find(w->cp, st.st_ino))
-			remember(w->cp, st.st_ino, w->path);
-		if (depth > 1)
-			walk_dir(w, fd, depth - 1);
-		else
-			close(fd);
-		w->path[len] = '\0';
-	}
-	closedir(d);
-}
-
-static void walk_tree(struct cgroup_paths *cp)
-{
-	struct walk w = { .cp = cp };
-	struct stat st;
-	int fd;
-
-	cp->walked = true;
-	fd = open(cp->mount, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	memcpy(h.fh.f_handle, &id, sizeof(id));
+	fd = open_by_handle_at(cp->mount_fd, &h.fh, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
-		return;
-	cp->walks++;
-	if (!fstat(fd, &st) && !find(cp, st.st_ino))
-		remember(cp, st.st_ino, "/");
-	walk_dir(&w, fd, WALK_MAX_DEPTH);
+		return -errno;
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	len = readlink(link, target, sizeof(target) - 1);
+	err = len < 0 ? -errno : 0;
+	close(fd);
+	if (err)
+		return err;
+	if ((size_t)len >= sizeof(target) - 1)
+		return -ENAMETOOLONG;
+	target[len] = '\0';
+	err = cgroup_name__under_mount(target, cp->mount_dir, path, PATH_MAX_LEN);
+	if (err == -EXDEV)	/* seen through /proc/1/root */
+		err = cgroup_name__under_mount(target, cp->mount, path, PATH_MAX_LEN);
+	return err;
 }
 
-const char *cgroup_paths__name(struct cgroup_paths *cp, uint64_t id, pid_t tgid)
+/* One lookup of an id not known yet: its entry (NULL: out of memory).
+ * Without handles, an id no process of it names (gone, moved, a path too
+ * long) stays unnamed: no walk of the tree. */
+static const struct cg_entry *look_up(struct cgroup_paths *cp, uint64_t id, pid_t tgid)
+{
+	char path[PATH_MAX_LEN];
+	int err = -EPERM;
+
+	cp->lookups++;
+	cp->pass_lookups++;
+	if (!cp->no_handles) {
+		err = name_by_handle(cp, id, path);
+		if (!err)
+			return remember(cp, id, path);
+		if (err == -ESTALE || err == -ENOENT || err == -ENAMETOOLONG || err == -EXDEV)
+			return remember(cp, id, NULL);
+		cp->no_handles = true;	/* EPERM (no CAP_DAC_READ_SEARCH), EOPNOTSUPP */
+	}
+	return remember(cp, id, name_by_process(cp, id, tgid, path) ? NULL : path);
+}
+
+enum cgroup_naming cgroup_paths__name(struct cgroup_paths *cp, uint64_t id, pid_t tgid,
+				      const char **path)
 {
 	const struct cg_entry *e;
-	const char *path;
 
+	*path = NULL;
 	if (!cp->mount[0])
-		return NULL;
+		return CGROUP_UNNAMEABLE;
 	e = find(cp, id);
-	if (e)
-		return e->path;
-	path = name_by_process(cp, id, tgid);
-	if (path || cp->walked)
-		return path;
-	walk_tree(cp);
-	e = find(cp, id);
-	return e ? e->path : NULL;
+	if (!e && (cp->pass_lookups >= CGROUP_NAMES_PER_PASS || procs__now() >= cp->deadline_ns))
+		return CGROUP_LATER;
+	if (!e)
+		e = look_up(cp, id, tgid);
+	if (!e)
+		return CGROUP_LATER;
+	if (e->unnameable)
+		return CGROUP_UNNAMEABLE;
+	*path = e->path;
+	return CGROUP_NAMED;
 }

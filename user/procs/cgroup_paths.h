@@ -22,18 +22,28 @@ void cgroup_paths__free(struct cgroup_paths *cp);
 /* The mount found ("" none). */
 const char *cgroup_paths__mount(const struct cgroup_paths *cp);
 
-/* id's path, or NULL when it is not (or no longer) there. tgid, a process
- * seen in it (0: none), is asked first: its /proc/TGID/cgroup line, if the
- * directory it names has inode id; then the whole tree is walked, once per
- * cgroup_paths__new_pass() however many ids miss (bounded in directories
- * and depth), naming every cgroup it meets. The string lives until cp is
- * freed. */
-const char *cgroup_paths__name(struct cgroup_paths *cp, uint64_t id, pid_t tgid);
+/* What cgroup_paths__name() found. */
+enum cgroup_naming {
+	CGROUP_NAMED,		/* *path is its path */
+	CGROUP_UNNAMEABLE,	/* gone, or a path too long to name: said once,
+				 * never tried again (ids are not reused) */
+	CGROUP_LATER,		/* this pass's budget is spent: the next pass tries */
+};
 
-/* A new naming pass (each drain): the tree may be walked once more. */
-void cgroup_paths__new_pass(struct cgroup_paths *cp);
+/* A new naming pass (each drain): at most CGROUP_NAMES_PER_PASS new ids
+ * are looked up in it, none after deadline_ns (procs__now()'s clock). */
+#define CGROUP_NAMES_PER_PASS	1024
+void cgroup_paths__new_pass(struct cgroup_paths *cp, uint64_t deadline_ns);
 
-/* Directories the walks met and their count, for tests and -v. */
-uint64_t cgroup_paths__walks(const struct cgroup_paths *cp);
+/* id's path into *path (it lives until cp is freed). An id is looked up
+ * once, whatever the tree holds: by its file handle (the cgroup file
+ * system's handle is the id: no walk), or without CAP_DAC_READ_SEARCH by
+ * tgid, a process seen in it (0: none), whose /proc/TGID/cgroup line names
+ * it if that directory has inode id. */
+enum cgroup_naming cgroup_paths__name(struct cgroup_paths *cp, uint64_t id, pid_t tgid,
+				      const char **path);
+
+/* Lookups made (ids not already known), for tests and -v. */
+uint64_t cgroup_paths__lookups(const struct cgroup_paths *cp);
 
 #endif

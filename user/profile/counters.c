@@ -59,8 +59,10 @@ static const struct counter debuginfod[] = {
 /* The cgroup labels (profile/aggregate.c, run/collect.c). */
 static const struct counter labels[] = {
 	{ "cgroups", "cgroups", AT(cgroups), COUNTER_U64, MERGE_ELSEWHERE },
-	{ "cgroups_unnamed", "gone before they were named", AT(cgroups_unnamed), COUNTER_U64,
-	  MERGE_SUM },
+	{ "cgroups_unnamed", "could not be named (gone before the drain, or a path too long)",
+	  AT(cgroups_unnamed), COUNTER_U64, MERGE_SUM },
+	{ "cgroups_named_later", "not named in this interval: the drain's naming budget was spent",
+	  AT(cgroups_later), COUNTER_U64, MERGE_SUM },
 	{ "samples_past_max_cgroups", "samples of further cgroups unlabelled (past --max-cgroups)",
 	  AT(cgroups_merged), COUNTER_U64, MERGE_SUM },
 };

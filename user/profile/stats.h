@@ -80,11 +80,25 @@ struct profile_stats {
 	uint64_t py_codes_bad;		/* ... not a code object, or unreadable */
 	uint64_t cgroups;		/* distinct cgroups the samples ran in */
 	uint64_t cgroups_merged;	/* samples past max_cgroups: no cgroup */
-	uint64_t cgroups_unnamed;	/* cgroups gone before they were named */
+	uint64_t cgroups_unnamed;	/* cgroups that cannot be named: gone, path too long */
+	uint64_t cgroups_later;		/* not named yet: the drain's naming budget was spent */
 	struct footprint footprint;
 	struct table_stats tables;
 	pid_t main_pid;			/* the profiled program (-p's first, the
 					 * command); 0: the whole machine (-a) */
 };
+
+/* An interval's length and end in nanoseconds: intervals tile, so one's
+ * end is the next one's start_wall_ns, exactly (duration is a double of
+ * a whole number of nanoseconds: rounding gives it back). */
+static inline uint64_t profile_stats__duration_ns(const struct profile_stats *st)
+{
+	return st->duration > 0 ? (uint64_t)(st->duration * 1e9 + 0.5) : 0;
+}
+
+static inline uint64_t profile_stats__end_wall_ns(const struct profile_stats *st)
+{
+	return st->start_wall_ns + profile_stats__duration_ns(st);
+}
 
 #endif

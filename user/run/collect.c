@@ -23,6 +23,7 @@
 #include "symbols/resolve.h"
 #include "python/python.h"
 #include "run/run_state.h"
+#include "run/signals.h"
 #include "sampling/session.h"
 #include "symbols/symbolizer.h"
 #include "procs/tracker.h"
@@ -48,6 +49,11 @@ struct collector {
 };
 
 #define KALLSYMS "/proc/kallsyms"
+/* A drain's cgroup names: new ones looked up for at most this long (one
+ * lookup is ~10 us; the rest are named at the next drain, counted). */
+#define CGROUP_NAMING_NS	(100 * 1000000ull)
+/* The wall clock moved this much more than the monotonic one: stepped. */
+#define SPAN_CLOCK_STEP_NS	(100 * 1000000ll)
 
 /* What the symbolizer skipped during this turn. */
 static void skips_part(struct collector *c, struct profile_stats *st)
@@ -157,27 +163,37 @@ struct naming {
 	struct profile *p;
 };
 
+/* A cgroup that cannot be named has the path "": no label, counted in
+ * each profile it is in; one not named yet (the budget spent) none. */
 static int name_cgroup(struct pcgroup *cg, void *arg)
 {
 	struct naming *n = arg;
 	const char *path;
+	enum cgroup_naming how;
 
 	if (cg->path)
 		return 0;
-	path = cgroup_paths__name(n->cgroups, cg->id, cg->tgid);
-	cg->path = profile__intern(n->p, path);
-	if (!path)
+	how = cgroup_paths__name(n->cgroups, cg->id, cg->tgid, &path);
+	if (how == CGROUP_LATER) {
+		n->p->stats.cgroups_later++;
+		return 0;
+	}
+	if (how == CGROUP_UNNAMEABLE) {
 		n->p->stats.cgroups_unnamed++;
+		path = "";
+	}
+	cg->path = profile__intern(n->p, path);
 	return cg->path ? 0 : -ENOMEM;
 }
 
-/* The cgroups p's samples ran in, named by their paths while they (and a
- * process in them) are still there. */
+/* The cgroups p's samples ran in, named by their paths while they are
+ * still there: within a budget, none once a stop signal waits. */
 static int name_cgroups(struct collector *c, struct profile *p)
 {
 	struct naming n = { c->cgroups, p };
+	uint64_t now = procs__now();
 
-	cgroup_paths__new_pass(c->cgroups);
+	cgroup_paths__new_pass(c->cgroups, signals__stop_pending() ? now : now + CGROUP_NAMING_NS);
 	return profile__each_cgroup(p, name_cgroup, &n);
 }
 
@@ -212,7 +228,7 @@ static void python_stats(struct collector *c, struct profile_stats *ps)
 	ps->py_codes_bad = st.codes_bad;
 }
 
-int collector__collect(struct collector *c, struct profile **out)
+int collector__collect(struct collector *c, struct profile **out, struct flip_time *at)
 {
 	struct profile *p = profile__new();
 	struct drained d = { 0 };
@@ -231,6 +247,7 @@ int collector__collect(struct collector *c, struct profile **out)
 	p->labels_off = LABELS_ALL & ~c->labels;
 	gen = session__flip(c->session);
 	flipped = procs__now();
+	*at = (struct flip_time){ .mono_ns = flipped, .wall_ns = run__wall_now() };
 	err = gen < 0 ? gen : session__take_stats(c->session, gen, p->stats.bpf);
 	if (!err) {
 		session__stacks_fds(c->session, gen, stacks_fds);
@@ -269,6 +286,18 @@ int collector__collect(struct collector *c, struct profile **out)
 	}
 	*out = p;
 	return 0;
+}
+
+uint64_t collector__span_ns(uint64_t start_mono_ns, uint64_t start_wall_ns,
+			    const struct flip_time *end)
+{
+	uint64_t mono = end->mono_ns - start_mono_ns;
+	int64_t wall = (int64_t)(end->wall_ns - start_wall_ns);
+
+	/* NTP's slewing, at most 500 ppm, is a few ms; a step is more */
+	if (wall < 0 || (uint64_t)llabs(wall - (int64_t)mono) > SPAN_CLOCK_STEP_NS + mono / 1000)
+		return mono;
+	return (uint64_t)wall;
 }
 
 /* Fleet mode: what the run holds now (the index line says it every
@@ -328,15 +357,19 @@ static void take_flood(struct run *r, struct profile_stats *st)
 int run__collect(struct run *r, struct profile **out)
 {
 	struct profile *p;
-	uint64_t now = procs__now(), lost;
+	struct flip_time at;
+	uint64_t lost;
 	int err;
 
 	tracker__consume(r->tracker);	/* the latest mmaps and exits first */
-	err = collector__collect(r->collector, &p);
+	err = collector__collect(r->collector, &p, &at);
 	if (err)
 		return err;
 	lost = tracker__lost(r->tracker);
-	p->stats.duration = (now - r->interval_ns) / 1e9;
+	/* the interval ends at the flip, where the next one begins: files,
+	 * pprof, OTLP and push times tile (issue 37: the start was read after
+	 * the drain, 0.7 s off either way) */
+	p->stats.duration = collector__span_ns(r->interval_ns, r->interval_wall_ns, &at) / 1e9;
 	p->stats.start_wall_ns = r->interval_wall_ns;
 	p->stats.freq = r->cfg->freq;
 	p->stats.tracking_lost = lost - r->tracking_lost;
@@ -346,8 +379,8 @@ int run__collect(struct run *r, struct profile **out)
 		take_footprint(r, &p->stats.footprint);
 	take_tables(r, &p->stats.tables);
 	p->stats.main_pid = r->nroots ? r->roots[0] : 0;
-	r->interval_ns = now;
-	r->interval_wall_ns = run__wall_now();
+	r->interval_ns = at.mono_ns;
+	r->interval_wall_ns = at.wall_ns;
 	*out = p;
 	return 0;
 }
@@ -366,6 +399,12 @@ int run__write_profile(struct run *r, const char *why)
 	if (err) {
 		profile__free(p);
 		return err;
+	}
+	/* a stop signal came while this interval was drained: it goes into
+	 * the final profile, written now, rather than cost a write first */
+	if (r->cfg->interval && !session__stopped(r->session) && signals__stop_pending()) {
+		r->so_far = p;
+		return 0;
 	}
 	err = output__profile(r->out, p, why);
 	if (!p->stats.bpf[STAT_SAMPLES] && !p->stats.bpf[STAT_OFFCPU_BLOCKS] && !r->cfg->interval)

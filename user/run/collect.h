@@ -41,10 +41,25 @@ void collector__set_python(struct collector *c, struct pyprof *py);
 struct early_walks;
 void collector__set_early(struct collector *c, struct early_walks *early);
 
+/* When the BPF side's generation flipped: one interval's end, the next
+ * one's start. */
+struct flip_time {
+	uint64_t mono_ns;	/* procs__now() */
+	uint64_t wall_ns;	/* CLOCK_REALTIME */
+};
+
 /* Takes everything sampled since the last turn into a new profile (its
  * stats.bpf, frames, unresolved and stack_ids filled in), then forgets
- * processes whose samples are now all drained and bounds the caches.
- * Returns 0 or -errno with a message printed. */
-int collector__collect(struct collector *c, struct profile **out);
+ * processes whose samples are now all drained and bounds the caches;
+ * *at is when the samples taken began to go to the next turn. Returns 0
+ * or -errno with a message printed. */
+int collector__collect(struct collector *c, struct profile **out, struct flip_time *at);
+
+/* The length of an interval from start (both clocks) to end, such that
+ * start_wall_ns + it == end->wall_ns: the wall clock's difference, so
+ * that intervals tile in wall time; the monotonic one's when the wall
+ * clock was stepped (backwards, or 0.1 s more than NTP slews). */
+uint64_t collector__span_ns(uint64_t start_mono_ns, uint64_t start_wall_ns,
+			    const struct flip_time *end);
 
 #endif

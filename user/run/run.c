@@ -114,8 +114,27 @@ static int top_interval(struct run *r)
 	return err;
 }
 
+/* The next deadline: the interval's end, or the run's. Intervals end on
+ * a grid from the start (start + k * step), not a step after the last
+ * flip: the time from a deadline to its flip (tracking records read
+ * first) would add up, 29 intervals of -d 30 on a loaded machine. One
+ * that ran past its grid points ends at the next one still ahead. */
+static uint64_t next_deadline(struct run *r, uint64_t step, uint64_t end, uint64_t now)
+{
+	if (!step)
+		return end;
+	if (!r->due_ns)
+		r->due_ns = r->start_ns + step;
+	if (r->due_ns <= now && r->interval_ns >= r->due_ns)	/* written: the next */
+		r->due_ns += ((r->interval_ns - r->due_ns) / step + 1) * step;
+	return r->due_ns < end ? r->due_ns : end;
+}
+
 /* Sleeps in poll() until the next deadline, a signal or tracking records;
- * writes a profile at each interval's end (fleet mode). */
+ * writes a profile at each interval's end (fleet mode). Every turn reads
+ * the signals, a turn that wrote too: an interval whose write outlasts
+ * the next deadline (60,000 cgroups walked each drain made 1 s intervals
+ * of 5 s) once went from write to write and never heard SIGTERM. */
 static int wait_loop(struct run *r)
 {
 	uint64_t end = r->cfg->duration > 0 ?
@@ -137,11 +156,9 @@ static int wait_loop(struct run *r)
 	int err;
 
 	for (;;) {
-		uint64_t now = procs__now(), next = end, wake;
+		uint64_t now = procs__now(), next = next_deadline(r, step, end, now), wake;
 		int timeout;
 
-		if (step && r->interval_ns + step < next)
-			next = r->interval_ns + step;
 		if (now >= end) {
 			r->stop_reason = "duration reached";
 			return 0;
@@ -150,7 +167,8 @@ static int wait_loop(struct run *r)
 			err = r->top ? top_interval(r) : run__write_profile(r, "interval");
 			if (err)
 				return err;
-			continue;
+			now = procs__now();
+			next = next_deadline(r, step, end, now);
 		}
 		/* a command waiting (a snapshot's second is up) wakes it too */
 		wake = control__wake(r->control, now);

@@ -41,6 +41,7 @@ struct run {
 	uint64_t start_ns;		/* CLOCK_MONOTONIC, sampling began */
 	uint64_t interval_ns;		/* the current interval began */
 	uint64_t interval_wall_ns;	/* the same, CLOCK_REALTIME */
+	uint64_t due_ns;		/* when it ends: start + k * the interval */
 	uint64_t tracking_lost;		/* reported so far */
 	uint64_t tracking_skipped;	/* ... past a process's budget */
 	const char *stop_reason;

@@ -77,6 +77,14 @@ void signals__arm_abort(int more, int tmp_dirfd, const char *tmp_name)
 			strerror(errno));
 }
 
+bool signals__stop_pending(void)
+{
+	sigset_t pending;
+
+	return !sigpending(&pending) &&
+	       (sigismember(&pending, SIGINT) == 1 || sigismember(&pending, SIGTERM) == 1);
+}
+
 /* SIGCHLD for a command; the main loop sees them all between polls. */
 int signals__block(bool top, sigset_t *old_mask)
 {

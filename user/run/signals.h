@@ -23,4 +23,8 @@ void signals__abort_kills(pid_t command);
  * tmp_dirfd; NULL: none) removed, and bpfprof dies of the signal. */
 void signals__arm_abort(int more, int tmp_dirfd, const char *tmp_name);
 
+/* Whether SIGINT or SIGTERM waits (blocked, not read yet from the
+ * signalfd): long work asks it to yield, the loop then reads it. */
+bool signals__stop_pending(void);
+
 #endif
