@@ -9,9 +9,10 @@
 echo "== otlp_net: retried only on 429/502/503/504, after Retry-After or a jittered backoff"
 PY=/usr/bin/python3
 ON=$T/otlpnet_proto; mkdir -p "$ON"
-protoc --python_out="$ON" --proto_path=user/output/proto user/output/proto/otlp_*.proto \
-	user/output/proto/google/rpc/status.proto
-check "otlp_net: protoc compiles the project's .proto and googleapis' status.proto" [ $? -eq 0 ]
+mapfile -t net_protos < <(find user/output/proto -name '*.proto')
+protoc --python_out="$ON" --proto_path=user/output/proto "${net_protos[@]}"
+check "otlp_net: protoc compiles the upstream .proto files and googleapis' status.proto" \
+	all [ $? -eq 0 ] -- [ -f "$ON/google/rpc/status_pb2.py" ]
 
 # on_recv NAME: a receiver recording into $T/on_NAME (its settings files there
 # first); sets ON_URL.
