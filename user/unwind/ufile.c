@@ -43,38 +43,38 @@ static struct ufile *oldest_idle(struct unwinder *u)
 /* The rows into the store; when they do not fit, the idle tables go,
  * oldest first, until they do: a table in use is never dropped for one
  * being loaded. */
-static int load_rows(struct unwinder *u, const struct unwind_table *t)
+static int load_rows(struct unwinder *u, const struct unwind_table *t, struct row_place *at)
 {
-	int handle = rowstore__load(u->rows, t->rows, t->nrows);
+	int err = rowstore__load(u->rows, t->rows, t->nrows, at);
 	struct ufile *idle;
 
-	while (handle == -ENOSPC && (idle = oldest_idle(u))) {
+	while (err == -ENOSPC && (idle = oldest_idle(u))) {
 		release_file(u, idle);
 		u->st.files_evicted++;
-		handle = rowstore__load(u->rows, t->rows, t->nrows);
+		err = rowstore__load(u->rows, t->rows, t->nrows, at);
 	}
-	return handle;
+	return err;
 }
 
 /* How the file's frames are walked, from its table. */
 static void place_table(struct unwinder *u, struct ufile *f, const struct unwind_table *t)
 {
-	int handle;
+	struct row_place at;
 
 	if (u->mode == UNWIND_AUTO && unwind_table__keeps_fp(t)) {
 		f->slot = UNWIND_FILE_FP;
 		u->st.files_fp++;
 		return;
 	}
-	handle = load_rows(u, t);
-	if (handle < 0) {
+	if (load_rows(u, t, &at)) {
 		/* over the budget (or the kernel refused): frame pointers,
 		 * counted here and per stack */
 		f->slot = UNWIND_FILE_NOT_LOADED;
 		u->st.files_refused++;
 		return;
 	}
-	f->slot = (__u32)handle;
+	f->slot = at.slot;
+	f->first = at.first;
 	f->nrows = (__u32)t->nrows;
 	u->st.files_loaded++;
 	if (rowstore__rows(u->rows) > u->st.rows_peak)
@@ -93,7 +93,8 @@ static void free_file(void *node)
 static void release_file(struct unwinder *u, struct ufile *f)
 {
 	if (f->slot != UNWIND_FILE_FP && f->slot != UNWIND_FILE_NOT_LOADED) {
-		rowstore__drop(u->rows, (int)f->slot);
+		rowstore__drop(u->rows, &(struct row_place){ .slot = f->slot, .first = f->first },
+			       f->nrows);
 		u->st.files_dropped++;
 	}
 	if (f->entry)
@@ -238,6 +239,7 @@ void ufile__sweep(struct unwinder *u)
 		if (!f->refs && f->ready && f->idle_since + IDLE_LINGER_NS <= now)
 			release_file(u, f);
 	}
+	rowstore__tidy(u->rows);
 }
 
 /* The vDSO's table, from our own image (vdso.h): a few FDEs, built here. */

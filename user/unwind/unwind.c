@@ -33,7 +33,7 @@ int unwinder__new(const struct unwinder_maps *maps, enum unwind_mode mode, unsig
 
 	if (!u)
 		return -ENOMEM;
-	err = rowstore__new(maps->files_fd, MAX_UNWIND_FILES, max_rows, &u->rows);
+	err = rowstore__new(maps->files_fd, MAX_UNWIND_CHUNKS, max_rows, &u->rows);
 	if (!err)
 		err = builder__new(&u->builder);
 	if (err) {
@@ -106,7 +106,7 @@ static void add_map(struct proc_ctx *c, const struct ufile *f, const struct vma 
 	}
 	proc_entry__add(&c->maps, &(struct unwind_map){
 		.start = v->start, .end = v->end, .bias = v->start - vaddr,
-		.file = f->slot, .nrows = f->nrows,
+		.file = f->slot, .first = f->first, .nrows = f->nrows,
 	});
 }
 

@@ -27,8 +27,8 @@ struct ufile {
 					 * NULL once the registry released it */
 	struct ufile *prev, *next;	/* every table, for the sweep */
 	struct elf_syms *es;		/* for file offset -> virtual address */
-	__u32 slot;			/* unwind_map.file: a rowstore handle or UNWIND_FILE_* */
-	__u32 nrows;
+	__u32 slot;			/* unwind_map.file: a chunk's slot or UNWIND_FILE_* */
+	__u32 first, nrows;		/* its rows in that chunk */
 	bool ready;			/* its table was built (or could not be) */
 	bool usable;			/* its mappings go into process entries */
 	size_t refs;			/* process entries using it, + 1 when preloaded */
