@@ -10,7 +10,10 @@
  * no rows at all: its frames take frame-pointer steps.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -56,14 +59,21 @@ static int load_rows(struct unwinder *u, const struct unwind_table *t, struct ro
 	return err;
 }
 
-/* How the file's frames are walked, from its table. */
+/* How the file's frames are walked, from its table. Its rows count
+ * against the share of the process it was built for. */
 static void place_table(struct unwinder *u, struct ufile *f, const struct unwind_table *t)
 {
+	struct uproc *p = f->owner ? uproc__find(u, f->owner) : NULL;
 	struct row_place at;
 
 	if (u->mode == UNWIND_AUTO && unwind_table__keeps_fp(t)) {
 		f->slot = UNWIND_FILE_FP;
 		u->st.files_fp++;
+		return;
+	}
+	if (p && !share__rows_fit(&p->share, t->nrows, u->budget_rows)) {
+		f->slot = UNWIND_FILE_NOT_LOADED;	/* frame pointers, counted */
+		ufile__refused(u, p, SHARE_ROWS);
 		return;
 	}
 	if (load_rows(u, t, &at)) {
@@ -76,6 +86,8 @@ static void place_table(struct unwinder *u, struct ufile *f, const struct unwind
 	f->slot = at.slot;
 	f->first = at.first;
 	f->nrows = (__u32)t->nrows;
+	if (p)
+		p->share.rows += f->nrows;
 	u->st.files_loaded++;
 	if (rowstore__rows(u->rows) > u->st.rows_peak)
 		u->st.rows_peak = rowstore__rows(u->rows);
@@ -92,6 +104,10 @@ static void free_file(void *node)
 /* Frees the file's rows and forgets its table. */
 static void release_file(struct unwinder *u, struct ufile *f)
 {
+	struct uproc *p = f->owner ? uproc__find(u, f->owner) : NULL;
+
+	if (UNWIND_FILE_HAS_ROWS(f->slot) && p)
+		p->share.rows -= p->share.rows < f->nrows ? p->share.rows : f->nrows;
 	if (f->slot != UNWIND_FILE_FP && f->slot != UNWIND_FILE_NOT_LOADED) {
 		rowstore__drop(u->rows, &(struct row_place){ .slot = f->slot, .first = f->first },
 			       f->nrows);
@@ -142,7 +158,10 @@ void ufile__built(struct built *r, void *arg)
 {
 	struct unwinder *u = arg;
 	struct ufile *f = r->tag;
+	struct uproc *p = f->owner ? uproc__find(u, f->owner) : NULL;
 
+	if (p)
+		share__charge(&p->share, r->seconds);
 	f->es = r->es;	/* its segments only: its names are the registry's */
 	f->slot = UNWIND_FILE_FP;
 	if (r->err || !r->table.nrows) {
@@ -161,7 +180,63 @@ void ufile__built(struct built *r, void *arg)
 		f->idle_since = procs__now();
 }
 
-struct ufile *ufile__get(struct unwinder *u, pid_t tgid, bool alive, const struct vma *v)
+/* A comm as /proc/PID/comm has it (what the process set: hostile, shown
+ * escaped), or "?". */
+static void read_comm(pid_t tgid, char comm[16])
+{
+	char path[32];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)tgid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	n = fd >= 0 ? read(fd, comm, 15) : -1;
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0)
+		n = 0;
+	comm[n] = 0;
+	comm[strcspn(comm, "\n")] = 0;
+	if (!comm[0])
+		strcpy(comm, "?");
+}
+
+void ufile__refused(struct unwinder *u, struct uproc *p, enum share_limit lim)
+{
+	size_t *count[SHARE_LIMITS] = {
+		[SHARE_TABLES] = &u->st.over_share_tables,
+		[SHARE_BUILD_TIME] = &u->st.over_share_build,
+		[SHARE_ROWS] = &u->st.over_share_rows,
+	};
+
+	if (lim <= SHARE_OK || lim >= SHARE_LIMITS)
+		return;
+	(*count[lim])++;
+	p->share.refused++;
+	if (p->share.refused < u->st.share_refused)
+		return;
+	if (u->st.share_pid != p->tgid)
+		read_comm(p->tgid, u->st.share_comm);
+	u->st.share_pid = p->tgid;
+	u->st.share_refused = p->share.refused;
+	u->st.share_limit = share__limit_name(lim);
+}
+
+/* A new table for p, if its share admits one: else p is synced again
+ * later (its share refilled) and the mapping walked by frame pointers. */
+static bool admitted(struct unwinder *u, struct uproc *p)
+{
+	enum share_limit lim = p ? share__admit(&p->share, procs__now()) : SHARE_OK;
+
+	if (lim == SHARE_OK)
+		return true;
+	ufile__refused(u, p, lim);
+	p->deferred = true;
+	return false;
+}
+
+struct ufile *ufile__get(struct unwinder *u, pid_t tgid, struct uproc *p, bool alive,
+			 const struct vma *v, bool urgent)
 {
 	struct file_entry *e = v->file;
 	struct ufile *f = e->unwind;
@@ -190,6 +265,11 @@ struct ufile *ufile__get(struct unwinder *u, pid_t tgid, bool alive, const struc
 		f->idle_since = 0;
 		return f;
 	}
+	if (fd >= 0 && !admitted(u, p)) {
+		close(fd);
+		u->over_share.refs++;
+		return &u->over_share;
+	}
 	f = calloc(1, sizeof(*f));
 	if (!f) {
 		if (fd >= 0)
@@ -198,13 +278,14 @@ struct ufile *ufile__get(struct unwinder *u, pid_t tgid, bool alive, const struc
 	}
 	f->entry = e;
 	f->refs = 1;
+	f->owner = p ? tgid : 0;
 	f->stamp = stamp;
 	e->unwind = f;
 	f->next = u->tables;
 	if (u->tables)
 		u->tables->prev = f;
 	u->tables = f;
-	if (fd < 0 || !u->builder || builder__submit(u->builder, fd, f)) {
+	if (fd < 0 || !u->builder || builder__submit(u->builder, fd, f, urgent)) {
 		u->st.files_without++;
 		f->slot = UNWIND_FILE_FP;
 		f->ready = true;
@@ -290,7 +371,7 @@ int unwinder__preload(struct unwinder *u, const char *path)
 		return err;
 	v.file = e;
 	v.path = e->path;
-	return ufile__get(u, getpid(), false, &v) ? 0 : -ENOMEM;
+	return ufile__get(u, getpid(), NULL, false, &v, true) ? 0 : -ENOMEM;
 }
 
 void ufile__free_all(struct unwinder *u)
