@@ -16,8 +16,11 @@ static double refill(double have, double per_s, double burst, double seconds)
 
 static void refill_all(struct share *s, uint64_t now)
 {
-	double dt = now > s->at_ns ? (double)(now - s->at_ns) / 1e9 : 0;
+	double dt;
 
+	if (now <= s->at_ns)	/* no time passed (or the caller's clock is older) */
+		return;
+	dt = (double)(now - s->at_ns) / 1e9;
 	s->at_ns = now;
 	s->tables = refill(s->tables, SHARE_TABLES_PER_S, SHARE_TABLES_BURST, dt);
 	s->build_s = refill(s->build_s, SHARE_BUILD_PER_S, SHARE_BUILD_BURST_S, dt);
