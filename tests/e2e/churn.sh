@@ -40,6 +40,8 @@ check "-a -d 6 beside the churner: exit 0" [ "$RC" -eq 0 ]
 check "-a -d 6 beside the churner: ends within 2 s of the calm run's end (${LATE} ms after 6 s; calm ${calm} ms)" \
 	[ "$LATE" -le $((calm + 2000)) ]
 all_n=$(comm_total "$T/churn_a.folded" nofp_chain); whole=$(frame_share "$T/churn_a.folded" nofp_chain main)
+calm_whole=$(frame_share "$T/churn_calm.folded" nofp_chain main)
+echo "  nofp_chain reaching main: ${calm_whole}% calm, ${whole}% beside the churner"
 note_share churn nofp_chain "$whole"
 check "-a beside the churner: nofp_chain's stacks reach main (${whole}% of $all_n, >= 95%)" \
 	all [ "$all_n" -ge 10 ] -- [ "$whole" -ge 95 ]
@@ -63,6 +65,13 @@ check "-p churner: over 1,000 more it was refused, counted ($(stat_of "$T/churn_
 	stat_true "$T/churn_p.json" '.unwind_tables.files_over_share_tables > 0'
 
 echo "== fleet agent beside the churner: cheap, bounded, on time, and SIGTERM at once"
+# 1,000 maps a second, as the issue's (10,000 files): procs keeps every
+# mapping a process made, for the samples taken meanwhile, so at full
+# speed (20,000 a second here) its record of them alone grows 3-4 MiB a
+# second, whatever the tables cost
+kill "$churn" 2>/dev/null; wait "$churn" 2>/dev/null
+"$GEN/map_churn" map "$EX/libnofp_fleet.so" 1500 1000 >"$T/churn2.out" 2>&1 & churn=$!
+for _ in $(seq 1 100); do grep -q '^ready' "$T/churn2.out" && break; sleep 0.1; done
 D=$T/churn_fleet; mkdir -p "$D"
 "$FAST" --interval 1 --output-dir "$D" 2>"$T/churn_fleet.err" & bp=$!
 wait_started "$T/churn_fleet.err"; sleep 2
@@ -74,9 +83,10 @@ hz=$(getconf CLK_TCK)
 cpu=$(( (c1 - c0) * 1000 * 1000 / hz / (t1 - t0) ))
 k0=$(now_ms); kill -TERM "$bp"; wait "$bp"; rc=$?; term=$(( $(now_ms) - k0 ))
 echo "  fleet agent beside the churner: $((cpu / 10)).$((cpu % 10))% of a core, RSS $r0 -> $r1 KiB, SIGTERM $term ms"
-# the whole machine's work is in it (the other tests, on a shared
-# machine); the churner's part is bounded by its share
-check "fleet beside the churner: under 20% of a core ($((cpu / 10)).$((cpu % 10))%)" [ "$cpu" -lt 200 ]
+# the whole machine's work is in it (an idle agent took 4.6% of a core on
+# the shared 2-CPU VM at load 12); the churner's part is bounded by its
+# share (1.6-2.6% measured in all)
+check "fleet beside the churner: under 5% of a core ($((cpu / 10)).$((cpu % 10))%)" [ "$cpu" -lt 50 ]
 check "fleet beside the churner: RSS grew < 16 MiB in 6 s ($r0 -> $r1 KiB)" [ $((r1 - r0)) -lt 16384 ]
 check "fleet beside the churner: SIGTERM ends it within 1 s ($term ms, exit $rc)" \
 	all [ "$rc" -eq 0 ] -- [ "$term" -le 1000 ]
