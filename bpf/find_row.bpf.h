@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * A file's unwind rows (its inner map of unwind_files, sorted by pc): the
- * row that covers an address, by the per-CPU hint of the last search that
+ * A file's unwind rows (a run of a chunk of unwind_files, sorted by pc):
+ * the row that covers an address, by the per-CPU hint of the last search that
  * ended there, else by a binary search a step per bpf_loop() call.
  * Included by stack.bpf.h, whose walk asks it once per frame.
  */
@@ -41,53 +41,58 @@ static long row_search_step(__u32 i, struct row_search *rs)
 	return 0;
 }
 
-/* Row i of rows (n of them) if it is the last with pc <= vaddr: its pc is
- * at or below vaddr and the next row's (if any) above. Rows are sorted, so
- * this is exactly the row the binary search finds. */
-static __always_inline const struct unwind_row *row_if_last(void *rows, __u32 n, __u32 i,
-							    __u64 vaddr)
+/* Row i of the chunk's rows if it is the file's (in [first, end)) and the
+ * last with pc <= vaddr: its pc is at or below vaddr and the next row's
+ * (if any) above. Rows are sorted, so this is exactly the row the binary
+ * search finds; a row of another file of the chunk is never taken. */
+static __always_inline const struct unwind_row *row_if_last(void *rows, __u32 first, __u32 end,
+							    __u32 i, __u64 vaddr)
 {
 	const struct unwind_row *row, *next;
 	__u32 after = i + 1;
 
-	if (i >= n)
+	if (i < first || i >= end)
 		return NULL;
 	row = bpf_map_lookup_elem(rows, &i);
 	if (!row || row->pc > vaddr)
 		return NULL;
-	if (after >= n)
+	if (after >= end)
 		return row;
 	next = bpf_map_lookup_elem(rows, &after);
 	return next && next->pc > vaddr ? row : NULL;
 }
 
-/* The hint slot of (file, vaddr): a sampled loop hits the same addresses
- * again and again, and a hit replaces ~20 cold reads of the search by two. */
-static __always_inline struct row_hint *row_hint_slot(__u32 file, __u64 vaddr)
+/* The hint slot of (chunk, first row, vaddr): a sampled loop hits the
+ * same addresses again and again, and a hit replaces ~20 cold reads of the
+ * search by two. */
+static __always_inline struct row_hint *row_hint_slot(__u32 file, __u32 first, __u64 vaddr)
 {
-	__u32 slot = (__u32)((vaddr ^ (vaddr >> 12) ^ ((__u64)file * 0x9e3779b1u)) & (ROW_HINTS - 1));
+	__u32 slot = (__u32)((vaddr ^ (vaddr >> 12) ^ ((__u64)(file ^ first) * 0x9e3779b1u)) &
+			     (ROW_HINTS - 1));
 
 	return bpf_map_lookup_elem(&row_hints, &slot);
 }
 
-/* The last row of the file's n rows with pc <= vaddr: by its hint, else
- * by a binary search whose result becomes the hint. */
-static __always_inline const struct unwind_row *find_row(__u32 file, __u32 n, __u64 vaddr)
+/* The last row of the file's n rows (from row first of chunk file) with
+ * pc <= vaddr: by its hint, else by a binary search whose result becomes
+ * the hint. */
+static __always_inline const struct unwind_row *find_row(__u32 file, __u32 first, __u32 n,
+							 __u64 vaddr)
 {
-	struct row_search rs = { .vaddr = vaddr, .file = file, .hi = n };
-	struct row_hint *hint = row_hint_slot(file, vaddr);
+	struct row_search rs = { .vaddr = vaddr, .file = file, .lo = first, .hi = first + n };
+	struct row_hint *hint = row_hint_slot(file, first, vaddr);
 	const struct unwind_row *row;
 	void *rows = bpf_map_lookup_elem(&unwind_files, &file);
 
 	if (!rows)
 		return NULL;
 	if (hint && hint->file == file && hint->vaddr == vaddr) {
-		row = row_if_last(rows, n, hint->row, vaddr);
+		row = row_if_last(rows, first, first + n, hint->row, vaddr);
 		if (row)
 			return row;
 	}
 	bpf_loop(ROW_SEARCH_STEPS, row_search_step, &rs, 0);
-	if (rs.failed || rs.lo == 0)
+	if (rs.failed || rs.lo == first)
 		return NULL;
 	rs.lo--;
 	if (hint) {

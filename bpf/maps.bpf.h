@@ -189,7 +189,7 @@ struct unwind_rows_map {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
-	__uint(max_entries, MAX_UNWIND_FILES);
+	__uint(max_entries, MAX_UNWIND_CHUNKS);
 	__type(key, __u32);
 	__array(values, struct unwind_rows_map);
 } unwind_files SEC(".maps");

@@ -20,7 +20,7 @@
 #define MAX_UNWIND_MAPS		48	/* executable mappings per process the unwinder knows */
 #define MAX_UNWIND_PROCS	8192	/* processes with unwind info loaded */
 #define UNWIND_ASK_QUEUE	1024	/* asks for tables not popped yet */
-#define MAX_UNWIND_FILES	4096	/* files whose rows are loaded at once */
+#define MAX_UNWIND_CHUNKS	1024	/* chunks of rows (each many files') at once */
 #define DEFAULT_UNWIND_ROWS	(1 << 22)	/* budget: rows of all loaded files together */
 
 /* A stack hash that holds no frames: the sample had no such side (a user
@@ -102,7 +102,7 @@ enum stat_kind {
 	STAT_UNWIND_BAD_ADDRESS,	/* a return address that is no user address */
 	STAT_UNWIND_IMPLAUSIBLE,	/* a frame-pointer step found no plausible caller */
 	/* not a stop: stacks that crossed a file whose rows did not fit the
-	 * budget (--unwind-rows, MAX_UNWIND_FILES) and were walked there by
+	 * budget (--unwind-rows, MAX_UNWIND_CHUNKS) and were walked there by
 	 * frame pointers */
 	STAT_UNWIND_NOT_LOADED,
 	/* not a stop: stacks that took a checked frame-pointer step where no
@@ -182,12 +182,15 @@ struct unwind_row {
 
 /* One executable mapping of a process, for the unwinder: addresses in
  * [start, end) are file virtual address + bias, and the file's rows are
- * the inner map in slot `file` of unwind_files, nrows of them. */
+ * nrows rows from row `first` of the chunk in slot `file` of unwind_files
+ * (many files share a chunk: user/unwind/rowstore.h). */
 struct unwind_map {
 	__u64 start, end;
 	__u64 bias;
 	__u32 file;		/* slot in unwind_files, or UNWIND_FILE_* */
 	__u32 nrows;
+	__u32 first;		/* the file's first row in that chunk */
+	__u32 pad;
 };
 
 /* unwind_proc.walk_flags, the walk's notes in the BPF side's per-CPU copy */

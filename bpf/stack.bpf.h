@@ -309,7 +309,7 @@ static __always_inline __u32 step_frame(struct unwind_ctx *c, __u64 pc, bool ano
 		return fp_step(c);
 	}
 	if (has_rows)
-		row = find_row(m->file, m->nrows, pc - m->bias);
+		row = find_row(m->file, m->first, m->nrows, pc - m->bias);
 	if (row && (row->cfa_reg != CFA_NONE || unwind_mode != UNWIND_AUTO)) {
 		walk_note(0, WALK_GUESSED);
 		return row_step(c, row);

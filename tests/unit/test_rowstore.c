@@ -44,17 +44,18 @@ static struct unwind_row row_of(size_t i)
 				    .rbp_offset = (__s16)-(__s16)(i % 64), .cfa_reg = (__u8)(i % 3) };
 }
 
-/* The row at index i of the file in slot, read through the outer map. */
-static struct unwind_row read_back(int outer, int slot, __u32 i)
+/* Row i of the file at *at, read through the outer map as the BPF walk
+ * reads it: its chunk's slot, then row first + i of the chunk. */
+static struct unwind_row read_back(int outer, const struct row_place *at, __u32 i)
 {
 	struct unwind_row r = { 0 };
-	__u32 key = (__u32)slot, id;
+	__u32 key = at->slot, id, row = at->first + i;
 	int fd;
 
-	cr_assert_eq(bpf_map_lookup_elem(outer, &key, &id), 0, "slot %d: %s", slot, strerror(errno));
+	cr_assert_eq(bpf_map_lookup_elem(outer, &key, &id), 0, "slot %u: %s", key, strerror(errno));
 	fd = bpf_map_get_fd_by_id(id);
 	cr_assert_geq(fd, 0);
-	cr_assert_eq(bpf_map_lookup_elem(fd, &i, &r), 0, "row %u: %s", i, strerror(errno));
+	cr_assert_eq(bpf_map_lookup_elem(fd, &row, &r), 0, "row %u: %s", row, strerror(errno));
 	close(fd);
 	return r;
 }
@@ -67,30 +68,45 @@ static size_t next_checked(size_t i, size_t n)
 	return i + 997 < n - 1 ? i + 997 : n - 1;
 }
 
+static int load_n(struct rowstore *rs, size_t n, size_t seed, struct row_place *at)
+{
+	struct unwind_row *rows = calloc(n, sizeof(*rows));
+	int err;
+
+	cr_assert_not_null(rows);
+	for (size_t i = 0; i < n; i++)
+		rows[i] = row_of(i + seed);
+	err = rowstore__load(rs, rows, n, at);
+	free(rows);
+	return err;
+}
+
 /* Every row as given, for sizes on and off a page's end (4096 / 16 rows a
- * page), the last row of each included. */
+ * page), the last row of each included; the small ones share a chunk. */
 Test(rowstore, rows_read_back_through_the_outer_map)
 {
 	const size_t sizes[] = { 1, 256, 257, 100003 };
-	int outer = outer_map(), handle[4];
+	struct row_place at[4];
+	struct rowstore_costs costs;
+	int outer = outer_map();
 	struct rowstore *rs;
 
 	cr_assert_eq(rowstore__new(outer, SLOTS, 1 << 20, &rs), 0);
 	for (size_t s = 0; s < 4; s++) {
-		struct unwind_row *rows = calloc(sizes[s], sizeof(*rows));
+		int err = load_n(rs, sizes[s], s, &at[s]);
 
-		cr_assert_not_null(rows);
-		for (size_t i = 0; i < sizes[s]; i++)
-			rows[i] = row_of(i + s);
-		handle[s] = rowstore__load(rs, rows, sizes[s]);
-		cr_assert_geq(handle[s], 0, "%zu rows: %s", sizes[s], strerror(-handle[s]));
-		free(rows);
+		cr_assert_eq(err, 0, "%zu rows: %s", sizes[s], strerror(-err));
 	}
 	cr_expect_eq(rowstore__rows(rs), 1 + 256 + 257 + 100003);
 	cr_expect_eq(rowstore__files(rs), 4);
+	cr_expect(at[0].slot == at[1].slot && at[1].slot == at[2].slot, "small files share a chunk");
+	cr_expect_eq(at[1].first, 1);
+	cr_expect_eq(at[2].first, 257);
+	rowstore__costs(rs, &costs);
+	cr_expect_eq(costs.chunks_made, 2, "the 100003 rows took a chunk of their own");
 	for (size_t s = 0; s < 4; s++) {
 		for (size_t i = 0; i < sizes[s]; i = next_checked(i, sizes[s])) {
-			struct unwind_row got = read_back(outer, handle[s], (__u32)i), want = row_of(i + s);
+			struct unwind_row got = read_back(outer, &at[s], (__u32)i), want = row_of(i + s);
 
 			cr_assert(!memcmp(&got, &want, sizeof(got)), "file %zu row %zu: pc 0x%llx",
 				  s, i, (unsigned long long)got.pc);
@@ -100,27 +116,63 @@ Test(rowstore, rows_read_back_through_the_outer_map)
 	close(outer);
 }
 
-/* Over the budget, or out of slots: -ENOSPC, nothing loaded; a drop gives
- * both back. */
-Test(rowstore, budget_and_slots_bound_it)
+/* A thousand files load into one chunk: one update of the outer map (one
+ * RCU grace period) for all of them, not one each. */
+Test(rowstore, many_files_one_chunk)
 {
-	struct unwind_row rows[8] = { 0 };
-	int outer = outer_map(), h[2];
+	struct rowstore_costs costs;
+	int outer = outer_map();
+	struct rowstore *rs;
+	struct row_place at;
+
+	cr_assert_eq(rowstore__new(outer, SLOTS, 1 << 22, &rs), 0);
+	for (size_t f = 0; f < 1000; f++)
+		cr_assert_eq(load_n(rs, 40, f, &at), 0, "file %zu", f);
+	rowstore__costs(rs, &costs);
+	cr_expect_eq(costs.chunks_made, 1);
+	cr_expect_eq(costs.graces, 0);
+	cr_expect_eq(rowstore__files(rs), 1000);
+	for (__u32 i = 0; i < 40; i++) {
+		struct unwind_row got = read_back(outer, &at, i), want = row_of(i + 999);
+
+		cr_assert(!memcmp(&got, &want, sizeof(got)), "the last file's row %u", i);
+	}
+	rowstore__free(rs);
+	close(outer);
+}
+
+/* Over the budget: -ENOSPC, nothing loaded. A dropped file's rows are not
+ * given to another before a grace period (a walk may still read them by
+ * an entry it copied): the next load that needs them waits for one. */
+Test(rowstore, budget_bounds_it_and_drops_wait_a_grace)
+{
+	struct row_place a, b, c, d;
+	struct rowstore_costs costs;
+	int outer = outer_map();
 	struct rowstore *rs;
 
 	cr_assert_eq(rowstore__new(outer, SLOTS, 16, &rs), 0);
-	cr_expect_eq(rowstore__load(rs, rows, 0), -EINVAL);
-	h[0] = rowstore__load(rs, rows, 8);
-	h[1] = rowstore__load(rs, rows, 8);
-	cr_assert(h[0] >= 0 && h[1] >= 0);
-	cr_expect_eq(rowstore__load(rs, rows, 1), -ENOSPC);	/* 16 rows held */
-	rowstore__drop(rs, h[0]);
-	cr_expect_eq(rowstore__rows(rs), 8);
+	cr_expect_eq(rowstore__load(rs, NULL, 0, &a), -EINVAL);
+	cr_assert_eq(load_n(rs, 8, 0, &a), 0);
+	cr_assert_eq(load_n(rs, 4, 0, &b), 0);
+	cr_expect_eq(load_n(rs, 5, 0, &c), -ENOSPC, "12 of 16 rows held");
+	rowstore__drop(rs, &a, 8);
+	cr_expect_eq(rowstore__rows(rs), 4);
 	cr_expect_eq(rowstore__files(rs), 1);
-	for (int i = 2; i < SLOTS + 1; i++)	/* the three slots left */
-		cr_assert_geq(rowstore__load(rs, rows, 1), 0, "slot %d", i);
-	cr_expect_eq(rowstore__load(rs, rows, 1), -ENOSPC);	/* every slot taken */
-	cr_expect_eq(rowstore__files(rs), SLOTS);
+	cr_assert_eq(load_n(rs, 4, 7, &c), 0);	/* the 4 free rows: no grace */
+	cr_expect(c.first >= 12, "not in the dropped run: row %u", c.first);
+	rowstore__costs(rs, &costs);
+	cr_expect_eq(costs.graces, 0);
+	cr_assert_eq(load_n(rs, 8, 3, &d), 0);	/* the dropped run, after a grace */
+	rowstore__costs(rs, &costs);
+	cr_expect_eq(costs.graces, 1);
+	cr_expect_eq(d.first, 0);
+	cr_expect_eq(costs.chunks_made, 1);
+	for (__u32 i = 0; i < 8; i++) {
+		struct unwind_row got = read_back(outer, &d, i), want = row_of(i + 3);
+
+		cr_assert(!memcmp(&got, &want, sizeof(got)), "row %u", i);
+	}
 	rowstore__free(rs);
 	close(outer);
 }

@@ -305,6 +305,23 @@ static void loss_advice(const struct profile *p, struct out_line *o)
 	tracking_advice(p, o);
 }
 
+/* One process's share of the unwind tables spent (unwind/share.h): which
+ * limit, which process (its comm escaped: the process chose it). */
+static void share_advice(const struct table_stats *t, struct out_line *o)
+{
+	size_t n = t->over_share_tables + t->over_share_build + t->over_share_rows;
+	char comm[sizeof(t->share_comm) * TERM_SAFE_ESC_MAX];
+
+	if (!n || !t->share_limit)
+		return;
+	term_safe__escape(comm, sizeof(comm), t->share_comm, 64, NULL);
+	add(o, "%zu unwind tables refused by processes' shares (new tables a second %zu, build "
+	    "time %zu, rows %zu); most to pid %d (%s): %zu, its %s spent (walked by frame "
+	    "pointers)", n, t->over_share_tables, t->over_share_build, t->over_share_rows,
+	    (int)t->share_pid, comm, t->share_refused, t->share_limit);
+	emit_line(o);
+}
+
 static void input_advice(const struct profile *p, struct out_line *o)
 {
 	const struct profile_stats *st = &p->stats;
@@ -313,6 +330,7 @@ static void input_advice(const struct profile *p, struct out_line *o)
 		add(o, "%zu files' unwind tables did not fit: raise --unwind-rows",
 		    st->tables.files_refused);
 	emit_line(o);
+	share_advice(&st->tables, o);
 	if (st->files_dwarf_over)
 		add(o, "%" PRIu64 " files named without lines or inline frames: raise --dwarf-mem",
 		    st->files_dwarf_over);

@@ -487,12 +487,12 @@ size_t procs__take_changed(struct procs *p, pid_t **tgids)
 	return n;
 }
 
-int procs__for_each_vma(struct procs *p, pid_t tgid,
-			int (*fn)(const struct vma *v, bool alive, void *ctx), void *ctx)
+static int each_vma(struct procs *p, pid_t tgid, bool newest_first,
+		    int (*fn)(const struct vma *v, bool alive, void *ctx), void *ctx)
 {
 	struct proc *pr = newest(p, tgid);
 	uint64_t from, until;
-	size_t i;
+	size_t i, k;
 	int err;
 
 	if (!pr)
@@ -500,7 +500,8 @@ int procs__for_each_vma(struct procs *p, pid_t tgid,
 	if (procs__inherit_current(p, pr))
 		return -ENOMEM;
 	proc__image_bounds(pr, EXEC_LATEST, &from, &until);
-	for (i = 0; i < pr->nvmas; i++) {
+	for (k = 0; k < pr->nvmas; k++) {
+		i = newest_first ? pr->nvmas - 1 - k : k;
 		if (pr->vmas[i].time < from)
 			continue;
 		err = fn(&pr->vmas[i], !pr->exited, ctx);
@@ -508,6 +509,20 @@ int procs__for_each_vma(struct procs *p, pid_t tgid,
 			return err;
 	}
 	return 0;
+}
+
+int procs__for_each_vma(struct procs *p, pid_t tgid,
+			int (*fn)(const struct vma *v, bool alive, void *ctx), void *ctx)
+{
+	return each_vma(p, tgid, false, fn, ctx);
+}
+
+int procs__for_each_vma_newest(struct procs *p, pid_t tgid,
+			       int (*fn)(const struct vma *v, bool alive, void *ctx), void *ctx)
+{
+	int err = each_vma(p, tgid, true, fn, ctx);
+
+	return err > 0 ? 0 : err;
 }
 
 bool procs__descends(const struct procs *p, pid_t tgid, const pid_t *roots, int nroots)

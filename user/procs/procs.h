@@ -122,6 +122,12 @@ int procs__for_each_vma(struct procs *p, pid_t tgid,
 
 /* True when tgid is one of roots or was forked, as far as seen, by one of
  * them or their descendants. */
+/* The same, newest first; fn returning > 0 ends the walk there (0 is
+ * returned): a reader that wants only what is mapped now stops once
+ * newer mappings covered what it needs, however many a process made. */
+int procs__for_each_vma_newest(struct procs *p, pid_t tgid,
+			       int (*fn)(const struct vma *v, bool alive, void *ctx), void *ctx);
+
 bool procs__descends(const struct procs *p, pid_t tgid, const pid_t *roots, int nroots);
 
 /* Incarnations held, exited ones included. */

@@ -90,6 +90,16 @@ static const struct counter unwind_tables[] = {
 	{ "asked_by_a_sample", "asked by a sample", AT(tables.asked), COUNTER_SIZE,
 	  MERGE_NEWER },
 	{ "build_s", "s building", AT(tables.build_seconds), COUNTER_SECONDS, MERGE_NEWER },
+	{ "files_over_share_tables", "refused: a process's new tables a second",
+	  AT(tables.over_share_tables), COUNTER_SIZE, MERGE_NEWER },
+	{ "files_over_share_build_time", "refused: a process's build time a second",
+	  AT(tables.over_share_build), COUNTER_SIZE, MERGE_NEWER },
+	{ "files_over_share_rows", "refused: a process's rows", AT(tables.over_share_rows),
+	  COUNTER_SIZE, MERGE_NEWER },
+	{ "row_chunks", "chunks of rows", AT(tables.chunks), COUNTER_SIZE, MERGE_NEWER },
+	{ "row_chunks_made", "chunks made", AT(tables.chunks_made), COUNTER_SIZE, MERGE_NEWER },
+	{ "grace_periods", "grace periods waited to reuse rows", AT(tables.graces), COUNTER_SIZE,
+	  MERGE_NEWER },
 };
 
 const struct counter_group counter_groups[] = {

@@ -44,6 +44,14 @@ struct table_stats {
 	size_t files_dropped, files_reused, files_evicted;
 	size_t rows, rows_peak, rows_budget, procs, asked;
 	double build_seconds;
+	/* tables refused by a process's share (unwind/share.h): by limit, and
+	 * the process refused most, with the limit it hit last */
+	size_t over_share_tables, over_share_build, over_share_rows;
+	pid_t share_pid;
+	char share_comm[16];		/* as the process set it: escape to show */
+	const char *share_limit;
+	size_t share_refused;
+	size_t chunks, chunks_made, graces;	/* the rows' chunks; grace periods waited */
 };
 
 struct profile_stats {

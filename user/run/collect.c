@@ -338,7 +338,14 @@ static void take_tables(const struct run *r, struct table_stats *t)
 		.files_reused = us.files_reused, .files_evicted = us.files_evicted,
 		.rows = us.rows, .rows_peak = us.rows_peak, .rows_budget = r->cfg->unwind_rows,
 		.procs = us.procs, .asked = us.asked, .build_seconds = us.build_seconds,
+		.over_share_tables = us.over_share_tables,
+		.over_share_build = us.over_share_build,
+		.over_share_rows = us.over_share_rows,
+		.share_pid = us.share_pid, .share_limit = us.share_limit,
+		.share_refused = us.share_refused, .chunks = us.chunks,
+		.chunks_made = us.chunks_made, .graces = us.graces,
 	};
+	memcpy(t->share_comm, us.share_comm, sizeof(t->share_comm));
 }
 
 /* The tracking budget's skips of this interval, its busiest sender. */

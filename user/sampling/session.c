@@ -97,7 +97,7 @@ static int size_maps(struct profile_bpf *skel, const struct session_opts *opts)
 		{ skel->maps.stacks0_m, opts->max_stacks }, { skel->maps.stacks1_m, opts->max_stacks },
 		{ skel->maps.stacks0_l, opts->max_stacks }, { skel->maps.stacks1_l, opts->max_stacks },
 		{ skel->maps.counts0, opts->max_stacks }, { skel->maps.counts1, opts->max_stacks },
-		{ skel->maps.unwind_files, tables ? MAX_UNWIND_FILES : 1 },
+		{ skel->maps.unwind_files, tables ? MAX_UNWIND_CHUNKS : 1 },
 		{ skel->maps.unwind_procs, tables ? MAX_UNWIND_PROCS : 1 },
 		{ skel->maps.unwind_asks, opts->lazy_tables ? UNWIND_ASK_QUEUE : 1 },
 		/* a ring's size is a power of 2 pages */

@@ -22,6 +22,8 @@ struct builder {
 	pthread_mutex_t lock;
 	pthread_cond_t wake;
 	struct job *queue, **queue_tail;	/* FIFO */
+	struct job **urgent_tail;		/* where the next urgent job goes:
+						 * after the urgent ones queued */
 	struct job *done;			/* any order */
 	size_t running;				/* 0 or 1: a job out of the queue, not done */
 	bool stop;
@@ -62,6 +64,8 @@ static void *run(void *arg)
 			break;
 		j = b->queue;
 		b->queue = j->next;
+		if (b->urgent_tail == &j->next)
+			b->urgent_tail = &b->queue;
 		if (!b->queue)
 			b->queue_tail = &b->queue;
 		b->running = 1;
@@ -87,6 +91,7 @@ int builder__new(struct builder **out)
 	if (!b)
 		return -ENOMEM;
 	b->queue_tail = &b->queue;
+	b->urgent_tail = &b->queue;
 	atomic_init(&b->cancel, false);
 	b->done_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 	if (b->done_fd < 0) {
@@ -107,7 +112,17 @@ int builder__new(struct builder **out)
 	return 0;
 }
 
-int builder__submit(struct builder *b, int fd, void *tag)
+/* j (not queued) into the queue after the urgent jobs. */
+static void queue_urgent(struct builder *b, struct job *j)
+{
+	j->next = *b->urgent_tail;
+	*b->urgent_tail = j;
+	if (b->queue_tail == b->urgent_tail)
+		b->queue_tail = &j->next;
+	b->urgent_tail = &j->next;
+}
+
+int builder__submit(struct builder *b, int fd, void *tag, bool urgent)
 {
 	struct job *j = calloc(1, sizeof(*j));
 
@@ -118,11 +133,33 @@ int builder__submit(struct builder *b, int fd, void *tag)
 	j->fd = fd;
 	j->r.tag = tag;
 	pthread_mutex_lock(&b->lock);
-	*b->queue_tail = j;
-	b->queue_tail = &j->next;
+	if (urgent) {
+		queue_urgent(b, j);
+	} else {
+		*b->queue_tail = j;
+		b->queue_tail = &j->next;
+	}
 	pthread_cond_signal(&b->wake);
 	pthread_mutex_unlock(&b->lock);
 	return 0;
+}
+
+void builder__hurry(struct builder *b, const void *tag)
+{
+	struct job **at;
+
+	pthread_mutex_lock(&b->lock);
+	for (at = b->urgent_tail; *at && (*at)->r.tag != tag; at = &(*at)->next)
+		;
+	if (*at) {
+		struct job *j = *at;
+
+		*at = j->next;
+		if (b->queue_tail == &j->next)
+			b->queue_tail = at;
+		queue_urgent(b, j);
+	}
+	pthread_mutex_unlock(&b->lock);
 }
 
 size_t builder__collect(struct builder *b, void (*done)(struct built *r, void *arg), void *arg)

@@ -27,8 +27,14 @@ struct built {
 
 int builder__new(struct builder **out);
 
-/* Queues the file open at fd (the builder closes it). */
-int builder__submit(struct builder *b, int fd, void *tag);
+/* Queues the file open at fd (the builder closes it); urgent: after the
+ * urgent ones queued, before the others (a new process's tables before a
+ * churner's next ones). */
+int builder__submit(struct builder *b, int fd, void *tag, bool urgent);
+
+/* The queued job of tag, if it is not urgent yet, made urgent (after the
+ * urgent ones): a sample waits for it. */
+void builder__hurry(struct builder *b, const void *tag);
 
 /* Calls done() for every finished job (the callee owns its table and
  * symbols); returns how many. */

@@ -294,7 +294,7 @@ static bool bpf_find_row(void *arg, const struct unwind_map *m, __u64 vaddr,
 			 struct unwind_row *out)
 {
 	int fd = rows_fd(arg, m->file);
-	__u32 lo = 0, hi = m->nrows;
+	__u32 lo = m->first, hi = m->first + m->nrows;
 	struct unwind_row row;
 
 	if (fd < 0)
@@ -309,7 +309,7 @@ static bool bpf_find_row(void *arg, const struct unwind_map *m, __u64 vaddr,
 		else
 			hi = mid;
 	}
-	if (lo == 0)
+	if (lo == m->first)
 		return false;
 	lo--;
 	return bpf_map_lookup_elem(fd, &lo, out) == 0;

@@ -1,155 +1,404 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* Per-file unwind rows in BPF inner maps: load, drop, a budget. */
+/* Unwind rows in a few BPF chunk maps: runs of rows, a budget, grace periods. */
 #include <errno.h>
+#include <linux/membarrier.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
 
+#include "base/grow.h"
+#include "procs/procs.h"
 #include "sampling/kmem.h"
 #include "unwind/rowstore.h"
+
+/* A chunk's rows: the first is 1 MiB (a command and its libraries: libc's
+ * 28k rows, the program's), each next one twice the last up to 16 MiB; a
+ * file larger than that gets a chunk its size. */
+#define CHUNK_MIN_ROWS		(1u << 16)
+#define CHUNK_MAX_GROWTH	4
+/* A chunk empty this long goes (its deletion waits for a grace period). */
+#define CHUNK_IDLE_NS		5000000000ull
+
+/* A run of rows in a chunk. */
+struct run {
+	__u32 first, n;
+};
+
+struct chunk {
+	bool live;
+	__u32 id;			/* the map's id (its fd is closed: the outer map holds it) */
+	__u32 cap, used;		/* rows */
+	uint64_t bytes;			/* its kernel memory */
+	uint64_t empty_since;		/* CLOCK_MONOTONIC ns it last held no rows */
+	struct run *free;		/* sorted by first, none touching */
+	size_t nfree, cap_free;
+};
+
+/* A run dropped, free once a grace period has passed. */
+struct retired {
+	__u32 slot;
+	struct run r;
+};
 
 struct rowstore {
 	int files_fd;
 	size_t budget, rows, files;
-	size_t *slot_rows;		/* per slot: its rows, 0 when free */
-	uint64_t *slot_bytes;		/* per slot: its map's kernel memory */
-	uint64_t bytes;			/* of all loaded */
+	size_t capacity;		/* rows of all live chunks */
+	uint64_t bytes;			/* their kernel memory */
 	bool closing;			/* the outer map goes soon, and its rows with it */
-	/* Free slots, oldest freed first: a program that read a process
-	 * entry just before its file was dropped finds an empty slot, not
-	 * another file's rows, unless every other slot was reused since. */
-	unsigned int *free_q, nslots, q_head, q_len;
+	struct chunk *chunks;		/* one per slot of the outer map */
+	unsigned int nslots, live;
+	struct retired *retired;
+	size_t nretired, cap_retired, retired_rows;
+	struct rowstore_costs costs;
 };
 
 int rowstore__new(int files_fd, unsigned int nslots, size_t budget_rows, struct rowstore **out)
 {
 	struct rowstore *rs = calloc(1, sizeof(*rs));
-	unsigned int i;
 
 	if (!rs)
 		return -ENOMEM;
-	rs->slot_rows = calloc(nslots, sizeof(*rs->slot_rows));
-	rs->slot_bytes = calloc(nslots, sizeof(*rs->slot_bytes));
-	rs->free_q = calloc(nslots, sizeof(*rs->free_q));
-	if (!rs->slot_rows || !rs->slot_bytes || !rs->free_q) {
-		rowstore__free(rs);
+	rs->chunks = calloc(nslots, sizeof(*rs->chunks));
+	if (!rs->chunks) {
+		free(rs);
 		return -ENOMEM;
 	}
 	rs->files_fd = files_fd;
-	rs->nslots = rs->q_len = nslots;
+	rs->nslots = nslots;
 	rs->budget = budget_rows;
-	for (i = 0; i < nslots; i++)
-		rs->free_q[i] = i;
 	*out = rs;
 	return 0;
 }
 
 void rowstore__free(struct rowstore *rs)
 {
-	unsigned int i;
-
 	if (!rs)
 		return;
-	for (i = 0; rs->slot_rows && i < rs->nslots; i++)
-		if (rs->slot_rows[i])
-			rowstore__drop(rs, (int)i);
-	free(rs->slot_rows);
-	free(rs->slot_bytes);
-	free(rs->free_q);
+	for (unsigned int s = 0; s < rs->nslots; s++) {
+		if (rs->chunks[s].live && !rs->closing)
+			bpf_map_delete_elem(rs->files_fd, &s);
+		free(rs->chunks[s].free);
+	}
+	free(rs->chunks);
+	free(rs->retired);
 	free(rs);
 }
 
-/* Rows into the array at fd (of exactly n rows), through its own pages:
- * batch updates copied them in a row at a time, 0.44 s of the main loop
- * for clang's 2.5 million rows while its first compiles waited for them. */
-static int upload(int fd, const struct unwind_row *rows, size_t n)
-{
-	long page = sysconf(_SC_PAGESIZE);
-	size_t len;
-	void *mem;
+/* ---- runs of free rows in a chunk ---------------------------------------- */
 
-	if (page <= 0)
-		return -EINVAL;
-	len = (n * sizeof(*rows) + (size_t)page - 1) & ~((size_t)page - 1);
-	mem = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (mem == MAP_FAILED)
-		return -errno;
-	memcpy(mem, rows, n * sizeof(*rows));
-	return munmap(mem, len) ? -errno : 0;
+/* n rows from the first free run that holds them: their first row, or -1. */
+static long take_run(struct chunk *c, __u32 n)
+{
+	for (size_t i = 0; i < c->nfree; i++) {
+		struct run *r = &c->free[i];
+		__u32 first = r->first;
+
+		if (r->n < n)
+			continue;
+		r->first += n;
+		r->n -= n;
+		if (!r->n) {
+			memmove(r, r + 1, (c->nfree - i - 1) * sizeof(*r));
+			c->nfree--;
+		}
+		return first;
+	}
+	return -1;
 }
 
-/* A map of exactly n rows, filled: its fd, or -errno. */
-static int rows_map(const struct unwind_row *rows, size_t n)
+/* The rows of r free again in c, merged with the runs they touch. */
+static int give_run(struct chunk *c, struct run r)
+{
+	size_t i = 0;
+
+	while (i < c->nfree && c->free[i].first < r.first)
+		i++;
+	if (i && c->free[i - 1].first + c->free[i - 1].n == r.first) {
+		c->free[i - 1].n += r.n;
+		if (i < c->nfree && r.first + r.n == c->free[i].first) {
+			c->free[i - 1].n += c->free[i].n;
+			memmove(&c->free[i], &c->free[i + 1], (c->nfree - i - 1) * sizeof(r));
+			c->nfree--;
+		}
+		return 0;
+	}
+	if (i < c->nfree && r.first + r.n == c->free[i].first) {
+		c->free[i].first = r.first;
+		c->free[i].n += r.n;
+		return 0;
+	}
+	if (GROW(c->free, c->cap_free, c->nfree + 1))
+		return -ENOMEM;
+	memmove(&c->free[i + 1], &c->free[i], (c->nfree - i) * sizeof(r));
+	c->free[i] = r;
+	c->nfree++;
+	return 0;
+}
+
+/* ---- grace periods ------------------------------------------------------- */
+
+/* Every BPF program that ran before this call has ended: one that copied
+ * a process's entry before it was rewritten reads no rows given to
+ * another file since. MEMBARRIER_CMD_GLOBAL is synchronize_rcu(); where it
+ * is refused (nohz_full), an update of the outer map waits the same. */
+static void wait_grace(struct rowstore *rs)
+{
+	rs->costs.graces++;
+	if (!syscall(SYS_membarrier, MEMBARRIER_CMD_GLOBAL, 0, 0))
+		return;
+	for (__u32 s = 0; s < rs->nslots; s++) {
+		int fd;
+
+		if (!rs->chunks[s].live)
+			continue;
+		fd = bpf_map_get_fd_by_id(rs->chunks[s].id);
+		if (fd >= 0) {
+			(void)bpf_map_update_elem(rs->files_fd, &s, &fd, BPF_ANY);
+			close(fd);
+		}
+		return;
+	}
+}
+
+/* The runs dropped before the last grace period, free. Out of memory for
+ * a run's place: it stays retired, tried again at the next grace. */
+static void free_retired(struct rowstore *rs)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < rs->nretired; i++) {
+		struct retired *t = &rs->retired[i];
+
+		if (give_run(&rs->chunks[t->slot], t->r) == 0)
+			rs->retired_rows -= t->r.n;
+		else
+			rs->retired[kept++] = *t;
+	}
+	rs->nretired = kept;
+}
+
+/* ---- chunks -------------------------------------------------------------- */
+
+/* The rows of a new chunk for n rows: twice the last, at least n, at most
+ * what the budget has left; 0 when n does not fit it. */
+static __u32 chunk_rows(const struct rowstore *rs, size_t n)
+{
+	unsigned int growth = rs->live < CHUNK_MAX_GROWTH ? rs->live : CHUNK_MAX_GROWTH;
+	size_t want = (size_t)CHUNK_MIN_ROWS << growth, left = rs->budget - rs->capacity;
+
+	if (want < n)
+		want = (n + CHUNK_MIN_ROWS - 1) / CHUNK_MIN_ROWS * CHUNK_MIN_ROWS;
+	if (want > left)
+		want = left;
+	return want >= n && want <= UINT32_MAX ? (__u32)want : 0;
+}
+
+static int free_slot(const struct rowstore *rs, __u32 *slot)
+{
+	for (__u32 s = 0; s < rs->nslots; s++) {
+		if (!rs->chunks[s].live) {
+			*slot = s;
+			return 0;
+		}
+	}
+	return -ENOSPC;
+}
+
+/* A chunk that holds n rows, in a free slot: its slot, or -errno. */
+static long new_chunk(struct rowstore *rs, size_t n)
 {
 	LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = BPF_F_INNER_MAP | BPF_F_MMAPABLE);
+	struct bpf_map_info info = { 0 };
+	__u32 len = sizeof(info), slot, rows = chunk_rows(rs, n);
+	struct chunk *c;
+	uint64_t bytes = 0;
 	int fd, err;
 
+	if (!rows || free_slot(rs, &slot))
+		return -ENOSPC;
 	fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "bpfprof_rows", sizeof(__u32),
-			    sizeof(struct unwind_row), (__u32)n, &opts);
+			    sizeof(struct unwind_row), rows, &opts);
 	if (fd < 0)
 		return -errno;
-	err = upload(fd, rows, n);
-	if (err) {
-		close(fd);
+	err = bpf_obj_get_info_by_fd(fd, &info, &len) ? -errno : 0;
+	/* unreadable: counted as 0, the rows are loaded all the same */
+	if (!err && kmem__map_bytes(fd, &bytes))
+		bytes = 0;
+	if (!err && bpf_map_update_elem(rs->files_fd, &slot, &fd, BPF_ANY))
+		err = -errno;
+	close(fd);	/* the outer map holds it now */
+	c = &rs->chunks[slot];
+	if (!err)
+		err = give_run(c, (struct run){ .first = 0, .n = rows });
+	if (err)
 		return err;
-	}
-	return fd;
+	c->live = true;
+	c->id = info.id;
+	c->cap = rows;
+	c->used = 0;
+	c->bytes = bytes;
+	rs->live++;
+	rs->capacity += rows;
+	rs->bytes += bytes;
+	rs->costs.chunks_made++;
+	return slot;
 }
 
-int rowstore__load(struct rowstore *rs, const struct unwind_row *rows, size_t n)
+/* Deletes the chunk from the outer map (which waits for a grace period:
+ * every run retired before is free after it). */
+static void delete_chunk(struct rowstore *rs, __u32 slot)
 {
-	unsigned int slot;
-	uint64_t bytes = 0;
-	int fd, err = 0;
+	struct chunk *c = &rs->chunks[slot];
+	size_t kept = 0;
+
+	bpf_map_delete_elem(rs->files_fd, &slot);
+	for (size_t i = 0; i < rs->nretired; i++) {
+		if (rs->retired[i].slot == slot)
+			rs->retired_rows -= rs->retired[i].r.n;
+		else
+			rs->retired[kept++] = rs->retired[i];
+	}
+	rs->nretired = kept;
+	rs->live--;
+	rs->capacity -= c->cap;
+	rs->bytes -= c->bytes;
+	rs->costs.chunks_freed++;
+	free(c->free);
+	memset(c, 0, sizeof(*c));
+	free_retired(rs);
+}
+
+void rowstore__tidy(struct rowstore *rs)
+{
+	uint64_t now = procs__now();
+
+	if (rs->closing)
+		return;
+	for (__u32 s = 0; s < rs->nslots; s++) {
+		struct chunk *c = &rs->chunks[s];
+
+		if (c->live && !c->used && c->empty_since + CHUNK_IDLE_NS <= now)
+			delete_chunk(rs, s);
+	}
+}
+
+/* ---- loading ------------------------------------------------------------- */
+
+/* n free rows in a live chunk, taken. */
+static bool take_rows(struct rowstore *rs, size_t n, struct row_place *at)
+{
+	for (__u32 s = 0; s < rs->nslots; s++) {
+		long first = rs->chunks[s].live ? take_run(&rs->chunks[s], (__u32)n) : -1;
+
+		if (first >= 0) {
+			*at = (struct row_place){ .slot = s, .first = (__u32)first };
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The rows into their place, through the chunk's own pages (a batch
+ * update copied a row at a time: 0.44 s for clang's 2.5 million rows):
+ * only the pages they are on are mapped, and only while written. */
+static int write_rows(const struct rowstore *rs, const struct row_place *at,
+		      const struct unwind_row *rows, size_t n)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	size_t start = (size_t)at->first * sizeof(*rows), off, len;
+	int fd = bpf_map_get_fd_by_id(rs->chunks[at->slot].id), err = 0;
+	char *mem;
+
+	if (fd < 0)
+		return -errno;
+	if (page <= 0) {
+		close(fd);
+		return -EINVAL;
+	}
+	off = start & ~((size_t)page - 1);
+	len = (start + n * sizeof(*rows) - off + (size_t)page - 1) & ~((size_t)page - 1);
+	mem = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, (off_t)off);
+	close(fd);
+	if (mem == MAP_FAILED)
+		return -errno;
+	memcpy(mem + (start - off), rows, n * sizeof(*rows));
+	if (munmap(mem, len))
+		err = -errno;
+	return err;
+}
+
+/* A place for n rows: free rows of a chunk; else, when enough were
+ * dropped since the last grace period, those after one; else a new
+ * chunk. */
+static int place_rows(struct rowstore *rs, size_t n, struct row_place *at)
+{
+	long slot;
+
+	if (take_rows(rs, n, at))
+		return 0;
+	if (rs->retired_rows >= n) {
+		wait_grace(rs);
+		free_retired(rs);
+		if (take_rows(rs, n, at))
+			return 0;
+	}
+	slot = new_chunk(rs, n);
+	if (slot < 0)
+		return (int)slot;
+	return take_rows(rs, n, at) ? 0 : -ENOSPC;
+}
+
+int rowstore__load(struct rowstore *rs, const struct unwind_row *rows, size_t n,
+		   struct row_place *at)
+{
+	struct chunk *c;
+	int err;
 
 	if (!n || n > UINT32_MAX)
 		return -EINVAL;
-	if (n > rs->budget - rs->rows || !rs->q_len)
+	if (n > rs->budget - rs->rows)
 		return -ENOSPC;
-	fd = rows_map(rows, n);
-	if (fd < 0)
-		return fd;
-	slot = rs->free_q[rs->q_head];
-	/* read now: once the descriptor is closed, only the outer map has
-	 * it (unreadable: counted as 0, the rows are loaded all the same) */
-	if (kmem__map_bytes(fd, &bytes))
-		bytes = 0;
-	if (bpf_map_update_elem(rs->files_fd, &slot, &fd, BPF_ANY))
-		err = -errno;
-	close(fd);	/* the outer map holds it now */
+	err = place_rows(rs, n, at);
 	if (err)
 		return err;
-	rs->q_head = (rs->q_head + 1) % rs->nslots;
-	rs->q_len--;
-	rs->slot_rows[slot] = n;
-	rs->slot_bytes[slot] = bytes;
-	rs->bytes += bytes;
+	c = &rs->chunks[at->slot];
+	err = write_rows(rs, at, rows, n);
+	if (err) {
+		(void)give_run(c, (struct run){ .first = at->first, .n = (__u32)n });
+		return err;
+	}
+	c->used += (__u32)n;
 	rs->rows += n;
 	rs->files++;
-	return (int)slot;
+	return 0;
 }
 
-void rowstore__drop(struct rowstore *rs, int handle)
+void rowstore__drop(struct rowstore *rs, const struct row_place *at, size_t n)
 {
-	unsigned int slot = (unsigned int)handle;
+	struct chunk *c;
+	struct retired t = { .slot = at->slot, .r = { .first = at->first, .n = (__u32)n } };
 
-	if (handle < 0 || slot >= rs->nslots || !rs->slot_rows[slot])
+	if (at->slot >= rs->nslots || !rs->chunks[at->slot].live || !n)
 		return;
-	/* the kernel frees the rows after a grace period, which the delete
-	 * waits for (16 ms here): the end of a run, which drops every file,
-	 * leaves them to the outer map's own end */
-	if (!rs->closing)
-		bpf_map_delete_elem(rs->files_fd, &slot);
-	rs->rows -= rs->slot_rows[slot];
-	rs->bytes -= rs->slot_bytes[slot];
+	c = &rs->chunks[at->slot];
+	c->used -= (__u32)n;
+	if (!c->used)
+		c->empty_since = procs__now();
+	rs->rows -= n;
 	rs->files--;
-	rs->slot_rows[slot] = 0;
-	rs->slot_bytes[slot] = 0;
-	rs->free_q[(rs->q_head + rs->q_len) % rs->nslots] = slot;
-	rs->q_len++;
+	if (rs->closing)
+		return;
+	/* out of memory: the run is lost to this chunk until it goes */
+	if (GROW(rs->retired, rs->cap_retired, rs->nretired + 1))
+		return;
+	rs->retired[rs->nretired++] = t;
+	rs->retired_rows += n;
 }
 
 void rowstore__closing(struct rowstore *rs)
@@ -170,4 +419,10 @@ size_t rowstore__rows(const struct rowstore *rs)
 size_t rowstore__files(const struct rowstore *rs)
 {
 	return rs->files;
+}
+
+void rowstore__costs(const struct rowstore *rs, struct rowstore_costs *c)
+{
+	*c = rs->costs;
+	c->chunks = rs->live;
 }

@@ -10,7 +10,10 @@
  * no rows at all: its frames take frame-pointer steps.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -43,39 +46,48 @@ static struct ufile *oldest_idle(struct unwinder *u)
 /* The rows into the store; when they do not fit, the idle tables go,
  * oldest first, until they do: a table in use is never dropped for one
  * being loaded. */
-static int load_rows(struct unwinder *u, const struct unwind_table *t)
+static int load_rows(struct unwinder *u, const struct unwind_table *t, struct row_place *at)
 {
-	int handle = rowstore__load(u->rows, t->rows, t->nrows);
+	int err = rowstore__load(u->rows, t->rows, t->nrows, at);
 	struct ufile *idle;
 
-	while (handle == -ENOSPC && (idle = oldest_idle(u))) {
+	while (err == -ENOSPC && (idle = oldest_idle(u))) {
 		release_file(u, idle);
 		u->st.files_evicted++;
-		handle = rowstore__load(u->rows, t->rows, t->nrows);
+		err = rowstore__load(u->rows, t->rows, t->nrows, at);
 	}
-	return handle;
+	return err;
 }
 
-/* How the file's frames are walked, from its table. */
+/* How the file's frames are walked, from its table. Its rows count
+ * against the share of the process it was built for. */
 static void place_table(struct unwinder *u, struct ufile *f, const struct unwind_table *t)
 {
-	int handle;
+	struct uproc *p = f->owner ? uproc__find(u, f->owner) : NULL;
+	struct row_place at;
 
 	if (u->mode == UNWIND_AUTO && unwind_table__keeps_fp(t)) {
 		f->slot = UNWIND_FILE_FP;
 		u->st.files_fp++;
 		return;
 	}
-	handle = load_rows(u, t);
-	if (handle < 0) {
+	if (p && !share__rows_fit(&p->share, t->nrows, u->budget_rows)) {
+		f->slot = UNWIND_FILE_NOT_LOADED;	/* frame pointers, counted */
+		ufile__refused(u, p, SHARE_ROWS);
+		return;
+	}
+	if (load_rows(u, t, &at)) {
 		/* over the budget (or the kernel refused): frame pointers,
 		 * counted here and per stack */
 		f->slot = UNWIND_FILE_NOT_LOADED;
 		u->st.files_refused++;
 		return;
 	}
-	f->slot = (__u32)handle;
+	f->slot = at.slot;
+	f->first = at.first;
 	f->nrows = (__u32)t->nrows;
+	if (p)
+		p->share.rows += f->nrows;
 	u->st.files_loaded++;
 	if (rowstore__rows(u->rows) > u->st.rows_peak)
 		u->st.rows_peak = rowstore__rows(u->rows);
@@ -92,8 +104,13 @@ static void free_file(void *node)
 /* Frees the file's rows and forgets its table. */
 static void release_file(struct unwinder *u, struct ufile *f)
 {
+	struct uproc *p = f->owner ? uproc__find(u, f->owner) : NULL;
+
+	if (UNWIND_FILE_HAS_ROWS(f->slot) && p)
+		p->share.rows -= p->share.rows < f->nrows ? p->share.rows : f->nrows;
 	if (f->slot != UNWIND_FILE_FP && f->slot != UNWIND_FILE_NOT_LOADED) {
-		rowstore__drop(u->rows, (int)f->slot);
+		rowstore__drop(u->rows, &(struct row_place){ .slot = f->slot, .first = f->first },
+			       f->nrows);
 		u->st.files_dropped++;
 	}
 	if (f->entry)
@@ -141,7 +158,10 @@ void ufile__built(struct built *r, void *arg)
 {
 	struct unwinder *u = arg;
 	struct ufile *f = r->tag;
+	struct uproc *p = f->owner ? uproc__find(u, f->owner) : NULL;
 
+	if (p)
+		share__charge(&p->share, r->seconds);
 	f->es = r->es;	/* its segments only: its names are the registry's */
 	f->slot = UNWIND_FILE_FP;
 	if (r->err || !r->table.nrows) {
@@ -160,7 +180,63 @@ void ufile__built(struct built *r, void *arg)
 		f->idle_since = procs__now();
 }
 
-struct ufile *ufile__get(struct unwinder *u, pid_t tgid, bool alive, const struct vma *v)
+/* A comm as /proc/PID/comm has it (what the process set: hostile, shown
+ * escaped), or "?". */
+static void read_comm(pid_t tgid, char comm[16])
+{
+	char path[32];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)tgid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	n = fd >= 0 ? read(fd, comm, 15) : -1;
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0)
+		n = 0;
+	comm[n] = 0;
+	comm[strcspn(comm, "\n")] = 0;
+	if (!comm[0])
+		strcpy(comm, "?");
+}
+
+void ufile__refused(struct unwinder *u, struct uproc *p, enum share_limit lim)
+{
+	size_t *count[SHARE_LIMITS] = {
+		[SHARE_TABLES] = &u->st.over_share_tables,
+		[SHARE_BUILD_TIME] = &u->st.over_share_build,
+		[SHARE_ROWS] = &u->st.over_share_rows,
+	};
+
+	if (lim <= SHARE_OK || lim >= SHARE_LIMITS)
+		return;
+	(*count[lim])++;
+	p->share.refused++;
+	if (p->share.refused < u->st.share_refused)
+		return;
+	if (u->st.share_pid != p->tgid)
+		read_comm(p->tgid, u->st.share_comm);
+	u->st.share_pid = p->tgid;
+	u->st.share_refused = p->share.refused;
+	u->st.share_limit = share__limit_name(lim);
+}
+
+/* A new table for p, if its share admits one: else p is synced again
+ * later (its share refilled) and the mapping walked by frame pointers. */
+static bool admitted(struct unwinder *u, struct uproc *p)
+{
+	enum share_limit lim = p ? share__admit(&p->share, procs__now()) : SHARE_OK;
+
+	if (lim == SHARE_OK)
+		return true;
+	ufile__refused(u, p, lim);
+	p->deferred = true;
+	return false;
+}
+
+struct ufile *ufile__get(struct unwinder *u, pid_t tgid, struct uproc *p, bool alive,
+			 const struct vma *v, bool urgent)
 {
 	struct file_entry *e = v->file;
 	struct ufile *f = e->unwind;
@@ -189,6 +265,11 @@ struct ufile *ufile__get(struct unwinder *u, pid_t tgid, bool alive, const struc
 		f->idle_since = 0;
 		return f;
 	}
+	if (fd >= 0 && !admitted(u, p)) {
+		close(fd);
+		u->over_share.refs++;
+		return &u->over_share;
+	}
 	f = calloc(1, sizeof(*f));
 	if (!f) {
 		if (fd >= 0)
@@ -197,13 +278,14 @@ struct ufile *ufile__get(struct unwinder *u, pid_t tgid, bool alive, const struc
 	}
 	f->entry = e;
 	f->refs = 1;
+	f->owner = p ? tgid : 0;
 	f->stamp = stamp;
 	e->unwind = f;
 	f->next = u->tables;
 	if (u->tables)
 		u->tables->prev = f;
 	u->tables = f;
-	if (fd < 0 || !u->builder || builder__submit(u->builder, fd, f)) {
+	if (fd < 0 || !u->builder || builder__submit(u->builder, fd, f, urgent)) {
 		u->st.files_without++;
 		f->slot = UNWIND_FILE_FP;
 		f->ready = true;
@@ -238,6 +320,7 @@ void ufile__sweep(struct unwinder *u)
 		if (!f->refs && f->ready && f->idle_since + IDLE_LINGER_NS <= now)
 			release_file(u, f);
 	}
+	rowstore__tidy(u->rows);
 }
 
 /* The vDSO's table, from our own image (vdso.h): a few FDEs, built here. */
@@ -288,7 +371,7 @@ int unwinder__preload(struct unwinder *u, const char *path)
 		return err;
 	v.file = e;
 	v.path = e->path;
-	return ufile__get(u, getpid(), false, &v) ? 0 : -ENOMEM;
+	return ufile__get(u, getpid(), NULL, false, &v, true) ? 0 : -ENOMEM;
 }
 
 void ufile__free_all(struct unwinder *u)

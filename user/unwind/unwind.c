@@ -33,7 +33,7 @@ int unwinder__new(const struct unwinder_maps *maps, enum unwind_mode mode, unsig
 
 	if (!u)
 		return -ENOMEM;
-	err = rowstore__new(maps->files_fd, MAX_UNWIND_FILES, max_rows, &u->rows);
+	err = rowstore__new(maps->files_fd, MAX_UNWIND_CHUNKS, max_rows, &u->rows);
 	if (!err)
 		err = builder__new(&u->builder);
 	if (err) {
@@ -45,6 +45,9 @@ int unwinder__new(const struct unwinder_maps *maps, enum unwind_mode mode, unsig
 	u->exec_fd = maps->exec_fd;
 	u->mode = mode;
 	u->files = files;
+	u->budget_rows = max_rows;
+	/* never released: not in the tables' list */
+	u->over_share = (struct ufile){ .ready = true, .refs = 1, .slot = UNWIND_FILE_FP };
 	files__on_release(files, ufile__released, u);
 	/* now, not at the first process that maps it: loading a table waits
 	 * for an RCU grace period (the outer map's update), 15-19 ms here,
@@ -58,6 +61,8 @@ int unwinder__new(const struct unwinder_maps *maps, enum unwind_mode mode, unsig
 
 struct proc_ctx {
 	struct unwinder *u;
+	struct uproc *p;			/* its record: its share of the work */
+	bool urgent;				/* its first sync: its builds go first */
 	pid_t tgid;
 	__u64 exec_time;			/* the exec the mappings are read after */
 	struct proc_entry maps;
@@ -106,7 +111,7 @@ static void add_map(struct proc_ctx *c, const struct ufile *f, const struct vma 
 	}
 	proc_entry__add(&c->maps, &(struct unwind_map){
 		.start = v->start, .end = v->end, .bias = v->start - vaddr,
-		.file = f->slot, .nrows = f->nrows,
+		.file = f->slot, .first = f->first, .nrows = f->nrows,
 	});
 }
 
@@ -127,16 +132,15 @@ static void add_special(struct proc_ctx *c, const struct vma *v)
 		add_by_fp(c, v);
 }
 
-static int add_mapping(const struct vma *v, bool alive, void *arg)
+static int add_mapping(struct proc_ctx *c, const struct vma *v, bool alive)
 {
-	struct proc_ctx *c = arg;
 	struct ufile *f;
 
 	if (!v->file) {	/* no file (anonymous, special), or not in the registry */
 		add_special(c, v);
 		return 0;
 	}
-	f = ufile__get(c->u, c->tgid, alive, v);
+	f = ufile__get(c->u, c->tgid, c->p, alive, v, c->urgent);
 	if (!f)
 		return -ENOMEM;
 	if (hold(c, f)) {
@@ -177,7 +181,7 @@ static struct uproc *new_proc(struct unwinder *u, pid_t tgid)
 }
 
 /* The process tgid's record, or NULL. */
-static struct uproc *find_proc(struct unwinder *u, pid_t tgid)
+struct uproc *uproc__find(struct unwinder *u, pid_t tgid)
 {
 	struct uproc key = { .tgid = tgid };
 	void *node = tfind(&key, &u->procs, cmp_tgid);
@@ -190,7 +194,7 @@ static struct uproc *find_proc(struct unwinder *u, pid_t tgid)
  * Returns the process, or NULL when it has no files now. */
 static struct uproc *replace_files(struct unwinder *u, pid_t tgid, struct ufile **files, size_t n)
 {
-	struct uproc *p = find_proc(u, tgid);
+	struct uproc *p = uproc__find(u, tgid);
 
 	if (p)
 		put_all(u, p->files, p->nfiles);
@@ -235,8 +239,59 @@ static __u64 exec_stamp(struct unwinder *u, pid_t tgid)
 
 	if (u->exec_fd < 0 || !bpf_map_lookup_elem(u->exec_fd, &k, &t))
 		return t;
-	p = find_proc(u, tgid);
+	p = uproc__find(u, tgid);
 	return p ? p->exec_time : 0;
+}
+
+/* The mappings a process's entry can hold: the newest MAX_UNWIND_MAPS
+ * that no newer one overlaps (a later mmap over a range replaces it). */
+struct vma_list {
+	const struct vma *v[MAX_UNWIND_MAPS];	/* newest first */
+	size_t n;
+	bool alive;
+};
+
+static int keep_current(const struct vma *v, bool alive, void *arg)
+{
+	struct vma_list *l = arg;
+
+	l->alive = alive;
+	for (size_t i = 0; i < l->n; i++)
+		if (v->start < l->v[i]->end && l->v[i]->start < v->end)
+			return 0;
+	l->v[l->n++] = v;
+	return l->n == MAX_UNWIND_MAPS;	/* full: the older ones cannot go in */
+}
+
+/* Its mappings into the entry, oldest first. procs keeps every mapping a
+ * process ever made (samples taken meanwhile are named by them): only the
+ * ones the entry can hold get tables, read newest first up to the entry's
+ * size, so a process that mapped 10,000 files in turn costs the tables of
+ * the ones it maps now (each sync held them all: 1.28M rows of a
+ * churner's 1,635 files after 10 s), and a sync a walk of 48 of them, not
+ * of all (the agent's CPU grew with the churner's age). */
+static int add_current(struct proc_ctx *c, struct procs *procs)
+{
+	struct vma_list l = { .n = 0 };
+	int err = procs__for_each_vma_newest(procs, c->tgid, keep_current, &l);
+
+	for (size_t i = l.n; !err && i-- > 0;)
+		err = add_mapping(c, l.v[i], l.alive);
+	return err;
+}
+
+/* The process's record, made on its first sync with a full share. */
+static struct uproc *proc_record(struct unwinder *u, pid_t tgid, bool *first)
+{
+	struct uproc *p = uproc__find(u, tgid);
+
+	*first = !p;
+	if (p)
+		return p;
+	p = new_proc(u, tgid);
+	if (p)
+		share__init(&p->share, procs__now());
+	return p;
 }
 
 /* The process's entry from its mappings now, deleted when it exited.
@@ -261,7 +316,13 @@ static void sync_proc(struct unwinder *u, struct procs *procs, pid_t tgid)
 	c->u = u;
 	c->tgid = tgid;
 	c->exec_time = exec_stamp(u, tgid);
-	if (procs__for_each_vma(procs, tgid, add_mapping, c) == 0 && c->maps.n)
+	c->p = proc_record(u, tgid, &c->urgent);
+	if (!c->p) {
+		free(c);
+		return;
+	}
+	c->p->deferred = false;
+	if (add_current(c, procs) == 0 && c->maps.n)
 		write_entry(u, c);	/* pending: synced again when the builds are done */
 	else
 		bpf_map_delete_elem(u->procs_fd, &key);	/* frame pointers, counted */
@@ -305,6 +366,65 @@ static bool pick_waiting(struct uproc *p)
 static bool pick_exited(struct uproc *p)
 {
 	return p->exited;
+}
+
+static bool pick_deferred(struct uproc *p)
+{
+	return p->deferred;
+}
+
+/* Processes a share refused a table or a sync are synced again four
+ * times a second (their shares refilled meanwhile), not at every change:
+ * a churner that maps a file a millisecond is synced a few times a
+ * second. */
+#define DEFERRED_EVERY_NS	250000000ull
+
+static void sync_deferred(struct unwinder *u, struct procs *procs)
+{
+	struct picked w = { .pick = pick_deferred };
+	uint64_t now = procs__now();
+
+	if (now < u->last_deferred + DEFERRED_EVERY_NS)
+		return;
+	u->last_deferred = now;
+	twalk_r(u->procs, note_picked, &w);
+	for (size_t i = 0; i < w.n; i++)
+		sync_proc(u, procs, w.tgids[i]);
+	free(w.tgids);
+}
+
+static bool pick_to_hurry(struct uproc *p)
+{
+	return p->waiting && !p->hurried;
+}
+
+/* Tables are built in the order samples ask for them: a process whose
+ * samples wait as copies (holds()) gets its builds moved ahead of the
+ * others queued (a machine's worth at the start of -a, a churner's), once.
+ * Looked at every HURRY_EVERY_NS while the builder is busy. */
+#define HURRY_EVERY_NS	50000000ull
+
+static void hurry_waited(struct unwinder *u)
+{
+	struct picked w = { .pick = pick_to_hurry };
+	uint64_t now = procs__now();
+
+	if (!u->holds || !u->builder || now < u->last_hurry + HURRY_EVERY_NS ||
+	    !builder__busy(u->builder))
+		return;
+	u->last_hurry = now;
+	twalk_r(u->procs, note_picked, &w);
+	for (size_t i = 0; i < w.n; i++) {
+		struct uproc *p = uproc__find(u, w.tgids[i]);
+
+		if (!p || !u->holds(u->holds_arg, p->tgid))
+			continue;
+		p->hurried = true;
+		for (size_t f = 0; f < p->nfiles; f++)
+			if (!p->files[f]->ready)
+				builder__hurry(u->builder, p->files[f]);
+	}
+	free(w.tgids);
 }
 
 /* The builds done since the last call in place, and the processes that
@@ -360,7 +480,7 @@ static void release_exited(struct unwinder *u, struct procs *procs)
 	twalk_r(u->procs, note_picked, &w);
 	u->any_exited = false;
 	for (size_t i = 0; i < w.n; i++) {
-		struct uproc *p = find_proc(u, w.tgids[i]);
+		struct uproc *p = uproc__find(u, w.tgids[i]);
 
 		if (p && !p->waiting)
 			u->settle(u->holds_arg, w.tgids[i]);
@@ -374,7 +494,7 @@ static void release_exited(struct unwinder *u, struct procs *procs)
 
 static bool has_entry(struct unwinder *u, pid_t tgid)
 {
-	return find_proc(u, tgid) != NULL;
+	return uproc__find(u, tgid) != NULL;
 }
 
 static void sync_one(struct unwinder *u, struct procs *procs, pid_t tgid)
@@ -382,6 +502,22 @@ static void sync_one(struct unwinder *u, struct procs *procs, pid_t tgid)
 	sync_proc(u, procs, tgid);
 	if (u->on_sync)
 		u->on_sync(u->on_sync_arg, procs, tgid);
+}
+
+/* A process with an entry that changed: synced now when it exec'd or its
+ * share has a sync left, else with the deferred ones (sync_deferred()). */
+static bool sync_now(struct unwinder *u, pid_t tgid)
+{
+	struct uproc *p = uproc__find(u, tgid);
+	__u32 k = (__u32)tgid;
+	__u64 t = 0;
+
+	if (u->exec_fd >= 0 && !bpf_map_lookup_elem(u->exec_fd, &k, &t) && t != p->exec_time)
+		return true;
+	if (p->exited || share__admit_sync(&p->share, procs__now()))
+		return true;
+	p->deferred = true;
+	return false;
 }
 
 void unwinder__set_lazy(struct unwinder *u, const struct unwind_asks *asks)
@@ -468,11 +604,13 @@ size_t unwinder__sync(struct unwinder *u, struct procs *procs, const pid_t *root
 	 * soak's fleet: 1 member of 200, in one run of two). Lazy, no other
 	 * is: it gets its entry when it is sampled (take_asked). */
 	for (i = 0; i < n; i++)
-		if (has_entry(u, tgids[i]) ||
+		if (has_entry(u, tgids[i]) ? sync_now(u, tgids[i]) :
 		    (!lazy && (!nroots || procs__descends(procs, tgids[i], roots, nroots))))
 			sync_one(u, procs, tgids[i]);
 	free(tgids);
 	take_asked(u, procs);
+	sync_deferred(u, procs);
+	hurry_waited(u);
 	release_exited(u, procs);
 	ufile__sweep(u);
 	return u->st.procs - written;
@@ -487,10 +625,16 @@ void unwinder__on_sync(struct unwinder *u, void (*fn)(void *arg, struct procs *p
 
 void unwinder__stats(const struct unwinder *u, struct unwind_stats *st)
 {
+	struct rowstore_costs costs;
+
 	*st = u->st;
 	st->rows = rowstore__rows(u->rows);
 	st->files = rowstore__files(u->rows);
 	st->row_bytes = rowstore__bytes(u->rows);
+	rowstore__costs(u->rows, &costs);
+	st->chunks = costs.chunks;
+	st->chunks_made = costs.chunks_made;
+	st->graces = costs.graces;
 }
 
 static void free_proc(void *node)

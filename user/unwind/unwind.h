@@ -38,6 +38,17 @@ struct unwind_stats {
 	size_t procs;			/* process entries written */
 	size_t asked;			/* lazy: processes that asked by a sample */
 	double build_seconds;		/* spent building tables */
+	/* each process's share of the work (share.h): tables refused by each
+	 * limit, and the process refused most, its limit the last it hit */
+	size_t over_share_tables;	/* new tables a second */
+	size_t over_share_build;	/* build time a second */
+	size_t over_share_rows;		/* rows held */
+	pid_t share_pid;
+	char share_comm[16];		/* as /proc/PID/comm had it: escape to show */
+	const char *share_limit;	/* share__limit_name() */
+	size_t share_refused;		/* tables refused it */
+	/* what loading cost the main loop (rowstore.h) */
+	size_t chunks, chunks_made, graces;
 };
 
 /* The BPF side's maps the unwinder writes and reads. */

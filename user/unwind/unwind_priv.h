@@ -14,6 +14,7 @@
 
 #include "procs/mapped_file.h"
 #include "sampling/session.h"
+#include "unwind/share.h"
 #include "unwind/unwind.h"
 
 struct built;
@@ -27,11 +28,12 @@ struct ufile {
 					 * NULL once the registry released it */
 	struct ufile *prev, *next;	/* every table, for the sweep */
 	struct elf_syms *es;		/* for file offset -> virtual address */
-	__u32 slot;			/* unwind_map.file: a rowstore handle or UNWIND_FILE_* */
-	__u32 nrows;
+	__u32 slot;			/* unwind_map.file: a chunk's slot or UNWIND_FILE_* */
+	__u32 first, nrows;		/* its rows in that chunk */
 	bool ready;			/* its table was built (or could not be) */
 	bool usable;			/* its mappings go into process entries */
 	size_t refs;			/* process entries using it, + 1 when preloaded */
+	pid_t owner;			/* the process its build was started for (share.h) */
 	uint64_t idle_since;		/* CLOCK_MONOTONIC ns its last user went; 0: in use */
 	struct file_stamp stamp;	/* the file's, to find the table again when
 					 * the registry let the file go meanwhile */
@@ -44,7 +46,10 @@ struct uproc {
 	size_t nfiles;
 	__u64 exec_time;		/* its entry's stamp (unwind.c: exec_stamp) */
 	bool waiting;			/* for a table being built: synced again when done */
+	bool deferred;			/* refused a table by its share: synced again later */
+	bool hurried;			/* its samples wait: its builds were made urgent */
 	bool exited;			/* gone, its entry kept while holds() says so */
+	struct share share;		/* its share of the table work */
 };
 
 struct unwinder {
@@ -58,6 +63,11 @@ struct unwinder {
 	void *procs;			/* tsearch tree of struct uproc */
 	struct ufile vdso;		/* every process's [vdso]: built with the
 					 * unwinder, kept for the whole run */
+	struct ufile over_share;	/* what a file whose table its process's share
+					 * refused is: walked by frame pointers */
+	size_t budget_rows;		/* --unwind-rows */
+	uint64_t last_deferred;		/* CLOCK_MONOTONIC ns deferred processes were synced */
+	uint64_t last_hurry;		/* ... the builds samples wait for were hurried */
 	size_t vdso_size;		/* its mapping's size */
 	struct unwind_stats st;
 	uint64_t last_sweep;		/* CLOCK_MONOTONIC ns */
@@ -73,12 +83,24 @@ struct unwinder {
 	uint64_t lost_seen;
 };
 
+/* ---- unwind.c: the process side ---------------------------------------- */
+
+/* The process tgid's record, or NULL. */
+struct uproc *uproc__find(struct unwinder *u, pid_t tgid);
+
 /* ---- ufile.c: the file side --------------------------------------------- */
 
-/* The file behind v, with one more reference; NULL without memory. A new
- * file's table is built on the builder's thread: until it is ready, the
- * processes that map it wait. */
-struct ufile *ufile__get(struct unwinder *u, pid_t tgid, bool alive, const struct vma *v);
+/* The file behind v (mapped by tgid), with one more reference; NULL
+ * without memory. A new file's table is built on the builder's thread
+ * (urgent: ahead of the others queued) when p's share admits it (p NULL:
+ * no process's, preloaded), else it is &u->over_share: until it is
+ * ready, the processes that map it wait. */
+struct ufile *ufile__get(struct unwinder *u, pid_t tgid, struct uproc *p, bool alive,
+			 const struct vma *v, bool urgent);
+
+/* p's share refused it a table, by lim: counted, and p named when it is
+ * the process refused most. */
+void ufile__refused(struct unwinder *u, struct uproc *p, enum share_limit lim);
 
 /* One reference less; after the last the file lingers (ufile__sweep()). */
 void ufile__put(struct unwinder *u, struct ufile *f);
