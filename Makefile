@@ -249,13 +249,17 @@ soak-smoke:
 # shares and rates that a neighbour's CPU on 2 CPUs would move.
 TEST_BUILD := bpfprof $(BUILD)/asan/bpfprof examples $(TEST_GEN) $(UNIT_BINS) $(VG_BINS) \
               fuzz-build bench-build
+# Each step says its wall seconds ("make test: STEP: N s"); the first to
+# fail ends make test, as before.
+test_step = @s=$$(date +%s); $(MAKE) $(1); rc=$$?; \
+	echo "make test: $(or $(2),$(1)): exit $$rc, $$(( $$(date +%s) - s )) s"; exit $$rc
 test: deps
-	$(MAKE) layers
-	$(MAKE) -j2 $(TEST_BUILD)
-	$(MAKE) -j2 -k --output-sync=target unit valgrind fuzz-smoke
-	$(MAKE) e2e
-	$(MAKE) bench-smoke
-	$(MAKE) soak-smoke
+	$(call test_step,layers)
+	$(call test_step,-j2 $(TEST_BUILD),build)
+	$(call test_step,-j2 -k --output-sync=target unit valgrind fuzz-smoke,unit valgrind fuzz-smoke)
+	$(call test_step,e2e)
+	$(call test_step,bench-smoke)
+	$(call test_step,soak-smoke)
 
 # make install [PREFIX=/usr/local] [DESTDIR=...]: the binary, the man page,
 # the bash completion and the systemd unit (its ExecStart names PREFIX).
