@@ -200,7 +200,8 @@ layers:
 unit: $(UNIT_BINS) $(BUILD)/examples/inline_hot $(BUILD)/examples/cxx_sort \
       $(BUILD)/examples/nofp_fleet $(BUILD)/examples/lib_caller \
       $(BUILD)/examples/nofp_chain $(BUILD)/examples/nofp_chain_lld	# test_dwarf_lines, test_linked, test_cfi_rows read them
-	@fail=0; for t in $(UNIT_BINS); do echo "== $$t"; $$t --jobs 2 || fail=1; done; exit $$fail
+	@fail=0; for t in $(UNIT_BINS); do echo "== $$t"; s=$$(date +%s); $$t --jobs 2 || fail=1; \
+		echo "== $$t: $$(( $$(date +%s) - s )) s"; done; exit $$fail
 
 e2e: bpfprof $(BUILD)/asan/bpfprof examples $(TEST_GEN) $(NPM_PPROF)
 	BPFPROF=$(BUILD)/asan/bpfprof EXAMPLES=$(BUILD)/examples GEN=$(BUILD)/tests/gen \
@@ -218,10 +219,20 @@ $(VG_LIB): $(filter-out $(BUILD)/obj/main.o,$(OBJS))
 	rm -f $@ && ar rcs $@ $^
 $(BUILD)/vg/%: tests/unit/%.c $(VG_LIB) $(USER_HDRS)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $< $(VG_LIB) -lcriterion $(LDLIBS) -o $@
-valgrind: bpfprof $(VG_BINS) $(BUILD)/examples/inline_hot $(BUILD)/examples/cxx_sort
-	@fail=0; for t in $(VG_BINS); do echo "== valgrind $$t"; \
-		$(VALGRIND) $$t --jobs 1 || fail=1; done; \
-	for args in "--bogus" "-F 0" "-p 999999 -d 1" "--btf /nonexistent -d 1" "-o /nonexistent/x -d 1" \
+# One target per binary (make -j2 runs two at a time: make test does, beside
+# the unit tests and the fuzz smoke); each says its seconds.
+# (the slowest under memcheck first: the lazy sweep of test_procs, 4-10x
+# any other, so that the others fill the second CPU beside it)
+VG_RUNS  := valgrind-test_procs $(filter-out valgrind-test_procs,$(patsubst tests/unit/%.c,valgrind-%,$(UNIT_SRCS)))
+.PHONY: $(VG_RUNS) valgrind-cli
+valgrind: $(VG_RUNS) valgrind-cli
+$(VG_RUNS): valgrind-%: $(BUILD)/vg/% $(BUILD)/examples/inline_hot $(BUILD)/examples/cxx_sort
+	@s=$$(date +%s); $(VALGRIND) $< --jobs 1 >$(BUILD)/vg/$*.log 2>&1; rc=$$?; \
+	[ $$rc -eq 0 ] || cat $(BUILD)/vg/$*.log; \
+	echo "== valgrind $<: exit $$rc, $$(( $$(date +%s) - s )) s; $$(grep -ho 'Tested: .*' $(BUILD)/vg/$*.log)"; \
+	exit $$rc
+valgrind-cli: bpfprof
+	@fail=0; for args in "--bogus" "-F 0" "-p 999999 -d 1" "--btf /nonexistent -d 1" "-o /nonexistent/x -d 1" \
 	            "--help"; do \
 		$(VALGRIND) ./bpfprof $$args >/dev/null 2>$(BUILD)/vg/err; rc=$$?; \
 		if [ $$rc -eq 99 ]; then cat $(BUILD)/vg/err; fail=1; fi; \
@@ -238,15 +249,25 @@ soak: bpfprof examples
 soak-smoke:
 	$(MAKE) soak SOAK_SECONDS=60
 
+# make test: everything built first, two compilers at a time; then what
+# loads no BPF program and measures no share, side by side (make -j2 -k:
+# the unit tests, valgrind's binaries, the fuzz smoke's targets, each
+# CPU-bound, none timed; every one runs, a failure fails at the end); then
+# what samples, one at a time: the e2e, the bench and soak smokes check
+# shares and rates that a neighbour's CPU on 2 CPUs would move.
+TEST_BUILD := bpfprof $(BUILD)/asan/bpfprof examples $(TEST_GEN) $(UNIT_BINS) $(VG_BINS) \
+              fuzz-build bench-build
+# Each step says its wall seconds ("make test: STEP: N s"); the first to
+# fail ends make test, as before.
+test_step = @s=$$(date +%s); $(MAKE) $(1); rc=$$?; \
+	echo "make test: $(or $(2),$(1)): exit $$rc, $$(( $$(date +%s) - s )) s"; exit $$rc
 test: deps
-	$(MAKE) layers
-	$(MAKE) all
-	$(MAKE) unit
-	$(MAKE) e2e
-	$(MAKE) valgrind
-	$(MAKE) fuzz-smoke
-	$(MAKE) bench-smoke
-	$(MAKE) soak-smoke
+	$(call test_step,layers)
+	$(call test_step,-j2 $(TEST_BUILD),build)
+	$(call test_step,-j2 -k --output-sync=target unit valgrind fuzz-smoke,unit valgrind fuzz-smoke)
+	$(call test_step,e2e)
+	$(call test_step,bench-smoke)
+	$(call test_step,soak-smoke)
 
 # make install [PREFIX=/usr/local] [DESTDIR=...]: the binary, the man page,
 # the bash completion and the systemd unit (its ExecStart names PREFIX).

@@ -40,7 +40,8 @@ done
 echo "== -p follows the process, not its pid: a reused pid is not profiled"
 "$EX/cpu_chain" 30 & victim=$!
 "$BPFPROF" -F 99 -p "$victim" -d 20 -o "$T/reuse.folded" 2>"$T/reuse.err" & bp=$!
-sleep 5	# (an ASan start on a loaded machine takes seconds)
+wait_started "$T/reuse.err"	# (an ASan start on a loaded machine takes seconds)
+sleep 1	# sampling the victim
 kill -9 "$victim"; wait "$victim" 2>/dev/null
 # the same pid at once, running something else (comm "threads")
 "$GEN_BIN/respawn_pid" "$victim" "$EX/threads" 30 2 & rp=$!

@@ -35,9 +35,17 @@ fi
 
 # Every section file in tests/e2e/ (all but lib.sh and run.sh), or the ones named.
 ALL_SECTIONS=$(cd tests/e2e && ls ./*.sh | sed 's#^./##; s#\.sh$##' | grep -vx -e lib -e run)
+# Each section's wall time, printed after it and again sorted at the end:
+# where make test's minutes go (a busy machine stretches them all alike).
+SECTION_TIMES=()
+e2e_start=$(date +%s.%N)
 for section in ${E2E_SECTIONS:-$ALL_SECTIONS}; do
 	echo "##### $section"
+	section_start=$(date +%s.%N)
 	. "tests/e2e/$section.sh"
+	section_secs=$(awk -v a="$section_start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+	SECTION_TIMES+=("$(printf '%7s s  %s' "$section_secs" "$section")")
+	echo "##### $section: $section_secs s"
 done
 
 echo
@@ -46,5 +54,8 @@ printf '  %s\n' "${SHARES[@]}"
 if [ "$FAIL" -gt 0 ]; then
 	printf 'failed: %s\n' "${FAILED[@]}"
 fi
+echo "e2e section wall times, longest first:"
+printf '  %s\n' "${SECTION_TIMES[@]}" | sort -rn
+awk -v a="$e2e_start" -v b="$(date +%s.%N)" 'BEGIN { printf "  %5.1f s  all sections\n", b - a }'
 echo "e2e: $PASS passed, $FAIL failed"
 [ "$FAIL" -eq 0 ]

@@ -1180,13 +1180,17 @@ if awk -v l="${LOAD_START%% *}" 'BEGIN { exit !(l > 0.5) }'; then
 	log "warning: the machine is not idle (load average $LOAD_START): other work adds noise to every figure"
 fi
 
+PART_TIMES=()	# each part's wall seconds, logged at the end (where a run's time goes)
 for p in $PARTS; do
+	part_start=$(date +%s)
 	case $p in
 	1) part1 ;; 2) part2 ;; 3) part3 ;; 4) part4 ;; 5) part5 ;; 6) part6 ;; 7) part7 ;; 8) part8 ;; 9) part9 ;;
 	10) part10 ;; 11) part11 ;;
 	*) die "no part $p" ;;
 	esac
+	PART_TIMES+=("part $p $(( $(date +%s) - part_start )) s")
 done
+log "wall time per part: $(IFS=,; echo "${PART_TIMES[*]}" | sed 's/,/, /g')"
 
 if [ "${#GOALS[@]}" -gt 0 ]; then
 	out_line ""
