@@ -12,6 +12,7 @@
 #include "base/dirfiles.h"
 #include "output/emit.h"
 #include "base/errors.h"
+#include "base/formats.h"
 #include "output/fleet.h"
 #include "output/output.h"
 #include "output/push.h"
@@ -239,7 +240,7 @@ static void ship(struct output *o, const struct profile *p, enum out_format fmt,
 		else if (rerr)
 			e = rerr;
 		else if (d == DEST_FILES)
-			e = fleet__write(o->fleet, p->stats.start_wall_ns, emit__extension(fmt),
+			e = fleet__write(o->fleet, p->stats.start_wall_ns, formats__extension(fmt),
 					 buf, len);
 		else
 			e = pusher__submit(to[d], buf, len, fmt, from, until);
