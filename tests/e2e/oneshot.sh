@@ -213,10 +213,10 @@ missing=$(for n in $names; do grep -qw "$n" <<<"$man_formats" || echo "man:$n"
 check "man page and completion list every format of --help (missing: ${missing:-none})" \
 	all [ -n "$names" ] -- [ -z "$missing" ]
 expect_error "--interval --format html --output-dir: refused at start" 2 \
-	"--format html: fleet mode .* takes folded, pprof, otlp or both" \
+	"format html: fleet mode .* takes folded, pprof, otlp or both" \
 	"$BPFPROF" --interval 1 --format html --output-dir "$T/fmt.d"
 check "... and nothing made there" [ ! -e "$T/fmt.d" ]
-expect_error "--push --format svg: refused at start" 2 "--format svg: --push .* takes folded, pprof" \
+expect_error "--push --format svg: refused at start" 2 "format svg: --push .* takes folded, pprof" \
 	"$BPFPROF" --interval 1 --format svg --push http://127.0.0.1:1
 "$BPFPROF" --version >"$T/version" 2>&1
 check "--version: exit 0 and version" grep -qE '^bpfprof [0-9]+\.[0-9]+' "$T/version"

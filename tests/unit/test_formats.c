@@ -119,6 +119,8 @@ Test(formats, words_and_lists)
 	cr_expect_str_eq(buf, "folded, pprof, otlp or both");
 	formats__list(buf, sizeof(buf), FORMAT_TO_PUSH, ", or ");
 	cr_expect_str_eq(buf, "folded, pprof, or both");
+	formats__list(buf, sizeof(buf), FORMAT_ADDRESSES, " or ");
+	cr_expect_str_eq(buf, "pprof or otlp");
 	formats__list(buf, 12, 0, " or ");	/* cut short, still a string */
 	cr_expect_eq(strlen(buf), 11);
 }

@@ -70,13 +70,17 @@ bool formats__carries(enum out_format fmt, unsigned int carried)
 
 void formats__list(char *buf, size_t size, unsigned int carried, const char *last)
 {
+	const char *names[FORMAT_END];
 	size_t n = 0;
+	int k = 0;
 
-	buf[0] = '\0';
-	for (int f = FORMAT_FIRST_ROW; f < FORMAT_END && n < size; f++)
+	for (int f = FORMAT_FIRST_ROW; f < FORMAT_END; f++)
 		if ((rows[f].carried & carried) == carried)
-			n += (size_t)snprintf(buf + n, size - n, "%s%s", n ? ", " : "",
-					      rows[f].name);
-	if (n < size && formats__carries(FORMAT_BOTH, carried))
-		snprintf(buf + n, size - n, "%sboth", last);
+			names[k++] = rows[f].name;
+	if (formats__carries(FORMAT_BOTH, carried))
+		names[k++] = "both";
+	buf[0] = '\0';
+	for (int i = 0; i < k && n < size; i++)
+		n += (size_t)snprintf(buf + n, size - n, "%s%s",
+				      !i ? "" : i == k - 1 ? last : ", ", names[i]);
 }

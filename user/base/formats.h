@@ -73,8 +73,8 @@ const char *formats__words(enum out_format fmt);
 bool formats__carries(enum out_format fmt, unsigned int carried);
 
 /* --format's words of the formats that go where `carried` says (0: all),
- * in the table's order, then "both" where it goes too: "folded, pprof,
- * ..., svg" + last + "both" (last: " or ", ", or "). */
+ * in the table's order, then "both" where it goes too, joined by ", ",
+ * the last by `last` (" or ", ", or "): "folded, pprof, ..., svg or both". */
 void formats__list(char *buf, size_t size, unsigned int carried, const char *last);
 
 #endif

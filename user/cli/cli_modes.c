@@ -150,6 +150,17 @@ static bool refuse_format(const char *name, const char *where, unsigned int carr
 	return false;
 }
 
+/* --symbolize none with a format that names every frame */
+static enum cli_result refuse_addresses(void)
+{
+	char can[160];
+
+	formats__list(can, sizeof(can), FORMAT_ADDRESSES, " or ");
+	p_usage(CLI_SEE_HELP, "--symbolize none writes addresses for bpfprof symbolize to name: "
+		"%s only (-o FILE.pb.gz, --format)", can);
+	return CLI_EXIT_USAGE;
+}
+
 /* --format asked of fleet files or a push that cannot carry it (the
  * table's "carried by"): said at start, not an interval that ships
  * nothing. (--otlp sends OTLP whatever --format says.) */
@@ -210,9 +221,7 @@ enum cli_result cli_modes__check(struct config *cfg)
 		return CLI_EXIT_USAGE;
 	if (cfg->names.addresses_only &&
 	    (!formats__carries(cfg->format, FORMAT_ADDRESSES) || cfg->report || cfg->top)) {
-		cli_usage__error("%s", "--symbolize none writes addresses for bpfprof symbolize to "
-				 "name: pprof or otlp only (-o FILE.pb.gz, --format pprof or otlp)");
-		return CLI_EXIT_USAGE;
+		return refuse_addresses();
 	}
 	return CLI_RUN;
 }
