@@ -174,7 +174,8 @@ static bool dest_used(const struct output *o, enum dest d)
  * --format both, pprof alone: the same samples twice would count twice). */
 static bool pushed_format(const struct output *o, enum out_format fmt)
 {
-	return fmt == FORMAT_PPROF || (fmt == FORMAT_FOLDED && o->cfg->format == FORMAT_FOLDED);
+	return fmt == FORMAT_PPROF ||
+	       (fmt == o->cfg->format && formats__carries(fmt, FORMAT_TO_PUSH));
 }
 
 /* Whether destination d is in use and takes format fmt. OTLP goes to the
@@ -369,14 +370,17 @@ static void index_line(struct output *o, const struct summary *s, int err)
 static void interval_profile(struct output *o, const struct profile *p, const char *summary,
 			     const struct summary *s)
 {
-	enum out_format fmt = o->fleet || o->pusher ? o->cfg->format : FORMAT_OTLP;
+	enum out_format fmt = o->fleet || o->pusher ? o->cfg->format : FORMAT_AUTO;
 	int err[DEST_N] = { 0 };
 
-	if (fmt == FORMAT_FOLDED || fmt == FORMAT_BOTH)
+	if (fmt == FORMAT_BOTH) {
 		ship(o, p, FORMAT_FOLDED, summary, err);
-	if (fmt == FORMAT_PPROF || fmt == FORMAT_BOTH)
 		ship(o, p, FORMAT_PPROF, summary, err);
-	if (fmt == FORMAT_OTLP || o->otlp)
+	} else if (formats__row(fmt)) {
+		/* one fleet mode carries: cli_modes refused the others at start */
+		ship(o, p, fmt, summary, err);
+	}
+	if (o->otlp && fmt != FORMAT_OTLP)
 		ship(o, p, FORMAT_OTLP, summary, err);
 	report(o, err, p);
 	if (o->fleet)
