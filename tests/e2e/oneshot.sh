@@ -192,6 +192,32 @@ if command -v setpriv >/dev/null; then
 fi
 "$BPFPROF" --help >"$T/help" 2>&1
 check "--help: exit 0 and usage" grep -q '^Usage: bpfprof' "$T/help"
+
+echo "== the formats' table: the start line names what is written; help, man, completion list all"
+for f in html:'a flame graph page' svg:'a flame graph image' pb.gz:pprof otlp:'OTLP profiles' \
+	 folded:'folded stacks'; do
+	"$BPFPROF" -o "$T/fmt.${f%%:*}" -- true 2>"$T/fmt.err"
+	check "-o x.${f%%:*}: the start line says '${f#*:} to'" \
+		grep -qE "^bpfprof: profiling .*; ${f#*:} to $T/fmt\\.${f%%:*}; " "$T/fmt.err"
+done
+check "-o x.html wrote the page, -o x.svg the image" \
+	all grep -qi '^<!doctype html' "$T/fmt.html" -- grep -q '<svg' "$T/fmt.svg"
+# --help's --format line, wrapped: the words up to "(fleet mode"
+names=$(sed -n '/--format FMT/,/overrides/p' "$T/help" | tr -s ' \n' ' ' |
+	sed -E 's/.*--format FMT (.*) \(fleet mode.*/\1/; s/,|\bor\b//g')
+check "--help lists otlp among --format's words ($names)" grep -qw otlp <<<"$names"
+man_formats=$(MANWIDTH=200 man -l doc/bpfprof.1 2>/dev/null | grep -A1 -- '--format FMT' | tail -1)
+comp_formats=$(grep -A1 -- '--format)' completion/bpfprof.bash | tail -1)
+missing=$(for n in $names; do grep -qw "$n" <<<"$man_formats" || echo "man:$n"
+	grep -qw "$n" <<<"$comp_formats" || echo "completion:$n"; done)
+check "man page and completion list every format of --help (missing: ${missing:-none})" \
+	all [ -n "$names" ] -- [ -z "$missing" ]
+expect_error "--interval --format html --output-dir: refused at start" 2 \
+	"format html: fleet mode .* takes folded, pprof, otlp or both" \
+	"$BPFPROF" --interval 1 --format html --output-dir "$T/fmt.d"
+check "... and nothing made there" [ ! -e "$T/fmt.d" ]
+expect_error "--push --format svg: refused at start" 2 "format svg: --push .* takes folded, pprof" \
+	"$BPFPROF" --interval 1 --format svg --push http://127.0.0.1:1
 "$BPFPROF" --version >"$T/version" 2>&1
 check "--version: exit 0 and version" grep -qE '^bpfprof [0-9]+\.[0-9]+' "$T/version"
 

@@ -260,6 +260,40 @@ Test(cli, output_name_picks_the_format, .init = cr_redirect_stderr)
 	cr_assert_eq(parse(ARGV("-o", "x.svg"), &cfg), CLI_RUN);
 	cr_expect_eq(cfg.format, FORMAT_SVG);
 	cli_free(&cfg);
+	cr_assert_eq(parse(ARGV("-o", "x.otlp"), &cfg), CLI_RUN);
+	cr_expect_eq(cfg.format, FORMAT_OTLP);
+	cli_free(&cfg);
+	cr_assert_eq(parse(ARGV("-o", "x.pprof"), &cfg), CLI_RUN);
+	cr_expect_eq(cfg.format, FORMAT_PPROF);
+	cli_free(&cfg);
+}
+
+/* a format fleet files or a push cannot carry: refused at start (the
+ * table's "carried by"), not an interval that ships nothing */
+Test(cli, format_where_it_cannot_go_refused, .init = cr_redirect_stderr)
+{
+	char **refused[] = {
+		ARGV("--interval", "1", "--format", "html", "--output-dir", "/tmp/d"),
+		ARGV("--interval", "1", "--format", "svg", "--output-dir", "/tmp/d"),
+		ARGV("--interval", "1", "--format", "otlp", "--push", "http://h"),
+		ARGV("--interval", "1", "--format", "html", "--push", "http://h"),
+	};
+	char **taken[] = {
+		ARGV("--interval", "1", "--format", "otlp", "--output-dir", "/tmp/d"),
+		ARGV("--interval", "1", "--format", "both", "--output-dir", "/tmp/d", "--push", "http://h"),
+		ARGV("--interval", "1", "--format", "folded", "--push", "http://h"),
+		ARGV("--format", "html", "-o", "x.folded"),
+	};
+	struct config cfg;
+
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		cr_expect_eq(parse(refused[i], &cfg), CLI_EXIT_USAGE, "refused[%zu]", i);
+		cli_free(&cfg);
+	}
+	for (size_t i = 0; i < sizeof(taken) / sizeof(taken[0]); i++) {
+		cr_expect_eq(parse(taken[i], &cfg), CLI_RUN, "taken[%zu]", i);
+		cli_free(&cfg);
+	}
 }
 
 Test(cli, kill_after_quiet_no_progress, .init = cr_redirect_stderr)

@@ -9,6 +9,7 @@
 #include <sys/types.h>
 
 #include "base/event.h"
+#include "base/formats.h"	/* enum out_format */
 #include "base/label_key.h"
 #include <linux/types.h>
 #include "bpf/profile.h"	/* MAX_EVENTS */
@@ -20,16 +21,6 @@ enum stack_sides {
 	SIDES_BOTH = 0,
 	SIDES_USER_ONLY,	/* -U */
 	SIDES_KERNEL_ONLY,	/* -K */
-};
-
-enum out_format {
-	FORMAT_AUTO = 0,	/* pprof for -o *.pb.gz / *.pprof, else folded */
-	FORMAT_FOLDED,
-	FORMAT_PPROF,
-	FORMAT_BOTH,		/* fleet mode: one file of each per interval */
-	FORMAT_HTML,		/* the flame graph page (user/render), also for -o *.html */
-	FORMAT_SVG,		/* a static flame graph, also for -o *.svg */
-	FORMAT_OTLP,		/* an OTLP ExportProfilesServiceRequest, also for -o *.otlp */
 };
 
 #define DEFAULT_KILL_AFTER	2.0	/* seconds between the command's SIGTERM and SIGKILL */

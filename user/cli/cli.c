@@ -11,6 +11,7 @@
 #include "cli/cli_usage.h"
 #include "cli/cli_values.h"
 #include "base/errors.h"
+#include "base/formats.h"
 #include "sampling/events.h"
 #include <linux/types.h>
 #include "bpf/profile.h"
@@ -105,6 +106,18 @@ static int usage_if(bool bad, const char *msg, const char *arg)
 	if (!bad)
 		return -1;
 	cli_usage__error(msg, arg);
+	return CLI_EXIT_USAGE;
+}
+
+/* --format: a row's name of base/formats.h, or both. */
+static int format_option(const char *arg, struct config *cfg)
+{
+	char names[160];
+
+	if (!cli_value__format(arg, &cfg->format))
+		return -1;
+	formats__list(names, sizeof(names), 0, " or ");
+	p_usage(CLI_SEE_HELP, "invalid format '%s': expected %s", arg, names);
 	return CLI_EXIT_USAGE;
 }
 
@@ -250,8 +263,7 @@ static int apply_option(int opt, const char *arg, struct config *cfg)
 		return apply_event_option(opt, arg, cfg);
 	switch (opt) {
 	case OPT_FORMAT:
-		return usage_if(cli_value__format(arg, &cfg->format),
-				"invalid format '%s': expected folded, pprof, both, html, svg or otlp", arg);
+		return format_option(arg, cfg);
 	case 'F':
 		if (!count_ok(arg, CLI_MAX_FREQ, "invalid frequency '%s': expected 1.." "100000 Hz", &n))
 			return CLI_EXIT_USAGE;

@@ -9,38 +9,24 @@
 
 #include "cli/cli_modes.h"
 #include "cli/cli_usage.h"
+#include "base/errors.h"
+#include "base/formats.h"
 #include "sampling/events.h"
 
-static bool ends_with(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), m = strlen(suffix);
-
-	return n >= m && !strcmp(s + n - m, suffix);
-}
-
-/* -o's name picks the format when --format does not: .pb.gz, .pb (and
- * .pprof): pprof; .html, .htm: the flame graph page; .svg: a static flame
- * graph; .otlp: an OTLP profiles request; anything else: folded. No -o:
- * folded, or pprof when pushing. */
+/* -o's name picks the format when --format does not: a row's suffix
+ * (base/formats.h: .pb.gz: pprof, .html: the flame graph page...),
+ * anything else: folded. No -o: folded, or pprof when pushing. */
 static void format_from_name(struct config *cfg)
 {
 	const char *o = cfg->output;
 
-	cfg->format = FORMAT_FOLDED;
+	cfg->format = o ? formats__by_suffix(o) : FORMAT_AUTO;
 	/* a push's labels (container, pod, unit, comm) travel as pprof
 	 * sample labels, of which Pyroscope makes series; folded has none */
 	if (!o && cfg->push_url)
 		cfg->format = FORMAT_PPROF;
-	if (!o)
-		return;
-	if (ends_with(o, ".pb.gz") || ends_with(o, ".pb") || ends_with(o, ".pprof"))
-		cfg->format = FORMAT_PPROF;
-	else if (ends_with(o, ".html") || ends_with(o, ".htm"))
-		cfg->format = FORMAT_HTML;
-	else if (ends_with(o, ".svg"))
-		cfg->format = FORMAT_SVG;
-	else if (ends_with(o, ".otlp"))
-		cfg->format = FORMAT_OTLP;
+	if (cfg->format == FORMAT_AUTO)
+		cfg->format = FORMAT_FOLDED;
 }
 
 /* No -e: cpu-clock, unless --off-cpu alone was asked for. Off-CPU time is
@@ -154,6 +140,45 @@ static enum cli_result check_push(const struct config *cfg)
 	return CLI_RUN;
 }
 
+/* --format FMT where it cannot go: FMT and the formats that can, said. */
+static bool refuse_format(const char *name, const char *where, unsigned int carried)
+{
+	char can[160];
+
+	formats__list(can, sizeof(can), carried, " or ");
+	p_usage(CLI_SEE_HELP, "--format %s: %s takes %s", name, where, can);
+	return false;
+}
+
+/* --symbolize none with a format that names every frame */
+static enum cli_result refuse_addresses(void)
+{
+	char can[160];
+
+	formats__list(can, sizeof(can), FORMAT_ADDRESSES, " or ");
+	p_usage(CLI_SEE_HELP, "--symbolize none writes addresses for bpfprof symbolize to name: "
+		"%s only (-o FILE.pb.gz, --format)", can);
+	return CLI_EXIT_USAGE;
+}
+
+/* --format asked of fleet files or a push that cannot carry it (the
+ * table's "carried by"): said at start, not an interval that ships
+ * nothing. (--otlp sends OTLP whatever --format says.) */
+static bool format_carried(const struct config *cfg)
+{
+	const char *name = cfg->format == FORMAT_BOTH ? "both" :
+			   formats__row(cfg->format) ? formats__row(cfg->format)->name : NULL;
+
+	if (!name)
+		return true;
+	if (cfg->interval && cfg->output_dir && !formats__carries(cfg->format, FORMAT_TO_FLEET))
+		return refuse_format(name, "fleet mode (--interval --output-dir, a file per "
+				     "interval)", FORMAT_TO_FLEET);
+	if (cfg->push_url && !formats__carries(cfg->format, FORMAT_TO_PUSH))
+		return refuse_format(name, "--push (Pyroscope)", FORMAT_TO_PUSH);
+	return true;
+}
+
 enum cli_result cli_modes__check(struct config *cfg)
 {
 	const char *err = NULL;
@@ -180,8 +205,6 @@ enum cli_result cli_modes__check(struct config *cfg)
 		err = check_otlp(cfg);
 	if (!err && cfg->push_auth_file && !cfg->push_url)
 		err = "--push-auth-file needs --push";
-	if (!err && cfg->format == FORMAT_OTLP && cfg->push_url)
-		err = "--push sends Pyroscope's formats: --format otlp goes to --output-dir or -o";
 	if (!err && cfg->format == FORMAT_BOTH && !cfg->output_dir)
 		err = "--format both needs --output-dir";
 	if (!err)
@@ -190,15 +213,15 @@ enum cli_result cli_modes__check(struct config *cfg)
 		cli_usage__error("%s", err);
 		return CLI_EXIT_USAGE;
 	}
+	if (!format_carried(cfg))
+		return CLI_EXIT_USAGE;
 	if (cfg->format == FORMAT_AUTO)
 		format_from_name(cfg);
 	if (check_push(cfg) != CLI_RUN)
 		return CLI_EXIT_USAGE;
-	if (cfg->names.addresses_only && ((cfg->format != FORMAT_PPROF && cfg->format != FORMAT_OTLP) ||
-					  cfg->report || cfg->top)) {
-		cli_usage__error("%s", "--symbolize none writes addresses for bpfprof symbolize to "
-				 "name: pprof or otlp only (-o FILE.pb.gz, --format pprof or otlp)");
-		return CLI_EXIT_USAGE;
+	if (cfg->names.addresses_only &&
+	    (!formats__carries(cfg->format, FORMAT_ADDRESSES) || cfg->report || cfg->top)) {
+		return refuse_addresses();
 	}
 	return CLI_RUN;
 }

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* What the command line tells a person: --help, grouped as the man page
  * is, and the closest option to one that was mistyped. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/cli_usage.h"
 #include "base/errors.h"
+#include "base/formats.h"
 
 static const char help_text[] =
 "Usage: bpfprof [OPTIONS] [-- COMMAND [ARGS...]]\n"
@@ -47,11 +49,11 @@ static const char help_text[] =
 "      --min-block USEC  ignore blocks shorter than USEC (default 1)\n"
 "      --list            list the events this machine can open, and exit\n"
 "\n"
-"Outputs:\n"
-"  -o, --output FILE     write the profile to FILE (default: standard output); its name\n"
-"                        picks the format: .pb.gz or .pb: pprof, .html: the flame graph\n"
-"                        page, .svg: a static flame graph, anything else: folded\n"
-"      --format FMT      folded, pprof, html, svg, or both (fleet mode): overrides the name\n"
+"Outputs:\n";
+
+/* -o and --format: generated from the formats' table (base/formats.h) */
+
+static const char help_after_formats[] =
 "      --report          after the run, print the report table (see bpfprof report)\n"
 "      --group-by LABEL  a root frame per container, pod, unit (systemd), cgroup or pid\n"
 "                        (\"container:ID\", \"unit:nginx.service\"; none: the default)\n"
@@ -132,9 +134,63 @@ static const char help_text[] =
 "A summary line (samples, stacks, lost samples, unresolved frames) goes to stderr.\n"
 "See bpfprof(1).\n";
 
+#define HELP_INDENT	24	/* the column option texts start at */
+#define HELP_WIDTH	80
+
+/* text after the option's name (at HELP_INDENT), wrapped at HELP_WIDTH */
+static void help_wrapped(FILE *f, const char *option, const char *text)
+{
+	char word[128];
+	int col = fprintf(f, "%-*s", HELP_INDENT, option), n;
+	bool first = true;
+
+	while (sscanf(text, "%127s%n", word, &n) == 1) {
+		if (!first && col + 1 + (int)strlen(word) > HELP_WIDTH)
+			col = fprintf(f, "\n%*s", HELP_INDENT, "") - 1;
+		else if (!first)
+			col += fprintf(f, " ");
+		col += fprintf(f, "%s", word);
+		first = false;
+		text += n;
+	}
+	fputc('\n', f);
+}
+
+/* -o's names, row by row: ".pb.gz .pb .pprof: pprof, " */
+static void suffixes_text(char *buf, size_t size)
+{
+	size_t n = 0;
+
+	for (int fmt = FORMAT_FIRST_ROW; fmt < FORMAT_END && n < size; fmt++) {
+		const struct format_row *r = formats__row(fmt);
+
+		for (int i = 0; i < FORMAT_MAX_SUFFIXES && r->suffixes[i] && n < size; i++)
+			n += (size_t)snprintf(buf + n, size - n, "%s%s", i ? " " : "", r->suffixes[i]);
+		if (n < size)
+			n += (size_t)snprintf(buf + n, size - n, ": %s, ", r->name);
+	}
+}
+
+/* -o and --format, from the formats' table */
+static void help_formats(FILE *f)
+{
+	char names[160], suffixes[256], text[512];
+
+	suffixes_text(suffixes, sizeof(suffixes));
+	snprintf(text, sizeof(text), "write the profile to FILE (default: standard output); its "
+		 "name picks the format: %sanything else: folded", suffixes);
+	help_wrapped(f, "  -o, --output FILE", text);
+	formats__list(names, sizeof(names), 0, ", or ");
+	snprintf(text, sizeof(text), "%s (fleet mode: folded and pprof): overrides the name",
+		 names);
+	help_wrapped(f, "      --format FMT", text);
+}
+
 void cli_usage__help(FILE *f)
 {
 	fputs(help_text, f);
+	help_formats(f);
+	fputs(help_after_formats, f);
 }
 
 /* Edits (insert, delete, substitute, swap two neighbours) from a to b:

@@ -93,19 +93,6 @@ int cli_value__size(const char *s, unsigned long long *out)
 
 int cli_value__format(const char *s, enum out_format *out)
 {
-	if (!strcmp(s, "folded"))
-		*out = FORMAT_FOLDED;
-	else if (!strcmp(s, "pprof"))
-		*out = FORMAT_PPROF;
-	else if (!strcmp(s, "both"))
-		*out = FORMAT_BOTH;
-	else if (!strcmp(s, "html"))
-		*out = FORMAT_HTML;
-	else if (!strcmp(s, "svg"))
-		*out = FORMAT_SVG;
-	else if (!strcmp(s, "otlp"))
-		*out = FORMAT_OTLP;
-	else
-		return -EINVAL;
-	return 0;
+	*out = formats__by_name(s);
+	return *out == FORMAT_AUTO ? -EINVAL : 0;
 }

@@ -16,6 +16,7 @@
 
 #include "base/dirfiles.h"
 #include "base/errors.h"
+#include "base/formats.h"
 #include "output/fleet.h"
 
 #define INDEX_LOG	"bpfprof-intervals.log"
@@ -122,17 +123,20 @@ int fleet__log(struct fleet *f, const char *line)
 	return err;
 }
 
-/* Ours: HOST-<time>.folded, .pb.gz or .otlp; temporaries start with '.'. */
+/* Ours: HOST-<time>.EXT, EXT a format fleet mode writes (.folded, .pb.gz,
+ * .otlp); temporaries start with '.'. */
 static bool is_profile(const char *name, void *arg)
 {
 	const struct fleet *f = arg;
 	size_t hl = strlen(f->o.host), n = strlen(name);
+	enum out_format fmt = formats__by_suffix(name);
+	const char *ext = formats__extension(fmt);
+	size_t el = strlen(ext);
 
 	if (strncmp(name, f->o.host, hl) || name[hl] != '-')
 		return false;
-	return (n > 7 && !strcmp(name + n - 7, ".folded")) ||
-	       (n > 6 && !strcmp(name + n - 6, ".pb.gz")) ||
-	       (n > 5 && !strcmp(name + n - 5, ".otlp"));
+	return formats__carries(fmt, FORMAT_TO_FLEET) && n > el + 1 &&
+	       name[n - el - 1] == '.' && !strcmp(name + n - el, ext);
 }
 
 int fleet__rotate(struct fleet *f)

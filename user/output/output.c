@@ -12,6 +12,7 @@
 #include "base/dirfiles.h"
 #include "output/emit.h"
 #include "base/errors.h"
+#include "base/formats.h"
 #include "output/fleet.h"
 #include "output/output.h"
 #include "output/push.h"
@@ -173,7 +174,8 @@ static bool dest_used(const struct output *o, enum dest d)
  * --format both, pprof alone: the same samples twice would count twice). */
 static bool pushed_format(const struct output *o, enum out_format fmt)
 {
-	return fmt == FORMAT_PPROF || (fmt == FORMAT_FOLDED && o->cfg->format == FORMAT_FOLDED);
+	return fmt == FORMAT_PPROF ||
+	       (fmt == o->cfg->format && formats__carries(fmt, FORMAT_TO_PUSH));
 }
 
 /* Whether destination d is in use and takes format fmt. OTLP goes to the
@@ -239,7 +241,7 @@ static void ship(struct output *o, const struct profile *p, enum out_format fmt,
 		else if (rerr)
 			e = rerr;
 		else if (d == DEST_FILES)
-			e = fleet__write(o->fleet, p->stats.start_wall_ns, emit__extension(fmt),
+			e = fleet__write(o->fleet, p->stats.start_wall_ns, formats__extension(fmt),
 					 buf, len);
 		else
 			e = pusher__submit(to[d], buf, len, fmt, from, until);
@@ -368,14 +370,17 @@ static void index_line(struct output *o, const struct summary *s, int err)
 static void interval_profile(struct output *o, const struct profile *p, const char *summary,
 			     const struct summary *s)
 {
-	enum out_format fmt = o->fleet || o->pusher ? o->cfg->format : FORMAT_OTLP;
+	enum out_format fmt = o->fleet || o->pusher ? o->cfg->format : FORMAT_AUTO;
 	int err[DEST_N] = { 0 };
 
-	if (fmt == FORMAT_FOLDED || fmt == FORMAT_BOTH)
+	if (fmt == FORMAT_BOTH) {
 		ship(o, p, FORMAT_FOLDED, summary, err);
-	if (fmt == FORMAT_PPROF || fmt == FORMAT_BOTH)
 		ship(o, p, FORMAT_PPROF, summary, err);
-	if (fmt == FORMAT_OTLP || o->otlp)
+	} else if (formats__row(fmt)) {
+		/* one fleet mode carries: cli_modes refused the others at start */
+		ship(o, p, fmt, summary, err);
+	}
+	if (o->otlp && fmt != FORMAT_OTLP)
 		ship(o, p, FORMAT_OTLP, summary, err);
 	report(o, err, p);
 	if (o->fleet)

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/formats.h"
 #include "output/gzip.h"
 #include "output/push_priv.h"
 #include "output/push_reply.h"
@@ -45,6 +46,15 @@ static int add_header(struct curl_slist **hdrs, const char *line)
 		return -ENOMEM;
 	*hdrs = more;
 	return 0;
+}
+
+/* The body's Content-Type: its format's (base/formats.h). */
+static int add_content_type(struct curl_slist **hdrs, enum out_format fmt)
+{
+	char line[128];
+
+	snprintf(line, sizeof(line), "Content-Type: %s", formats__row(fmt)->content_type);
+	return add_header(hdrs, line);
 }
 
 /* The server's base URL without its trailing slashes: its length. */
@@ -101,7 +111,7 @@ static int pyroscope_ingest(struct pusher *ps, const struct spool_item *it, cons
 	err = set_common(ps, url, hdrs);
 	if (err)
 		return err;
-	if (add_header(hdrs, "Content-Type: text/plain"))
+	if (add_content_type(hdrs, FORMAT_FOLDED))
 		return -ENOMEM;
 	libcurl.easy_setopt(ps->curl, CURLOPT_POSTFIELDS, body);
 	libcurl.easy_setopt(ps->curl, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len);
@@ -120,7 +130,7 @@ static int otlp_request(struct pusher *ps, const char *body, size_t len,
 		err = gzip__memory(body, len, &ps->gz, &gz_len);
 	if (err)
 		return err;
-	if (add_header(hdrs, "Content-Type: application/x-protobuf") ||
+	if (add_content_type(hdrs, FORMAT_OTLP) ||
 	    add_header(hdrs, "Content-Encoding: gzip"))
 		return -ENOMEM;
 	for (size_t i = 0; i < ps->headers.n; i++)

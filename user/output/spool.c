@@ -13,6 +13,7 @@
 #include <zlib.h>
 
 #include "base/dirfiles.h"
+#include "base/formats.h"
 #include "output/spool.h"
 
 #define MAGIC		"bpfprof-spool 1"
@@ -23,14 +24,18 @@ struct spool {
 	uint64_t next_seq;
 };
 
+/* The header's word of a format: its name in the table. */
 static const char *format_word(enum out_format fmt)
 {
-	return fmt == FORMAT_PPROF ? "pprof" : fmt == FORMAT_OTLP ? "otlp" : "folded";
+	const struct format_row *r = formats__row(fmt);
+
+	return r ? r->name : "";
 }
 
-static const char *format_ext(enum out_format fmt)
+/* What a spool holds: what --push takes, and OTLP for --otlp. */
+static bool spooled(enum out_format fmt)
 {
-	return fmt == FORMAT_PPROF ? "pb.gz" : fmt == FORMAT_OTLP ? "otlp" : "folded";
+	return fmt == FORMAT_OTLP || formats__carries(fmt, FORMAT_TO_PUSH);
 }
 
 static size_t render_header(char *buf, enum out_format fmt, int64_t from, int64_t until,
@@ -57,26 +62,22 @@ static void render_name(char *buf, size_t size, uint64_t seq, int64_t from, int6
 			enum out_format fmt)
 {
 	snprintf(buf, size, "%020" PRIu64 "-%" PRId64 "-%" PRId64 ".%s", seq, from, until,
-		 format_ext(fmt));
+		 formats__extension(fmt));
 }
 
 /* Strict: the name must be exactly what render_name makes of its fields. */
 int spool__parse_name(const char *name, struct spool_item *it)
 {
-	char ext[8], again[96];
+	char ext[8], dotted[9], again[96];
 	int n = 0;
 
 	if (strlen(name) >= sizeof(again) ||
 	    sscanf(name, "%" SCNu64 "-%" SCNd64 "-%" SCNd64 ".%7s%n", &it->seq, &it->from,
 		   &it->until, ext, &n) != 4 || name[n])
 		return -EINVAL;
-	if (!strcmp(ext, "folded"))
-		it->fmt = FORMAT_FOLDED;
-	else if (!strcmp(ext, "pb.gz"))
-		it->fmt = FORMAT_PPROF;
-	else if (!strcmp(ext, "otlp"))
-		it->fmt = FORMAT_OTLP;
-	else
+	snprintf(dotted, sizeof(dotted), ".%s", ext);
+	it->fmt = formats__by_suffix(dotted);
+	if (!spooled(it->fmt) || strcmp(ext, formats__extension(it->fmt)))
 		return -EINVAL;
 	render_name(again, sizeof(again), it->seq, it->from, it->until, it->fmt);
 	return strcmp(again, name) ? -EINVAL : 0;

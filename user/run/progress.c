@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "base/errors.h"
+#include "base/formats.h"
 #include "run/progress.h"
 #include "output/push_auth.h"
 
@@ -78,12 +79,6 @@ static void describe_events(const struct config *cfg, char *buf, size_t size)
 	}
 }
 
-static const char *format_name(enum out_format f)
-{
-	return f == FORMAT_PPROF ? "pprof" : f == FORMAT_BOTH ? "folded and pprof" :
-	       f == FORMAT_OTLP ? "OTLP profiles" : "folded stacks";
-}
-
 /* "to out.pb.gz (pprof)", "every 60 s into /var/lib/bpfprof (pprof) and to URL" */
 static void describe_destination(const struct config *cfg, char *buf, size_t size)
 {
@@ -91,14 +86,14 @@ static void describe_destination(const struct config *cfg, char *buf, size_t siz
 	size_t n;
 
 	if (!cfg->interval) {
-		snprintf(buf, size, "%s to %s", format_name(cfg->format),
+		snprintf(buf, size, "%s to %s", formats__words(cfg->format),
 			 cfg->output ? cfg->output : "standard output");
 		return;
 	}
 	n = snprintf(buf, size, "every %g s", cfg->interval);
 	if (cfg->output_dir && n < size)
 		n += snprintf(buf + n, size - n, " into %s (%s)", cfg->output_dir,
-			      format_name(cfg->format));
+			      formats__words(cfg->format));
 	if (cfg->push_url && n < size) {
 		push_url__redact(cfg->push_url, url, sizeof(url));
 		snprintf(buf + n, size - n, "%s to %s", cfg->output_dir ? " and" : "", url);
