@@ -40,7 +40,7 @@ FUZZ_SRCS_elf_syms  := user/elf/elf_syms.c user/elf/elf_syms_read.c user/elf/elf
 FUZZ_LIBS_elf_syms  := -lelf -lz
 FUZZ_SRCS_proc_maps := user/procs/proc_maps.c
 FUZZ_SRCS_ksyms     := user/symbols/ksyms.c user/base/grow.c
-FUZZ_SRCS_cli       := user/cli/cli.c user/cli/cli_modes.c user/cli/cli_usage.c user/cli/cli_values.c user/base/errors.c user/base/term_safe.c user/sampling/events.c
+FUZZ_SRCS_cli       := user/cli/cli.c user/cli/cli_modes.c user/cli/cli_usage.c user/cli/cli_values.c user/base/errors.c user/base/term_safe.c user/base/formats.c user/sampling/events.c
 FUZZ_SRCS_events    := user/sampling/events.c
 FUZZ_SRCS_tracker   := user/procs/procs.c user/procs/track_budget.c user/procs/fork_copy.c user/procs/proc_owner.c user/procs/target.c user/procs/proc_maps.c user/sampling/events.c \
                        user/base/grow.c
@@ -52,7 +52,7 @@ FUZZ_SRCS_unwind_table := user/unwind/unwind_table.c user/elf/cfi_bytes.c user/u
                           user/unwind/keeps_fp.c user/elf/elf_read.c user/elf/elf_limits.c user/base/grow.c
 FUZZ_LIBS_unwind_table := -ldw -lelf -lz
 FUZZ_SRCS_perfmap   := user/symbols/perfmap.c user/base/open_regular.c user/procs/proc_owner.c user/procs/target.c
-FUZZ_SRCS_spool     := user/output/spool.c user/base/dirfiles.c user/base/grow.c
+FUZZ_SRCS_spool     := user/output/spool.c user/base/formats.c user/base/dirfiles.c user/base/grow.c
 FUZZ_LIBS_spool     := -lz
 FUZZ_SRCS_push_reply := user/output/push_reply.c user/output/push_retry.c
 FUZZ_SRCS_fde_index := user/elf/fde_index.c user/elf/cfi_bytes.c user/elf/elf_read.c \
