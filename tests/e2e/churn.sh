@@ -49,8 +49,10 @@ check "-a beside the churner: nofp_chain's stacks reach main (${whole}% of $all_
 # map_churn; the warning says which limit)
 check "-a: the churner's tables past its share are counted ($(stat_of "$T/churn_a.json" .unwind_tables.files_over_share_tables))" \
 	stat_true "$T/churn_a.json" '.unwind_tables.files_over_share_tables > 0'
-check "-a: the summary names the churner and the limit it hit" \
-	grep -qE "most to pid $churn \(map_churn\): [0-9]+, its new tables a second spent" "$T/churn_a.err"
+# the limit named is the one its last refusal hit: new tables a second
+# mostly, build time a second when the machine is slow to build them
+check "-a: the summary names the churner and the limit it hit ($(grep -oE 'most to pid [0-9]+ \([^)]*\): [0-9]+, its [^)]*spent' "$T/churn_a.err"))" \
+	grep -qE "most to pid $churn \(map_churn\): [0-9]+, its (new tables a second|build time a second|rows held \(of --unwind-rows\)) spent" "$T/churn_a.err"
 
 echo "== -p CHURNER: the tables started for it are bounded by its share"
 "$BPFPROF" -p "$churn" -d 4 --stats "$T/churn_p.json" -o "$T/churn_p.folded" 2>"$T/churn_p.err"
