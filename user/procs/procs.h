@@ -130,6 +130,22 @@ int procs__for_each_vma_newest(struct procs *p, pid_t tgid,
 
 bool procs__descends(const struct procs *p, pid_t tgid, const pid_t *roots, int nroots);
 
+/* Mappings let go past PROCS_MAX_VMAS (base/config.h) since the start, and the process
+ * that lost most at once (its comm raw: escape it to show it). */
+struct procs_forgotten {
+	size_t n;
+	size_t most;
+	pid_t pid;		/* 0: none */
+	char comm[16];
+};
+
+/* Mappings dropped since the start: unreachable ones, and over the cap. */
+size_t procs__pruned(const struct procs *p);
+struct procs_forgotten procs__forgotten(const struct procs *p);
+
+/* Mappings held, of every incarnation. */
+size_t procs__vmas(const struct procs *p);
+
 /* Incarnations held, exited ones included. */
 size_t procs__count(const struct procs *p);
 

@@ -44,6 +44,7 @@ struct run {
 	uint64_t due_ns;		/* when it ends: start + k * the interval */
 	uint64_t tracking_lost;		/* reported so far */
 	uint64_t tracking_skipped;	/* ... past a process's budget */
+	size_t vmas_pruned, vmas_forgotten;	/* procs' totals at the last collect */
 	const char *stop_reason;
 	struct progress progress;
 	struct control *control;	/* --control's FIFO (if any), SIGUSR1 */
