@@ -35,6 +35,7 @@ struct run {
 	struct pyprof *py;		/* Python frames (auto, dwarf, unless --no-python) */
 	struct early_walks *early;	/* stacks copied before their tables (auto, dwarf) */
 	uint64_t *pid_starts;		/* -p pids' start times (id_start_ticks()) */
+	uint64_t pids_checked_ns;	/* when they were last read from /proc */
 	uint64_t *tid_starts;		/* -t tids' */
 	pid_t *roots;			/* whose tables to load: -p pids, the command */
 	int nroots;
