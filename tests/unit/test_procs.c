@@ -462,3 +462,124 @@ Test(procs, the_owner_is_learnt_at_the_first_anonymous_code)
 	cr_expect_not(procs__owner(p, FAKE, 0).known, "no such process");
 	procs__free(p);
 }
+
+/* A process mapping distinct files in turn over one range: n mappings,
+ * times first, first + 1, ..., each its own file (its own inode). */
+static void map_in_turn(struct procs *p, uint64_t first, int n)
+{
+	char path[32];
+
+	for (int i = 0; i < n; i++) {
+		struct vma v = vma_at(0x10000, first + (uint64_t)i, path);
+
+		v.ino = 1000 + first + (uint64_t)i;
+		snprintf(path, sizeof(path), "/lib%d.so", (int)(first + (uint64_t)i));
+		cr_assert_eq(procs__mmap(p, FAKE, &v), 0);
+	}
+}
+
+/* Mappings replaced over their whole range go once every sample taken
+ * before their replacement is drained (the reap's time), and their files
+ * with them; one never mapped over stays, and what is mapped now. */
+Test(procs, replaced_mappings_go_once_drained_with_their_files)
+{
+	struct files *fs = files__new(&(struct files_opts){ .inlines = false });
+	struct procs *p = procs__new();
+	struct vma lone = vma_at(0x90000, 5, "/lone");
+	struct files_stats st;
+
+	cr_assert_not_null(fs);
+	cr_assert_not_null(p);
+	files__attach(fs, p);
+	cr_assert_eq(procs__mmap(p, FAKE, &lone), 0);
+	map_in_turn(p, 10, 100);	/* times 10 .. 109 */
+	cr_expect_eq(procs__vmas(p), 101);
+	cr_expect_eq(procs__reap(p, 50), 0);	/* no process went */
+	/* 10 .. 48 were replaced before 50; 49's replacement (50) was not */
+	cr_expect_eq(procs__vmas(p), 101 - 39);
+	cr_expect_eq(procs__pruned(p), 39);
+	cr_expect_str_eq(procs__find(p, FAKE, 0, EXEC_LATEST, 0x10800)->path, "/lib109.so");
+	files__stats(fs, &st);
+	cr_expect_eq(st.entries, 101 - 39, "the registry let their files go (%zu held)",
+		     st.entries);
+	procs__reap(p, 1000);
+	cr_expect_eq(procs__vmas(p), 2);
+	cr_expect_str_eq(procs__find(p, FAKE, 0, EXEC_LATEST, 0x90000)->path, "/lone");
+	cr_expect_str_eq(procs__find(p, FAKE, 0, EXEC_LATEST, 0x10000)->path, "/lib109.so");
+	files__stats(fs, &st);
+	cr_expect_eq(st.entries, 2);
+	cr_expect_eq(procs__forgotten(p).n, 0, "nothing counted as forgotten");
+	procs__free(p);
+	files__free(fs);
+}
+
+/* A mapping covered by several newer ones together goes; one they cover
+ * only in part stays (its other part is still named by it). */
+Test(procs, a_mapping_goes_only_when_covered_whole)
+{
+	struct procs *p = procs__new();
+	struct vma wide = { .start = 0x10000, .end = 0x14000, .time = 10, .path = "/wide" };
+	struct vma lo = { .start = 0x10000, .end = 0x12000, .time = 20, .path = "/lo" };
+	struct vma part = { .start = 0x20000, .end = 0x24000, .time = 11, .path = "/part" };
+	struct vma hi = { .start = 0x12000, .end = 0x14000, .time = 30, .path = "/hi" };
+	struct vma over = { .start = 0x20000, .end = 0x23000, .time = 31, .path = "/over" };
+
+	cr_assert_eq(procs__mmap(p, FAKE, &wide), 0);
+	cr_assert_eq(procs__mmap(p, FAKE, &part), 0);
+	cr_assert_eq(procs__mmap(p, FAKE, &lo), 0);
+	cr_assert_eq(procs__mmap(p, FAKE, &hi), 0);
+	cr_assert_eq(procs__mmap(p, FAKE, &over), 0);
+	procs__reap(p, 100);
+	cr_expect_eq(procs__vmas(p), 4, "only /wide went");
+	cr_expect_str_eq(procs__find(p, FAKE, 0, EXEC_LATEST, 0x23800)->path, "/part");
+	cr_expect_str_eq(procs__find(p, FAKE, 0, EXEC_LATEST, 0x13800)->path, "/hi");
+	procs__free(p);
+}
+
+/* The image an exec ended goes once samples before the exec are drained;
+ * mappings a waiting fork's copy still needs stay until it is made. */
+Test(procs, ended_images_go_and_fork_copies_keep_theirs)
+{
+	struct procs *p = procs__new();
+	struct vma a = vma_at(0x1000, 10, "/a"), b = vma_at(0x1000, 30, "/b");
+	struct vma c = vma_at(0x5000, 50, "/c");
+
+	cr_assert_eq(procs__mmap(p, FAKE, &a), 0);
+	cr_assert_eq(procs__fork(p, FAKE, FAKE + 1, 20), 0);	/* its copy waits */
+	cr_assert_eq(procs__mmap(p, FAKE, &b), 0);
+	procs__reap(p, 40);
+	cr_expect_eq(procs__vmas(p), 2, "/a stays for the child's copy");
+	cr_expect_str_eq(procs__find(p, FAKE + 1, 20, EXEC_LATEST, 0x1000)->path, "/a");
+	procs__reap(p, 41);	/* the copy is made: /a goes from the parent */
+	cr_expect_eq(procs__vmas(p), 2, "/b, and the child's /a");
+	cr_assert_eq(procs__exec(p, FAKE, 45), 0);
+	cr_assert_eq(procs__mmap(p, FAKE, &c), 0);
+	procs__reap(p, 44);
+	cr_expect_str_eq(procs__find(p, FAKE, 0, 0, 0x1000)->path, "/b", "not drained yet");
+	procs__reap(p, 46);
+	cr_expect_null(procs__find(p, FAKE, 0, 0, 0x1000), "the image before the exec went");
+	cr_expect_str_eq(procs__find(p, FAKE, 0, EXEC_LATEST, 0x5000)->path, "/c");
+	procs__free(p);
+}
+
+/* Past the cap the oldest go, counted, the process named ("?": no comm). */
+Test(procs, the_cap_forgets_the_oldest_counted)
+{
+	struct procs *p = procs__new();
+	struct procs_forgotten f;
+
+	for (int i = 0; i < PROCS_MAX_VMAS + 10; i++) {
+		struct vma v = vma_at(0x100000 + (uint64_t)i * 0x1000, 10, "/many");
+
+		cr_assert_eq(procs__mmap(p, FAKE, &v), 0);
+	}
+	procs__reap(p, 5);
+	f = procs__forgotten(p);
+	cr_expect_eq(procs__vmas(p), PROCS_MAX_VMAS);
+	cr_expect_eq(f.n, 10);
+	cr_expect_eq(f.pid, FAKE);
+	cr_expect_str_eq(f.comm, "?");
+	cr_expect_null(procs__find(p, FAKE, 0, EXEC_LATEST, 0x100000), "the oldest went");
+	cr_expect_not_null(procs__find(p, FAKE, 0, EXEC_LATEST, 0x100000 + 10 * 0x1000));
+	procs__free(p);
+}

@@ -218,6 +218,32 @@ Test(summary, the_tracking_flooder_is_named_escaped)
 	profile__free(p);
 }
 
+/* Mappings forgotten past a process's cap: said, the process named with
+ * its comm escaped; nothing said when none were. */
+Test(summary, forgotten_mappings_name_the_process_escaped)
+{
+	struct profile *p = two_lines();
+	struct summary s;
+	char said[1024] = "", *json;
+
+	p->stats.vmas_forgotten = 12;
+	p->stats.vmas_forgot_pid = 4343;
+	snprintf(p->stats.vmas_forgot_comm, sizeof(p->stats.vmas_forgot_comm), "pl\x1b[2Jug");
+	summary__init(&s, p, "duration reached", NULL);
+	summary__advice(&s, all_lines, said);
+	cr_expect_str_eq(said, "12 mappings forgotten past a process's cap of 4096 (most: process "
+			 "4343 (pl\\x1b[2Jug)): samples in them before they went may be unnamed|");
+	json = members_of(&s);
+	cr_expect(strstr(json, "\"forgotten_past_cap\":12,\"forgotten_most_by\":4343") != NULL,
+		  "%s", json);
+	free(json);
+	p->stats.vmas_forgotten = 0;
+	said[0] = '\0';
+	summary__advice(&s, all_lines, said);
+	cr_expect_str_eq(said, "");
+	profile__free(p);
+}
+
 /* Many samples, most lines shared by several threads: the count is the
  * lines folded__write() writes (the e2e checks it against the file too). */
 Test(summary, distinct_lines_as_written)

@@ -27,6 +27,11 @@ enum stack_sides {
 #define DEFAULT_DEBUGINFOD_TIMEOUT 2.0	/* seconds a run may wait on debuginfod servers */
 /* mmap and exec records applied per process and second (procs/track_budget.h) */
 #define TRACK_BUDGET_PER_SEC	256
+/* A running process's mappings procs holds at most (procs/prune.c): one
+ * that maps and unmaps files in a loop keeps its newest. Those no drained
+ * sample can name go at each reap uncounted; past this the oldest go,
+ * counted and named. Over ten times a browser's executable mappings. */
+#define PROCS_MAX_VMAS		4096
 #define DEFAULT_JIT_MAP_MEM	(64ull << 20)	/* bytes all /tmp/perf-PID.map hold */
 #define FLEET_DEFAULT_FREQ	19	/* Hz: cheap enough to leave on all day */
 /* DWARF (lines, inline frames) fleet mode holds at once (--dwarf-mem):

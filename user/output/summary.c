@@ -322,6 +322,22 @@ static void share_advice(const struct table_stats *t, struct out_line *o)
 	emit_line(o);
 }
 
+/* A process past the mappings procs keeps of it (procs.h): the oldest went,
+ * the process named, its comm escaped (its owner names it). */
+static void mappings_advice(const struct profile_stats *st, struct out_line *o)
+{
+	char comm[sizeof(st->vmas_forgot_comm) * 4 + 1];
+
+	if (!st->vmas_forgotten)
+		return;
+	term_safe__escape(comm, sizeof(comm), st->vmas_forgot_comm, sizeof(st->vmas_forgot_comm),
+			  NULL);
+	add(o, "%zu mappings forgotten past a process's cap of %d (most: process %" PRIu64
+	    " (%s)): samples in them before they went may be unnamed", st->vmas_forgotten,
+	    PROCS_MAX_VMAS, st->vmas_forgot_pid, comm);
+	emit_line(o);
+}
+
 static void input_advice(const struct profile *p, struct out_line *o)
 {
 	const struct profile_stats *st = &p->stats;
@@ -343,6 +359,7 @@ static void input_advice(const struct profile *p, struct out_line *o)
 	if (st->jit_over_cap)
 		add(o, "%" PRIu64 " JIT map lines past --jit-map-mem: raise it", st->jit_over_cap);
 	emit_line(o);
+	mappings_advice(st, o);
 	if (st->debuginfod_spent)
 		add(o, "debuginfod lookups were cut short: raise --debuginfod-timeout");
 	emit_line(o);

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/config.h"
 #include "base/grow.h"
 #include "procs/proc_maps.h"
 #include "procs/procs.h"
@@ -177,6 +178,10 @@ static struct proc *incarnation(struct procs *p, pid_t tgid, uint64_t start_time
 int procs__add_vma(struct procs *p, struct proc *pr, const struct vma *v)
 {
 	struct vma *copy;
+
+	/* a process mapping files in a loop, within one interval */
+	if (pr->nvmas >= 2 * PROCS_MAX_VMAS)
+		proc__prune(p, pr, p->drained_before);
 
 	if (GROW(pr->vmas, pr->cap, pr->nvmas + 1))
 		return -ENOMEM;
@@ -438,6 +443,7 @@ static void reap_chain(const void *nodep, VISIT which, void *arg)
 		ctx->gone[ctx->ngone++] = pr->tgid;
 		return;
 	}
+	proc__prune(ctx->p, pr, ctx->before);
 	for (keep = pr; keep->older; keep = keep->older) {
 		if (keep->older->exited && keep->older->exit_time < ctx->before) {
 			ctx->dropped += free_chain(ctx->p, keep->older);
@@ -453,6 +459,7 @@ size_t procs__reap(struct procs *p, uint64_t before)
 	size_t i;
 
 	p->last.pr = NULL;
+	p->drained_before = before;
 	twalk_r(p->root, reap_chain, &ctx);
 	for (i = 0; i < ctx.ngone; i++) {
 		struct proc *pr = newest(p, ctx.gone[i]);
@@ -537,6 +544,34 @@ bool procs__descends(const struct procs *p, pid_t tgid, const pid_t *roots, int 
 		tgid = pr ? pr->parent : 0;
 	}
 	return false;
+}
+
+size_t procs__pruned(const struct procs *p)
+{
+	return p->vmas_pruned + p->forgotten.n;
+}
+
+struct procs_forgotten procs__forgotten(const struct procs *p)
+{
+	return p->forgotten;
+}
+
+static void count_vmas(const void *nodep, VISIT which, void *arg)
+{
+	size_t *n = arg;
+
+	if (which != postorder && which != leaf)
+		return;
+	for (const struct proc *pr = *(struct proc *const *)nodep; pr; pr = pr->older)
+		*n += pr->nvmas;
+}
+
+size_t procs__vmas(const struct procs *p)
+{
+	size_t n = 0;
+
+	twalk_r(p->root, count_vmas, &n);
+	return n;
 }
 
 size_t procs__count(const struct procs *p)

@@ -53,7 +53,8 @@ int proc_owner__read(pid_t tgid, uint64_t born_by, struct proc_owner *o, pid_t *
 /* The registry the files of recorded mappings are entered in: a reference
  * is taken for each mapping recorded (procs__mmap, procs__fork,
  * procs__synthesize) and dropped when the process is forgotten
- * (procs__reap, procs__free), after the drain that covered its samples. */
+ * (procs__reap, procs__free), after the drain that covered its samples,
+ * or the mapping is (procs__reap: mapped over, or an exec's past). */
 struct procs_files {
 	struct file_entry *(*get)(void *ctx, pid_t tgid, bool alive, const struct vma *v);
 	void (*put)(void *ctx, struct file_entry *f);
@@ -105,7 +106,10 @@ bool procs__alive(struct procs *p, pid_t tgid, uint64_t start_time);
 pid_t procs__forked_by(struct procs *p, pid_t tgid, uint64_t start_time);
 
 /* Forgets the processes that exited before `before`: their samples have
- * all been drained. Returns how many were dropped. */
+ * all been drained. Returns how many were dropped. The running ones' lose
+ * the mappings no sample before `before` nor a fork's copy can still need
+ * (mapped over whole, or of an image an exec ended), and past
+ * PROCS_MAX_VMAS their oldest (prune.c). */
 size_t procs__reap(struct procs *p, uint64_t before);
 
 /* From now on, remember which processes change (see below). */
@@ -129,6 +133,22 @@ int procs__for_each_vma_newest(struct procs *p, pid_t tgid,
 			       int (*fn)(const struct vma *v, bool alive, void *ctx), void *ctx);
 
 bool procs__descends(const struct procs *p, pid_t tgid, const pid_t *roots, int nroots);
+
+/* Mappings let go past PROCS_MAX_VMAS (base/config.h) since the start, and the process
+ * that lost most at once (its comm raw: escape it to show it). */
+struct procs_forgotten {
+	size_t n;
+	size_t most;
+	pid_t pid;		/* 0: none */
+	char comm[16];
+};
+
+/* Mappings dropped since the start: unreachable ones, and over the cap. */
+size_t procs__pruned(const struct procs *p);
+struct procs_forgotten procs__forgotten(const struct procs *p);
+
+/* Mappings held, of every incarnation. */
+size_t procs__vmas(const struct procs *p);
 
 /* Incarnations held, exited ones included. */
 size_t procs__count(const struct procs *p);

@@ -53,6 +53,9 @@ struct procs {
 		uint64_t start_time;
 		struct proc *pr;	/* NULL: nothing remembered */
 	} last;
+	uint64_t drained_before;	/* the last reap's: samples before it are drained */
+	size_t vmas_pruned;		/* mappings dropped, unreachable (prune.c) */
+	struct procs_forgotten forgotten;	/* ... past the cap */
 };
 
 /* procs.c */
@@ -62,6 +65,11 @@ int procs__add_vma(struct procs *p, struct proc *pr, const struct vma *v);
 void proc__learn_owner(struct proc *pr, const struct vma *v, uint64_t born_by);
 /* The image a time falls in: [*from, *until) between two execs. */
 void proc__image_bounds(const struct proc *pr, uint64_t time, uint64_t *from, uint64_t *until);
+
+/* prune.c: pr's mappings no sample before `before` nor a fork's copy can
+ * still need dropped, then the oldest past PROCS_MAX_VMAS (counted, the
+ * process named). Returns how many went. */
+size_t proc__prune(struct procs *p, struct proc *pr, uint64_t before);
 
 /* fork_copy.c: pc, forked by pp at time, copies pp's mappings when first
  * needed (procs__inherit(): 0, or -ENOMEM with none copied after). */

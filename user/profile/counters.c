@@ -67,6 +67,16 @@ static const struct counter labels[] = {
 	  AT(cgroups_merged), COUNTER_U64, MERGE_SUM },
 };
 
+/* The processes' mappings (procs/prune.c): held, and let go. */
+static const struct counter mappings[] = {
+	{ "held", "held", AT(vmas_held), COUNTER_SIZE, MERGE_NEWER },
+	{ "dropped", "dropped, unreachable", AT(vmas_dropped), COUNTER_SIZE, MERGE_SUM },
+	{ "forgotten_past_cap", "forgotten past a process's cap", AT(vmas_forgotten),
+	  COUNTER_SIZE, MERGE_SUM },
+	{ "forgotten_most_by", "the pid that lost most", AT(vmas_forgot_pid),
+	  COUNTER_U64, MERGE_NEWER },
+};
+
 /* The unwinder's tables (unwind/) when the profile was drained. */
 static const struct counter unwind_tables[] = {
 	{ "files_loaded", "files loaded", AT(tables.files), COUNTER_SIZE, MERGE_NEWER },
@@ -108,6 +118,7 @@ const struct counter_group counter_groups[] = {
 	{ "inputs", "inputs", inputs, N(inputs), 0 },
 	{ "debuginfod", "debuginfod", debuginfod, N(debuginfod), AT(debuginfod) },
 	{ "labels", "labels", labels, N(labels), 0 },
+	{ "mappings", "mappings", mappings, N(mappings), 0 },
 };
 const size_t counter_groups_n = N(counter_groups);
 

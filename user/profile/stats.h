@@ -90,6 +90,12 @@ struct profile_stats {
 	uint64_t cgroups_merged;	/* samples past max_cgroups: no cgroup */
 	uint64_t cgroups_unnamed;	/* cgroups that cannot be named: gone, path too long */
 	uint64_t cgroups_later;		/* not named yet: the drain's naming budget was spent */
+	size_t vmas_held;		/* running processes' mappings procs holds now */
+	size_t vmas_dropped;		/* ... dropped: no drained sample can name them */
+	size_t vmas_forgotten;		/* ... dropped past a process's cap (procs.h) */
+	uint64_t vmas_forgot_pid;	/* since the start: the process that lost
+					 * most to it at once (0: none) */
+	char vmas_forgot_comm[16];	/* its comm, raw: escape it to show it */
 	struct footprint footprint;
 	struct table_stats tables;
 	pid_t main_pid;			/* the profiled program (-p's first, the

@@ -361,6 +361,23 @@ static void take_flood(struct run *r, struct profile_stats *st)
 	st->flooder.comm[sizeof(st->flooder.comm) - 1] = '\0';
 }
 
+/* What procs holds of running processes' mappings, and let go this
+ * interval (its reap ran in the collect). */
+static void take_mappings(struct run *r, struct profile_stats *st)
+{
+	struct procs_forgotten f = procs__forgotten(r->procs);
+	size_t pruned = procs__pruned(r->procs);
+
+	st->vmas_held = procs__vmas(r->procs);
+	st->vmas_forgotten = f.n - r->vmas_forgotten;
+	st->vmas_dropped = pruned - f.n - (r->vmas_pruned - r->vmas_forgotten);
+	r->vmas_pruned = pruned;
+	r->vmas_forgotten = f.n;
+	st->vmas_forgot_pid = (uint64_t)f.pid;
+	memcpy(st->vmas_forgot_comm, f.comm, sizeof(st->vmas_forgot_comm));
+	st->vmas_forgot_comm[sizeof(st->vmas_forgot_comm) - 1] = '\0';
+}
+
 int run__collect(struct run *r, struct profile **out)
 {
 	struct profile *p;
@@ -382,6 +399,7 @@ int run__collect(struct run *r, struct profile **out)
 	p->stats.tracking_lost = lost - r->tracking_lost;
 	r->tracking_lost = lost;
 	take_flood(r, &p->stats);
+	take_mappings(r, &p->stats);
 	if (r->cfg->interval)
 		take_footprint(r, &p->stats.footprint);
 	take_tables(r, &p->stats.tables);

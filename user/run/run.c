@@ -33,6 +33,7 @@
 
 #define POLL_MS		200	/* how often tracking records are read at least */
 #define EARLY_WAIT_MS	1000	/* at the end, for the tables copied stacks wait for */
+#define PIDS_CHECK_NS	1000000000ull	/* -p pids read from /proc at least */
 
 /* New processes and mappings: their unwind tables go in promptly. The
  * stacks copied early are read first (a process synced walks its own, see
@@ -57,16 +58,28 @@ static int consume_tracking(struct run *r)
 	return err;
 }
 
-/* Every -p process exited (its pid may be someone else's now). */
-static bool pids_gone(const struct run *r)
+/* Every -p process exited (its pid may be someone else's now). /proc is
+ * read when the tracker saw one of them exit, else once a second (its
+ * exit record lost): each wake-up read every pid's stat (5 a second and
+ * more, per pid). */
+static bool pids_gone(struct run *r)
 {
-	uint64_t start;
+	uint64_t start, now;
+	bool exit_seen = false;
 	int i;
 
+	if (!r->cfg->npids)
+		return false;
+	for (i = 0; i < r->cfg->npids && !exit_seen; i++)
+		exit_seen = !procs__alive(r->procs, r->cfg->pids[i], 0);
+	now = procs__now();
+	if (!exit_seen && now < r->pids_checked_ns + PIDS_CHECK_NS)
+		return false;
+	r->pids_checked_ns = now;
 	for (i = 0; i < r->cfg->npids; i++)
 		if (!id_start_ticks(r->cfg->pids[i], &start) && start == r->pid_starts[i])
 			return false;
-	return r->cfg->npids > 0;
+	return true;
 }
 
 /* Why to stop now, or NULL to go on. SIGUSR1 snapshots. */

@@ -35,6 +35,7 @@ struct run {
 	struct pyprof *py;		/* Python frames (auto, dwarf, unless --no-python) */
 	struct early_walks *early;	/* stacks copied before their tables (auto, dwarf) */
 	uint64_t *pid_starts;		/* -p pids' start times (id_start_ticks()) */
+	uint64_t pids_checked_ns;	/* when they were last read from /proc */
 	uint64_t *tid_starts;		/* -t tids' */
 	pid_t *roots;			/* whose tables to load: -p pids, the command */
 	int nroots;
@@ -44,6 +45,7 @@ struct run {
 	uint64_t due_ns;		/* when it ends: start + k * the interval */
 	uint64_t tracking_lost;		/* reported so far */
 	uint64_t tracking_skipped;	/* ... past a process's budget */
+	size_t vmas_pruned, vmas_forgotten;	/* procs' totals at the last collect */
 	const char *stop_reason;
 	struct progress progress;
 	struct control *control;	/* --control's FIFO (if any), SIGUSR1 */

@@ -263,8 +263,9 @@ static int keep_current(const struct vma *v, bool alive, void *arg)
 	return l->n == MAX_UNWIND_MAPS;	/* full: the older ones cannot go in */
 }
 
-/* Its mappings into the entry, oldest first. procs keeps every mapping a
- * process ever made (samples taken meanwhile are named by them): only the
+/* Its mappings into the entry, oldest first. procs keeps the mappings a
+ * process made until no drained sample can name them (procs/prune.c, up
+ * to PROCS_MAX_VMAS; mapped over within an interval, they are there): only the
  * ones the entry can hold get tables, read newest first up to the entry's
  * size, so a process that mapped 10,000 files in turn costs the tables of
  * the ones it maps now (each sync held them all: 1.28M rows of a
