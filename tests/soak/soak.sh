@@ -228,8 +228,11 @@ check "soak: fleet's tables loaded, one per file ($((2 * fleet_members)) <= $loa
 	all [ "$loaded_since" -ge $((2 * fleet_members)) ] -- [ "$loaded_since" -le $((2 * FLEET + 20)) ]
 check "soak: every table loaded while the fleet ran was dropped after (dropped $dropped_since, loaded $loaded_since, files $base_files -> $end_files)" \
 	all [ -n "$end_files" ] -- [ "$dropped_since" -ge $((loaded_since - (end_files > base_files ? end_files - base_files : 0))) ]
-check "soak: the fleet's tables were counted while it ran (rows peak $peak_rows > $base_rows, inner maps' bytes $peak_rb > $base_rb)" \
-	all [ "$peak_rows" -gt "$base_rows" ] -- [ "$peak_rb" -gt "$base_rb" ]
+# the rows are written into preallocated chunks (unwind/rowstore.h): the
+# kernel's bytes grow only when a chunk is made, not with every table, so
+# they are never below the baseline while the rows rise above it
+check "soak: the fleet's tables were counted while it ran (rows peak $peak_rows > $base_rows, row chunks' bytes $peak_rb >= $base_rb)" \
+	all [ "$peak_rows" -gt "$base_rows" ] -- [ "$peak_rb" -ge "$base_rb" ]
 check "soak: unwind rows and files back to the baseline (rows $end_rows <= $base_rows, files $end_files <= $base_files, inner maps $end_rb <= $base_rb bytes)" \
 	all le_pct "$end_rows" "$base_rows" 0 -- le_pct "$end_files" "$base_files" 0 -- \
 	le_pct "$end_rb" "$base_rb" 0
