@@ -8,7 +8,7 @@
 #                     are only read. Prints executions, execs/s and coverage per
 #                     target; fails at the end if any target crashed.
 #   make fuzz-long    each target for FUZZ_SECONDS (default 600) instead
-#   make fuzz-smoke   each target for FUZZ_SMOKE_SECONDS (default 20) from the
+#   make fuzz-smoke   each target for FUZZ_SMOKE_SECONDS (default 10) from the
 #                     seeds alone; fails on the first crash (`make test` runs it)
 #   make fuzz-TARGET  one target for FUZZ_RUNS executions (e.g. make fuzz-ksyms)
 #   make fuzz-cov     source coverage of each parser over its corpus (seeds plus
@@ -20,7 +20,7 @@ FUZZ_TARGETS       := elf_syms proc_maps ksyms cli events tracker unwind_table p
                       push_reply fde_index debug_file views control cgroup_name
 FUZZ_RUNS          ?= 1000000
 FUZZ_SECONDS       ?= 600
-FUZZ_SMOKE_SECONDS ?= 20
+FUZZ_SMOKE_SECONDS ?= 10
 FUZZ_DIR           := $(BUILD)/fuzz
 FUZZ_CFLAGS        := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
                       -fno-omit-frame-pointer -D_GNU_SOURCE -std=c17 -Wall -Wextra -Werror \
