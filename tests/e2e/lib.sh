@@ -125,3 +125,14 @@ attacker_remove() {
 	pkill -KILL -u "$ATTACKER" 2>/dev/null; sleep 0.1
 	userdel "$ATTACKER" 2>/dev/null
 }
+
+# proto_classes DIR: protoc's Python classes of every upstream .proto in
+# user/output/proto (OTLP, pprof, google.rpc.Status) into DIR; prints how
+# many files it compiled, and fails as protoc does.
+proto_classes() {
+	local protos
+	mkdir -p "$1" || return 1
+	mapfile -t protos < <(find user/output/proto -name '*.proto')
+	protoc --python_out="$1" --proto_path=user/output/proto "${protos[@]}" || return 1
+	echo "${#protos[@]}"
+}

@@ -9,11 +9,10 @@
 echo "== otlp: files of ExportProfilesServiceRequest, decoded and checked"
 # Debian's interpreter: its python3-protobuf (a pyenv shim may come first in PATH)
 PY=/usr/bin/python3
-OP=$T/otlp_proto; mkdir -p "$OP"
-mapfile -t otlp_protos < <(find user/output/proto -name '*.proto')
-protoc --python_out="$OP" --proto_path=user/output/proto "${otlp_protos[@]}"
-check "otlp: protoc compiles the upstream .proto files (${#otlp_protos[@]})" \
-	all [ $? -eq 0 ] -- [ "${#otlp_protos[@]}" -ge 5 ]
+OP=$T/otlp_proto
+n_protos=$(proto_classes "$OP")
+check "otlp: protoc compiles the upstream .proto files ($n_protos)" \
+	all [ $? -eq 0 ] -- [ "${n_protos:-0}" -ge 5 ]
 otlp_decode() { "$PY" tests/e2e/otlp_decode.py "$OP" "$@"; }
 # decoded lines' counts summed (the line: FILE<TAB>STACK COUNT<TAB>ATTRS)
 otlp_sum() { awk -F'\t' '{ n = split($2, w, " "); t += w[n] } END { print t + 0 }'; }

@@ -8,9 +8,8 @@
 
 echo "== otlp_net: retried only on 429/502/503/504, after Retry-After or a jittered backoff"
 PY=/usr/bin/python3
-ON=$T/otlpnet_proto; mkdir -p "$ON"
-mapfile -t net_protos < <(find user/output/proto -name '*.proto')
-protoc --python_out="$ON" --proto_path=user/output/proto "${net_protos[@]}"
+ON=$T/otlpnet_proto
+n_protos=$(proto_classes "$ON")
 check "otlp_net: protoc compiles the upstream .proto files and googleapis' status.proto" \
 	all [ $? -eq 0 ] -- [ -f "$ON/google/rpc/status_pb2.py" ]
 
