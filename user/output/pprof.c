@@ -13,146 +13,11 @@
 #include "output/frame_kind.h"
 #include "output/gzip.h"
 #include "output/pprof.h"
+#include "output/pprof_priv.h"
 #include "output/sample_kind.h"
 #include "profile.pb-c.h"
 
-typedef Perftools__Profiles__Profile Profile;
-typedef Perftools__Profiles__ValueType ValueType;
-typedef Perftools__Profiles__Sample Sample;
-typedef Perftools__Profiles__Label Label;
-typedef Perftools__Profiles__Mapping Mapping;
-typedef Perftools__Profiles__Location Location;
-typedef Perftools__Profiles__Line Line;
-typedef Perftools__Profiles__Function Function;
-
 #define PPROF_COMMENTS_MAX 16	/* lines of the comment kept */
-
-/* Tables of a profile under construction; every id is index + 1. */
-/* A cgroup's labels' string indices (0: the label is not there): its path
- * and the container, pod and unit that path names. */
-struct cgroup_labels {
-	const struct pcgroup *of;
-	int64_t path, container, pod, unit;
-};
-
-struct builder {
-	Profile prof;
-	void *strings;		/* tree: struct pp_key by string */
-	void *mappings;		/* tree: struct pp_key by (mapping, build_id) pointers */
-	void *functions;	/* tree: struct pp_key by (name, mapping) pointers */
-	void *locations;	/* tree: struct pp_key by (mapping id, addr, function id, line) */
-	size_t cap_str, cap_map, cap_fn, cap_loc;
-	char **owned;		/* strings made here (comment lines, Python functions) */
-	size_t n_owned, cap_owned;
-	struct cgroup_labels cg;	/* the last sample's cgroup's */
-	/* the events written (all, or one: pprof__write_event) and their
-	 * columns: event i's values from col[i] on */
-	struct pevent events[MAX_EVENTS];
-	struct sample_kind kinds[MAX_EVENTS];
-	int nevents, only, col[MAX_EVENTS], ncols;
-	int err;
-};
-
-struct pp_key {
-	const void *a, *b;	/* interned strings: compared by pointer */
-	uint64_t x, y, z, w;
-	uint64_t id;
-};
-
-static int cmp_entry(const void *pa, const void *pb)
-{
-	const struct pp_key *a = pa, *b = pb;
-
-	if (a->a != b->a)
-		return (uintptr_t)a->a < (uintptr_t)b->a ? -1 : 1;
-	if (a->b != b->b)
-		return (uintptr_t)a->b < (uintptr_t)b->b ? -1 : 1;
-	if (a->x != b->x)
-		return a->x < b->x ? -1 : 1;
-	if (a->y != b->y)
-		return a->y < b->y ? -1 : 1;
-	if (a->z != b->z)
-		return a->z < b->z ? -1 : 1;
-	return (a->w > b->w) - (a->w < b->w);
-}
-
-static int cmp_string(const void *pa, const void *pb)
-{
-	return strcmp(((const struct pp_key *)pa)->a, ((const struct pp_key *)pb)->a);
-}
-
-/* Finds key in tree, or inserts a copy with id = next; 0 on error. */
-static uint64_t lookup_or_add(struct builder *b, void **tree, const struct pp_key *key,
-			      int (*cmp)(const void *, const void *), uint64_t next, bool *added)
-{
-	struct pp_key *e;
-	void *node = tfind(key, tree, cmp);
-
-	*added = false;
-	if (node)
-		return (*(struct pp_key **)node)->id;
-	e = malloc(sizeof(*e));
-	if (!e || (*e = *key, e->id = next, !tsearch(e, tree, cmp))) {
-		free(e);
-		b->err = -ENOMEM;
-		return 0;
-	}
-	*added = true;
-	return next;
-}
-
-static int64_t own(struct builder *b, char *copy);
-
-/* The index of s in the string table; s is kept by pointer (it must
- * outlive the write), or, not well-formed UTF-8, by a repaired copy. */
-static int64_t str_index(struct builder *b, const char *s)
-{
-	struct pp_key key = { .a = s };
-	size_t n = b->prof.n_string_table;
-	bool added;
-	uint64_t id;
-
-	if (!utf8_safe__valid(s))
-		return own(b, strdup(s));
-	if (GROW(b->prof.string_table, b->cap_str, n + 1)) {
-		b->err = -ENOMEM;
-		return 0;
-	}
-	id = lookup_or_add(b, &b->strings, &key, cmp_string, n, &added);
-	if (added)
-		b->prof.string_table[b->prof.n_string_table++] = (char *)s;
-	return (int64_t)id;
-}
-
-/* The index of copy, a string made here, which the builder then owns
- * (freed now if the table had it); made well-formed UTF-8 first
- * (base/utf8_safe.h: the same repair as OTLP's). */
-static int64_t own(struct builder *b, char *copy)
-{
-	char *safe = copy && !utf8_safe__valid(copy) ? utf8_safe__dup(copy) : copy;
-	int64_t idx;
-
-	if (safe != copy)
-		free(copy);
-	if (!safe || GROW(b->owned, b->cap_owned, b->n_owned + 1)) {
-		free(safe);
-		b->err = -ENOMEM;
-		return 0;
-	}
-	idx = str_index(b, safe);
-	if (b->err || b->prof.string_table[idx] != safe)
-		free(safe);	/* seen before: the table's copy is it */
-	else
-		b->owned[b->n_owned++] = safe;
-	return b->err ? 0 : idx;
-}
-
-/* The index of the first len bytes of s, a copy of them owned by the
- * builder. */
-static int64_t own_index(struct builder *b, const char *s, size_t len)
-{
-	return own(b, strndup(s, len));
-}
 
 /* A mapping as the process had it: addresses are virtual addresses in it,
  * so pprof's own tools (-disasm, -symbolize) find the file offset as
@@ -171,7 +36,7 @@ static uint64_t mapping_id(struct builder *b, const struct pframe *f)
 		b->err = -ENOMEM;
 		return 0;
 	}
-	id = lookup_or_add(b, &b->mappings, &key, cmp_entry, n + 1, &added);
+	id = pp_table__find_or_add(b, &b->mappings, &key, pp_table__cmp, n + 1, &added);
 	if (!added)
 		return id;
 	m = calloc(1, sizeof(*m));
@@ -184,8 +49,8 @@ static uint64_t mapping_id(struct builder *b, const struct pframe *f)
 	m->memory_start = f->map_start;
 	m->memory_limit = f->map_limit;
 	m->file_offset = f->map_off;
-	m->filename = str_index(b, f->mapping[0] ? f->mapping : "[unknown]");
-	m->build_id = str_index(b, f->build_id);
+	m->filename = pp_strings__index(b, f->mapping[0] ? f->mapping : "[unknown]");
+	m->build_id = pp_strings__index(b, f->build_id);
 	b->prof.mapping[b->prof.n_mapping++] = m;
 	return id;
 }
@@ -247,7 +112,7 @@ static uint64_t function_id(struct builder *b, const struct pframe *f)
 {
 	size_t len = frame_kind__function_len(f);
 	const char *name = len == strlen(f->name) ? f->name :
-			   b->prof.string_table[own_index(b, f->name, len)];
+			   b->prof.string_table[pp_strings__own_n(b, f->name, len)];
 	struct pp_key key = { .a = name, .b = f->file, .x = f->start_line };
 	size_t n = b->prof.n_function;
 	Function *fn;
@@ -258,7 +123,7 @@ static uint64_t function_id(struct builder *b, const struct pframe *f)
 		b->err = -ENOMEM;
 		return 0;
 	}
-	id = lookup_or_add(b, &b->functions, &key, cmp_entry, n + 1, &added);
+	id = pp_table__find_or_add(b, &b->functions, &key, pp_table__cmp, n + 1, &added);
 	if (!added)
 		return id;
 	fn = calloc(1, sizeof(*fn));
@@ -268,8 +133,8 @@ static uint64_t function_id(struct builder *b, const struct pframe *f)
 	}
 	perftools__profiles__function__init(fn);
 	fn->id = id;
-	fn->name = fn->system_name = str_index(b, name);
-	fn->filename = str_index(b, f->file ? f->file : "");
+	fn->name = fn->system_name = pp_strings__index(b, name);
+	fn->filename = pp_strings__index(b, f->file ? f->file : "");
 	fn->start_line = f->start_line;
 	b->prof.function[b->prof.n_function++] = fn;
 	return id;
@@ -294,7 +159,7 @@ static uint64_t location_id(struct builder *b, const struct pframe *const *f, ui
 		b->err = -ENOMEM;
 		return 0;
 	}
-	id = lookup_or_add(b, &b->locations, &key, cmp_entry, nloc + 1, &added);
+	id = pp_table__find_or_add(b, &b->locations, &key, pp_table__cmp, nloc + 1, &added);
 	if (!added)
 		return id;
 	if (unnamed)
@@ -339,11 +204,6 @@ struct sample_block {
 	uint64_t locations[];
 };
 
-static int64_t own_string(struct builder *b, const char *s)
-{
-	return s[0] ? own_index(b, s, strlen(s)) : 0;
-}
-
 /* cg's labels, named once for the samples in a row that ran in it (they
  * come by process). */
 static const struct cgroup_labels *cgroup_labels(struct builder *b, const struct pcgroup *cg)
@@ -355,10 +215,10 @@ static const struct cgroup_labels *cgroup_labels(struct builder *b, const struct
 	cgroup_name__parse(cg->path ? cg->path : "", &name);
 	b->cg = (struct cgroup_labels){
 		.of = cg,
-		.path = cg->path ? own_string(b, cg->path) : 0,
-		.container = own_string(b, name.container),
-		.pod = own_string(b, name.pod),
-		.unit = own_string(b, name.unit),
+		.path = cg->path ? pp_strings__own(b, cg->path) : 0,
+		.container = pp_strings__own(b, name.container),
+		.pod = pp_strings__own(b, name.pod),
+		.unit = pp_strings__own(b, name.unit),
 	};
 	return &b->cg;
 }
@@ -370,7 +230,7 @@ static size_t put_label(struct builder *b, const struct profile *p, unsigned int
 {
 	if ((p->labels_off & label) || (!str && label != LABEL_PID && label != LABEL_TID))
 		return 0;
-	l->key = str_index(b, label__word(label));
+	l->key = pp_strings__index(b, label__word(label));
 	l->str = str;
 	l->num = num;
 	return 1;
@@ -386,7 +246,7 @@ static size_t add_labels(struct builder *b, const struct profile *p, const struc
 
 	n += put_label(b, p, LABEL_PID, 0, ps->tgid, &l[n]);
 	n += put_label(b, p, LABEL_TID, 0, ps->pid, &l[n]);
-	n += put_label(b, p, LABEL_COMM, str_index(b, ps->comm), 0, &l[n]);
+	n += put_label(b, p, LABEL_COMM, pp_strings__index(b, ps->comm), 0, &l[n]);
 	n += put_label(b, p, LABEL_CGROUP, cl->path, 0, &l[n]);
 	n += put_label(b, p, LABEL_CONTAINER, cl->container, 0, &l[n]);
 	n += put_label(b, p, LABEL_POD, cl->pod, 0, &l[n]);
@@ -467,14 +327,14 @@ static void value_types(struct builder *b, ValueType *types, ValueType **type_pt
 	for (int i = 0; i < b->nevents; i++) {
 		for (int v = 0; v < b->kinds[i].nvalues; v++, c++) {
 			perftools__profiles__value_type__init(&types[c]);
-			types[c].type = str_index(b, b->kinds[i].type[v]);
-			types[c].unit = str_index(b, b->kinds[i].unit[v]);
+			types[c].type = pp_strings__index(b, b->kinds[i].type[v]);
+			types[c].unit = pp_strings__index(b, b->kinds[i].unit[v]);
 			type_ptrs[c] = &types[c];
 		}
 	}
 	perftools__profiles__value_type__init(&types[c]);
-	types[c].type = str_index(b, first->period_type);
-	types[c].unit = str_index(b, first->period_unit);
+	types[c].type = pp_strings__index(b, first->period_type);
+	types[c].unit = pp_strings__index(b, first->period_unit);
 	pr->sample_type = type_ptrs;
 	pr->n_sample_type = (size_t)c;
 	pr->period_type = &types[c];
@@ -520,7 +380,7 @@ static void add_comments(struct builder *b, const char *comment,
 
 	while (comment && *comment && pr->n_comment < PPROF_COMMENTS_MAX) {
 		len = strcspn(comment, "\n");
-		comment_idx[pr->n_comment++] = own_index(b, comment, len);
+		comment_idx[pr->n_comment++] = pp_strings__own_n(b, comment, len);
 		comment += len + (comment[len] == '\n');
 	}
 	pr->comment = comment_idx;
@@ -535,7 +395,7 @@ static int build(struct builder *b, const struct profile *p, const char *comment
 	int err = 0;
 
 	perftools__profiles__profile__init(pr);
-	str_index(b, "");	/* entry 0 is the empty string, always */
+	pp_strings__index(b, "");	/* entry 0 is the empty string, always */
 	value_types(b, types, type_ptrs);
 	pr->time_nanos = (int64_t)p->stats.start_wall_ns;
 	pr->duration_nanos = (int64_t)profile_stats__duration_ns(&p->stats);
