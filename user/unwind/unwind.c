@@ -299,7 +299,7 @@ static struct uproc *proc_record(struct unwinder *u, pid_t tgid, bool *first)
  * Files whose tables are being built are walked by frame pointers until
  * they are in (the process is synced again then): an entry left as it
  * was would describe the program before an exec. */
-static void sync_proc(struct unwinder *u, struct procs *procs, pid_t tgid)
+void uproc__sync(struct unwinder *u, struct procs *procs, pid_t tgid)
 {
 	bool alive = procs__alive(procs, tgid, 0);
 	struct proc_ctx *c;
@@ -337,112 +337,6 @@ static void sync_proc(struct unwinder *u, struct procs *procs, pid_t tgid)
 	free(c);
 }
 
-/* The tgids of the processes pick() takes (it may change them), on a
- * walk of the tree; one that does not fit is taken at the next walk. */
-struct picked {
-	bool (*pick)(struct uproc *p);
-	pid_t *tgids;
-	size_t n, cap;
-};
-
-static void note_picked(const void *node, VISIT which, void *arg)
-{
-	struct uproc *p = *(struct uproc *const *)node;
-	struct picked *w = arg;
-
-	if ((which != postorder && which != leaf) || GROW(w->tgids, w->cap, w->n + 1))
-		return;
-	if (w->pick(p))
-		w->tgids[w->n++] = p->tgid;
-}
-
-static bool pick_waiting(struct uproc *p)
-{
-	bool was = p->waiting;
-
-	p->waiting = false;
-	return was;
-}
-
-static bool pick_exited(struct uproc *p)
-{
-	return p->exited;
-}
-
-static bool pick_deferred(struct uproc *p)
-{
-	return p->deferred;
-}
-
-/* Processes a share refused a table or a sync are synced again four
- * times a second (their shares refilled meanwhile), not at every change:
- * a churner that maps a file a millisecond is synced a few times a
- * second. */
-#define DEFERRED_EVERY_NS	250000000ull
-
-static void sync_deferred(struct unwinder *u, struct procs *procs)
-{
-	struct picked w = { .pick = pick_deferred };
-	uint64_t now = procs__now();
-
-	if (now < u->last_deferred + DEFERRED_EVERY_NS)
-		return;
-	u->last_deferred = now;
-	twalk_r(u->procs, note_picked, &w);
-	for (size_t i = 0; i < w.n; i++)
-		sync_proc(u, procs, w.tgids[i]);
-	free(w.tgids);
-}
-
-static bool pick_to_hurry(struct uproc *p)
-{
-	return p->waiting && !p->hurried;
-}
-
-/* Tables are built in the order samples ask for them: a process whose
- * samples wait as copies (holds()) gets its builds moved ahead of the
- * others queued (a machine's worth at the start of -a, a churner's), once.
- * Looked at every HURRY_EVERY_NS while the builder is busy. */
-#define HURRY_EVERY_NS	50000000ull
-
-static void hurry_waited(struct unwinder *u)
-{
-	struct picked w = { .pick = pick_to_hurry };
-	uint64_t now = procs__now();
-
-	if (!u->holds || !u->builder || now < u->last_hurry + HURRY_EVERY_NS ||
-	    !builder__busy(u->builder))
-		return;
-	u->last_hurry = now;
-	twalk_r(u->procs, note_picked, &w);
-	for (size_t i = 0; i < w.n; i++) {
-		struct uproc *p = uproc__find(u, w.tgids[i]);
-
-		if (!p || !u->holds(u->holds_arg, p->tgid))
-			continue;
-		p->hurried = true;
-		for (size_t f = 0; f < p->nfiles; f++)
-			if (!p->files[f]->ready)
-				builder__hurry(u->builder, p->files[f]);
-	}
-	free(w.tgids);
-}
-
-/* The builds done since the last call in place, and the processes that
- * waited for them synced again. */
-static void take_built(struct unwinder *u, struct procs *procs)
-{
-	struct picked w = { .pick = pick_waiting };
-	size_t i;
-
-	if (!u->builder || !builder__collect(u->builder, ufile__built, u))
-		return;
-	twalk_r(u->procs, note_picked, &w);
-	for (i = 0; i < w.n; i++)
-		sync_proc(u, procs, w.tgids[i]);
-	free(w.tgids);
-}
-
 void unwinder__stop(struct unwinder *u)
 {
 	builder__free(u->builder);	/* cancels the build under way */
@@ -468,31 +362,6 @@ void unwinder__hold_exited(struct unwinder *u, bool (*holds)(void *arg, pid_t tg
 	u->holds_arg = arg;
 }
 
-/* Processes kept past their exit that nothing holds any more go. One
- * whose entry waits for no build is final: what is held for it is walked
- * now, as at the interval's end, not kept (with its tables) to the run's
- * end for an entry that cannot come. */
-static void release_exited(struct unwinder *u, struct procs *procs)
-{
-	struct picked w = { .pick = pick_exited };
-
-	if (!u->any_exited)
-		return;
-	twalk_r(u->procs, note_picked, &w);
-	u->any_exited = false;
-	for (size_t i = 0; i < w.n; i++) {
-		struct uproc *p = uproc__find(u, w.tgids[i]);
-
-		if (p && !p->waiting)
-			u->settle(u->holds_arg, w.tgids[i]);
-		if (!u->holds(u->holds_arg, w.tgids[i]))
-			sync_proc(u, procs, w.tgids[i]);
-		else
-			u->any_exited = true;
-	}
-	free(w.tgids);
-}
-
 static bool has_entry(struct unwinder *u, pid_t tgid)
 {
 	return uproc__find(u, tgid) != NULL;
@@ -500,13 +369,13 @@ static bool has_entry(struct unwinder *u, pid_t tgid)
 
 static void sync_one(struct unwinder *u, struct procs *procs, pid_t tgid)
 {
-	sync_proc(u, procs, tgid);
+	uproc__sync(u, procs, tgid);
 	if (u->on_sync)
 		u->on_sync(u->on_sync_arg, procs, tgid);
 }
 
 /* A process with an entry that changed: synced now when it exec'd or its
- * share has a sync left, else with the deferred ones (sync_deferred()). */
+ * share has a sync left, else with the deferred ones (resync__deferred()). */
 static bool sync_now(struct unwinder *u, pid_t tgid)
 {
 	struct uproc *p = uproc__find(u, tgid);
@@ -596,7 +465,7 @@ size_t unwinder__sync(struct unwinder *u, struct procs *procs, const pid_t *root
 	pid_t *tgids;
 	size_t n, i;
 
-	take_built(u, procs);
+	resync__built(u, procs);
 	n = procs__take_changed(procs, &tgids);
 
 	/* a process with an entry is always synced: one forgotten by then
@@ -610,9 +479,9 @@ size_t unwinder__sync(struct unwinder *u, struct procs *procs, const pid_t *root
 			sync_one(u, procs, tgids[i]);
 	free(tgids);
 	take_asked(u, procs);
-	sync_deferred(u, procs);
-	hurry_waited(u);
-	release_exited(u, procs);
+	resync__deferred(u, procs);
+	resync__hurry(u);
+	resync__exited(u, procs);
 	ufile__sweep(u);
 	return u->st.procs - written;
 }

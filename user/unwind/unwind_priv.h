@@ -88,6 +88,24 @@ struct unwinder {
 /* The process tgid's record, or NULL. */
 struct uproc *uproc__find(struct unwinder *u, pid_t tgid);
 
+/* tgid's entry written again from its mappings now (procs), its tables
+ * asked for; a process gone is dropped. */
+void uproc__sync(struct unwinder *u, struct procs *procs, pid_t tgid);
+
+/* ---- resync.c: which processes are synced again, and when -------------- */
+
+/* Those whose builds are done, once the builds are in place. */
+void resync__built(struct unwinder *u, struct procs *procs);
+
+/* Those a share refused a table or a sync, four times a second. */
+void resync__deferred(struct unwinder *u, struct procs *procs);
+
+/* Those whose samples wait as copies: their queued builds moved ahead. */
+void resync__hurry(struct unwinder *u);
+
+/* Those kept past their exit that nothing holds any more: dropped. */
+void resync__exited(struct unwinder *u, struct procs *procs);
+
 /* ---- ufile.c: the file side --------------------------------------------- */
 
 /* The file behind v (mapped by tgid), with one more reference; NULL

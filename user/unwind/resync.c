@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* Which processes are synced again, and when (unwind_priv.h): those whose
+ * builds are done, those a share deferred, those whose samples wait (their
+ * builds hurried), those kept past their exit. Each picks processes on a
+ * walk of the tree, then syncs them (uproc__sync), since a sync may change
+ * the tree. */
+#include <search.h>
+#include <stdlib.h>
+
+#include "base/grow.h"
+#include "procs/procs.h"
+#include "unwind/builder.h"
+#include "unwind/unwind_priv.h"
+
+/* The tgids of the processes pick() takes (it may change them), on a
+ * walk of the tree; one that does not fit is taken at the next walk. */
+struct picked {
+	bool (*pick)(struct uproc *p);
+	pid_t *tgids;
+	size_t n, cap;
+};
+
+static void note_picked(const void *node, VISIT which, void *arg)
+{
+	struct uproc *p = *(struct uproc *const *)node;
+	struct picked *w = arg;
+
+	if ((which != postorder && which != leaf) || GROW(w->tgids, w->cap, w->n + 1))
+		return;
+	if (w->pick(p))
+		w->tgids[w->n++] = p->tgid;
+}
+
+static bool pick_waiting(struct uproc *p)
+{
+	bool was = p->waiting;
+
+	p->waiting = false;
+	return was;
+}
+
+static bool pick_exited(struct uproc *p)
+{
+	return p->exited;
+}
+
+static bool pick_deferred(struct uproc *p)
+{
+	return p->deferred;
+}
+
+/* Processes a share refused a table or a sync are synced again four
+ * times a second (their shares refilled meanwhile), not at every change:
+ * a churner that maps a file a millisecond is synced a few times a
+ * second. */
+#define DEFERRED_EVERY_NS	250000000ull
+
+void resync__deferred(struct unwinder *u, struct procs *procs)
+{
+	struct picked w = { .pick = pick_deferred };
+	uint64_t now = procs__now();
+
+	if (now < u->last_deferred + DEFERRED_EVERY_NS)
+		return;
+	u->last_deferred = now;
+	twalk_r(u->procs, note_picked, &w);
+	for (size_t i = 0; i < w.n; i++)
+		uproc__sync(u, procs, w.tgids[i]);
+	free(w.tgids);
+}
+
+static bool pick_to_hurry(struct uproc *p)
+{
+	return p->waiting && !p->hurried;
+}
+
+/* Tables are built in the order samples ask for them: a process whose
+ * samples wait as copies (holds()) gets its builds moved ahead of the
+ * others queued (a machine's worth at the start of -a, a churner's), once.
+ * Looked at every HURRY_EVERY_NS while the builder is busy. */
+#define HURRY_EVERY_NS	50000000ull
+
+void resync__hurry(struct unwinder *u)
+{
+	struct picked w = { .pick = pick_to_hurry };
+	uint64_t now = procs__now();
+
+	if (!u->holds || !u->builder || now < u->last_hurry + HURRY_EVERY_NS ||
+	    !builder__busy(u->builder))
+		return;
+	u->last_hurry = now;
+	twalk_r(u->procs, note_picked, &w);
+	for (size_t i = 0; i < w.n; i++) {
+		struct uproc *p = uproc__find(u, w.tgids[i]);
+
+		if (!p || !u->holds(u->holds_arg, p->tgid))
+			continue;
+		p->hurried = true;
+		for (size_t f = 0; f < p->nfiles; f++)
+			if (!p->files[f]->ready)
+				builder__hurry(u->builder, p->files[f]);
+	}
+	free(w.tgids);
+}
+
+/* The builds done since the last call in place, and the processes that
+ * waited for them synced again. */
+void resync__built(struct unwinder *u, struct procs *procs)
+{
+	struct picked w = { .pick = pick_waiting };
+	size_t i;
+
+	if (!u->builder || !builder__collect(u->builder, ufile__built, u))
+		return;
+	twalk_r(u->procs, note_picked, &w);
+	for (i = 0; i < w.n; i++)
+		uproc__sync(u, procs, w.tgids[i]);
+	free(w.tgids);
+}
+
+/* Processes kept past their exit that nothing holds any more go. One
+ * whose entry waits for no build is final: what is held for it is walked
+ * now, as at the interval's end, not kept (with its tables) to the run's
+ * end for an entry that cannot come. */
+void resync__exited(struct unwinder *u, struct procs *procs)
+{
+	struct picked w = { .pick = pick_exited };
+
+	if (!u->any_exited)
+		return;
+	twalk_r(u->procs, note_picked, &w);
+	u->any_exited = false;
+	for (size_t i = 0; i < w.n; i++) {
+		struct uproc *p = uproc__find(u, w.tgids[i]);
+
+		if (p && !p->waiting)
+			u->settle(u->holds_arg, w.tgids[i]);
+		if (!u->holds(u->holds_arg, w.tgids[i]))
+			uproc__sync(u, procs, w.tgids[i]);
+		else
+			u->any_exited = true;
+	}
+	free(w.tgids);
+}
+
