@@ -87,7 +87,11 @@ static __always_inline void keep_range(__u32 tgid, struct exec_ranges *r, const 
 	r->end[i] = v->end;
 }
 
-static __always_inline bool in_exec_vma(__u64 pc)
+/* A global function, verified once on its own: inlined into the walk's
+ * step, its unrolled loops over the ranges were verified in every state
+ * the step reached them in (41k of the sample program's 126k
+ * instructions verified, most of its 0.23 s at load). */
+__noinline int in_exec_vma(__u64 pc)
 {
 	struct unwind_proc *pr = proc_slot();
 	struct exec_vma found = { 0 };	/* a helper's context is on the stack */

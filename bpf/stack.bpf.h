@@ -31,31 +31,42 @@ static __always_inline bool user_address(__u64 ip)
 	return !(ip & PY_FRAME_TAG);
 }
 
+/* The hash of st's frames; user: a value that is no user address (read
+ * from a corrupt or hand-made frame) ends the stack before it. A global
+ * function, verified once on its own: inlined, its loop was verified
+ * frame by frame at each of get_stack()'s calls (a quarter of the sample
+ * program's instructions verified). */
+__noinline __u64 hash_frames(struct stack_trace *st, int user)
+{
+	__u64 h = FNV_OFFSET;
+
+	if (!st)
+		return h;
+	for (__u32 i = 0; i < MAX_STACK_DEPTH && i < st->nr; i++) {
+		if (user && !user_address(st->ips[i])) {
+			st->nr = i;
+			break;
+		}
+		h = hash_step(h, st->ips[i]);
+	}
+	return h;
+}
+
 /* One half by bpf_get_stack() (flags: 0 for the kernel's, BPF_F_USER_STACK
  * for the kernel's frame-pointer walk of the user's), hashed. Returns 0
  * (nr 0: no such side here) or the reason the sample is lost. */
 static __always_inline __u32 get_stack(void *ctx, struct stack_trace *st, __u64 *hash, __u64 flags)
 {
 	long bytes = bpf_get_stack(ctx, st->ips, sizeof(st->ips), flags);
-	__u64 h = FNV_OFFSET;
 
 	st->nr = 0;
-	*hash = h;
+	*hash = FNV_OFFSET;
 	if (bytes == -EFAULT || bytes == 0)
 		return 0;
 	if (bytes < 0)
 		return STAT_LOST_STACK_ERROR;
 	st->nr = (__u64)bytes / sizeof(__u64);
-	for (__u32 i = 0; i < MAX_STACK_DEPTH && i < st->nr; i++) {
-		/* the walk read a value that is no user address (a corrupt
-		 * or hand-made frame): the stack ends before it */
-		if ((flags & BPF_F_USER_STACK) && !user_address(st->ips[i])) {
-			st->nr = i;
-			break;
-		}
-		h = hash_step(h, st->ips[i]);
-	}
-	*hash = h;
+	*hash = hash_frames(st, (flags & BPF_F_USER_STACK) != 0);
 	return 0;
 }
 
@@ -397,15 +408,20 @@ static __always_inline bool copy_proc(const struct stack_key *key)
 	return !bpf_probe_read_kernel(slot->maps, n * sizeof(slot->maps[0]), pr->maps);
 }
 
-/* The user half from the task's saved user registers, by the tables (and
- * frame pointers where auto says), into s->ust. Returns how it ended. */
-static __always_inline __u32 unwind_ustack(struct task_struct *task, const struct stack_key *key,
-					   __u32 g, struct stacks *s)
+/* The user half from the current task's saved user registers, by the
+ * tables (and frame pointers where auto says), into s->ust. Returns how it
+ * ended. A global function, verified once on its own: inlined, the walk's
+ * loop was verified again for every state the sample's paths reached it
+ * in, and what follows it once per way it can end. */
+__noinline __u32 unwind_ustack(const struct stack_key *key, __u32 g, struct stacks *s)
 {
 	struct unwind_ctx c = { .hash = FNV_OFFSET, .stop = STAT_UNWIND_DEPTH, .g = g };
+	struct task_struct *task = bpf_get_current_task_btf();
 	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(task);
 	struct stack_window *w;
 
+	if (!key || !s)
+		return STAT_UNWIND_DEPTH;
 	c.ip = regs->ip;	/* BTF pointers: plain loads, no helper calls */
 	c.sp = regs->sp;
 	c.bp = regs->bp;
@@ -456,7 +472,7 @@ static __always_inline __u32 take_ustack(void *ctx, const struct stack_key *key,
 		return get_stack(ctx, &s->ust, &s->uhash, BPF_F_USER_STACK);
 	stop = STAT_UNWIND_FP_FALLBACK;
 	if (copy_proc(key))
-		stop = unwind_ustack(task, key, g, s);
+		stop = unwind_ustack(key, g, s);
 	else
 		ask_tables(key->tgid);
 	if (stop == STAT_UNWIND_NO_MAPPING && s->ust.nr == 1)
