@@ -2,12 +2,14 @@
 /* The `-- cmd` a run starts: held before its exec while the BPF side and
  * its unwind tables are made ready, released, ended with the run. */
 #include <poll.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "base/errors.h"
 #include "procs/linked.h"
+#include "procs/procs.h"
 #include "run/run_state.h"
 #include "unwind/unwind.h"
 
@@ -58,11 +60,19 @@ static void preload_executable(struct run *r)
 
 static void wait_tables(struct run *r)
 {
-	struct pollfd pfd = { .fd = r->sig_fd, .events = POLLIN };
+	struct pollfd pfd[2] = {
+		{ .fd = r->sig_fd, .events = POLLIN },
+		/* a table built wakes the wait: polling every 20 ms cost the
+		 * command up to 20 ms of its start */
+		{ .fd = unwinder__fd(r->unwinder), .events = POLLIN },
+	};
+	uint64_t deadline = procs__now() + PRELOAD_WAIT_MS * 1000000ull, now;
 
-	for (int ms = 0; ms < PRELOAD_WAIT_MS && unwinder__busy(r->unwinder); ms += 20)
-		if (poll(&pfd, 1, 20) > 0)
+	while (unwinder__busy(r->unwinder) && (now = procs__now()) < deadline) {
+		if (poll(pfd, 2, (int)((deadline - now) / 1000000 + 1)) <= 0 || pfd[0].revents)
 			break;
+		unwinder__sync(r->unwinder, r->procs, r->roots, r->nroots);
+	}
 	unwinder__sync(r->unwinder, r->procs, r->roots, r->nroots);
 }
 

@@ -32,9 +32,6 @@ struct session {
 	struct attachments *attached;
 };
 
-/* The kernel's BTF (or --btf's) must be there before anything else: CO-RE
- * programs cannot be relocated without it, and libbpf's own message for
- * that case is many lines deep in its log. */
 static const char *bpf_strerror(int err, char *buf, size_t size)
 {
 	if (libbpf_strerror(err, buf, size))	/* libbpf's own codes, beyond errno's */
@@ -42,6 +39,9 @@ static const char *bpf_strerror(int err, char *buf, size_t size)
 	return buf;
 }
 
+/* The kernel's BTF (or --btf's) is what a failed load checks first: CO-RE
+ * programs cannot be relocated without it, and libbpf's own message for
+ * that case is many lines deep in its log. */
 static int check_btf(const char *path)
 {
 	struct btf *btf;
@@ -297,9 +297,6 @@ int session__load(const struct session_opts *opts, struct session **out)
 	struct session *s;
 	int err;
 
-	err = check_btf(opts->btf_path);
-	if (err)
-		return err;
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return -ENOMEM;
@@ -317,10 +314,12 @@ int session__load(const struct session_opts *opts, struct session **out)
 		s->tracks_exec = false;
 		err = open_and_load(s, opts, false);
 	}
-	if (err) {
+	/* the kernel's BTF is read (5 MiB, 20-40 ms here) once, by libbpf's
+	 * load: checked apart only to say why a load failed */
+	if (err && !check_btf(opts->btf_path))
 		report_load_error(err);
+	if (err)
 		goto fail;
-	}
 	err = create_sync_maps(s);
 	if (!err)
 		err = set_filters(s, opts);
