@@ -54,7 +54,7 @@ if [ "$MODE" = full ]; then
 	P6_HZ=19; P6_SECS=120; P6_SECS_BUSY=600; P6_INTERVAL=10
 	P7_HZ=997; P7_SECS=5
 	P8_STACKS=100000
-	P10_REPS=3
+	P10_REPS=3; P10_START_REPS=7
 	P11_SECS=600
 else
 	P1_HZ="99"; P1_REPS=1; P1_SECS=0.3
@@ -64,7 +64,7 @@ else
 	P6_HZ=19; P6_SECS=3; P6_SECS_BUSY=3; P6_INTERVAL=1
 	P7_HZ=997; P7_SECS=0.5
 	P8_STACKS=2000
-	P10_REPS=1
+	P10_REPS=1; P10_START_REPS=1
 	P11_SECS=4
 fi
 # first paint of the page for P8_STACKS distinct stacks, in headless Chromium
@@ -1020,24 +1020,49 @@ p10_run() {
 	make -s -C examples/cproject O="$W/cp" clean >/dev/null
 	sync
 	t0=$(now_ns)
-	"$@" make -s -C examples/cproject O="$W/cp" -j2 >/dev/null 2>"$W/p10.$name.err" ||
+	/usr/bin/time -v -o "$W/p10.$name.time" "$@" make -s -C examples/cproject O="$W/cp" -j2 \
+		>/dev/null 2>"$W/p10.$name.err" ||
 		die "part 10: the build under ${1:-nothing} failed: $(tail -1 "$W/p10.$name.err")"
 	t1=$(now_ns)
 	P10_WALL=$(secs_between "$t0" "$t1")
+}
+
+# p10_startup CMD...: start-up to the first sample, in seconds, into
+# P10_START: from just before CMD (a profiler) is run to the first
+# instruction of the command it starts, `date +%s%N` printing the time.
+# Both profilers sample the command from its exec on (bpfprof attaches
+# before it lets the command exec, perf record enables its events at the
+# exec), so this is the time until a sample of it can be taken: what the
+# profiler adds in front of a short command.
+p10_startup() {
+	local t0 t1
+	t0=$(now_ns)
+	"$@" date +%s%N >"$W/p10.start.out" 2>"$W/p10.start.err" ||
+		die "part 10: start-up under $1 failed: $(tail -1 "$W/p10.start.err")"
+	t1=$(head -1 "$W/p10.start.out")
+	P10_START=$(secs_between "$t0" "$t1")
 }
 
 part10() {
 	header "10. a build: make -j2 of examples/cproject (13 files, gcc -O2), 99 Hz, $P10_REPS runs each"
 	mkdir -p "$W/cp"
 	p10_make	# warm: the sources and the compiler in the page cache
-	local i alone=() bp=() pg=() pd=() share_b=() share_g=() share_d=() line
+	local i alone=() bp=() pg=() pd=() share_b=() share_g=() share_d=() line rss_b=() rss_g=()
+	local start_b=() start_p=()
+	for i in $(seq "$P10_START_REPS"); do
+		p10_startup "$BPFPROF" -F 99 -o "$W/p10.start.folded" --; start_b+=("$P10_START")
+		p10_startup perf record -q -F 99 -g -o "$W/p10.start.data" --; start_p+=("$P10_START")
+	done
+	rm -f "$W/p10.start.data"
 	for i in $(seq "$P10_REPS"); do
 		log "part 10: build $i of $P10_REPS: alone, bpfprof, perf -g, perf dwarf"
 		p10_run alone; alone+=("$P10_WALL")
 		p10_run bpfprof "$BPFPROF" -F 99 --stats "$W/p10.bpfprof.json" -o "$W/p10.folded" --; bp+=("$P10_WALL")
+		rss_b+=("$(time_rss "$W/p10.bpfprof.time")")
 		share_b+=("$(python3 tests/e2e/root_share.py folded "$W/p10.folded" cc1 "$P10_ROOTS" | cut -d' ' -f1)")
 		line=$(tables_line "$W/p10.bpfprof.json")
 		p10_run perfg perf record -q -F 99 -g -o "$W/p10.g.data" --; pg+=("$P10_WALL")
+		rss_g+=("$(time_rss "$W/p10.perfg.time")")
 		perf script -i "$W/p10.g.data" -F comm,ip,sym >"$W/p10.g.script" 2>/dev/null
 		share_g+=("$(python3 tests/e2e/root_share.py perf "$W/p10.g.script" cc1 "$P10_ROOTS" | cut -d' ' -f1)")
 		p10_run perfd perf record -q -F 99 --call-graph dwarf -o "$W/p10.d.data" --; pd+=("$P10_WALL")
@@ -1049,6 +1074,10 @@ part10() {
 	row 10 "build wall time under perf record -g vs alone" s "${pg[*]}" alone "${alone[*]}"
 	row 10 "build wall time under perf --call-graph dwarf vs alone" s "${pd[*]}" alone "${alone[*]}"
 	goal 10 "build wall time: bpfprof default vs perf record -g" s "${bp[*]}" "perf -g" "${pg[*]}" 1.0
+	goal 10 "one-shot peak RSS, the build: bpfprof vs perf record -g" MiB "${rss_b[*]}" "perf -g" "${rss_g[*]}" 1.0
+	goal 10 "start-up to the first sample (launch -> command's exec): bpfprof" s "${start_b[*]}" "" "" 0.15
+	row 10 "start-up to the first sample (launch -> command's exec): vs perf record -g" s \
+		"${start_b[*]}" "perf -g" "${start_p[*]}"
 	row 10 "cc1's samples reaching its entry: bpfprof vs perf -g" % "${share_b[*]}" "perf -g" "${share_g[*]}"
 	row 10 "cc1's samples reaching its entry: bpfprof vs perf dwarf" % "${share_b[*]}" "perf dwarf" "${share_d[*]}"
 	row 10 "unwind tables built (last run)" files "$(sed -nE 's/.*: ([0-9]+) files loaded.*/\1/p' <<<"$line")" "" "" \
