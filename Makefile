@@ -204,7 +204,7 @@ unit: $(UNIT_BINS) $(BUILD)/examples/inline_hot $(BUILD)/examples/cxx_sort \
 		echo "== $$t: $$(( $$(date +%s) - s )) s"; done; exit $$fail
 
 e2e: bpfprof $(BUILD)/asan/bpfprof examples $(TEST_GEN) $(NPM_PPROF)
-	BPFPROF=$(BUILD)/asan/bpfprof EXAMPLES=$(BUILD)/examples GEN=$(BUILD)/tests/gen \
+	BPFPROF=$(BUILD)/asan/bpfprof BPFPROF_PLAIN=$(abspath bpfprof) EXAMPLES=$(BUILD)/examples GEN=$(BUILD)/tests/gen \
 	NODE_PATH=$(abspath $(BUILD)/node/node_modules) bash tests/e2e/run.sh
 
 # The unit tests and the binary's paths that load no BPF, under valgrind

@@ -221,3 +221,48 @@ expect_error "--push --format svg: refused at start" 2 "format svg: --push .* ta
 "$BPFPROF" --version >"$T/version" 2>&1
 check "--version: exit 0 and version" grep -qE '^bpfprof [0-9]+\.[0-9]+' "$T/version"
 
+
+echo "== a one-shot run fits a 48 MiB memory cgroup"
+# bpfprof alone in a cgroup limited to 48 MiB (its RSS, the BPF maps it
+# creates and the page cache it reads are charged there); the command it
+# starts moves itself out first, so the limit is what the run needs, not
+# what the compiler does. cc -O2 runs cc1, the largest table on Debian
+# (600k+ rows). The plain build: ASan's shadow and quarantine are no
+# measure of a run's memory.
+PLAIN=${BPFPROF_PLAIN:-./bpfprof}
+memcg_v1=/sys/fs/cgroup/memory
+memcg_v2=/sys/fs/cgroup/unified
+if [ -w "$memcg_v1/cgroup.procs" ]; then
+	mcg=$memcg_v1/bpfprof-e2e-$$ mroot=$memcg_v1
+	mkdir -p "$mcg" && echo $((48 << 20)) >"$mcg/memory.limit_in_bytes"
+elif grep -qw memory "$memcg_v2/cgroup.controllers" 2>/dev/null; then
+	mcg=$memcg_v2/bpfprof-e2e-$$ mroot=$memcg_v2
+	mkdir -p "$mcg" && echo $((48 << 20)) >"$mcg/memory.max"
+else
+	mcg=""
+	echo "#####################################################################"
+	echo "### SKIPPING THE 48 MiB MEMORY CGROUP TEST: NO MEMORY CONTROLLER"
+	echo "### (neither $memcg_v1 nor $memcg_v2 has one)"
+	echo "#####################################################################"
+fi
+if [ -n "$mcg" ]; then
+	cp examples/cproject/main.c examples/cproject/mod01.c examples/cproject/unit.h "$T/"
+	sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' sh "$mcg" \
+		"$PLAIN" -F 499 -o "$T/memcg.folded" -- \
+		sh -c 'echo $$ >"$1/cgroup.procs" && cd "$2" && cc -O2 -c main.c mod01.c' sh "$mroot" "$T" \
+		2>"$T/memcg.err"
+	rc=$?
+	if [ -f "$mcg/memory.oom_control" ]; then
+		ooms=$(sed -n 's/^oom_kill //p' "$mcg/memory.oom_control")
+		peak=$(( $(cat "$mcg/memory.max_usage_in_bytes") >> 20 ))
+	else
+		ooms=$(sed -n 's/^oom_kill //p' "$mcg/memory.events")
+		peak=$(( $(cat "$mcg/memory.peak" 2>/dev/null || echo 0) >> 20 ))
+	fi
+	check "48 MiB cgroup: exit 0 ($rc), no OOM kill (${ooms:-?}), the cgroup's peak ${peak} MiB" \
+		all [ "$rc" -eq 0 ] -- [ "${ooms:-1}" -eq 0 ]
+	check "48 MiB cgroup: a valid profile with the compiler's stacks ($(comm_total "$T/memcg.folded" cc1) cc1 samples)" \
+		all valid_folded "$T/memcg.folded" -- [ "$(comm_total "$T/memcg.folded" cc1)" -gt 0 ] -- \
+		grep -qE '^bpfprof: [0-9]+ samples, ' "$T/memcg.err"
+	rmdir "$mcg" 2>/dev/null
+fi

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # End-to-end tests: the real bpfprof binary and its real BPF programs against
 # the workloads in examples/, whose hot functions and call chains are known.
-# Env: BPFPROF (binary, the ASan/UBSan build under make test), EXAMPLES (dir).
+# Env: BPFPROF (binary, the ASan/UBSan build under make test), BPFPROF_PLAIN (the
+# build without sanitizers: what measures memory runs it), EXAMPLES (dir).
 # Each tests/e2e/*.sh section is sourced in turn (E2E_SECTIONS="a b" picks
 # some); lib.sh has the helpers.
 set -u
