@@ -383,3 +383,17 @@ Test(debug_file, the_debuglink_of_a_real_program)
 	cr_assert_eq(debug_file__link(fd, link, sizeof(link), &crc), -ENOENT, "none");
 	close(fd);
 }
+
+Test(debug_file, a_users_directory_inside_roots_tree_holds_only_what_they_read)
+{
+	char root[128], d1[128];
+	struct debug_query q = { .build_id = ID, .root = root };
+
+	trust_tree(root, d1);
+	/* root's file, root-only, where the user could have hard-linked it */
+	chown_to("root/.build-id/ab/0123456789.debug", 0, 0600);
+	chown_to("root/.build-id/ab", NOBODY, 0755);
+	cr_assert_str_eq(found_text(&q, DEBUG_BY_ID), "");
+	chown_to("root/.build-id/ab", 0, 0755);
+	cr_assert_str_eq(found_text(&q, DEBUG_BY_ID), "root", "root's directory: root's file");
+}

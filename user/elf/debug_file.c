@@ -55,7 +55,7 @@ static bool crc_matches(int fd, uint32_t want)
  * file path_fd is open on (debug_trust.h). */
 static bool placed_by_readers(const char *given, const char *path, int path_fd)
 {
-	uid_t who[3];
+	uid_t who[DEBUG_PLACERS];
 	int n = debug_trust__placers(given, path, who);
 
 	for (int i = 0; i < n; i++)

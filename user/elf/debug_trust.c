@@ -107,7 +107,7 @@ bool debug_trust__readable_by(uid_t uid, int path_fd)
 	return walk(&p, real, &file);
 }
 
-int debug_trust__placers(const char *given, const char *path, uid_t who[3])
+int debug_trust__placers(const char *given, const char *path, uid_t who[DEBUG_PLACERS])
 {
 	char parent[PATH_MAX];
 	const char *slash = strrchr(path, '/');
@@ -120,8 +120,9 @@ int debug_trust__placers(const char *given, const char *path, uid_t who[3])
 		who[n++] = st.st_uid;
 	if (slash && (size_t)(slash - path) < sizeof(parent)) {
 		snprintf(parent, sizeof(parent), "%.*s", (int)(slash - path), path);
-		if (!stat(parent[0] ? parent : "/", &st) && (st.st_mode & S_IWOTH))
-			who[n++] = TRUST_ANYONE;
+		if (stat(parent[0] ? parent : "/", &st))
+			return n;
+		who[n++] = st.st_mode & S_IWOTH ? TRUST_ANYONE : st.st_uid;
 	}
 	return n;
 }

@@ -10,8 +10,10 @@
  *     /usr/lib/debug, the program's own directory);
  *   - the owner of the link, when the name found is a symbolic link (the
  *     one who made it, in a shared directory as well);
- *   - anyone, when the directory holding the name is writable by all
- *     (/tmp: whoever planted it may be anybody, a hard link included).
+ *   - the owner of the directory holding the name (a user's directory
+ *     inside root's tree: a hard link they made there is theirs), or
+ *     anyone, when that directory is writable by all (/tmp: whoever
+ *     planted it may be anybody).
  *
  * "Could read" is the kernel's rule of mode bits along the file's real
  * path: search (x) on each directory, read (r) on the file, by owner,
@@ -36,7 +38,8 @@
 bool debug_trust__readable_by(uid_t uid, int path_fd);
 
 /* Who may have placed the name path, found through the directory given
- * (see above): up to 3 uids into who; their count. */
-int debug_trust__placers(const char *given, const char *path, uid_t who[3]);
+ * (see above): up to DEBUG_PLACERS uids into who; their count. */
+#define DEBUG_PLACERS	3
+int debug_trust__placers(const char *given, const char *path, uid_t who[DEBUG_PLACERS]);
 
 #endif
