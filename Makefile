@@ -57,7 +57,7 @@ DEB_PKGS   := clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libcriterion-d
               libc6-dbg protobuf-c-compiler libprotobuf-c-dev libprotobuf-dev python3-protobuf python3-yaml protobuf-compiler \
               libcurl4-openssl-dev \
               golang-go python3 valgrind time jq libiberty-dev libdebuginfod-dev g++ debuginfod curl man-db bash-completion chromium tmux \
-              dpkg-dev lintian strace libxml2-utils lld nodejs \
+              dpkg-dev lintian strace libxml2-utils lld nodejs dwz \
               openjdk-17-jdk-headless
 
 .PHONY: install uninstall deb all deps test layers unit e2e valgrind soak soak-smoke examples profile vmlinux clean

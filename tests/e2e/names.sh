@@ -248,6 +248,28 @@ note_share "debuglink" "mix_rounds" "$s"
 check "debuglink: full names in >= 80% ($s% of $(summary_samples "$T/debuglink.err") samples)" [ "$s" -ge 80 ]
 [ "$s" -ge 80 ] || { tail -n 3 "$T/debuglink.err"; sort -k2 -nr "$T/debuglink.folded" | head -n 3; }
 
+echo "== a debug file dwz shrank: its alternate file found by its build-id"
+# Debian's -dbgsym files are dwz'd: what debug files share moves to one
+# alternate file, named by .gnu_debugaltlink (a path and a build-id). Two
+# copies of one debug file share everything, so every DIE's name is there.
+# A private /usr/lib/debug holds both by build-id. Before, the alternate file
+# was never opened: inline frames read [inlined].
+Z=$T/dwz; mkdir -p "$Z"
+objcopy --only-keep-debug "$EX/inline_hot" "$Z/app.debug" && cp "$Z/app.debug" "$Z/copy.debug"
+(cd "$Z" && dwz -m common.debug -M /usr/lib/debug/.dwz/common.debug app.debug copy.debug)
+zid=$(readelf -n "$Z/app.debug" | awk '/Build ID/ { print $3 }')
+cid=$(readelf -n "$Z/common.debug" | awk '/Build ID/ { print $3 }')
+mkdir -p "$Z/root/.build-id/${zid:0:2}" "$Z/root/.build-id/${cid:0:2}"
+cp "$Z/app.debug" "$Z/root/.build-id/${zid:0:2}/${zid:2}.debug"
+cp "$Z/common.debug" "$Z/root/.build-id/${cid:0:2}/${cid:2}.debug"
+strip -s "$EX/inline_hot" -o "$Z/app"
+unshare -m --propagation private sh -c 'mount --bind "$1/root" /usr/lib/debug && exec "$0" -F 499 -o "$1/out.folded" -- "$1/app" 2' \
+	"$BPFPROF" "$Z" 2>"$Z/err"
+inl=$(awk '/mix_step_\[i\]/ { t += $NF } END { print t + 0 }' "$Z/out.folded")
+bad=$(awk '/\[inlined\]_\[i\]/ { t += $NF } END { print t + 0 }' "$Z/out.folded")
+check "dwz: the inline frames named from the alternate file ($inl samples in mix_step, $bad in [inlined])" \
+	all grep -q 'debugaltlink' <(readelf -S "$Z/app.debug") -- [ "$inl" -ge 1 ] -- [ "$bad" -eq 0 ]
+
 echo "== a stripped binary whose debug file only a debuginfod server has"
 port=$((20000 + RANDOM % 20000))
 debuginfod -F "$D/srv" -p "$port" -d "$D/db.sqlite" >"$D/server.log" 2>&1 & srv=$!

@@ -81,6 +81,69 @@ check "symbolize from debuginfod: said it fetched the file" \
 expect_error "symbolize with a bad --debuginfod-timeout" 2 "expected seconds" \
 	"$BPFPROF" symbolize "$S/raw.pb.gz" -o "$S/x.pb.gz" --debuginfod-timeout soon
 
+echo "== symbolize as root with a user's debug tree: links to what that user cannot read"
+# Issue 38: the tree is the attacker's; its build-id link leads to root's 0700
+# program (unstripped: its names), its NAME place to /etc/shadow. Both are
+# refused and counted, the output names nothing; a link to a debug file the
+# user may read is taken (the rule refuses what the user could not read, not
+# every link).
+K=$S/trust; mkdir -p "$K/secret" "$K/pub"; chmod 755 "$T" "$S" "$K" "$K/pub"
+cp "$EX/inline_hot" "$K/secret/app"; chmod 700 "$K/secret" "$K/secret/app"
+cp "$S/dbg/.build-id/${id:0:2}/${id:2}.debug" "$K/pub/app.debug"; chmod 644 "$K/pub/app.debug"
+attacker true && mkdir "$K/atk" "$K/atk2" && chown "$ATTACKER" "$K/atk" "$K/atk2"
+attacker sh -c "mkdir -p '$K/atk/.build-id/${id:0:2}' '$K/atk2/.build-id/${id:0:2}' &&
+	ln -s '$K/secret/app' '$K/atk/.build-id/${id:0:2}/${id:2}.debug' &&
+	ln -s /etc/shadow '$K/atk/app' &&
+	ln -s '$K/pub/app.debug' '$K/atk2/.build-id/${id:0:2}/${id:2}.debug'"
+"$BPFPROF" symbolize "$S/raw.pb.gz" -o "$K/leak.pb.gz" --debug-dir "$K/atk" 2>"$K/leak.err"
+check "symbolize with the hostile tree: exit 0 ($(head -c 200 "$K/leak.err"))" [ $? -eq 0 ]
+names_at "$K/leak.pb.gz" app >"$K/leak.names"
+check "the 0700 program's names are not copied ($(cut -f2 "$K/leak.names" | sort -u | head -3 | tr '\n' ' '))" \
+	all [ -s "$K/leak.names" ] -- [ "$(cut -f2 "$K/leak.names" | grep -vc '^app+0x')" -eq 0 ]
+check "both links refused and said (the build-id link, DIR/NAME -> /etc/shadow)" \
+	grep -q ' 2 debug files refused' "$K/leak.err"
+"$BPFPROF" symbolize "$S/raw.pb.gz" -o "$K/ok.pb.gz" --debug-dir "$K/atk2" 2>"$K/ok.err"
+names_at "$K/ok.pb.gz" app >"$K/ok.names"
+check "a link to a debug file the user may read is taken: the names of the debug directory" \
+	all grep -q ' 0 debug files refused' "$K/ok.err" -- cmp -s <(sort "$K/ok.names") <(sort "$S/named.names")
+
+echo "== symbolize: many mappings of one file open it once"
+# Issue 38: a profile of 3,000 mappings of one file (12,000 locations, about
+# 75 KB) opened its symbols and DWARF once per mapping. Once per build-id, the
+# ASan binary's peak stays far below 100 MB (about 40 MB here; 1.2 GB before).
+"$PY" - "$S/pp" "$S/raw.pb.gz" "$S/many.pb.gz" 3000 <<'PYEOF'
+import gzip, sys
+sys.path.insert(0, sys.argv[1])
+import profile_pb2
+p = profile_pb2.Profile()
+p.ParseFromString(gzip.open(sys.argv[2]).read())
+s = p.string_table
+app = next(m for m in p.mapping if s[m.filename].endswith("/app"))
+locs = [l for l in p.location if l.mapping_id == app.id][:4]
+span = app.memory_limit - app.memory_start
+next_map = max(m.id for m in p.mapping) + 1
+next_loc = max(l.id for l in p.location) + 1
+for k in range(1, int(sys.argv[4]) + 1):
+    m = p.mapping.add()
+    m.CopyFrom(app)
+    m.id, next_map = next_map, next_map + 1
+    m.memory_start = app.memory_start + k * 16 * (span + 4096)
+    m.memory_limit = m.memory_start + span
+    for l in locs:
+        c = p.location.add()
+        c.CopyFrom(l)
+        c.id, next_loc = next_loc, next_loc + 1
+        c.mapping_id = m.id
+        c.address = l.address - app.memory_start + m.memory_start
+with gzip.open(sys.argv[3], "wb") as f:
+    f.write(p.SerializeToString())
+PYEOF
+/usr/bin/time -f %M -o "$S/many.kb" "$BPFPROF" symbolize "$S/many.pb.gz" -o "$S/many.out.pb.gz" \
+	--debug-dir "$S/dbg" 2>"$S/many.err"
+kb=$(cat "$S/many.kb")
+check "3,000 mappings of one file: peak RSS $((kb / 1024)) MB (< 100), every address named ($(grep -o '[0-9]* addresses named' "$S/many.err"))" \
+	all [ "$kb" -lt 102400 ] -- grep -qE ' 0 left FILE' "$S/many.err" -- grep -qE '^bpfprof: symbolize: 1[0-9]{4} addresses named' "$S/many.err"
+
 expect_error "symbolize without -o" 2 "needs|OUT is needed" "$BPFPROF" symbolize "$S/raw.pb.gz"
 expect_error "symbolize of a file that is no pprof" 1 "not a pprof profile" \
 	"$BPFPROF" symbolize "$S/raw.err" -o "$S/x.pb.gz"

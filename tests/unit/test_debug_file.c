@@ -2,6 +2,7 @@
 /* Unit tests of debug_file.c: the one ordered search for debug files, on
  * a tree made here (the root given, so /usr/lib/debug is not touched). */
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -174,4 +175,225 @@ Test(debug_file, debuglink_places_and_their_crc)
 	cr_assert_str_eq(found_text(&q, DEBUG_BY_LINK), "in .debug, another build");
 	q.link = "../etc/x";
 	cr_assert_str_eq(found_text(&q, DEBUG_BY_LINK), "", "a link naming a path is refused");
+}
+
+/* ---- the trust rule (debug_trust.h) ----------------------------------------- */
+
+#define NOBODY	65534	/* Debian's nobody: a user with no right to root's files */
+
+static void path_of(char *out, size_t size, const char *rel)
+{
+	snprintf(out, size, "%s/%s", top, rel);
+}
+
+/* top/rel a symbolic link to target, made by uid. */
+static void link_as(const char *rel, const char *target, uid_t uid)
+{
+	char path[512];
+
+	path_of(path, sizeof(path), rel);
+	cr_assert_eq(symlink(target, path), 0, "%s", path);
+	cr_assert_eq(lchown(path, uid, (gid_t)-1), 0);
+}
+
+static void chown_to(const char *rel, uid_t uid, mode_t mode)
+{
+	char path[512];
+
+	path_of(path, sizeof(path), rel);
+	cr_assert_eq(chown(path, uid, (gid_t)-1), 0);
+	cr_assert_eq(chmod(path, mode), 0);
+}
+
+/* top (searchable by all), a user's debug directory d1 (nobody's), root's
+ * secret/ (0700) and pub/ (0755) with a file in each, root's tree. */
+static void trust_tree(char *root, char *d1)
+{
+	cr_assert_eq(chmod(top, 0755), 0);
+	path_of(root, 128, "root");
+	path_of(d1, 128, "d1");
+	put("secret/app.debug", "secret");
+	chown_to("secret", 0, 0700);
+	put("pub/app.debug", "public");
+	chown_to("pub/app.debug", 0, 0644);
+	put("root/.build-id/ab/0123456789.debug", "root");
+	put("d1/.build-id/ab/keep", "");
+	chown_to("d1", NOBODY, 0755);
+	chown_to("d1/.build-id", NOBODY, 0755);
+	chown_to("d1/.build-id/ab", NOBODY, 0755);
+}
+
+Test(debug_file, a_users_link_to_what_they_cannot_read_is_refused_and_counted)
+{
+	char root[128], d1[128], target[256];
+	const char *dirs[] = { d1 };
+	struct debug_query q = { .build_id = ID, .dirs = dirs, .ndirs = 1, .root = root };
+	uint64_t before = debug_file__refused();
+
+	trust_tree(root, d1);
+	path_of(target, sizeof(target), "secret/app.debug");
+	link_as("d1/.build-id/ab/0123456789.debug", target, NOBODY);
+	cr_assert_str_eq(found_text(&q, DEBUG_IN_DIRS | DEBUG_BY_ID), "root",
+			 "the secret refused, the next place taken");
+	cr_assert_eq(debug_file__refused(), before + 1);
+	cr_assert_str_eq(found_text(&q, DEBUG_IN_DIRS), "");
+	cr_assert_eq(debug_file__refused(), before + 2, "each refusal counted");
+}
+
+Test(debug_file, a_users_link_to_what_they_can_read_is_taken)
+{
+	char root[128], d1[128], target[256];
+	const char *dirs[] = { d1 };
+	struct debug_query q = { .build_id = ID, .dirs = dirs, .ndirs = 1, .root = root };
+	uint64_t before = debug_file__refused();
+
+	trust_tree(root, d1);
+	path_of(target, sizeof(target), "pub/app.debug");
+	link_as("d1/.build-id/ab/0123456789.debug", target, NOBODY);
+	cr_assert_str_eq(found_text(&q, DEBUG_IN_DIRS | DEBUG_BY_ID), "public");
+	cr_assert_eq(debug_file__refused(), before);
+}
+
+Test(debug_file, a_link_the_user_put_in_roots_tree_is_held_to_the_user)
+{
+	char root[128], d1[128], target[256];
+	struct debug_query q = { .build_id = ID, .root = root };
+
+	trust_tree(root, d1);
+	path_of(target, sizeof(target), "secret/app.debug");
+	cr_assert_eq(unlink(strcat(strcpy(d1, root), "/.build-id/ab/0123456789.debug")), 0);
+	link_as("root/.build-id/ab/0123456789.debug", target, NOBODY);
+	cr_assert_str_eq(found_text(&q, DEBUG_BY_ID), "", "the link's maker could not read it");
+	cr_assert_eq(lchown(d1, 0, (gid_t)-1), 0);
+	cr_assert_str_eq(found_text(&q, DEBUG_BY_ID), "secret", "root's own link: root's file");
+}
+
+Test(debug_file, a_users_hard_to_reach_file_in_their_own_tree_is_refused)
+{
+	char root[128], d1[128];
+	const char *dirs[] = { d1 };
+	struct debug_query q = { .build_id = ID, .dirs = dirs, .ndirs = 1, .root = root };
+
+	trust_tree(root, d1);
+	/* a file root put in the user's tree that the user may not read (as
+	 * a hard link to root's file would be) */
+	put("d1/.build-id/ab/0123456789.debug", "root-only");
+	chown_to("d1/.build-id/ab/0123456789.debug", 0, 0600);
+	cr_assert_str_eq(found_text(&q, DEBUG_IN_DIRS), "");
+	chown_to("d1/.build-id/ab/0123456789.debug", 0, 0644);
+	cr_assert_str_eq(found_text(&q, DEBUG_IN_DIRS), "root-only");
+}
+
+Test(debug_file, a_link_where_a_files_own_name_belongs_is_refused)
+{
+	char root[128], d1[128], bin[128];
+	const char *dirs[] = { d1 };
+	struct debug_query q = { .build_id = "", .path = bin, .dirs = dirs, .ndirs = 1,
+				 .root = root };
+	uint64_t before = debug_file__refused();
+
+	trust_tree(root, d1);
+	path_of(bin, sizeof(bin), "bin/app");
+	link_as("d1/app", "/etc/shadow", 0);	/* even root's own: no link there */
+	cr_assert_str_eq(found_text(&q, DEBUG_IN_DIRS), "");
+	cr_assert_eq(debug_file__refused(), before + 1);
+	put("d1/app.debug", "by name");
+	cr_assert_str_eq(found_text(&q, DEBUG_IN_DIRS), "by name");
+}
+
+Test(debug_file, in_a_directory_anyone_writes_only_what_anyone_reads)
+{
+	char root[128], d1[128], bin[128];
+	struct debug_query q = { .path = bin, .link = "app.dbg", .root = root };
+
+	trust_tree(root, d1);
+	path_of(bin, sizeof(bin), "tmp/app");
+	put("tmp/app", "the binary");
+	put("tmp/app.dbg", "planted");
+	q.crc = crc_of("planted");
+	chown_to("tmp", 0, 01777);
+	chown_to("tmp/app.dbg", 0, 0600);
+	cr_assert_str_eq(found_text(&q, DEBUG_BY_LINK), "", "0600 in a 1777 directory");
+	chown_to("tmp/app.dbg", 0, 0644);
+	cr_assert_str_eq(found_text(&q, DEBUG_BY_LINK), "planted");
+}
+
+Test(debug_file, the_link_is_looked_for_under_the_users_dirs_before_the_root)
+{
+	char root[128], d1[128], bin[128], rel[256], *path;
+	const char *dirs[] = { d1 };
+	struct debug_query q = { .path = bin, .link = "app.dbg", .dirs = dirs, .ndirs = 1,
+				 .root = root };
+	int fd;
+
+	trust_tree(root, d1);
+	path_of(bin, sizeof(bin), "bin/app");
+	put("bin/app", "the binary");
+	q.crc = crc_of("same");
+	snprintf(rel, sizeof(rel), "root%s/bin/app.dbg", top);
+	put(rel, "same");
+	snprintf(rel, sizeof(rel), "d1%s/bin/app.dbg", top);
+	put(rel, "same");
+	fd = debug_file__open(&q, DEBUG_BY_LINK, &path);
+	cr_assert_geq(fd, 0);
+	close(fd);
+	cr_assert(!strncmp(path, d1, strlen(d1)), "the user's directory's first: %s", path);
+	free(path);
+	put("bin/.debug/app.dbg", "same");
+	fd = debug_file__open(&q, DEBUG_BY_LINK, &path);
+	cr_assert_geq(fd, 0);
+	close(fd);
+	cr_assert(strstr(path, "/bin/.debug/app.dbg") && strncmp(path, d1, strlen(d1)),
+		  "the .debug/ beside the file before the directories: %s", path);
+	free(path);
+}
+
+Test(debug_file, the_debuglink_of_a_real_program)
+{
+	char link[256], bin[128], dbg[128], cmd[512];
+	uint32_t crc = 0;
+	int fd;
+
+	path_of(bin, sizeof(bin), "app");
+	path_of(dbg, sizeof(dbg), "app.debug");
+	snprintf(cmd, sizeof(cmd),
+		 "objcopy --only-keep-debug build/examples/inline_hot %s && "
+		 "objcopy --strip-debug --add-gnu-debuglink=%s build/examples/inline_hot %s",
+		 dbg, dbg, bin);
+	cr_assert_eq(system(cmd), 0);
+	fd = open(bin, O_RDONLY);
+	cr_assert_geq(fd, 0);
+	cr_assert_eq(debug_file__link(fd, link, sizeof(link), &crc), 0);
+	close(fd);
+	cr_assert_str_eq(link, "app.debug");
+	fd = open(dbg, O_RDONLY);
+	cr_assert_geq(fd, 0);
+	{
+		unsigned char buf[65536];
+		uLong want = crc32(0, Z_NULL, 0);
+		ssize_t n;
+
+		while ((n = read(fd, buf, sizeof(buf))) > 0)
+			want = crc32(want, buf, (uInt)n);
+		cr_assert_eq(crc, (uint32_t)want, "the CRC it carries");
+	}
+	close(fd);
+	fd = open("build/examples/inline_hot", O_RDONLY);
+	cr_assert_geq(fd, 0);
+	cr_assert_eq(debug_file__link(fd, link, sizeof(link), &crc), -ENOENT, "none");
+	close(fd);
+}
+
+Test(debug_file, a_users_directory_inside_roots_tree_holds_only_what_they_read)
+{
+	char root[128], d1[128];
+	struct debug_query q = { .build_id = ID, .root = root };
+
+	trust_tree(root, d1);
+	/* root's file, root-only, where the user could have hard-linked it */
+	chown_to("root/.build-id/ab/0123456789.debug", 0, 0600);
+	chown_to("root/.build-id/ab", NOBODY, 0755);
+	cr_assert_str_eq(found_text(&q, DEBUG_BY_ID), "");
+	chown_to("root/.build-id/ab", 0, 0755);
+	cr_assert_str_eq(found_text(&q, DEBUG_BY_ID), "root", "root's directory: root's file");
 }

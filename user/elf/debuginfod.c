@@ -78,25 +78,6 @@ void debuginfod__configure(double budget)
 }
 
 
-/* The client's debuginfod_set_progressfn(), from the libdebuginfod that
- * libdw loaded itself (dlopen, the first time a session asked a server):
- * linking it would load libcurl, and with it TLS libraries, into every
- * run (6 MiB of RSS) for a feature most runs never use. */
-static void set_progressfn(debuginfod_client *client, debuginfod_progressfn_t fn)
-{
-	static void (*set)(debuginfod_client *, debuginfod_progressfn_t);
-	void *lib;
-
-	if (!set) {
-		lib = dlopen("libdebuginfod.so.1", RTLD_LAZY | RTLD_NOLOAD);
-		*(void **)&set = lib ? dlsym(lib, "debuginfod_set_progressfn") : NULL;
-		if (lib)
-			dlclose(lib);	/* libdw holds its own reference */
-	}
-	if (set)
-		set(client, fn);
-}
-
 /* Called by the client about once a second while it waits: nonzero
  * cancels the lookup. */
 static int progress(debuginfod_client *c, long done, long total)
@@ -110,45 +91,6 @@ static int progress(debuginfod_client *c, long done, long total)
 		return 0;
 	dbg.st.spent = true;
 	return 1;
-}
-
-int debuginfod__find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
-			       Dwarf_Addr base, const char *file_name, const char *debuglink_file,
-			       GElf_Word debuglink_crc, char **debuginfo_file_name)
-{
-	const unsigned char *bits;
-	debuginfod_client *client;
-	GElf_Addr bits_vaddr;
-	bool asks = dbg.st.enabled && dwfl_module_build_id(mod, &bits, &bits_vaddr) > 0;
-	int fd;
-
-	/* With no server to ask, only the build-id directory (dwarf_lines.c
-	 * looks in the .gnu_debuglink places): libdwfl's standard search
-	 * starts a debuginfod client in every session all the same (elfutils
-	 * 0.188: a curl multi handle with its socketpair), and sessions open
-	 * and close all run long. */
-	if (!dbg.st.enabled)
-		return dwfl_build_id_find_debuginfo(mod, userdata, modname, base, file_name,
-						    debuglink_file, debuglink_crc,
-						    debuginfo_file_name);
-
-	/* the Dwfl's client exists from here on: it gets our callback */
-	client = asks && *userdata ? dwfl_get_debuginfod_client(*userdata) : NULL;
-	if (client)
-		set_progressfn(client, progress);
-	dbg.started = now();
-	fd = dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name, debuglink_file,
-					  debuglink_crc, debuginfo_file_name);
-	/* found on disk (libdwfl names what it found there; a server's file
-	 * comes without a name), or not a question for a server */
-	if (!asks || (fd >= 0 && *debuginfo_file_name))
-		return fd;
-	dbg.st.waited += now() - dbg.started;
-	if (fd >= 0)
-		dbg.st.fetched++;
-	else
-		dbg.st.failed++;
-	return fd;
 }
 
 /* The client calls a lookup by build-id makes, from libdebuginfod loaded

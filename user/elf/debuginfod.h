@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * debuginfod, as libdwfl uses it, held to a budget: when DEBUGINFOD_URLS is
- * set, libdwfl asks its servers for a debug file it cannot find on disk.
- * Every lookup goes through debuginfod__find_debuginfo(), which counts what
- * the servers gave, and the client's progress callback cancels a transfer
+ * debuginfod, held to a budget: when DEBUGINFOD_URLS is set, the debug-file
+ * search (debug_file.h) asks its servers last, for a debug file it cannot
+ * find on disk. Every lookup goes through debuginfod__fetch_debuginfo(),
+ * which counts what the servers gave, and the client's progress callback
+ * cancels a transfer
  * once the whole run has waited its budget (--debuginfod-timeout), so a slow
  * or hung server never holds a profile back longer than that (plus the
  * client's one-second poll). What a hostile server can make the run keep
@@ -17,20 +18,11 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include <elfutils/libdwfl.h>
 
 /* Seconds the run may wait on servers, in all; 0: never ask one (the
  * variable is removed from bpfprof's environment). Call once, at start,
  * before any other thread runs. */
 void debuginfod__configure(double budget);
-
-/* A Dwfl_Callbacks.find_debuginfo: with servers to ask, libdwfl's standard
- * search (build-id directory, .gnu_debuglink, then debuginfod), counted;
- * without, the build-id directory alone. The module's user data must be
- * its Dwfl (dwfl_module_info). */
-int debuginfod__find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
-			       Dwarf_Addr base, const char *file_name, const char *debuglink_file,
-			       GElf_Word debuglink_crc, char **debuginfo_file_name);
 
 /* The debug file of a build-id (hex) from the servers, held to the same
  * budget and counted alike: its fd, *path the client's cache copy (the

@@ -11,8 +11,8 @@
 #include <unistd.h>
 
 #include "base/hash_bytes.h"
+#include "base/open_regular.h"
 #include "elf/debug_file.h"
-#include "elf/debuginfod.h"
 #include "elf/dwarf_lines.h"
 #include "elf/elf_syms.h"
 
@@ -47,10 +47,8 @@ struct dwarf_lines {
 	size_t bytes;		/* what the cache holds */
 };
 
-/* libdwfl's own search goes only where root alone may write (the build-id
- * directory, /usr/lib/debug/DIR/LINK) and to debuginfod: its open() would
- * block for good on a FIFO planted beside a file. The .gnu_debuglink places
- * beside the file come from debug_file's search, as every reader's do. */
+/* libdwfl's own searches are not asked (find_debuginfo()): the path is
+ * given for its callbacks' sake. */
 static char root_debug_dir[] = DEBUG_ROOT;
 static char *debuginfo_path = root_debug_dir;
 
@@ -66,20 +64,40 @@ static void module_build_id(Dwfl_Module *mod, char *hex)
 		sprintf(hex + 2 * i, "%02x", bits[i]);
 }
 
+/* The build-id of the dwz alternate file that the file holding the DWARF
+ * (file_name: libdwfl's name of it, a path debug_file found or the one
+ * the module was reported with) links to. */
+static void alt_build_id(const char *file_name, char *id)
+{
+	int fd = file_name ? file_open_regular(file_name) : -1;
+
+	id[0] = '\0';
+	if (fd >= 0) {
+		debug_file__altlink(fd, id);
+		close(fd);
+	}
+}
+
+/* The module's debug file by debug_file's one search, the servers last.
+ * libdwfl calls this again for a dwz file's alternate debug file (its
+ * .gnu_debugaltlink: a path, no CRC): found by its own build-id alike. */
 static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
 			  Dwarf_Addr base, const char *file_name, const char *link,
 			  GElf_Word crc, char **found)
 {
 	char id[2 * BUILD_ID_MAX + 1];
 	struct debug_query q = { .build_id = id, .path = file_name, .link = link, .crc = crc };
-	int fd;
 
+	(void)userdata;
+	(void)modname;
+	(void)base;
+	if (link && strchr(link, '/')) {
+		alt_build_id(file_name, id);
+		q = (struct debug_query){ .build_id = id };
+		return debug_file__open(&q, DEBUG_BY_ID | DEBUG_BY_SERVER, found);
+	}
 	module_build_id(mod, id);
-	fd = debug_file__open(&q, DEBUG_BY_ID | DEBUG_BY_LINK, found);
-	/* else debuginfod (libdwfl's standard search, then its servers),
-	 * counted */
-	return fd >= 0 ? fd : debuginfod__find_debuginfo(mod, userdata, modname, base,
-							  file_name, link, crc, found);
+	return debug_file__open(&q, DEBUG_BY_ID | DEBUG_BY_LINK | DEBUG_BY_SERVER, found);
 }
 
 static const Dwfl_Callbacks offline_callbacks = {
@@ -100,7 +118,6 @@ void dwarf_lines__close(struct dwarf_lines *dl)
 
 int dwarf_lines__reopen(struct dwarf_lines *dl, int fd, const char *path)
 {
-	void **slot;
 	int dupfd;
 
 	dwarf_lines__close(dl);
@@ -112,10 +129,6 @@ int dwarf_lines__reopen(struct dwarf_lines *dl, int fd, const char *path)
 		if (!dl->mod)
 			close(dupfd);
 	}
-	/* the module's user data: its Dwfl, whose debuginfod client the
-	 * lookups hold to their budget */
-	if (dl->mod && dwfl_module_info(dl->mod, &slot, NULL, NULL, NULL, NULL, NULL, NULL))
-		*slot = dl->dwfl;
 	/* offline, libdwfl places the module at its own choice of base */
 	if (!dl->mod || dwfl_report_end(dl->dwfl, NULL, NULL) ||
 	    !dwfl_module_getelf(dl->mod, &dl->base)) {

@@ -301,17 +301,20 @@ static struct elf_syms *open_syms(struct files *fs, int fd)
 }
 
 /* A stripped file keeps only .dynsym; its full symbol table may be in a
- * separate debug file (Debian's -dbg and -dbgsym packages), found by the
- * build-id as gdb and perf find it: /usr/lib/debug/.build-id/ab/cdef.debug. */
-static struct elf_syms *open_debug_file(struct files *fs, const struct elf_syms *es)
+ * separate debug file (Debian's -dbg and -dbgsym packages), found as gdb
+ * and perf find it: debug_file's one search (the build-id directory, the
+ * .gnu_debuglink places, then debuginfod's servers). */
+static struct elf_syms *open_debug_file(struct files *fs, const struct fentry *e, int file_fd)
 {
-	char id[2 * BUILD_ID_MAX + 1], *found;
-	const struct debug_query q = { .build_id = id };
+	char id[2 * BUILD_ID_MAX + 1], link[256], *found;
+	struct debug_query q = { .build_id = id, .path = e->pub.path };
 	struct elf_syms *dbg;
 	int fd;
 
-	elf_syms__build_id_hex(es, id);
-	fd = debug_file__open(&q, DEBUG_BY_ID, &found);
+	elf_syms__build_id_hex(e->pub.syms, id);
+	if (!debug_file__link(file_fd, link, sizeof(link), &q.crc))
+		q.link = link;
+	fd = debug_file__open(&q, DEBUG_BY_ID | DEBUG_BY_LINK | DEBUG_BY_SERVER, &found);
 	if (fd < 0)
 		return NULL;
 	free(found);
@@ -333,7 +336,7 @@ static void load(struct files *fs, struct fentry *e, int fd)
 	if (!f->syms)
 		f->why = errno == E2BIG ? UNNAMED_OVER_LIMIT : UNNAMED_NOT_ELF;
 	if (f->syms && !fs->opts.layout_only && !elf_syms__full_symtab(f->syms))
-		f->debug = open_debug_file(fs, f->syms);
+		f->debug = open_debug_file(fs, e, fd);
 	elf_syms__file_id(f->syms, f->build_id);
 	e->bytes = elf_syms__bytes(f->syms) + elf_syms__bytes(f->debug);
 }

@@ -41,12 +41,20 @@ typedef Perftools__Profiles__Line Line;
 #define MAX_DEBUG_DIRS	8
 #define MAX_INLINED	32	/* inline frames of one address kept (as resolve.c) */
 
-/* One mapping's file, looked for once. */
+/* One mapping's file, looked for once: borrowed from its identity's. */
 struct sym_file {
 	bool tried;
 	struct elf_syms *syms;
 	struct dwarf_lines *dl;
 	char *path;
+};
+
+/* A file identity (its build-id: all a profile from elsewhere says of
+ * it), opened once for every mapping of it: a profile with thousands of
+ * mappings of one library reads its symbols and DWARF once. */
+struct sym_ident {
+	char *build_id;		/* the key */
+	struct sym_file file;	/* owned: what the mappings borrow */
 };
 
 /* A function of the output, by name and source file. */
@@ -61,6 +69,7 @@ struct symbolize {
 	int ndirs;
 	struct demangler *dm;
 	struct sym_file *files;		/* per mapping, by its index */
+	void *idents;			/* tsearch tree of struct sym_ident */
 	void *functions;		/* tsearch tree of struct fn_key */
 	void *strings;			/* tsearch tree of struct str_key */
 	size_t cap_strings, cap_functions;
@@ -124,18 +133,8 @@ static int open_mapped_file(const struct symbolize *s, const char *id, const cha
 		.build_id = id, .path = file, .dirs = s->dirs, .ndirs = s->ndirs,
 		.accept = same_build_id, .arg = c,
 	};
-	int fd = debug_file__open(&q, DEBUG_IN_DIRS | DEBUG_BY_ID, path);
 
-	if (fd >= 0)
-		return fd;
-	fd = debuginfod__fetch_debuginfo(id, path);
-	if (fd >= 0 && !same_build_id(fd, c)) {
-		close(fd);
-		free(*path);
-		*path = NULL;
-		fd = -1;
-	}
-	return fd;
+	return debug_file__open(&q, DEBUG_IN_DIRS | DEBUG_BY_ID | DEBUG_BY_SERVER, path);
 }
 
 /* A build-id as a profile from elsewhere may hold one: lowercase hex of an
@@ -148,12 +147,10 @@ static bool is_build_id(const char *id)
 	return !id[n] && n >= 4 && n % 2 == 0 && n <= 2 * BUILD_ID_MAX;
 }
 
-static void find_file(struct symbolize *s, const Mapping *m, struct sym_file *sf)
+/* The file of build-id id (named file in the profile), looked for now. */
+static void open_ident(struct symbolize *s, const char *id, const char *file,
+		       struct sym_file *sf)
 {
-	const char *id = (uint64_t)m->build_id < s->pr->n_string_table ?
-			 s->pr->string_table[m->build_id] : "";
-	const char *file = (uint64_t)m->filename < s->pr->n_string_table ?
-			   s->pr->string_table[m->filename] : "";
 	struct candidate c = { .want = id };
 	int fd;
 
@@ -167,6 +164,56 @@ static void find_file(struct symbolize *s, const Mapping *m, struct sym_file *sf
 	sf->syms = c.syms;
 	sf->dl = dwarf_lines__open(fd, sf->path, true);
 	close(fd);
+}
+
+static int cmp_ident(const void *a, const void *b)
+{
+	return strcmp(((const struct sym_ident *)a)->build_id,
+		      ((const struct sym_ident *)b)->build_id);
+}
+
+static void free_ident(void *p)
+{
+	struct sym_ident *ident = p;
+
+	elf_syms__free(ident->file.syms);
+	dwarf_lines__free(ident->file.dl);
+	free(ident->file.path);
+	free(ident->build_id);
+	free(ident);
+}
+
+/* The mapping's file: its identity's, opened at the first mapping of it. */
+static void find_file(struct symbolize *s, const Mapping *m, struct sym_file *sf)
+{
+	const char *id = (uint64_t)m->build_id < s->pr->n_string_table ?
+			 s->pr->string_table[m->build_id] : "";
+	const char *file = (uint64_t)m->filename < s->pr->n_string_table ?
+			   s->pr->string_table[m->filename] : "";
+	struct sym_ident key = { .build_id = (char *)id }, *ident, **found;
+
+	sf->tried = true;
+	if (!is_build_id(id)) {
+		s->files_missing++;
+		return;
+	}
+	found = tfind(&key, &s->idents, cmp_ident);
+	if (!found) {
+		ident = calloc(1, sizeof(*ident));
+		if (ident && !(ident->build_id = strdup(id))) {
+			free(ident);
+			ident = NULL;
+		}
+		found = ident ? tsearch(ident, &s->idents, cmp_ident) : NULL;
+		if (!found) {	/* no memory: its names stay FILE+0xOFFSET */
+			if (ident)
+				free_ident(ident);
+			s->files_missing++;
+			return;
+		}
+		open_ident(s, id, file, &ident->file);
+	}
+	*sf = (*found)->file;
 }
 
 /* ---- the output's tables -------------------------------------------------- */
@@ -434,11 +481,7 @@ static int parse_args(int argc, char **argv, struct symbolize *s, const char **i
 
 static void free_state(struct symbolize *s)
 {
-	for (size_t i = 0; s->pr && s->files && i < s->pr->n_mapping; i++) {
-		elf_syms__free(s->files[i].syms);
-		dwarf_lines__free(s->files[i].dl);
-		free(s->files[i].path);
-	}
+	tdestroy(s->idents, free_ident);
 	free(s->files);
 	tdestroy(s->functions, free);
 	tdestroy(s->strings, free);
@@ -458,8 +501,9 @@ static void say_done(const struct symbolize *s)
 			 " not found%s)", st.fetched, st.failed,
 			 st.spent ? ", --debuginfod-timeout spent" : "");
 	p_info("symbolize: %" PRIu64 " addresses named, %" PRIu64 " left FILE+0xOFFSET, %" PRIu64
-	       " named already; files: %" PRIu64 " found, %" PRIu64 " not found%s", s->named,
-	       s->unnamed, s->already, s->files_found, s->files_missing, servers);
+	       " named already; files: %" PRIu64 " found, %" PRIu64 " not found, %" PRIu64
+	       " debug files refused%s", s->named, s->unnamed, s->already, s->files_found,
+	       s->files_missing, debug_file__refused(), servers);
 }
 
 int symbolize__main(int argc, char **argv)

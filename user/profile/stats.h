@@ -72,6 +72,7 @@ struct profile_stats {
 	uint64_t jit_share_spent_by;	/* since the start: the pid with most of
 					 * those lines (0: none) */
 	uint64_t jit_refused;		/* JIT maps refused: not the process's own */
+	uint64_t debug_refused;		/* debug files refused (elf/debug_file.h) */
 	bool debuginfod;		/* DEBUGINFOD_URLS set, servers asked */
 	bool debuginfod_spent;		/* the run's wait budget ran out */
 	uint64_t debuginfod_fetched;	/* debug files the servers gave */

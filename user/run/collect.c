@@ -11,6 +11,7 @@
 #include "profile/aggregate.h"
 #include "run/collect.h"
 #include "run/early_walks.h"
+#include "elf/debug_file.h"
 #include "elf/debuginfod.h"
 #include "sampling/drain.h"
 #include "base/errors.h"
@@ -46,6 +47,7 @@ struct collector {
 	int nevents;
 	struct symbolizer_skips skips;	/* what was skipped, reported so far */
 	struct debuginfod_stats dbgd;	/* debuginfod's counts reported so far */
+	uint64_t debug_refused;		/* debug files refused, reported so far */
 };
 
 #define KALLSYMS "/proc/kallsyms"
@@ -71,7 +73,7 @@ static void skips_part(struct collector *c, struct profile_stats *st)
 	c->skips = now;
 }
 
-/* What debuginfod gave during this turn. */
+/* What debuginfod gave during this turn, and the debug files refused. */
 static void debuginfod_part(struct collector *c, struct profile_stats *st)
 {
 	struct debuginfod_stats now;
@@ -82,6 +84,8 @@ static void debuginfod_part(struct collector *c, struct profile_stats *st)
 	st->debuginfod_fetched = now.fetched - c->dbgd.fetched;
 	st->debuginfod_failed = now.failed - c->dbgd.failed;
 	c->dbgd = now;
+	st->debug_refused = debug_file__refused() - c->debug_refused;
+	c->debug_refused += st->debug_refused;
 }
 
 /* kallsyms is read once: kernel text does not move while we run. */
