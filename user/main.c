@@ -16,30 +16,20 @@
 #include "cli/cli.h"
 #include "sampling/events.h"
 #include "run/run.h"
-#include "base/term_safe.h"
 #include "offline/symbolize.h"
 #include "views/views.h"
 
-/* libbpf's log (-v): names from BTF and ELF files, a verifier log of many
- * lines; each line printed by the one rule for text on a terminal
- * (term_safe.h), libbpf's own line ends kept. */
+/* libbpf's log (-vv; -v is bpfprof's own lines): names from BTF and ELF
+ * files, a verifier log of many lines, each escaped by the one printer. */
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
-	char msg[4096], *line, *end;
+	char msg[4096];
 	int n = vsnprintf(msg, sizeof(msg), fmt, ap);
 
 	(void)level;
 	if (n < 0)
 		return n;
-	for (line = msg; *line; line = end + 1) {
-		end = strchr(line, '\n');
-		if (end)
-			*end = '\0';
-		term_safe__fputs(line, 0, stderr);
-		if (!end)
-			break;
-		fputc('\n', stderr);
-	}
+	p_foreign(msg);
 	return n;
 }
 
@@ -61,7 +51,7 @@ static int run_parsed(enum cli_result parsed, struct config *cfg)
 		ret = 2;
 		break;
 	case CLI_RUN:
-		libbpf_set_print(cfg->verbose ? libbpf_print : libbpf_quiet);
+		libbpf_set_print(cfg->verbose >= 2 ? libbpf_print : libbpf_quiet);
 		p_quiet(cfg->quiet && !cfg->top);	/* top's own -q: its screen */
 		if (cfg->list)
 			events__list(stdout);

@@ -353,7 +353,7 @@ static int apply_option(int opt, const char *arg, struct config *cfg)
 		cfg->no_progress = true;
 		return -1;
 	case 'v':
-		cfg->verbose = true;
+		cfg->verbose += cfg->verbose < 2;	/* -v, -vv (more: as -vv) */
 		return -1;
 	case OPT_REPORT:
 		cfg->report = true;
