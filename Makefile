@@ -2,7 +2,8 @@
 #   make deps    install the Debian packages the build and the tests use
 #   make         build ./bpfprof (BPF objects, skeletons, the binary)
 #   make test    build everything and run every test (unit under ASan/UBSan, end to end)
-#   make layers  the rooms of user/ include only rooms below them (tools/check_layers.sh)
+#   make layers  the rooms of user/ include only rooms below them (tools/check_layers.sh),
+#                stderr only through base/errors.c (tools/check_printer.sh)
 #   make profile set up, build and profile the whole system for 10 s into profile.folded
 #   make bench   cost and fidelity against perf, measured side by side (tools/bench/)
 #   make soak    10 minutes of fleet mode under process churn
@@ -194,8 +195,10 @@ $(BUILD)/tests/gen/%: tests/gen/%.c
 	$(CC) -O1 -g -Wall -Wextra -Werror $< -o $@ -lpthread
 
 # The rooms of user/ include only the rooms below them: a table in the script
+# (doc/architecture.md's is checked against it); only base/errors.c writes to stderr
 layers:
 	@bash tools/check_layers.sh
+	@bash tools/check_printer.sh
 
 unit: $(UNIT_BINS) $(BUILD)/examples/inline_hot $(BUILD)/examples/cxx_sort \
       $(BUILD)/examples/nofp_fleet $(BUILD)/examples/lib_caller \
