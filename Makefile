@@ -61,7 +61,7 @@ DEB_PKGS   := clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libcriterion-d
               dpkg-dev lintian strace libxml2-utils lld nodejs \
               openjdk-17-jdk-headless
 
-.PHONY: install uninstall deb all deps test layers unit e2e valgrind soak soak-smoke examples profile vmlinux clean
+.PHONY: install uninstall deb all deps test layers script-tests unit e2e valgrind soak soak-smoke examples profile vmlinux clean
 .DELETE_ON_ERROR:
 
 all: bpfprof
@@ -200,6 +200,12 @@ layers:
 	@bash tools/check_layers.sh
 	@bash tools/check_printer.sh
 
+# make layers' two scripts fail on each violation planted in a copy of the
+# tree; the bash completion offers every command and option of user/'s tables
+script-tests: bpfprof
+	@bash tests/scripts/test_checks.sh
+	@BPFPROF=./bpfprof bash tests/scripts/test_completion.sh
+
 unit: $(UNIT_BINS) $(BUILD)/examples/inline_hot $(BUILD)/examples/cxx_sort \
       $(BUILD)/examples/nofp_fleet $(BUILD)/examples/lib_caller \
       $(BUILD)/examples/nofp_chain $(BUILD)/examples/nofp_chain_lld	# test_dwarf_lines, test_linked, test_cfi_rows read them
@@ -267,7 +273,7 @@ test_step = @s=$$(date +%s); $(MAKE) $(1); rc=$$?; \
 test: deps
 	$(call test_step,layers)
 	$(call test_step,-j2 $(TEST_BUILD),build)
-	$(call test_step,-j2 -k --output-sync=target unit valgrind fuzz-smoke,unit valgrind fuzz-smoke)
+	$(call test_step,-j2 -k --output-sync=target unit valgrind fuzz-smoke script-tests,unit valgrind fuzz-smoke script-tests)
 	$(call test_step,e2e)
 	$(call test_step,bench-smoke)
 	$(call test_step,soak-smoke)

@@ -75,20 +75,54 @@ static int cmd_top(int argc, char **argv)
 static const struct cmd {
 	const char *name;
 	int (*fn)(int argc, char **argv);	/* argv[0] is the name */
+	const struct option *(*options)(void);	/* its long options */
 } cmds[] = {
-	{ "report", views__main },
-	{ "flamegraph", views__main },
-	{ "diff", views__main },
-	{ "symbolize", symbolize__main },
-	{ "top", cmd_top },
+	{ "report", views__main, views__options },
+	{ "flamegraph", views__main, views__options },
+	{ "diff", views__main, views__options },
+	{ "symbolize", symbolize__main, symbolize__options },
+	{ "top", cmd_top, cli_options },
 };
+#define NCMDS (sizeof(cmds) / sizeof(cmds[0]))
+
+/* Hidden, for completion/bpfprof.bash: `--complete-words commands` prints
+ * the subcommands, `--complete-words options [COMMAND]` the long options of
+ * a profile run (or of COMMAND), one a line, from the tables above. */
+static int complete_words(int argc, char **argv)
+{
+	const struct option *opts = cli_options();
+	size_t i;
+
+	if (argc == 3 && !strcmp(argv[2], "commands")) {
+		for (i = 0; i < NCMDS; i++)
+			printf("%s\n", cmds[i].name);
+		return 0;
+	}
+	if ((argc != 3 && argc != 4) || strcmp(argv[2], "options")) {
+		p_err("usage: bpfprof --complete-words commands | options [COMMAND]");
+		return 2;
+	}
+	for (i = 0; argc == 4 && i < NCMDS && strcmp(argv[3], cmds[i].name); i++)
+		;
+	if (argc == 4 && i == NCMDS) {
+		p_err("--complete-words: no command '%s'", argv[3]);
+		return 2;
+	}
+	if (argc == 4)
+		opts = cmds[i].options();
+	for (; opts->name; opts++)
+		printf("--%s\n", opts->name);
+	return 0;
+}
 
 int main(int argc, char **argv)
 {
 	struct config cfg;
 	size_t i;
 
-	for (i = 0; argc > 1 && i < sizeof(cmds) / sizeof(cmds[0]); i++)
+	if (argc > 1 && !strcmp(argv[1], "--complete-words"))
+		return complete_words(argc, argv);
+	for (i = 0; argc > 1 && i < NCMDS; i++)
 		if (!strcmp(argv[1], cmds[i].name))
 			return cmds[i].fn(argc - 1, argv + 1);
 	return run_parsed(cli_parse(argc, argv, &cfg), &cfg);

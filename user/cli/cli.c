@@ -485,6 +485,11 @@ enum cli_result cli_parse_top(int argc, char **argv, struct config *cfg)
 	return parse_args(argc, argv, true, cfg);
 }
 
+const struct option *cli_options(void)
+{
+	return long_opts;
+}
+
 void cli_free(struct config *cfg)
 {
 	free(cfg->pids);
