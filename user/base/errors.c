@@ -125,8 +125,10 @@ void p_progress(const char *fmt, ...)
 
 void p_progress_clear(void)
 {
+	flockfile(stderr);
 	fputs("\r\033[K", stderr);
 	fflush(stderr);
+	funlockfile(stderr);
 }
 
 /* write(2) only: stdio's lock may be held by the code the signal cut into. */
