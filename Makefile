@@ -2,7 +2,8 @@
 #   make deps    install the Debian packages the build and the tests use
 #   make         build ./bpfprof (BPF objects, skeletons, the binary)
 #   make test    build everything and run every test (unit under ASan/UBSan, end to end)
-#   make layers  the rooms of user/ include only rooms below them (tools/check_layers.sh)
+#   make layers  the rooms of user/ include only rooms below them (tools/check_layers.sh),
+#                stderr only through base/errors.c (tools/check_printer.sh)
 #   make profile set up, build and profile the whole system for 10 s into profile.folded
 #   make bench   cost and fidelity against perf, measured side by side (tools/bench/)
 #   make soak    10 minutes of fleet mode under process churn
@@ -60,7 +61,7 @@ DEB_PKGS   := clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libcriterion-d
               dpkg-dev lintian strace libxml2-utils lld nodejs dwz \
               openjdk-17-jdk-headless
 
-.PHONY: install uninstall deb all deps test layers unit e2e valgrind soak soak-smoke examples profile vmlinux clean
+.PHONY: install uninstall deb all deps test layers script-tests unit e2e valgrind soak soak-smoke examples profile vmlinux clean
 .DELETE_ON_ERROR:
 
 all: bpfprof
@@ -194,8 +195,16 @@ $(BUILD)/tests/gen/%: tests/gen/%.c
 	$(CC) -O1 -g -Wall -Wextra -Werror $< -o $@ -lpthread
 
 # The rooms of user/ include only the rooms below them: a table in the script
+# (doc/architecture.md's is checked against it); only base/errors.c writes to stderr
 layers:
 	@bash tools/check_layers.sh
+	@bash tools/check_printer.sh
+
+# make layers' two scripts fail on each violation planted in a copy of the
+# tree; the bash completion offers every command and option of user/'s tables
+script-tests: bpfprof
+	@bash tests/scripts/test_checks.sh
+	@BPFPROF=./bpfprof bash tests/scripts/test_completion.sh
 
 unit: $(UNIT_BINS) $(BUILD)/examples/inline_hot $(BUILD)/examples/cxx_sort \
       $(BUILD)/examples/nofp_fleet $(BUILD)/examples/lib_caller \
@@ -264,7 +273,7 @@ test_step = @s=$$(date +%s); $(MAKE) $(1); rc=$$?; \
 test: deps
 	$(call test_step,layers)
 	$(call test_step,-j2 $(TEST_BUILD),build)
-	$(call test_step,-j2 -k --output-sync=target unit valgrind fuzz-smoke,unit valgrind fuzz-smoke)
+	$(call test_step,-j2 -k --output-sync=target unit valgrind fuzz-smoke script-tests,unit valgrind fuzz-smoke script-tests)
 	$(call test_step,e2e)
 	$(call test_step,bench-smoke)
 	$(call test_step,soak-smoke)

@@ -1,10 +1,24 @@
-# bash completion for bpfprof: options (from --help), event names (from
-# --list, as this machine can open them), pids for -p, files for -o, the
-# subcommands (top and the views) first, FIFOs after --control fifo:.
+# bash completion for bpfprof: the subcommands first and each one's long
+# options, from bpfprof's own tables (bpfprof --complete-words commands |
+# options [COMMAND]: a new command or option needs no change here), event
+# names (from --list, as this machine can open them), pids for -p, files for
+# -o and the profiles the views read, FIFOs after --control fifo:.
 _bpfprof()
 {
-	local cur prev words cword
+	local cur prev words cword cmd=
 	_init_completion || return
+	if [[ $cword -gt 1 ]] && "$1" --complete-words commands 2>/dev/null | grep -qxF -- "${words[1]}"; then
+		cmd=${words[1]}
+	fi
+	case $cmd:$prev in
+	report:--format | flamegraph:--format | diff:--format)
+		COMPREPLY=($(compgen -W "html svg" -- "$cur"))
+		return ;;
+	report:--sort)	# a comma-separated list
+		local pre=${cur%"${cur##*,}"}
+		COMPREPLY=($(compgen -P "$pre" -W "comm dso symbol" -- "${cur##*,}"))
+		return ;;
+	esac
 	case $prev in
 	-e | --event)
 		local evs pre=
@@ -20,7 +34,7 @@ _bpfprof()
 	-o | --output | --btf | --push-auth-file | --stats)
 		_filedir
 		return ;;
-	--output-dir | --spool-dir | --cgroup)
+	--output-dir | --spool-dir | --cgroup | --debug-dir)
 		_filedir -d
 		return ;;
 	--format)
@@ -49,7 +63,8 @@ _bpfprof()
 		return ;;
 	-F | --freq | -d | --duration | -c | --count | --interval | --kill-after | --max-stacks | \
 	--max-files | --max-bytes | --min-block | --unwind-rows | --spool-max | --push | --app | --comm | \
-	--debuginfod-timeout | --dwarf-mem | --jit-map-mem | --max-cgroups)
+	--debuginfod-timeout | --dwarf-mem | --jit-map-mem | --max-cgroups | --percent-limit | --title | \
+	--limit | --sort)
 		return ;;
 	esac
 	local i
@@ -60,9 +75,11 @@ _bpfprof()
 		fi
 	done
 	if [[ $cword -eq 1 && $cur != -* ]]; then
-		COMPREPLY=($(compgen -W "top report flamegraph diff" -- "$cur"))
+		COMPREPLY=($(compgen -W '$("$1" --complete-words commands 2>/dev/null)' -- "$cur"))
 	elif [[ $cur == -* ]]; then
-		COMPREPLY=($(compgen -W '$(_parse_help "$1")' -- "$cur"))
+		COMPREPLY=($(compgen -W '$("$1" --complete-words options $cmd 2>/dev/null)' -- "$cur"))
+	elif [[ $cmd == @(report|flamegraph|diff|symbolize) ]]; then
+		_filedir	# the profiles they read
 	fi
 } &&
 	complete -F _bpfprof bpfprof

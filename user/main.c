@@ -16,30 +16,20 @@
 #include "cli/cli.h"
 #include "sampling/events.h"
 #include "run/run.h"
-#include "base/term_safe.h"
 #include "offline/symbolize.h"
 #include "views/views.h"
 
-/* libbpf's log (-v): names from BTF and ELF files, a verifier log of many
- * lines; each line printed by the one rule for text on a terminal
- * (term_safe.h), libbpf's own line ends kept. */
+/* libbpf's log (-vv; -v is bpfprof's own lines): names from BTF and ELF
+ * files, a verifier log of many lines, each escaped by the one printer. */
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
-	char msg[4096], *line, *end;
+	char msg[4096];
 	int n = vsnprintf(msg, sizeof(msg), fmt, ap);
 
 	(void)level;
 	if (n < 0)
 		return n;
-	for (line = msg; *line; line = end + 1) {
-		end = strchr(line, '\n');
-		if (end)
-			*end = '\0';
-		term_safe__fputs(line, 0, stderr);
-		if (!end)
-			break;
-		fputc('\n', stderr);
-	}
+	p_foreign(msg);
 	return n;
 }
 
@@ -61,7 +51,7 @@ static int run_parsed(enum cli_result parsed, struct config *cfg)
 		ret = 2;
 		break;
 	case CLI_RUN:
-		libbpf_set_print(cfg->verbose ? libbpf_print : libbpf_quiet);
+		libbpf_set_print(cfg->verbose >= 2 ? libbpf_print : libbpf_quiet);
 		p_quiet(cfg->quiet && !cfg->top);	/* top's own -q: its screen */
 		if (cfg->list)
 			events__list(stdout);
@@ -85,20 +75,54 @@ static int cmd_top(int argc, char **argv)
 static const struct cmd {
 	const char *name;
 	int (*fn)(int argc, char **argv);	/* argv[0] is the name */
+	const struct option *(*options)(void);	/* its long options */
 } cmds[] = {
-	{ "report", views__main },
-	{ "flamegraph", views__main },
-	{ "diff", views__main },
-	{ "symbolize", symbolize__main },
-	{ "top", cmd_top },
+	{ "report", views__main, views__options },
+	{ "flamegraph", views__main, views__options },
+	{ "diff", views__main, views__options },
+	{ "symbolize", symbolize__main, symbolize__options },
+	{ "top", cmd_top, cli_options },
 };
+#define NCMDS (sizeof(cmds) / sizeof(cmds[0]))
+
+/* Hidden, for completion/bpfprof.bash: `--complete-words commands` prints
+ * the subcommands, `--complete-words options [COMMAND]` the long options of
+ * a profile run (or of COMMAND), one a line, from the tables above. */
+static int complete_words(int argc, char **argv)
+{
+	const struct option *opts = cli_options();
+	size_t i;
+
+	if (argc == 3 && !strcmp(argv[2], "commands")) {
+		for (i = 0; i < NCMDS; i++)
+			printf("%s\n", cmds[i].name);
+		return 0;
+	}
+	if ((argc != 3 && argc != 4) || strcmp(argv[2], "options")) {
+		p_err("usage: bpfprof --complete-words commands | options [COMMAND]");
+		return 2;
+	}
+	for (i = 0; argc == 4 && i < NCMDS && strcmp(argv[3], cmds[i].name); i++)
+		;
+	if (argc == 4 && i == NCMDS) {
+		p_err("--complete-words: no command '%s'", argv[3]);
+		return 2;
+	}
+	if (argc == 4)
+		opts = cmds[i].options();
+	for (; opts->name; opts++)
+		printf("--%s\n", opts->name);
+	return 0;
+}
 
 int main(int argc, char **argv)
 {
 	struct config cfg;
 	size_t i;
 
-	for (i = 0; argc > 1 && i < sizeof(cmds) / sizeof(cmds[0]); i++)
+	if (argc > 1 && !strcmp(argv[1], "--complete-words"))
+		return complete_words(argc, argv);
+	for (i = 0; argc > 1 && i < NCMDS; i++)
 		if (!strcmp(argv[1], cmds[i].name))
 			return cmds[i].fn(argc - 1, argv + 1);
 	return run_parsed(cli_parse(argc, argv, &cfg), &cfg);

@@ -44,6 +44,14 @@ check "-v: the labelled lines under the short one" \
 	grep -qE '^bpfprof: lost: 0 samples \(' "$T/verbose.err" -- \
 	grep -qE '^bpfprof: names: [0-9]+/[0-9]+ frames unresolved' "$T/verbose.err" -- \
 	grep -qE '^bpfprof: unwind: [0-9]+ of [0-9]+ user stacks complete' "$T/verbose.err"
+# -v is bpfprof's own lines (the names: line a warning points to); libbpf's log
+# (1,523 lines of it on -a -d 2 before) only with -vv
+check "-v: every line bpfprof's own, no libbpf line ($(grep -vc '^bpfprof: ' "$T/verbose.err") others)" \
+	all [ "$(grep -vc '^bpfprof: ' "$T/verbose.err")" -eq 0 ] -- [ -s "$T/verbose.err" ]
+"$BPFPROF" -vv -o "$T/vv.folded" -- true 2>"$T/vv.err"
+check "-vv: libbpf's log too ($(grep -c '^libbpf: ' "$T/vv.err") lines), and the labelled lines" \
+	all [ "$(grep -c '^libbpf: ' "$T/vv.err")" -gt 10 ] -- \
+	grep -qE '^bpfprof: names: [0-9]+/[0-9]+ frames unresolved' "$T/vv.err"
 
 echo "== lib_caller under -p PID (hot function in a shared library)"
 "$EX/lib_caller" 4 & lpid=$!

@@ -77,3 +77,35 @@ Test(errors, quiet_keeps_errors_and_warnings)
 		"bpfprof: cannot write x\n"
 		"bpfprof: said again\n");
 }
+
+/* libbpf's log (-vv): its lines as it wrote them, no prefix (it names
+ * itself), each escaped as a message is (a BTF or ELF name is another
+ * user's), its own line ends kept, a last line without one left open. */
+Test(errors, foreign_log_escaped_line_by_line)
+{
+	p_foreign("libbpf: loading object 'a\033[2J'\nlibbpf: map 'x\xff'\n");
+	p_foreign("libbpf: no newline");
+	fflush(stderr);
+	cr_assert_stderr_eq_str("libbpf: loading object 'a\\x1b[2J'\n"
+				"libbpf: map 'x\\xff'\n"
+				"libbpf: no newline");
+}
+
+/* The progress line: back to the line's start, the rest erased, no
+ * newline; cleared before the summary. */
+Test(errors, progress_line_overwritten_then_cleared)
+{
+	p_progress("%d s, %d samples, %d lost", 3, 297, 0);
+	p_progress_clear();
+	p_info("%s", "done");
+	fflush(stderr);
+	cr_assert_stderr_eq_str("\rbpfprof: 3 s, 297 samples, 0 lost\033[K\r\033[Kbpfprof: done\n");
+}
+
+/* From a signal handler: write(2) on fd 2, the line of its own. */
+Test(errors, signal_safe_line)
+{
+	fflush(stderr);
+	cr_assert_eq(p_err_signal_safe("aborted by a second signal: no profile written"), 0);
+	cr_assert_stderr_eq_str("\nbpfprof: aborted by a second signal: no profile written\n");
+}

@@ -86,7 +86,7 @@ struct config {
 	char **cmd;			/* argv after "--", NULL-terminated; NULL if none */
 	enum out_format format;
 	bool report;			/* --report: the report table on stdout after the run */
-	bool verbose;			/* -v: libbpf's messages, the summary's details */
+	int verbose;			/* -v: the summary's details; -vv: and libbpf's log */
 	const char *stats_file;		/* --stats: the summary as JSON (NULL: none) */
 	struct name_sources names;
 	bool quiet;			/* -q: errors and warnings only on stderr */

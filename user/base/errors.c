@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* bpftool's p_err, for bpfprof: one place decides how a line looks. */
+/* bpftool's p_err, for bpfprof: one place decides how a line looks, and
+ * the only file that writes to stderr (tools/check_printer.sh, make layers). */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "base/errors.h"
 #include "base/term_safe.h"
@@ -80,4 +83,63 @@ void p_usage(const char *help, const char *fmt, ...)
 	va_start(ap, fmt);
 	print_line("", help, fmt, ap);
 	va_end(ap);
+}
+
+void p_foreign(const char *text)
+{
+	const char *line, *end;
+	char piece[MESSAGE_MAX];
+	int saved = errno;
+
+	flockfile(stderr);
+	for (line = text; *line; line = end + 1) {
+		end = strchr(line, '\n');
+		snprintf(piece, sizeof(piece), "%.*s", (int)(end ? end - line : (long)strlen(line)),
+			 line);
+		term_safe__fputs(piece, 0, stderr);
+		if (!end)
+			break;
+		fputc('\n', stderr);
+	}
+	funlockfile(stderr);
+	errno = saved;
+}
+
+void p_progress(const char *fmt, ...)
+{
+	char msg[MESSAGE_MAX];
+	int saved = errno;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	flockfile(stderr);
+	fputs("\rbpfprof: ", stderr);
+	term_safe__fputs(msg, 0, stderr);
+	fputs("\033[K", stderr);
+	fflush(stderr);
+	funlockfile(stderr);
+	errno = saved;
+}
+
+void p_progress_clear(void)
+{
+	flockfile(stderr);
+	fputs("\r\033[K", stderr);
+	fflush(stderr);
+	funlockfile(stderr);
+}
+
+/* write(2) only: stdio's lock may be held by the code the signal cut into. */
+int p_err_signal_safe(const char *msg)
+{
+	static const char head[] = "\nbpfprof: ";
+	int saved = errno, ret = 0;
+
+	if (write(STDERR_FILENO, head, sizeof(head) - 1) < 0 ||
+	    write(STDERR_FILENO, msg, strlen(msg)) < 0 || write(STDERR_FILENO, "\n", 1) < 0)
+		ret = -1;
+	errno = saved;
+	return ret;
 }

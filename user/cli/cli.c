@@ -353,7 +353,7 @@ static int apply_option(int opt, const char *arg, struct config *cfg)
 		cfg->no_progress = true;
 		return -1;
 	case 'v':
-		cfg->verbose = true;
+		cfg->verbose += cfg->verbose < 2;	/* -v, -vv (more: as -vv) */
 		return -1;
 	case OPT_REPORT:
 		cfg->report = true;
@@ -483,6 +483,11 @@ enum cli_result cli_parse(int argc, char **argv, struct config *cfg)
 enum cli_result cli_parse_top(int argc, char **argv, struct config *cfg)
 {
 	return parse_args(argc, argv, true, cfg);
+}
+
+const struct option *cli_options(void)
+{
+	return long_opts;
 }
 
 void cli_free(struct config *cfg)

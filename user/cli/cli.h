@@ -3,6 +3,8 @@
 #ifndef BPFPROF_CLI_H
 #define BPFPROF_CLI_H
 
+#include <getopt.h>
+
 #include "base/config.h"
 
 enum cli_result {
@@ -18,5 +20,8 @@ enum cli_result cli_parse(int argc, char **argv, struct config *cfg);
 /* The same for `bpfprof top [options]`, argv[0] being "top". */
 enum cli_result cli_parse_top(int argc, char **argv, struct config *cfg);
 void cli_free(struct config *cfg);
+
+/* The long options of a profile run and of top (the completion's words). */
+const struct option *cli_options(void);
 
 #endif

@@ -82,7 +82,7 @@ static const char help_after_formats[] =
 "  -q, --quiet           nothing on stderr but errors and warnings\n"
 "      --no-progress     no progress line (shown on a terminal for runs over 2 s)\n"
 "  -v, --verbose         the summary's details (lost, names, unwinding, tables, ...)\n"
-"                        under its short line, and libbpf's messages\n"
+"                        under its short line; -vv: and libbpf's log\n"
 "      --stats FILE      the summary's every count as JSON into FILE (for scripts;\n"
 "                        fleet mode: the latest interval's)\n"
 "  -h, --help            this help\n"

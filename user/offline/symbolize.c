@@ -442,15 +442,21 @@ static void usage_error(const char *msg)
 	      msg);
 }
 
+static const struct option opts[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "debug-dir", required_argument, NULL, 'D' },
+	{ "debuginfod-timeout", required_argument, NULL, 'T' },
+	{ NULL, 0, NULL, 0 },
+};
+
+const struct option *symbolize__options(void)
+{
+	return opts;
+}
+
 static int parse_args(int argc, char **argv, struct symbolize *s, const char **in,
 		      const char **out)
 {
-	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "debug-dir", required_argument, NULL, 'D' },
-		{ "debuginfod-timeout", required_argument, NULL, 'T' },
-		{ NULL, 0, NULL, 0 },
-	};
 	double timeout = DEFAULT_DEBUGINFOD_TIMEOUT;
 	int opt;
 

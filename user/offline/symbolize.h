@@ -7,7 +7,12 @@
 #ifndef BPFPROF_SYMBOLIZE_H
 #define BPFPROF_SYMBOLIZE_H
 
+#include <getopt.h>
+
 /* The subcommand (argv[0] "symbolize"): 0, 1 on failure, 2 on bad usage. */
 int symbolize__main(int argc, char **argv);
+
+/* Its long options (the completion's words). */
+const struct option *symbolize__options(void);
 
 #endif

@@ -280,7 +280,7 @@ static const char *unresolved_advice(const struct profile *p)
 	case UNNAMED_NO_KSYM:
 		return "most are kernel addresses: run as root, kernel.kptr_restrict=0";
 	default:
-		return "bpfprof -v says why";
+		return "bpfprof -v says why (its names: line)";
 	}
 }
 

@@ -22,6 +22,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "base/errors.h"
 #include "base/grow.h"
 #include "sampling/events.h"
 #include "procs/proc_maps.h"
@@ -430,7 +431,7 @@ int tracker__start(struct procs *procs, bool prompt, struct tracker **out)
 				   sizeof(int), sizeof(int), ncpus, NULL);
 	if (t->map_fd < 0) {
 		err = -errno;
-		fprintf(stderr, "bpfprof: cannot create the tracking map: %s\n", strerror(-err));
+		p_err("cannot create the tracking map: %s", strerror(-err));
 		goto fail;
 	}
 	events_tracking_attr(&attr);
@@ -439,14 +440,12 @@ int tracker__start(struct procs *procs, bool prompt, struct tracker **out)
 	t->pb = perf_buffer__new_raw(t->map_fd, TRACK_PAGES, &attr, on_record, t, NULL);
 	if (!t->pb) {
 		err = -errno;
-		fprintf(stderr, "bpfprof: cannot open the process tracking events: %s\n",
-			events__strerror(NULL, err));
+		p_err("cannot open the process tracking events: %s", events__strerror(NULL, err));
 		goto fail;
 	}
 	err = start_reader(t);
 	if (err) {
-		fprintf(stderr, "bpfprof: cannot start reading process tracking events: %s\n",
-			strerror(-err));
+		p_err("cannot start reading process tracking events: %s", strerror(-err));
 		goto fail;
 	}
 	*out = t;

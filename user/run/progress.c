@@ -147,9 +147,8 @@ void progress__tick(struct progress *p, const struct session *s, uint64_t now)
 	p->next_ns = now + PROGRESS_EVERY_NS;
 	if (session__total(s, TOTAL_SAMPLES, &samples) || session__peek_lost(s, &lost))
 		return;
-	fprintf(stderr, "\rbpfprof: %.0f s, %" PRIu64 " samples, %" PRIu64 " lost\033[K",
-		(now - p->start_ns) / 1e9, samples, lost);
-	fflush(stderr);
+	p_progress("%.0f s, %" PRIu64 " samples, %" PRIu64 " lost", (now - p->start_ns) / 1e9,
+		   samples, lost);
 	p->shown = true;
 }
 
@@ -157,7 +156,6 @@ void progress__clear(struct progress *p)
 {
 	if (!p->shown)
 		return;
-	fputs("\r\033[K", stderr);
-	fflush(stderr);
+	p_progress_clear();
 	p->shown = false;
 }

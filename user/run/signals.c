@@ -34,7 +34,6 @@ static bool same_request(void)
 
 static void abort_run(int sig)
 {
-	static const char msg[] = "\nbpfprof: aborted by a second signal: no profile written\n";
 	struct sigaction dfl = { .sa_handler = SIG_DFL };
 
 	if (same_request() || --signals_to_abort > 0)
@@ -44,7 +43,7 @@ static void abort_run(int sig)
 	term__restore();	/* bpfprof top's terminal */
 	if (abort_tmp_name)
 		unlinkat(abort_tmp_dirfd, abort_tmp_name, 0);
-	if (write(STDERR_FILENO, msg, sizeof(msg) - 1) < 0)
+	if (p_err_signal_safe("aborted by a second signal: no profile written"))
 		_exit(1);
 	/* die of the signal itself, as the shell expects of ^C */
 	sigemptyset(&dfl.sa_mask);

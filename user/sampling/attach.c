@@ -8,6 +8,7 @@
 
 #include <bpf/libbpf.h>
 
+#include "base/errors.h"
 #include "base/grow.h"
 #include "sampling/attach.h"
 
@@ -40,7 +41,7 @@ static int keep_fd(struct attachments *a, int fd)
 
 static int fail(const struct event *ev, int err)
 {
-	fprintf(stderr, "bpfprof: event '%s': %s\n", ev->name, events__strerror(ev, err));
+	p_err("event '%s': %s", ev->name, events__strerror(ev, err));
 	return err;
 }
 
@@ -98,15 +99,15 @@ static int attach_uprobe(struct attachments *a, struct bpf_program *prog, const 
 
 	if (access(ev->path, R_OK)) {
 		err = -errno;
-		fprintf(stderr, "bpfprof: event '%s': %s: %s\n", ev->name, ev->path, strerror(-err));
+		p_err("event '%s': %s: %s", ev->name, ev->path, strerror(-err));
 		return err;
 	}
 	/* libbpf finds the symbol's offset in the file (.symtab or .dynsym) */
 	link = bpf_program__attach_uprobe_opts(prog, -1, ev->path, 0, &opts);
 	if (!link) {
 		err = -errno;
-		fprintf(stderr, "bpfprof: event '%s': cannot attach (%s; is %s a function of %s?)\n",
-			ev->name, strerror(-err), ev->sym, ev->path);
+		p_err("event '%s': cannot attach (%s; is %s a function of %s?)", ev->name,
+		      strerror(-err), ev->sym, ev->path);
 		return err;
 	}
 	return attach__link(a, link);

@@ -13,6 +13,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
+#include "base/errors.h"
 #include "base/map_keys.h"
 
 #include "sampling/attach.h"
@@ -53,12 +54,11 @@ static int check_btf(const char *path)
 	if (!btf || err) {
 		err = err ? (int)err : -ENOENT;
 		if (path)
-			fprintf(stderr, "bpfprof: cannot read BTF from %s: %s\n", path,
-				bpf_strerror(err, msg, sizeof(msg)));
+			p_err("cannot read BTF from %s: %s", path, bpf_strerror(err, msg, sizeof(msg)));
 		else
-			fprintf(stderr, "bpfprof: kernel BTF not available (/sys/kernel/btf/vmlinux: "
-				"%s); a kernel built with CONFIG_DEBUG_INFO_BTF=y is needed, or --btf PATH\n",
-				bpf_strerror(err, msg, sizeof(msg)));
+			p_err("kernel BTF not available (/sys/kernel/btf/vmlinux: %s); a kernel built "
+			      "with CONFIG_DEBUG_INFO_BTF=y is needed, or --btf PATH",
+			      bpf_strerror(err, msg, sizeof(msg)));
 		return err;
 	}
 	btf__free(btf);
@@ -70,11 +70,11 @@ static void report_load_error(int err)
 	char msg[128];
 
 	if (err == -EPERM || err == -EACCES)
-		fprintf(stderr, "bpfprof: permission denied loading BPF programs: "
-			"run as root (or with CAP_BPF and CAP_PERFMON)\n");
+		p_err("permission denied loading BPF programs: run as root (or with CAP_BPF and "
+		      "CAP_PERFMON)");
 	else
-		fprintf(stderr, "bpfprof: failed to load BPF programs: %s (run with -v for libbpf's log)\n",
-			bpf_strerror(err, msg, sizeof(msg)));
+		p_err("failed to load BPF programs: %s (run with -vv for libbpf's log)",
+		      bpf_strerror(err, msg, sizeof(msg)));
 }
 
 static bool has_kind(const struct session_opts *opts, enum event_kind a, enum event_kind b)
@@ -138,7 +138,7 @@ static int create_sync_maps(struct session *s)
 		goto fail;
 	return 0;
 fail:
-	fprintf(stderr, "bpfprof: cannot create the drain's sync map: %s\n", strerror(errno));
+	p_err("cannot create the drain's sync map: %s", strerror(errno));
 	return -errno;
 }
 
@@ -197,8 +197,8 @@ static int set_cgroup(struct session *s, const char *path)
 	else if (bpf_map_update_elem(bpf_map__fd(s->skel->maps.cgroup), &zero, &fd, BPF_ANY))
 		err = -errno;
 	if (err)
-		fprintf(stderr, "bpfprof: cannot use cgroup %s: %s\n", path,
-			err == -ENOTDIR ? "not a cgroup v2 directory" : strerror(-err));
+		p_err("cannot use cgroup %s: %s", path,
+		      err == -ENOTDIR ? "not a cgroup v2 directory" : strerror(-err));
 	if (fd >= 0)
 		close(fd);
 	return err;
@@ -213,8 +213,7 @@ static int set_filters(struct session *s, const struct session_opts *opts)
 		__u64 start = opts->tid_starts[i];
 
 		if (bpf_map_update_elem(bpf_map__fd(s->skel->maps.tids), &tid, &start, BPF_ANY)) {
-			fprintf(stderr, "bpfprof: cannot filter on thread %d: %s\n", opts->tids[i],
-				strerror(errno));
+			p_err("cannot filter on thread %d: %s", opts->tids[i], strerror(errno));
 			return -errno;
 		}
 	}
@@ -343,7 +342,7 @@ int session__add_tgid(struct session *s, pid_t tgid, uint64_t start_ticks)
 	__u64 start = start_ticks;
 
 	if (bpf_map_update_elem(bpf_map__fd(s->skel->maps.tgids), &key, &start, BPF_ANY)) {
-		fprintf(stderr, "bpfprof: cannot filter on process %d: %s\n", tgid, strerror(errno));
+		p_err("cannot filter on process %d: %s", tgid, strerror(errno));
 		return -errno;
 	}
 	return 0;
@@ -371,7 +370,7 @@ static int attach_helpers(struct session *s)
 	if (!err && s->follow_forks)
 		err = attach_one(s, s->skel->progs.follow);
 	if (err && s->follow_forks) {
-		fprintf(stderr, "bpfprof: cannot follow the command's children: %s\n", strerror(-err));
+		p_err("cannot follow the command's children: %s", strerror(-err));
 		return err;
 	}
 	if (err || (s->tracks_exec && attach_one(s, s->skel->progs.exec)))

@@ -15,7 +15,6 @@
 #include <string.h>
 
 #include "unwind/keeps_fp.h"
-#include "unwind/unwind_table.h"
 
 #define FP_TINY_BYTES	16
 
@@ -71,11 +70,4 @@ void plt_ranges__find(Elf *elf, struct plt_ranges *plts)
 			plts->n++;
 		}
 	}
-}
-
-/* Every function keeps one: a frame-pointer step from any of its frames
- * but the prologue's instructions is right. */
-bool unwind_table__keeps_fp(const struct unwind_table *t)
-{
-	return t->nrows && !t->fdes_without_fp;
 }

@@ -454,6 +454,13 @@ int unwind_table__build(int fd, struct unwind_table *t)
 	return unwind_table__build_limited(fd, t, &none);
 }
 
+/* Every function keeps one (keeps_fp.c): a frame-pointer step from any of
+ * its frames but the prologue's instructions is right. */
+bool unwind_table__keeps_fp(const struct unwind_table *t)
+{
+	return t->nrows && !t->fdes_without_fp;
+}
+
 int unwind_table__build_limited(int fd, struct unwind_table *t, const struct unwind_limits *lim)
 {
 	struct builder b = { .t = t, .lim = lim };

@@ -46,7 +46,7 @@ const struct unwind_row *unwind_table__find(const struct unwind_table *t, uint64
 
 /* The file keeps frame pointers everywhere: every function's CFI sets
  * CFA = rbp + 16 with the caller's rbp at CFA - 16 once past its prologue
- * (see fde_keeps_fp() for what else is allowed), so a frame-pointer step
+ * (see fp_shape__keeps() for what else is allowed), so a frame-pointer step
  * from any of its frames but the prologue's instructions is right. */
 bool unwind_table__keeps_fp(const struct unwind_table *t);
 

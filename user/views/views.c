@@ -269,6 +269,11 @@ static int run(const struct view_args *a)
 	return err ? 1 : 0;
 }
 
+const struct option *views__options(void)
+{
+	return view_opts;
+}
+
 int views__main(int argc, char **argv)
 {
 	struct view_args a;
