@@ -6,7 +6,7 @@
 #                stderr only through base/errors.c (tools/check_printer.sh)
 #   make profile set up, build and profile the whole system for 10 s into profile.folded
 #   make bench   cost and fidelity against perf, measured side by side (tools/bench/)
-#   make soak    10 minutes of fleet mode under process churn
+#   make soak    an hour of fleet mode under mixed churn (RSS held flat)
 #   make fuzz    each parser's libFuzzer target for FUZZ_RUNS executions (tests/fuzz/)
 #   make install  PREFIX (/usr/local), DESTDIR; make deb: a Debian package of it (build/deb/)
 
@@ -248,12 +248,14 @@ valgrind-cli: bpfprof
 		echo "valgrind: bpfprof $$args: exit $$rc, no memcheck error"; done; \
 	exit $$fail
 
-# The churn soak: 10 minutes of fleet mode under process churn (make soak);
+# The churn soak: an hour of fleet mode under process, mapping, cgroup and
+# JIT-map churn (make soak; RSS every 3 s in $(BUILD)/soak/rss.tsv);
 # make test runs a 60-second one.
-SOAK_SECONDS ?= 600
+SOAK_SECONDS ?= 3600
 # (the release build: ASan's quarantine would hide the memory figures)
-soak: bpfprof examples
-	BPFPROF=./bpfprof EXAMPLES=$(BUILD)/examples bash tests/soak/soak.sh $(SOAK_SECONDS)
+soak: bpfprof examples $(BUILD)/tests/gen/map_churn
+	BPFPROF=./bpfprof EXAMPLES=$(BUILD)/examples GEN=$(BUILD)/tests/gen SOAK_OUT=$(BUILD)/soak \
+		bash tests/soak/soak.sh $(SOAK_SECONDS)
 
 soak-smoke:
 	$(MAKE) soak SOAK_SECONDS=60

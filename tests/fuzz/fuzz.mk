@@ -42,7 +42,7 @@ FUZZ_SRCS_proc_maps := user/procs/proc_maps.c
 FUZZ_SRCS_ksyms     := user/symbols/ksyms.c user/base/grow.c
 FUZZ_SRCS_cli       := user/cli/cli.c user/cli/cli_modes.c user/cli/cli_usage.c user/cli/cli_values.c user/base/errors.c user/base/term_safe.c user/base/formats.c user/sampling/events.c
 FUZZ_SRCS_events    := user/sampling/events.c
-FUZZ_SRCS_tracker   := user/procs/procs.c user/procs/prune.c user/procs/track_budget.c user/procs/fork_copy.c user/procs/proc_owner.c user/procs/target.c user/procs/proc_maps.c user/sampling/events.c \
+FUZZ_SRCS_tracker   := user/procs/procs.c user/procs/prune.c user/procs/unmapped.c user/procs/track_budget.c user/procs/fork_copy.c user/procs/proc_owner.c user/procs/target.c user/procs/proc_maps.c user/sampling/events.c \
                        user/base/grow.c
 # tracker.c is #included by fuzz_tracker.c (its decoder is static)
 FUZZ_DEPS_tracker   := user/procs/tracker.c

@@ -17,10 +17,14 @@
 # 200 got tables). The stages note the count of interval lines written
 # when the fleet began (base_line) and when its last member exited
 # (fleet_line). Then it waits to be ended (bpfprof's SIGTERM).
-# Usage: workload.sh SECS INTERVAL DIR EXAMPLES FLEET
+# Before the fleet, for MIX seconds, the mixed churn of issue 36 (mix.sh):
+# mapping churn, cgroups made and removed with a process in each, and JIT
+# programs naming their code in perf maps, beside churn; soak.sh holds the
+# agent's RSS over that stretch to its caps.
+# Usage: workload.sh SECS INTERVAL DIR EXAMPLES FLEET MIX GEN
 set -u
-trap 'exit 0' TERM	# bpfprof's, at the end: a clean end, bpfprof exits 0
-SECS=$1 interval=$2 T=$3 EX=$4 FLEET=$5
+trap 'kill $(jobs -p) 2>/dev/null; wait; exit 0' TERM	# bpfprof's, at the end: a clean end, bpfprof exits 0
+SECS=$1 interval=$2 T=$3 EX=$4 FLEET=$5 MIX=$6 GEN=$7
 
 intervals_written() { local f=("$T/out"/*.folded); [ -e "${f[0]}" ] && echo ${#f[@]} || echo 0; }
 
@@ -39,6 +43,11 @@ intervals_written >"$T/again_last"
 burst=()
 for i in $(seq 1 20); do "$T/bin/burst_$i" 1 >/dev/null & burst+=($!); done
 wait "${burst[@]}"
+if [ "$MIX" -gt 0 ]; then
+	date +%s >"$T/mix_start"
+	bash tests/soak/mix.sh "$MIX" "$T" "$EX" "$GEN" & wait $!	# (a wait hears the TERM)
+	date +%s >"$T/mix_end"
+fi
 n=$(intervals_written)
 while [ "$(intervals_written)" -lt $((n + 2)) ]; do sleep 0.2; done
 intervals_written >"$T/base_line"

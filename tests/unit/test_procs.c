@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
@@ -581,5 +582,70 @@ Test(procs, the_cap_forgets_the_oldest_counted)
 	cr_expect_str_eq(f.comm, "?");
 	cr_expect_null(procs__find(p, FAKE, 0, EXEC_LATEST, 0x100000), "the oldest went");
 	cr_expect_not_null(procs__find(p, FAKE, 0, EXEC_LATEST, 0x100000 + 10 * 0x1000));
+	procs__free(p);
+}
+
+/* This process maps a page of its own executable, executable, n times,
+ * each recorded as the tracker would (its inode, the time it was seen). */
+static void map_own_pages(struct procs *p, void **at, int n)
+{
+	struct stat st;
+	int fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+
+	cr_assert(fd >= 0 && !fstat(fd, &st));
+	for (int i = 0; i < n; i++) {
+		at[i] = mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
+		cr_assert_neq(at[i], MAP_FAILED);
+		struct vma v = { .start = (uint64_t)(uintptr_t)at[i],
+				 .end = (uint64_t)(uintptr_t)at[i] + 4096, .ino = st.st_ino,
+				 .time = procs__now(), .path = "/self" };
+		cr_assert_eq(procs__mmap(p, getpid(), &v), 0);
+	}
+	close(fd);
+}
+
+/* Unmapped and never mapped over (no munmap record exists): a process that
+ * made 64 new mappings since /proc was last read for it is read again, and
+ * what it no longer has goes once the samples up to that reading are
+ * drained; what it still maps stays. */
+Test(procs, unmapped_mappings_go_once_read_gone_and_drained)
+{
+	enum { N = 70, KEEP = 4 };
+	struct procs *p = procs__new();
+	void *at[N];
+
+	cr_assert_not_null(p);
+	map_own_pages(p, at, N);
+	for (int i = KEEP; i < N; i++)
+		munmap(at[i], 4096);
+	procs__reap(p, procs__now());	/* read now: gone, not drained yet */
+	cr_expect_eq(procs__vmas(p), N, "samples before the reading may still name them");
+	procs__reap(p, procs__now());
+	cr_expect_eq(procs__vmas(p), KEEP, "%zu kept", procs__vmas(p));
+	for (int i = 0; i < KEEP; i++)
+		cr_expect_not_null(procs__find(p, getpid(), 0, EXEC_LATEST, (uint64_t)(uintptr_t)at[i]),
+				   "mapped %d stays", i);
+	cr_expect_null(procs__find(p, getpid(), 0, EXEC_LATEST, (uint64_t)(uintptr_t)at[KEEP]));
+	cr_expect_eq(procs__forgotten(p).n, 0, "not the cap's");
+	for (int i = 0; i < KEEP; i++)
+		munmap(at[i], 4096);
+	procs__free(p);
+}
+
+/* /proc is read for a process only as often as it makes new mappings: a
+ * few unmapped are left to the next reading (the cap is the backstop). */
+Test(procs, unmapped_are_read_only_after_many_new_mappings)
+{
+	enum { N = 10 };
+	struct procs *p = procs__new();
+	void *at[N];
+
+	cr_assert_not_null(p);
+	map_own_pages(p, at, N);
+	for (int i = 0; i < N; i++)
+		munmap(at[i], 4096);
+	procs__reap(p, procs__now());
+	procs__reap(p, procs__now());
+	cr_expect_eq(procs__vmas(p), N, "not read yet: %zu", procs__vmas(p));
 	procs__free(p);
 }

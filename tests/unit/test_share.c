@@ -63,3 +63,32 @@ Test(share, syncs_a_burst_then_a_rate)
 	cr_expect(share__admit_sync(&s, 5 * S + S / 4 + 1000));
 	cr_expect(!share__admit_sync(&s, 5 * S + S / 4 + 2000));
 }
+
+/* An exec starts a fresh share: a program that spent its share (a loop
+ * mapping files) and then execs is not held to it; rows held stay counted
+ * (the old image's tables go as they are released); no exec, or the same
+ * one synced again, changes nothing. */
+Test(share, an_exec_starts_a_fresh_share)
+{
+	struct share s;
+	uint64_t stamp = 0;
+
+	share__init(&s, 0);
+	while (share__admit(&s, 0) == SHARE_OK)
+		;
+	share__charge(&s, SHARE_BUILD_BURST_S + 5.0);
+	s.rows = 700;
+	s.refused = 3;
+	share__sync_exec(&s, &stamp, 0, 1 * S);	/* no exec seen */
+	cr_expect_eq(share__admit(&s, 1 * S), SHARE_BUILD_TIME);
+	share__sync_exec(&s, &stamp, 42, 1 * S);	/* an exec at 42 */
+	cr_expect_eq(stamp, 42);
+	cr_expect_eq(s.refused, 0);
+	cr_expect_eq(s.rows, 700, "its held rows are still held");
+	size_t taken = 0;
+	while (share__admit(&s, 1 * S) == SHARE_OK)
+		taken++;
+	cr_expect_eq(taken, (size_t)SHARE_TABLES_BURST, "a whole burst again");
+	share__sync_exec(&s, &stamp, 42, 1 * S);	/* synced again, same exec */
+	cr_expect_eq(share__admit(&s, 1 * S), SHARE_TABLES, "the same exec renews nothing");
+}

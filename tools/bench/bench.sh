@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # make bench: what bpfprof costs and how well it agrees with perf, measured
 # against `perf record` at the same frequency in the same run, or against
-# a goal. Eleven parts:
+# a goal. Twelve parts:
 #
 #   1 workload slowdown      3 time to a flame graph   5 fidelity (top-10 shares)
 #   2 the profiler's cost    4 memory                  6 fleet cost (--interval)
 #   7 auto/fp/dwarf           8 the flame graph page: 100k stacks, first paint
 #   9 inline frames' cost    10 a build (make -j2)     11 fleet mode under churn
+#  12 a busy server (PostgreSQL under pgbench, process churn; busy_server.sh)
 #
 # Prints a table on stdout (progress goes to stderr) and writes the same
 # figures as JSON. A benchmark, not a test: nothing here fails on a number.
@@ -27,7 +28,7 @@ BPFPROF_SRC=${BPFPROF:-$ROOT/bpfprof}
 EX=${EXAMPLES:-$ROOT/build/examples}
 BB=${BENCH_BUILD:-$ROOT/build/bench}
 MODE=full
-PARTS="1 2 3 4 5 6 7 8 9 10 11"
+PARTS="1 2 3 4 5 6 7 8 9 10 11 12"
 OUT_JSON=$ROOT/tools/bench/results.json
 OUT_TABLE=$ROOT/tools/bench/results.txt
 
@@ -56,6 +57,7 @@ if [ "$MODE" = full ]; then
 	P8_STACKS=100000
 	P10_REPS=3; P10_START_REPS=7
 	P11_SECS=600
+	P12_SECS=600; P12_BASE=60	# the agent's run; the load without it, before and after
 else
 	P1_HZ="99"; P1_REPS=1; P1_SECS=0.3
 	P2_HZ=997; P2_REPS=1; P2_SECS=0.5
@@ -66,6 +68,7 @@ else
 	P8_STACKS=2000
 	P10_REPS=1; P10_START_REPS=1
 	P11_SECS=4
+	P12_SECS=5; P12_BASE=2; P12_READ=1
 fi
 # first paint of the page for P8_STACKS distinct stacks, in headless Chromium
 P8_BUDGET_MS=5000
@@ -89,6 +92,7 @@ cleanup() {
 	for p in "${STARTED[@]}"; do
 		kill -TERM "$p" 2>/dev/null || true
 	done
+	p12_pg_stop
 	if [ -n "$STATS_OLD" ]; then
 		sysctl -qw kernel.bpf_stats_enabled="$STATS_OLD" || true
 	fi
@@ -1174,6 +1178,9 @@ part9() {
 		"$(calc "${frames[no-inline]:-0} / ${end[no-inline]}")"
 }
 
+# ============================ 12. a busy server (its own file: busy_server.sh)
+. tools/bench/busy_server.sh
+
 # ================================================================== main
 # Without BPF (not root, lockdown) there is nothing to measure: the smoke run
 # says so loudly and passes, as the end-to-end tests do; the full run fails.
@@ -1224,7 +1231,7 @@ for p in $PARTS; do
 	part_start=$(date +%s)
 	case $p in
 	1) part1 ;; 2) part2 ;; 3) part3 ;; 4) part4 ;; 5) part5 ;; 6) part6 ;; 7) part7 ;; 8) part8 ;; 9) part9 ;;
-	10) part10 ;; 11) part11 ;;
+	10) part10 ;; 11) part11 ;; 12) part12 ;;
 	*) die "no part $p" ;;
 	esac
 	PART_TIMES+=("part $p $(( $(date +%s) - part_start )) s")

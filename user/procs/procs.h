@@ -24,6 +24,8 @@ struct vma {
 	uint32_t dev_major, dev_minor;
 	uint64_t ino;
 	uint64_t time;		/* CLOCK_MONOTONIC ns when it was seen mapped */
+	uint64_t gone;		/* ... when /proc no longer had it (0: not seen gone;
+				 * procs/unmapped.c) */
 	char *path;		/* "" for anonymous memory, "[vdso]"... */
 	struct file_entry *file;	/* its file's registry entry (files.h);
 					 * NULL: none, or no registry */

@@ -24,6 +24,7 @@ struct proc {
 	size_t nexecs;
 	struct vma *vmas;		/* of every image, each stamped with its time */
 	size_t nvmas, cap;
+	size_t vmas_checked;	/* mapped at the last reading of /proc (unmapped.c) */
 	struct proc *older;	/* the previous process with this pid */
 	pid_t parent;		/* who forked it, when that was seen (0: unknown) */
 	bool changed;		/* listed in procs.changed */
@@ -70,6 +71,12 @@ void proc__image_bounds(const struct proc *pr, uint64_t time, uint64_t *from, ui
  * still need dropped, then the oldest past PROCS_MAX_VMAS (counted, the
  * process named). Returns how many went. */
 size_t proc__prune(struct procs *p, struct proc *pr, uint64_t before);
+
+/* unmapped.c: whether pr made enough new mappings since /proc was last read
+ * for it to be read again; then its mappings recorded before now that
+ * /proc no longer has marked gone (vma.gone = now). Returns how many. */
+bool proc__unmapped_due(const struct proc *pr);
+size_t proc__mark_unmapped(struct proc *pr, uint64_t now);
 
 /* fork_copy.c: pc, forked by pp at time, copies pp's mappings when first
  * needed (procs__inherit(): 0, or -ENOMEM with none copied after). */

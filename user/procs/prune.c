@@ -10,8 +10,10 @@
  *   - its image ended: an exec before `before` replaced it;
  *   - newer mappings of its image, all recorded before `before`, cover
  *     its whole range: procs__find() and the walks take the newest over an
- *     address, so it is never asked for again (the tracker has no munmap
- *     record: a range unmapped and never mapped over stays, to the cap).
+ *     address, so it is never asked for again;
+ *   - /proc no longer had it (unmapped.c: perf has no munmap record; read
+ *     for a process only as often as it makes new mappings), and every
+ *     sample up to that reading is drained.
  * The cap is the backstop: past PROCS_MAX_VMAS the oldest go, counted,
  * the process named (procs__forgotten()).
  */
@@ -109,9 +111,13 @@ static int mark_unreachable(const struct proc *pr, uint64_t before, bool *drop)
 		}
 		if (pr->from || v->time <= heirs)
 			continue;	/* a fork's copy may need it */
-		if ((until != UINT64_MAX && until < before) || covered(&c, v->start, v->end))
+		if ((until != UINT64_MAX && until < before) || covered(&c, v->start, v->end)) {
 			drop[i] = true;
-		else if (v->time < before)
+			continue;
+		}
+		/* gone, it still hides what it mapped over */
+		drop[i] = v->gone && v->gone < before;
+		if (v->time < before)
 			err = cover_add(&c, v->start, v->end);
 	}
 	free(c.r);
@@ -187,8 +193,12 @@ size_t proc__prune(struct procs *p, struct proc *pr, uint64_t before)
 	bool *drop;
 	size_t over, n;
 
-	if (pr->exited || pr->nvmas < 2)
+	if (pr->exited)
 		return 0;	/* an exited one goes whole, at its reap */
+	if (proc__unmapped_due(pr))
+		proc__mark_unmapped(pr, procs__now());
+	if (pr->nvmas < 1)
+		return 0;
 	drop = calloc(pr->nvmas, sizeof(*drop));
 	if (!drop)
 		return 0;	/* kept: tried again at the next reap */

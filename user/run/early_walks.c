@@ -25,6 +25,7 @@ struct early_walks {
 	struct walked *done[2];		/* per generation, newest first */
 	size_t ndone[2];
 	uint64_t stops[2][STAT_MAX];	/* the walks' ends, per generation */
+	uint64_t retry_at;		/* CLOCK_MONOTONIC ns: every held stack tried again */
 };
 
 static void walk(struct early_walks *w, const struct early_stack *e)
@@ -118,8 +119,22 @@ int early_walks__read(struct early_walks *w)
 	return n > 0 ? n : 0;	/* a read that failed leaves them in the ring */
 }
 
-void early_walks__walk_ready(struct early_walks *w)
+/* Under churn stacks came or entries were written at almost every
+ * wake-up, and each tried every held stack again: 600 entry reads a second
+ * (1,500 lookups) beside pgbench and a mapping churner. A stack tried and
+ * left waits for its process's sync (early_walks__synced() takes it then)
+ * or for a build to be done, which this retry catches. */
+#define EARLY_RETRY_NS	250000000ull
+
+void early_walks__walk_ready(struct early_walks *w, bool all)
 {
+	uint64_t now = procs__now();
+
+	if (!all && now < w->retry_at) {
+		early__take_fresh(w->q, walk_if_ready, w);
+		return;
+	}
+	w->retry_at = now + EARLY_RETRY_NS;
 	early__take(w->q, 0, walk_if_ready, w);
 }
 

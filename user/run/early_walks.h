@@ -33,8 +33,11 @@ int early_walks__fd(const struct early_walks *w);
 int early_walks__read(struct early_walks *w);
 
 /* Walks the stacks held whose processes are ready. Two map lookups a
- * stack: worth it only when stacks came or entries were written. */
-void early_walks__walk_ready(struct early_walks *w);
+ * stack: worth it only when stacks came or entries were written. The
+ * stacks that came since the last call are tried each time; all of them
+ * (a build done makes its processes ready: resync.c) at most every
+ * EARLY_RETRY_NS, or when `all` says so (the end). */
+void early_walks__walk_ready(struct early_walks *w, bool all);
 
 /* tgid was synced: its stacks held are walked now if it has its entry,
  * or none (one that waits for an exec's or a build's stays held). */

@@ -54,7 +54,7 @@ static int consume_tracking(struct run *r)
 	if (!err && r->py)
 		pyprof__poll(r->py);
 	if (!err && r->early && retry)
-		early_walks__walk_ready(r->early);
+		early_walks__walk_ready(r->early, false);
 	return err;
 }
 
@@ -271,14 +271,14 @@ static void wait_early_tables(struct run *r)
 	if (!r->early || !r->unwinder || !ended)
 		return;
 	early_walks__read(r->early);
-	early_walks__walk_ready(r->early);
+	early_walks__walk_ready(r->early, true);
 	for (int ms = 0; ms < EARLY_WAIT_MS && early_walks__waiting(r->early) &&
 	     unwinder__busy(r->unwinder); ms += 20)
 		if (poll(&pfd, 1, 20) > 0)
 			break;
 	early_walks__read(r->early);
 	unwinder__sync(r->unwinder, r->procs, r->roots, r->nroots);
-	early_walks__walk_ready(r->early);
+	early_walks__walk_ready(r->early, true);
 }
 
 /* Stops sampling and writes what is left: runs after errors too, so

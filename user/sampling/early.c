@@ -12,6 +12,7 @@ struct early {
 	struct ring_buffer *ring;
 	struct early_stack *held[EARLY_HELD];	/* a FIFO: first at head */
 	size_t head, n;
+	size_t fresh;		/* the last ones, not tried by a take yet */
 	early_fn *overflow;
 	void *arg;
 };
@@ -32,12 +33,15 @@ static int on_record(void *ctx, void *data, size_t size)
 		q->n--;
 		q->overflow(e, q->arg);
 		free(e);
+		if (q->fresh > q->n)
+			q->fresh = q->n;
 	}
 	e = malloc(head + rec->len);
 	if (!e)
 		return -ENOMEM;
 	memcpy(e, data, head + rec->len);
 	q->held[(q->head + q->n++) % EARLY_HELD] = e;
+	q->fresh++;
 	return 0;
 }
 
@@ -83,21 +87,38 @@ bool early__holds(const struct early *q, pid_t tgid)
 	return false;
 }
 
+/* Tries the held stacks from index `from` on (of tgid; 0: all), compacted
+ * in place, order kept; the fresh ones it tried are fresh no more. */
+static void take_from(struct early *q, size_t from, pid_t tgid,
+		      bool (*take)(const struct early_stack *e, void *arg), void *arg)
+{
+	size_t kept = from, fresh_from = q->n - q->fresh, fresh_kept = 0, i;
+
+	for (i = from; i < q->n; i++) {
+		struct early_stack *e = q->held[(q->head + i) % EARLY_HELD];
+		bool tried = !tgid || e->key.tgid == (__u32)tgid;
+
+		if (tried && take(e, arg)) {
+			free(e);
+			continue;
+		}
+		fresh_kept += i >= fresh_from && !tried;
+		q->held[(q->head + kept++) % EARLY_HELD] = e;
+	}
+	q->n = kept;
+	q->fresh = fresh_kept;
+}
+
 void early__take(struct early *q, pid_t tgid, bool (*take)(const struct early_stack *e, void *arg),
 		 void *arg)
 {
-	size_t kept = 0, i;
+	take_from(q, 0, tgid, take, arg);
+}
 
-	/* compacted in place, order kept */
-	for (i = 0; i < q->n; i++) {
-		struct early_stack *e = q->held[(q->head + i) % EARLY_HELD];
-
-		if ((!tgid || e->key.tgid == (__u32)tgid) && take(e, arg))
-			free(e);
-		else
-			q->held[(q->head + kept++) % EARLY_HELD] = e;
-	}
-	q->n = kept;
+void early__take_fresh(struct early *q, bool (*take)(const struct early_stack *e, void *arg),
+		       void *arg)
+{
+	take_from(q, q->n - q->fresh, 0, take, arg);
 }
 
 void early__free(struct early *q)

@@ -40,6 +40,12 @@ bool early__holds(const struct early *q, pid_t tgid);
 void early__take(struct early *q, pid_t tgid, bool (*take)(const struct early_stack *e, void *arg),
 		 void *arg);
 
+/* The same, over the stacks that came since the last take tried them
+ * (every take tries those it looks at): a stack tried and left waits for a
+ * change of its process, which the caller knows of. */
+void early__take_fresh(struct early *q, bool (*take)(const struct early_stack *e, void *arg),
+		       void *arg);
+
 void early__free(struct early *q);
 
 #endif

@@ -8,6 +8,17 @@ void share__init(struct share *s, uint64_t now)
 			     .syncs = SHARE_SYNCS_BURST, .at_ns = now };
 }
 
+void share__sync_exec(struct share *s, uint64_t *stamp, uint64_t exec_stamp, uint64_t now)
+{
+	size_t rows = s->rows;
+
+	if (!exec_stamp || exec_stamp == *stamp)
+		return;
+	*stamp = exec_stamp;
+	share__init(s, now);
+	s->rows = rows;
+}
+
 static double refill(double have, double per_s, double burst, double seconds)
 {
 	have += per_s * seconds;

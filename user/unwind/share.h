@@ -53,6 +53,13 @@ struct share {
 
 void share__init(struct share *s, uint64_t now);
 
+/* The process's exec stamp at its sync (the BPF side's exec_times; 0:
+ * none seen) against the one its share was last kept for: an exec since
+ * starts a fresh share (the new program is not held to what the old one
+ * spent: a shell loop that mapped files, then execs the real work), rows
+ * kept (the old image's tables hold theirs until they are released). */
+void share__sync_exec(struct share *s, uint64_t *stamp, uint64_t exec_stamp, uint64_t now);
+
 /* Whether the process may start one more table now (SHARE_OK, taken) or
  * which limit says no. */
 enum share_limit share__admit(struct share *s, uint64_t now);

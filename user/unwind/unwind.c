@@ -323,6 +323,7 @@ void uproc__sync(struct unwinder *u, struct procs *procs, pid_t tgid)
 		return;
 	}
 	c->p->deferred = false;
+	share__sync_exec(&c->p->share, &c->p->share_exec, c->exec_time, procs__now());
 	if (add_current(c, procs) == 0 && c->maps.n)
 		write_entry(u, c);	/* pending: synced again when the builds are done */
 	else

@@ -50,6 +50,7 @@ struct uproc {
 	bool hurried;			/* its samples wait: its builds were made urgent */
 	bool exited;			/* gone, its entry kept while holds() says so */
 	struct share share;		/* its share of the table work */
+	uint64_t share_exec;		/* the exec stamp its share is kept for */
 };
 
 struct unwinder {
