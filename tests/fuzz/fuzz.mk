@@ -43,7 +43,7 @@ FUZZ_SRCS_ksyms     := user/symbols/ksyms.c user/base/grow.c
 FUZZ_SRCS_cli       := user/cli/cli.c user/cli/cli_modes.c user/cli/cli_usage.c user/cli/cli_values.c user/base/errors.c user/base/term_safe.c user/base/formats.c user/sampling/events.c
 FUZZ_SRCS_events    := user/sampling/events.c
 FUZZ_SRCS_tracker   := user/procs/procs.c user/procs/prune.c user/procs/unmapped.c user/procs/track_budget.c user/procs/fork_copy.c user/procs/proc_owner.c user/procs/target.c user/procs/proc_maps.c user/sampling/events.c \
-                       user/base/grow.c
+                       user/base/grow.c user/base/errors.c user/base/term_safe.c
 # tracker.c is #included by fuzz_tracker.c (its decoder is static)
 FUZZ_DEPS_tracker   := user/procs/tracker.c
 FUZZ_LIBS_tracker   := -lbpf -lelf -lz
@@ -59,7 +59,7 @@ FUZZ_SRCS_fde_index := user/elf/fde_index.c user/elf/cfi_bytes.c user/elf/elf_re
                        user/elf/elf_limits.c user/base/grow.c
 FUZZ_LIBS_fde_index := -ldw -lelf -lz
 FUZZ_SRCS_debug_file := user/elf/dwarf_lines.c user/elf/debug_file.c user/elf/debuginfod.c user/elf/debuginfod_curl.c user/base/url.c \
-                        user/base/open_regular.c user/base/errors.c user/base/term_safe.c
+                        user/base/open_regular.c user/base/errors.c user/base/term_safe.c user/elf/debug_trust.c user/elf/elf_read.c user/elf/elf_limits.c
 FUZZ_LIBS_debug_file := -ldw -lelf -lz -lm
 FUZZ_SRCS_views     := user/render/read_profile.c user/render/read_pprof.c user/render/vprof.c user/render/table.c \
                        user/render/fgtree.c user/render/svg.c user/render/flamegraph.c \
