@@ -2,7 +2,7 @@
 /*
  * Address ranges: the one table and the one search for "which range holds
  * this address" (kernel and ELF symbols, perf maps' entries, a process's
- * mappings, unwind rows; a profile's ids, each a range of one).
+ * mappings, unwind rows; and a profile's ids, looked up as exact keys).
  *
  * The containment rule, of every lookup here:
  *  - a range is [start, end): start inclusive, end EXCLUSIVE;
