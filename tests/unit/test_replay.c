@@ -294,3 +294,52 @@ Test(replay, no_entry_only_without_an_entry_of_that_image)
 	close(m.exec_fd);
 	free(e);
 }
+
+/* The same walk by replay__walk, its rows read from the BPF maps as the BPF
+ * side reads them: the file's run of a chunk (rows 3-6 of 10, the others
+ * another file's, whose pcs would answer a search that left the run). */
+Test(replay, by_the_rows_of_the_bpf_maps)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, outer_opts);
+	struct replay_maps m = entry_maps();
+	struct early_stack *e = copy(0x401010, 0x1234);
+	struct unwind_proc pr = entry;
+	struct unwind_row chunk[10];
+	__u64 ips[MAX_STACK_DEPTH];
+	__u32 nr = 0, slot = 0, tgid = 77, stop;
+	int rows_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, NULL, sizeof(__u32), sizeof(*chunk), 10,
+				     NULL);
+
+	cr_assert_geq(rows_fd, 0, "bpf_map_create: %s", strerror(errno));
+	outer_opts.inner_map_fd = rows_fd;
+	m.files_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY_OF_MAPS, NULL, sizeof(__u32), sizeof(__u32),
+				    1, &outer_opts);
+	cr_assert_geq(m.files_fd, 0, "bpf_map_create: %s", strerror(errno));
+	m.ranges_fd = new_map(BPF_MAP_TYPE_HASH, sizeof(struct exec_ranges));
+	for (__u32 i = 0; i < 10; i++) {
+		chunk[i] = (struct unwind_row){ .pc = i < 3 ? 0x10 * i : 0x9000 + i,
+						.cfa_reg = CFA_RSP, .cfa_offset = 8 };
+		if (i >= 3 && i < 7)
+			chunk[i] = rows[i - 3];
+		cr_assert_eq(bpf_map_update_elem(rows_fd, &i, &chunk[i], BPF_ANY), 0);
+	}
+	cr_assert_eq(bpf_map_update_elem(m.files_fd, &slot, &rows_fd, BPF_ANY), 0);
+	pr.maps[0].file = slot;
+	pr.maps[0].first = 3;
+	cr_assert_eq(bpf_map_update_elem(m.procs_fd, &tgid, &pr, BPF_ANY), 0);
+	e->key.tgid = tgid;
+	put(e, SP + 24, 0x400020);
+	put(e, SP + 32 + 8, 0x402005);
+	put(e, SP + 32, 0x5678);
+	stop = replay__walk(&m, e, ips, &nr);
+	cr_assert_eq(stop, STAT_UNWIND_END, "stop %u", stop);
+	cr_assert_eq(nr, 3);
+	cr_assert_eq(ips[1], 0x400020);
+	cr_assert_eq(ips[2], 0x402005);
+	close(rows_fd);
+	close(m.files_fd);
+	close(m.ranges_fd);
+	close(m.procs_fd);
+	close(m.exec_fd);
+	free(e);
+}

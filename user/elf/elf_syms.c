@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/addr_ranges.h"
 #include "elf/elf_limits.h"
 #include "elf/elf_read.h"
 #include "elf/elf_syms_layout.h"
@@ -219,27 +220,18 @@ bool elf_syms__full_symtab(const struct elf_syms *es)
 
 const char *elf_syms__lookup_vaddr(const struct elf_syms *es, uint64_t vaddr, uint64_t *sym_off)
 {
-	size_t lo = 0, hi;
+	struct addr_view v;
 	const struct esym *s;
+	size_t i;
 
 	if (!es)
 		return NULL;
-	/* The last symbol starting at or below vaddr: syms[< lo] start at or
-	 * below it, syms[>= hi] above. */
-	hi = es->nr_syms;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (es->syms[mid].start <= vaddr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (!lo)
+	/* one symbol an address (aliases merged), each end past its start */
+	v = ADDR_VIEW_ENDS(es->syms, es->nr_syms, start, end);
+	i = addr_view__find(&v, vaddr);
+	if (i == ADDR_NONE)
 		return NULL;
-	s = &es->syms[lo - 1];
-	if (vaddr >= s->end)
-		return NULL;
+	s = &es->syms[i];
 	if (sym_off)
 		*sym_off = vaddr - s->start;
 	return es->names + s->name;

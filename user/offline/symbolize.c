@@ -387,11 +387,14 @@ static int name_location(struct symbolize *s, Location *loc, const Mapping *m,
 	return set_lines(s, loc, name, c);
 }
 
-/* Every location without lines whose mapping has a file. */
+/* Every location without lines whose mapping has a file: the mappings
+ * indexed by id once, a lookup each (a scan each was quadratic). */
 static int name_locations(struct symbolize *s)
 {
 	Profile *pr = s->pr;
+	struct addr_ranges by_id = { 0 };
 
+	s->err = READ_PPROF_IDS(&by_id, pr->mapping, pr->n_mapping);
 	for (size_t i = 0; i < pr->n_location && !s->err; i++) {
 		Location *loc = pr->location[i];
 		size_t mi;
@@ -400,15 +403,15 @@ static int name_locations(struct symbolize *s)
 			s->already++;
 			continue;
 		}
-		for (mi = 0; mi < pr->n_mapping && pr->mapping[mi]->id != loc->mapping_id; mi++)
-			;
-		if (mi == pr->n_mapping || (uint64_t)pr->mapping[mi]->filename >= pr->n_string_table)
+		mi = read_pprof__at(&by_id, loc->mapping_id);
+		if (mi == SIZE_MAX || (uint64_t)pr->mapping[mi]->filename >= pr->n_string_table)
 			continue;
 		if (!s->files[mi].tried)
 			find_file(s, pr->mapping[mi], &s->files[mi]);
 		s->err = name_location(s, loc, pr->mapping[mi], &s->files[mi]);
 		pr->mapping[mi]->has_functions = true;
 	}
+	addr_ranges__free(&by_id);
 	return s->err;
 }
 

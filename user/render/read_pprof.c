@@ -42,48 +42,11 @@ static int64_t pp_string_index(const Profile *pr, const char *s)
 	return -1;
 }
 
-/* A pprof list's entries by id: (id, index) sorted once, searched in
- * O(log n) (ids need not be index + 1: a search each would be quadratic). */
-struct id_at {
-	uint64_t id;
-	size_t at;
-};
-
-struct pp_index {
-	struct id_at *e;
-	size_t n;
-};
-
-static int id_at_cmp(const void *a, const void *b)
+size_t read_pprof__at(const struct addr_ranges *ids, uint64_t id)
 {
-	const struct id_at *x = a, *y = b;
+	const struct addr_range *r = addr_ranges__first_at(ids, id);
 
-	return x->id != y->id ? (x->id > y->id) - (x->id < y->id) : (x->at > y->at) - (x->at < y->at);
-}
-
-/* x of the count entries of arr (Location **, Function **, Mapping **); 0 or -ENOMEM */
-#define PP_INDEX(x, arr, count) ({								\
-	(x)->n = (count);									\
-	(x)->e = malloc(((count) ? (count) : 1) * sizeof(*(x)->e));				\
-	for (size_t i_ = 0; (x)->e && i_ < (count); i_++)					\
-		(x)->e[i_] = (struct id_at){ .id = (arr)[i_]->id, .at = i_ };		\
-	if ((x)->e)									\
-		qsort((x)->e, (count), sizeof(*(x)->e), id_at_cmp);				\
-	(x)->e ? 0 : -ENOMEM; })
-
-/* The index of id's entry (the first listed of equal ids), SIZE_MAX if none. */
-static size_t pp_index__find(const struct pp_index *x, uint64_t id)
-{
-	size_t lo = 0, hi = x->n, mid;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (x->e[mid].id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < x->n && x->e[lo].id == id ? x->e[lo].at : SIZE_MAX;
+	return r ? r->at : SIZE_MAX;
 }
 
 /* Frames of one sample, at most: bpfprof writes 127 user and 127 kernel
@@ -98,7 +61,7 @@ static size_t pp_index__find(const struct pp_index *x, uint64_t id)
 /* A pprof profile being read: its id tables and one sample's frames. */
 struct pp_reader {
 	const Profile *pr;
-	struct pp_index loc, fn, map;
+	struct addr_ranges loc, fn, map;	/* READ_PPROF_IDS */
 	uint32_t ids[MAX_SAMPLE_FRAMES];
 	size_t frames;		/* of all samples so far */
 	char name[4096];	/* "file+0xADDR" */
@@ -139,7 +102,7 @@ static int location_frames(struct vprof *v, struct pp_reader *r, const Location 
 			   uint32_t *ids, size_t room)
 {
 	const Profile *pr = r->pr;
-	size_t mi = loc->mapping_id ? pp_index__find(&r->map, loc->mapping_id) : SIZE_MAX;
+	size_t mi = loc->mapping_id ? read_pprof__at(&r->map, loc->mapping_id) : SIZE_MAX;
 	const Perftools__Profiles__Mapping *m = mi != SIZE_MAX ? pr->mapping[mi] : NULL;
 	const char *dso = m ? pp_string(pr, m->filename) : "";
 	enum vkind kind = mapping_kind(dso);
@@ -148,7 +111,7 @@ static int location_frames(struct vprof *v, struct pp_reader *r, const Location 
 	int64_t id;
 
 	for (i = loc->n_line; i-- > 0;) {
-		size_t fi = pp_index__find(&r->fn, loc->line[i]->function_id);
+		size_t fi = read_pprof__at(&r->fn, loc->line[i]->function_id);
 		const char *name = fi != SIZE_MAX ? pp_string(pr, pr->function[fi]->name) : "";
 
 		if (!*name)
@@ -193,7 +156,7 @@ static int pprof_sample(struct vprof *v, struct pp_reader *r, const Perftools__P
 		return -E2BIG;	/* each location is a frame at least */
 	/* pprof lists the leaf first */
 	for (i = s->n_location_id; i-- > 0;) {
-		at = pp_index__find(&r->loc, s->location_id[i]);
+		at = read_pprof__at(&r->loc, s->location_id[i]);
 		n = at != SIZE_MAX ? location_frames(v, r, r->pr->location[at], r->ids + nids,
 						      MAX_SAMPLE_FRAMES - nids) : 0;
 		if (n < 0)
@@ -251,9 +214,9 @@ Profile *read_pprof__unpack(const uint8_t *buf, size_t len, bool *too_big)
 
 static void pp_reader__free(struct pp_reader *r)
 {
-	free(r->loc.e);
-	free(r->fn.e);
-	free(r->map.e);
+	addr_ranges__free(&r->loc);
+	addr_ranges__free(&r->fn);
+	addr_ranges__free(&r->map);
 	free(r);
 }
 
@@ -266,9 +229,9 @@ int read_pprof__parse(const char *what, const Profile *pr, struct vprof *v)
 
 	if (!err) {
 		r->pr = pr;
-		err = PP_INDEX(&r->loc, pr->location, pr->n_location);
-		err = err ?: PP_INDEX(&r->fn, pr->function, pr->n_function);
-		err = err ?: PP_INDEX(&r->map, pr->mapping, pr->n_mapping);
+		err = READ_PPROF_IDS(&r->loc, pr->location, pr->n_location);
+		err = err ?: READ_PPROF_IDS(&r->fn, pr->function, pr->n_function);
+		err = err ?: READ_PPROF_IDS(&r->map, pr->mapping, pr->n_mapping);
 	}
 	comm_key = pp_string_index(pr, "comm");
 	pid_key = pp_string_index(pr, "pid");

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/addr_ranges.h"
 #include "profile.pb-c.h"
 #include "render/vprof.h"
 
@@ -30,5 +31,20 @@ int read_pprof__load(const char *path, Perftools__Profiles__Profile **out);
  * counts' sum), -E2BIG (a sample's frames), -EFBIG (all frames), each
  * but -ENOMEM said on stderr with what. */
 int read_pprof__parse(const char *what, const Perftools__Profiles__Profile *pr, struct vprof *v);
+
+/* ids (zeroed) as the ids of a pprof list's count entries (arr: Location **,
+ * Function **, Mapping **), each id the key of its entry's index: sorted
+ * once, found in O(log n) by read_pprof__at (ids need not be index + 1: a
+ * scan for each would be quadratic). 0 or -ENOMEM. */
+#define READ_PPROF_IDS(ids, arr, count) ({							\
+	int e_ = addr_ranges__reserve((ids), (count));						\
+	for (size_t i_ = 0; !e_ && i_ < (count); i_++)						\
+		e_ = addr_ranges__add((ids), (arr)[i_]->id, (arr)[i_]->id, i_);		\
+	if (!e_)										\
+		addr_ranges__sort(ids);								\
+	e_; })
+
+/* The index of id's entry (of equal ids the first listed), SIZE_MAX if none. */
+size_t read_pprof__at(const struct addr_ranges *ids, uint64_t id);
 
 #endif

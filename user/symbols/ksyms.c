@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/addr_ranges.h"
 #include "base/grow.h"
 #include "symbols/ksyms.h"
 #include "base/parse_hex.h"
@@ -376,51 +377,19 @@ struct ksyms *ksyms__load_wait(struct ksyms_loader *l)
 	return ks;
 }
 
-/* Index of the first symbol with address >= addr. */
-static size_t lower_bound(const struct ksyms *ks, size_t hi, uint64_t addr)
-{
-	size_t lo = 0, mid;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (ks->syms[mid].addr < addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-/* Index of the first symbol with address > addr. */
-static size_t upper_bound(const struct ksyms *ks, uint64_t addr)
-{
-	size_t lo = 0, hi = ks->nr, mid;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (ks->syms[mid].addr <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 const struct ksym *ksyms__find(const struct ksyms *ks, uint64_t addr)
 {
-	const struct ksym *sym;
-	size_t i;
+	const struct addr_view v = ADDR_VIEW(ks ? ks->syms : NULL, ks ? ks->nr : 0, addr);
+	/* each symbol runs to the next address; aliases share an address:
+	 * the table's rule answers the first one listed */
+	size_t i = addr_view__find(&v, addr);
 
-	if (!ks || !ks->nr)
+	if (i == ADDR_NONE)
 		return NULL;
-	i = upper_bound(ks, addr);
-	if (!i)
+	if (ks->syms[i].addr == ks->syms[ks->nr - 1].addr &&
+	    addr - ks->syms[i].addr >= LAST_SYM_MAX_SIZE)
 		return NULL;
-	sym = &ks->syms[i - 1];
-	if (i == ks->nr && addr - sym->addr >= LAST_SYM_MAX_SIZE)
-		return NULL;
-	/* Aliases share an address: always answer the first one listed. */
-	return &ks->syms[lower_bound(ks, i - 1, sym->addr)];
+	return &ks->syms[i];
 }
 
 int ksyms__span(const struct ksyms *ks, uint64_t *start, uint64_t *end)

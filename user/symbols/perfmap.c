@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
+#include "base/addr_ranges.h"
 #include "base/open_regular.h"
 #include "base/parse_hex.h"
 #include "symbols/perfmap.h"
@@ -432,7 +433,8 @@ static int build_index(struct perfmap *pm)
 
 const char *perfmap__lookup(struct perfmap *pm, uint64_t addr)
 {
-	size_t lo = 0, hi;
+	struct addr_view v;
+	size_t i;
 
 	if (pm->indexed != pm->n && build_index(pm)) {
 		free(pm->bounds);	/* no index: nothing named until it is built */
@@ -440,18 +442,12 @@ const char *perfmap__lookup(struct perfmap *pm, uint64_t addr)
 		pm->nbounds = 0;
 		return NULL;
 	}
-	hi = pm->nbounds;
-	while (lo < hi) {	/* lo: the first bound past addr */
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (pm->bounds[mid].at <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (!lo || pm->bounds[lo - 1].who == NO_ENTRY)
+	/* each bound runs to the next: disjoint, no two at one address */
+	v = ADDR_VIEW(pm->bounds, pm->nbounds, at);
+	i = addr_view__find(&v, addr);
+	if (i == ADDR_NONE || pm->bounds[i].who == NO_ENTRY)
 		return NULL;
-	return pm->names + pm->entries[pm->bounds[lo - 1].who].name;
+	return pm->names + pm->entries[pm->bounds[i].who].name;
 }
 
 void perfmap__refusal(const struct stat *st, const struct proc_owner *owner, char *why,

@@ -5,6 +5,7 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 
+#include "base/addr_ranges.h"
 #include "unwind/replay.h"
 
 #define ROW_FDS		8	/* files' row maps open during one walk */
@@ -33,20 +34,11 @@ static bool stack_word(const struct walk *w, __u64 addr, __u64 *out)
 
 static const struct unwind_map *find_map(const struct walk *w, __u64 pc)
 {
-	__u32 lo = 0, hi = w->v->entry->nmaps;
+	/* sorted by start, none overlapping (bpf/profile.h) */
+	const struct addr_view v = ADDR_VIEW_ENDS(w->v->entry->maps, w->v->entry->nmaps, start, end);
+	size_t i = addr_view__find(&v, pc);
 
-	while (lo < hi) {
-		__u32 mid = lo + (hi - lo) / 2;
-		const struct unwind_map *m = &w->v->entry->maps[mid];
-
-		if (pc < m->start)
-			hi = mid;
-		else if (pc >= m->end)
-			lo = mid + 1;
-		else
-			return m;
-	}
-	return NULL;
+	return i == ADDR_NONE ? NULL : &w->v->entry->maps[i];
 }
 
 static bool in_exec_ranges(const struct walk *w, __u64 pc)
@@ -289,30 +281,50 @@ static int rows_fd(struct bpf_rows *r, __u32 slot)
 	return fd;
 }
 
-/* find_row() of bpf/find_row.bpf.h: a binary search, a lookup a step. */
+/* The rows one search read, kept: the row found is one of them. */
+#define ROW_READS	40	/* a search of 2^32 rows reads 34 */
+
+struct row_reads {
+	int fd;
+	__u32 first, n;
+	__u32 key[ROW_READS];
+	struct unwind_row row[ROW_READS];
+};
+
+/* addr_start_fn: row i of the file's, a lookup in its map */
+static int read_row_pc(void *arg, size_t i, uint64_t *pc)
+{
+	struct row_reads *r = arg;
+	__u32 key = r->first + (__u32)i, slot = r->n % ROW_READS;
+	int err = bpf_map_lookup_elem(r->fd, &key, &r->row[slot]);
+
+	if (err)
+		return err < 0 ? err : -EIO;
+	r->key[slot] = key;
+	r->n++;
+	*pc = r->row[slot].pc;
+	return 0;
+}
+
+/* find_row() of bpf/find_row.bpf.h: a binary search, a lookup a step (the
+ * BPF side takes the last row of pc <= vaddr; no two rows share a pc, so
+ * the table's first of equal starts is the same row). */
 static bool bpf_find_row(void *arg, const struct unwind_map *m, __u64 vaddr,
 			 struct unwind_row *out)
 {
-	int fd = rows_fd(arg, m->file);
-	__u32 lo = m->first, hi = m->first + m->nrows;
-	struct unwind_row row;
+	struct row_reads r = { .fd = rows_fd(arg, m->file), .first = m->first };
+	size_t i;
+	__u32 key;
 
-	if (fd < 0)
+	if (r.fd < 0 || addr_ranges__find_by(m->nrows, read_row_pc, &r, vaddr, &i))
 		return false;
-	while (lo < hi) {
-		__u32 mid = lo + (hi - lo) / 2;
-
-		if (bpf_map_lookup_elem(fd, &mid, &row))
-			return false;
-		if (row.pc <= vaddr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo == m->first)
-		return false;
-	lo--;
-	return bpf_map_lookup_elem(fd, &lo, out) == 0;
+	key = m->first + (__u32)i;
+	for (__u32 j = r.n < ROW_READS ? r.n : ROW_READS; j--;)
+		if (r.key[j] == key) {
+			*out = r.row[j];
+			return true;
+		}
+	return bpf_map_lookup_elem(r.fd, &key, out) == 0;
 }
 
 __u32 replay__walk(const struct replay_maps *m, const struct early_stack *e, __u64 *ips,

@@ -34,6 +34,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "base/addr_ranges.h"
 #include "base/grow.h"
 #include "unwind/cfi_check.h"
 #include "unwind/cfi_libdw.h"
@@ -478,18 +479,11 @@ int unwind_table__build_limited(int fd, struct unwind_table *t, const struct unw
 
 const struct unwind_row *unwind_table__find(const struct unwind_table *t, uint64_t pc)
 {
-	size_t lo = 0, hi = t->nrows;
+	/* each row holds up to the next one's pc (no two share one) */
+	const struct addr_view v = ADDR_VIEW(t->rows, t->nrows, pc);
+	size_t i = addr_view__find(&v, pc);
 
-	/* The last row with row.pc <= pc: lo ends as the count of such rows. */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (t->rows[mid].pc <= pc)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo ? &t->rows[lo - 1] : NULL;
+	return i == ADDR_NONE ? NULL : &t->rows[i];
 }
 
 void unwind_table__free(struct unwind_table *t)
