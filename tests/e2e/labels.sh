@@ -94,6 +94,7 @@ else
 	# before: the mimics carried the container id and pod UID they chose
 	want_tags wl_mimic "" "" "user@$AU.service"
 	want_tags wl_mimicpod "" "" "user@$AU.service"
+	kill "${WPID[wl_mimic]}" "${WPID[wl_mimicpod]}"	# two fewer spinning for the rest
 	cgroup_tag=$(tags_of "${WPID[wl_docker]}" | sed -n 's/^cgroup=//p')
 	check "labels: the cgroup label is the path under the mount ($cgroup_tag)" \
 		[ "$cgroup_tag" = "${CGDIR[wl_docker]#"$MNT"}" ]
