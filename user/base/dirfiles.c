@@ -358,8 +358,7 @@ static int append(struct dir_entry **list, size_t *n, size_t *cap, const char *n
 
 bool dirfiles__is_ours(const struct stat *st)
 {
-	return S_ISREG(st->st_mode) && st->st_uid == geteuid() && st->st_nlink == 1 &&
-	       !(st->st_mode & (S_IWGRP | S_IWOTH));
+	return S_ISREG(st->st_mode) && st->st_uid == geteuid() && st->st_nlink == 1;
 }
 
 int dirfiles__list(int dirfd, bool (*want)(const char *name, void *ctx), void *ctx,

@@ -67,10 +67,11 @@ int dirfiles__check_regular(int dirfd, const char *name);
 /* strerror() that knows DIRFILES_ENOTREG; err is -errno. */
 const char *dirfiles__strerror(int err);
 
-/* A file bpfprof made: regular, owned by the effective user, one link,
- * writable by nobody else. In a shared (sticky) directory another user can
- * plant any name but not a file of ours: what is not ours is never
- * deleted, replaced or appended to. */
+/* A file bpfprof made: regular, owned by the effective user, one link (not
+ * its mode: a umask of 002 makes ours group-writable). In a shared (sticky)
+ * directory another user can plant any name but not a file of ours, nor
+ * rename or remove ours: what is not ours is never deleted, replaced or
+ * appended to. */
 bool dirfiles__is_ours(const struct stat *st);
 
 /* The files of ours (dirfiles__is_ours) in the directory for which
