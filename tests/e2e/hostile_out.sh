@@ -224,9 +224,9 @@ mine=$(find "$H/spool" -name '*.folded' -user root | wc -l)
 check "issue 38: spool: the 3 planted items left alone, 2 of ours kept ($mine), said once" \
 	all [ "$(find "$H/spool" -name '0000000000000000999?-1-2.folded' -user "$ATTACKER" | wc -l)" -eq 3 ] -- \
 	[ "$mine" -eq 2 ] -- [ "$(grep -c 'spool directory .* holds 3 files named like its items' "$T/h38.err")" -eq 1 ]
-attacker sh -c "printf 'theirs\n' >'$H/theirs.folded'"
+attacker sh -c "printf 'theirs\n' >'$H/out/theirs.folded'"
 # before: renamed over it (root may, where the sticky rule stops everyone else)
 expect_error "issue 38: -o another user's file in a shared directory refused" 1 \
 	"theirs.folded: another user's file in a shared directory: left alone" \
-	"$BPFPROF" -d 0.3 -o "$H/theirs.folded"
-check "issue 38: -o: their file as it was" [ "$(cat "$H/theirs.folded")" = theirs ]
+	"$BPFPROF" -d 0.3 -o "$H/out/theirs.folded"
+check "issue 38: -o: their file as it was" [ "$(cat "$H/out/theirs.folded")" = theirs ]

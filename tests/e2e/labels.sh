@@ -62,13 +62,18 @@ else
 		WPID[$w]=$!
 	done
 	sleep 0.3
-	# a drain names the cgroups it met within a budget (0.1 s); on a machine this busy
-	# it can run out, which the run counts (labels.cgroups_named_later): then again
-	for try in 1 2 3; do
-		"$BPFPROF" -d 1.5 -o "$T/labels.pb.gz" --stats "$T/labels.json" 2>"$T/labels.err"
-		stat_true "$T/labels.json" '.labels.cgroups_named_later == 0' && break
-		echo "  (run $try: $(stat_of "$T/labels.json" .labels.cgroups_named_later) cgroups named later: again)"
-	done
+	# named_run STATS ARGS...: bpfprof ARGS --stats STATS, stderr to STATS.err. A drain
+	# names the cgroups it met within a budget (0.1 s); on a machine this busy it can
+	# run out, which the run counts (labels.cgroups_named_later): then again (3 tries)
+	named_run() {
+		local stats=$1 try; shift
+		for try in 1 2 3; do
+			"$BPFPROF" "$@" --stats "$stats" 2>"$stats.err"
+			stat_true "$stats" '.labels.cgroups_named_later == 0' && return 0
+			echo "  (run $try: $(stat_of "$stats" .labels.cgroups_named_later) cgroups named later: again)"
+		done
+	}
+	named_run "$T/labels.json" -d 1.5 -o "$T/labels.pb.gz"
 	# tags_in FILE [PID]: "KEY=VALUE" lines of go tool pprof -tags, of
 	# that process's samples only when PID is given
 	tags_in() {
@@ -106,7 +111,7 @@ else
 	check "labels: in a cgroup namespace of its own, the cgroup is the machine's path ($ns_tag)" \
 		[ "$ns_tag" = "${CGDIR[wl_k8s]#"$MNT"}" ]
 
-	"$BPFPROF" -d 1.5 --group-by container -o "$T/by_container.folded" 2>/dev/null
+	named_run "$T/by_container.json" -d 1.5 --group-by container -o "$T/by_container.folded"
 	roots_of() {	# the roots wl's lines have, one per line
 		awk -v w="$2" '{ split($0, f, ";"); if (f[2] == w) print f[1] }' "$1" | sort -u
 	}
@@ -118,14 +123,14 @@ else
 		[ "$(roots_of "$T/by_container.folded" wl_host)" = "container:none" ]
 	check "--group-by container: nothing else under container:$ID_A" \
 		[ "$(awk -F';' -v r="container:$ID_A" '$1 == r { print $2 }' "$T/by_container.folded" | sort -u)" = wl_docker ]
-	"$BPFPROF" -d 1.5 --group-by unit -o "$T/by_unit.html" 2>/dev/null
+	named_run "$T/by_unit.json" -d 1.5 --group-by unit -o "$T/by_unit.html"
 	check "--group-by unit: the page has the unit as a root frame" grep -q 'unit:web.service' "$T/by_unit.html"
 
 	# which labels: --labels, and fleet mode's default (no series per thread)
 	keys_of() {
 		go tool pprof -tags "$1" 2>/dev/null | sed -nE 's/^ ([a-z]+): Total.*/\1/p' | sort | tr '\n' ' '
 	}
-	"$BPFPROF" -d 1 --labels pid,container -o "$T/some.pb.gz" 2>/dev/null
+	named_run "$T/some.json" -d 1 --labels pid,container -o "$T/some.pb.gz"
 	check "--labels pid,container: the samples carry those ($(keys_of "$T/some.pb.gz"))" \
 		[ "$(keys_of "$T/some.pb.gz")" = "container pid " ]
 	mkdir -p "$T/lfleet"
