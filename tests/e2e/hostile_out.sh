@@ -185,11 +185,48 @@ read -r sent _ _ _ notours waiting <<<"$(push_line "$T/h8items.err")"
 rss=$(tail -1 "$T/h8items.rss")
 check "defect 8: items: none of the planted ones reached the server" \
 	all [ "$(cat "$S"/*.body 2>/dev/null | grep -c planted)" -eq 0 ] -- [ "${sent:-0}" -ge 2 ]
-check "defect 8: items: 3 refused with one line each, counted (${notours:-?}), removed" \
-	all [ "$(grep -c 'spool item .* refused' "$T/h8items.err")" -eq 3 ] -- [ "${notours:-x}" = 3 ] -- \
-	[ "$(ls "$P" | grep -c '^0000000000000000000[012]-')" -eq 0 ]
+check "defect 8: items: 2 of ours refused with one line each, counted (${notours:-?}), removed" \
+	all [ "$(grep -c 'spool item .* refused' "$T/h8items.err")" -eq 2 ] -- [ "${notours:-x}" = 2 ] -- \
+	[ "$(ls "$P" | grep -c '^0000000000000000000[01]-')" -eq 0 ]
+# issue 38: another user's file is never bpfprof's to remove
+check "defect 8: items: the one another user owns is left alone, said once" \
+	all [ -f "$P/00000000000000000002-$now-$((now + 1)).folded" ] -- \
+	[ "$(grep -c 'holds 1 file named like its items that bpfprof did not write' "$T/h8items.err")" -eq 1 ]
 check "defect 8: items: the 4 GiB one was not read (max RSS ${rss:-?} KiB < 1 GiB), exit 0 ($rc)" \
 	all [ "${rss:-9999999}" -lt 1048576 ] -- [ "$rc" -eq 0 ]
 check "defect 8: items: what bpfprof spools has its header, the server gets the profile alone" \
 	all valid_folded "$S/0000.body" -- bash -c "! grep -q bpfprof-spool '$S'/*.body"
 kill "$SRV"; wait "$SRV" 2>/dev/null
+
+echo "== issue 38: a shared directory: another user's files are never rotated, dropped or appended to"
+# root's, sticky and writable by all, like /tmp: accepted by design (defect 8)
+chmod o+x "$T"; H=$T/h38; mkdir -p -m 1777 "$H/out" "$H/spool"; chmod 1777 "$H/out" "$H/spool"
+host=$(uname -n)
+# names that sort after every real profile's, so that rotation took the real ones as
+# the oldest; an index of theirs; spool items numbered after any of ours
+attacker sh -c "cd '$H/out' && i=0 && while [ \$i -lt 1000 ]; do : >'$host'-9999\$i.folded; i=\$((i+1)); done &&
+	printf 'forged\n' >bpfprof-intervals.log && chmod 666 bpfprof-intervals.log &&
+	cd '$H/spool' && for s in 7 8 9; do printf x >0000000000000000999\$s-1-2.folded; done"
+# before: 0 of the run's profiles left (every one deleted as the oldest), the index of
+# theirs appended to, the 3 planted items removed as refused
+"$BPFPROF" -F 49 --interval 0.5 -d 2.2 --output-dir "$H/out" --max-files 2 --format folded \
+	--push http://127.0.0.1:9 --spool-dir "$H/spool" --spool-max 2 2>"$T/h38.err"; rc=$?
+theirs=$(find "$H/out" -name "$host-9999*.folded" -user "$ATTACKER" | wc -l)
+ours=$(find "$H/out" -name "$host-2*.folded" -user root | wc -l)
+check "issue 38: rotation: 2 profiles of the run kept ($ours), the 1000 planted left alone ($theirs)" \
+	all [ "$ours" -eq 2 ] -- [ "$theirs" -eq 1000 ]
+check "issue 38: rotation: said once, escaped ($(grep -c 'named like its profiles' "$T/h38.err") lines)" \
+	[ "$(grep -c "holds 1000 files named like its profiles that bpfprof did not write" "$T/h38.err")" -eq 1 ]
+check "issue 38: their index not appended to ($(wc -c <"$H/out/bpfprof-intervals.log") bytes), refused once" \
+	all [ "$(cat "$H/out/bpfprof-intervals.log")" = forged ] -- \
+	[ "$(grep -c "bpfprof-intervals.log: another user's file in a shared directory: left alone" "$T/h38.err")" -eq 1 ]
+mine=$(find "$H/spool" -name '*.folded' -user root | wc -l)
+check "issue 38: spool: the 3 planted items left alone, 2 of ours kept ($mine), said once" \
+	all [ "$(find "$H/spool" -name '0000000000000000999?-1-2.folded' -user "$ATTACKER" | wc -l)" -eq 3 ] -- \
+	[ "$mine" -eq 2 ] -- [ "$(grep -c 'spool directory .* holds 3 files named like its items' "$T/h38.err")" -eq 1 ]
+attacker sh -c "printf 'theirs\n' >'$H/out/theirs.folded'"
+# before: renamed over it (root may, where the sticky rule stops everyone else)
+expect_error "issue 38: -o another user's file in a shared directory refused" 1 \
+	"theirs.folded: another user's file in a shared directory: left alone" \
+	"$BPFPROF" -d 0.3 -o "$H/out/theirs.folded"
+check "issue 38: -o: their file as it was" [ "$(cat "$H/out/theirs.folded")" = theirs ]

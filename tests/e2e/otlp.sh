@@ -82,8 +82,10 @@ check "otlp python: decodes, no function named with its line $(head -c 300 "$T/p
 	all [ "$rc" -eq 0 ] -- grep -q ';leaf;' "$T/py.dec" -- grep -q 'process.executable.name=python3' "$T/py.dec"
 
 MNT=$(awk '$9 == "cgroup2" { print $5; exit }' /proc/self/mountinfo)
-OCG=$MNT/bpfprof-otlp-$$
-OID=$(printf 'd%.0s' $(seq 64))
+# docker's cgroupfs layout from the root: a container label is read only where
+# a runtime puts it (the id carries this run's pid: runs side by side differ)
+OCG=$MNT
+OID=$(printf '%08x' $$)$(printf 'd%.0s' $(seq 56))
 if [ -z "$MNT" ] || ! mkdir -p "$OCG/docker/$OID"; then
 	fail "otlp: no cgroup v2 hierarchy to make a docker-named cgroup in ($MNT)"
 else
@@ -95,7 +97,7 @@ else
 	"$BPFPROF" -p "$op" -F 99 --interval 1 -d 4 --format otlp --output-dir "$D" 2>"$T/otlp_fleet.err"
 	check "otlp fleet: exit 0" [ $? -eq 0 ]
 	kill "$op" 2>/dev/null; wait "$op" 2>/dev/null
-	rmdir "$OCG/docker/$OID" "$OCG/docker" "$OCG" 2>/dev/null
+	rmdir "$OCG/docker/$OID" && rmdir "$OCG/docker" 2>/dev/null	# another run's may stay
 	mapfile -t files < <(ls "$D"/*.otlp 2>/dev/null)
 	check "otlp fleet: an .otlp file an interval (${#files[@]})" [ "${#files[@]}" -ge 4 ]
 	otlp_decode "${files[@]}" >"$T/fleet.dec" 2>"$T/fleet_dec.err"; rc=$?
@@ -110,7 +112,7 @@ else
 	other=$(grep 'thread.name=wl_otlp' "$T/fleet.dec" | grep -vc "container.id=$OID,")
 	check "otlp fleet: the docker-named cgroup's samples carry its container.id ($wl samples decoded, $other without)" \
 		all [ "$wl" -gt 0 ] -- [ "$other" -eq 0 ]
-	cgl=$(grep 'thread.name=wl_otlp' "$T/fleet.dec" | grep -c "process.executable.name=wl_otlp,.*process.linux.cgroup=0::/[^,]*/docker/$OID,process.pid=$op,")
+	cgl=$(grep 'thread.name=wl_otlp' "$T/fleet.dec" | grep -c "process.executable.name=wl_otlp,.*process.linux.cgroup=0::/docker/$OID,process.pid=$op,")
 	check "otlp fleet: its resource names the process, its executable and cgroup as /proc/PID/cgroup does ($cgl of $wl)" \
 		[ "$cgl" -eq "$wl" ]
 fi

@@ -55,7 +55,8 @@ Test(cgroup_name, docker_containerd_and_podman)
 		{ "/k8s.io/" ID, ID, "", "", "containerd" },
 		{ "/machine.slice/libpod-" ID ".scope", ID, "", "", "podman" },
 		{ "/libpod_parent/libpod-" ID, ID, "", "", "podman" },
-		{ ROOTLESS "/user.slice/libpod-" ID ".scope", ID, "", "user@1000.service", "podman" },
+		/* rootless: in its user's delegated subtree, whose names are the user's */
+		{ ROOTLESS "/user.slice/libpod-" ID ".scope", "", "", "user@1000.service", "" },
 		/* podman's systemd mode: the container's own cgroups below its scope */
 		{ "/machine.slice/libpod-" ID ".scope/container", ID, "", "", "podman" },
 		{ "/machine.slice/libpod-" ID ".scope/container/system.slice/nginx.service", ID, "",
@@ -67,6 +68,46 @@ Test(cgroup_name, docker_containerd_and_podman)
 		{ "/system.slice/docker-" ID ".scope/system.slice/docker-" ID2 ".scope", ID, "", "",
 		  "docker" },
 	};
+
+	expect_table(table, sizeof(table) / sizeof(table[0]));
+}
+
+/* What a user with a delegated subtree (user@1001.service, a service's
+ * Delegate=yes) or a cgroup of its own below the root names as the
+ * runtimes do: no container, no pod; its unit stays. */
+Test(cgroup_name, runtime_names_only_where_a_runtime_puts_them)
+{
+#define USER1001 "/user.slice/user-1001.slice/user@1001.service"
+	static const struct want table[] = {
+		{ USER1001 "/docker-" ID ".scope", "", "", "user@1001.service", "" },
+		{ USER1001 "/app.slice/docker-" ID ".scope", "", "", "user@1001.service", "" },
+		{ USER1001 "/system.slice/docker-" ID ".scope", "", "", "user@1001.service", "" },
+		{ USER1001 "/docker/" ID, "", "", "user@1001.service", "" },
+		{ USER1001 "/k8s.io/" ID, "", "", "user@1001.service", "" },
+		{ USER1001 "/libpod_parent/libpod-" ID, "", "", "user@1001.service", "" },
+		{ USER1001 "/kubepods/pod" UID "/" ID, "", "", "user@1001.service", "" },
+		{ USER1001 "/kubepods/burstable/pod" UID "/crio-" ID, "", "", "user@1001.service", "" },
+		{ USER1001 BURST "/cri-containerd-" ID ".scope", "", "", "user@1001.service", "" },
+		{ USER1001 "/kubepods.slice/kubepods-pod" UID_ ".slice/cri-containerd-" ID ".scope",
+		  "", "", "user@1001.service", "" },
+		{ "/system.slice/ci.service/docker-" ID ".scope", "", "", "ci.service", "" },
+		{ "/system.slice/ci.service/kubepods/pod" UID "/" ID, "", "", "ci.service", "" },
+		{ "/user.slice/user-1001.slice/session-2.scope/docker/" ID, "", "", "session-2.scope", "" },
+		/* below the root, a directory of the root's is no runtime's */
+		{ "/test/docker/" ID, "", "", "", "" },
+		{ "/test/kubepods/pod" UID "/" ID, "", "", "", "" },
+		{ "/test/kubepods.slice/kubepods-pod" UID_ ".slice", "", "", "", "" },
+		{ "/x/libpod_parent/libpod-" ID, "", "", "", "" },
+		/* slices systemd would not make: not at the root, or not nested by name */
+		{ "/a.slice/system.slice/docker-" ID ".scope", "", "", "", "" },
+		{ "/a-b.slice/docker-" ID ".scope", "", "", "", "" },
+		{ "/kubepods.slice/x.slice/kubepods-pod" UID_ ".slice", "", "", "", "" },
+		/* ... and those it would: --cgroup-parent a nested slice */
+		{ "/system.slice/system-docker.slice/docker-" ID ".scope", ID, "", "", "docker" },
+		/* a pod's container is its own, wherever the pod is trusted */
+		{ "/kubepods/burstable/pod" UID "/libpod-" ID, ID, UID, "", "podman" },
+	};
+#undef USER1001
 
 	expect_table(table, sizeof(table) / sizeof(table[0]));
 }

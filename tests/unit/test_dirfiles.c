@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 
 #include "base/dirfiles.h"
 
@@ -108,5 +109,68 @@ Test(dirfiles, a_failed_lock_leaves_no_temporary)
 	cr_expect_eq(dirfiles__write(fd, "out", "x\n", 2, 0644), -EINVAL);
 	list(names, sizeof(names));
 	cr_expect_str_eq(names, "");
+	remove_dir(fd);
+}
+
+static bool any_name(const char *name, void *ctx)
+{
+	(void)ctx;
+	return name[0] != '.';
+}
+
+/* dir/name made by "another user" (chown: root only), its content text. */
+static void plant_theirs(const char *name, const char *text)
+{
+	char path[128];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	cr_assert_not_null(f);
+	cr_assert_eq(fputs(text, f) >= 0, true);
+	cr_assert_eq(fclose(f), 0);
+	cr_assert_eq(chown(path, 65534, 65534), 0);
+}
+
+static void expect_content(const char *name, const char *text)
+{
+	char path[128], buf[64] = "";
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "r");
+	cr_assert_not_null(f, "%s", path);
+	cr_expect_not_null(fgets(buf, sizeof(buf), f));
+	fclose(f);
+	cr_expect_str_eq(buf, text, "%s", name);
+}
+
+/* In a shared (sticky) directory another user's file is never listed as
+ * ours nor replaced; in a directory of ours a name is ours to replace. */
+Test(dirfiles, another_users_file_in_a_shared_directory_is_left_alone)
+{
+	int fd = new_dir();
+	struct dir_entry *list;
+	size_t n, others;
+
+	if (geteuid() != 0) {	/* chown needs root */
+		remove_dir(fd);
+		return;
+	}
+	plant_theirs("a.folded", "theirs\n");
+	cr_expect_eq(dirfiles__write(fd, "b.folded", "ours\n", 5, 0644), 0);
+	cr_assert_eq(dirfiles__list(fd, any_name, NULL, &list, &n, &others), 0);
+	cr_expect_eq(n, 1);
+	cr_expect_str_eq(n ? list[0].name : "", "b.folded");
+	cr_expect_eq(others, 1);
+	dirfiles__free(list, n);
+	/* 0700: ours alone, what is in it ours to replace */
+	cr_expect_eq(dirfiles__write(fd, "a.folded", "ours\n", 5, 0644), 0);
+	expect_content("a.folded", "ours\n");
+	cr_assert_eq(fchmod(fd, 01777), 0);
+	plant_theirs("c.folded", "theirs\n");
+	cr_expect_eq(dirfiles__write(fd, "c.folded", "ours\n", 5, 0644), -DIRFILES_ETHEIRS);
+	expect_content("c.folded", "theirs\n");
+	cr_expect_eq(dirfiles__check_regular(fd, "c.folded"), 0);
 	remove_dir(fd);
 }

@@ -5,6 +5,7 @@
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -177,7 +178,37 @@ Test(push, an_oversized_sparse_item_is_refused_unread)
 	remove_spool(sp);
 }
 
-Test(push, an_item_of_another_owner_or_with_two_links_is_refused)
+/* The items listed and the names of files not ours left out. */
+static void expect_listed(struct spool *sp, size_t items, size_t others)
+{
+	struct spool_item *list;
+	size_t n;
+
+	cr_assert_eq(spool__list(sp, &list, &n), 0);
+	spool__free_items(list, n);
+	cr_expect_eq(n, items, "%zu items listed, want %zu", n, items);
+	cr_expect_eq(spool__others(sp), others, "%zu others, want %zu", spool__others(sp), others);
+}
+
+/* dir/name opened and read as an item, whatever the listing says. */
+static int read_planted(const char *name, char **body, size_t *len)
+{
+	struct spool_item it;
+	char path[256];
+	int fd, err;
+
+	cr_assert_eq(spool__parse_name(name, &it), 0);
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fd = open(path, O_RDONLY);
+	cr_assert(fd >= 0);
+	err = spool__read_fd(fd, &it, body, len);
+	close(fd);
+	return err;
+}
+
+/* Not ours: never listed (so never sent, dropped or removed), and refused
+ * by the reader if it comes to it. */
+Test(push, an_item_of_another_owner_or_with_two_links_is_not_listed)
 {
 	const char *text = "main 1\n", *name = "00000000000000000000-7-8.folded";
 	char header[SPOOL_HEADER_MAX], file[256], path[256], other[256], *body;
@@ -188,12 +219,48 @@ Test(push, an_item_of_another_owner_or_with_two_links_is_refused)
 	plant(name, file, len);
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	snprintf(other, sizeof(other), "%s/elsewhere", dir);
+	expect_listed(sp, 1, 0);
 	cr_assert_eq(link(path, other), 0);
-	cr_expect_eq(read_only_item(sp, &body, &len), -SPOOL_ENOTOURS);
+	expect_listed(sp, 0, 1);
+	cr_expect_eq(read_planted(name, &body, &len), -SPOOL_ENOTOURS);
 	cr_assert_eq(unlink(other), 0);
 	if (geteuid() == 0) {	/* chown needs root */
 		cr_assert_eq(chown(path, 65534, 65534), 0);
-		cr_expect_eq(read_only_item(sp, &body, &len), -SPOOL_ENOTOURS);
+		expect_listed(sp, 0, 1);
+		cr_expect_eq(read_planted(name, &body, &len), -SPOOL_ENOTOURS);
+	}
+	remove_spool(sp);
+}
+
+/* A spool full of another user's items with later numbers: bpfprof's own
+ * are numbered after its own, and only its own are dropped. */
+Test(push, another_users_items_are_never_dropped)
+{
+	struct spool *sp = new_spool(2);
+	struct spool_item *list;
+	char name[64], file_path[256];
+	size_t dropped, n;
+
+	if (geteuid() != 0)
+		return;	/* chown needs root */
+	for (int i = 0; i < 5; i++) {
+		snprintf(name, sizeof(name), "%020d-1-2.folded", 900 + i);
+		plant(name, "x 1\n", 4);
+		snprintf(file_path, sizeof(file_path), "%s/%s", dir, name);
+		cr_assert_eq(chown(file_path, 65534, 65534), 0);
+	}
+	for (int i = 0; i < 4; i++)
+		cr_assert_eq(spool__add(sp, "y 1\n", 4, FORMAT_FOLDED, 10 + i, 11 + i, NULL,
+					&dropped), 0);
+	cr_assert_eq(spool__list(sp, &list, &n), 0);
+	cr_expect_eq(n, 2);
+	cr_expect_eq(list[0].seq, 2, "ours numbered from 0: %" PRIu64, list[0].seq);
+	cr_expect_eq(list[1].from, 13);
+	spool__free_items(list, n);
+	cr_expect_eq(spool__others(sp), 5);
+	for (int i = 0; i < 5; i++) {
+		snprintf(file_path, sizeof(file_path), "%s/%020d-1-2.folded", dir, 900 + i);
+		cr_expect_eq(access(file_path, F_OK), 0, "%s dropped", file_path);
 	}
 	remove_spool(sp);
 }

@@ -20,6 +20,8 @@ struct comp {
 struct walk {
 	struct comp parent, grandparent;	/* len 0 above the root */
 	size_t depth;				/* the component's, the first is 1 */
+	bool slices_from_root;			/* every component above is a slice
+						 * systemd nested by its name */
 	bool parent_is_pod;
 	bool have_container;
 	struct comp unit;			/* the innermost so far */
@@ -172,18 +174,23 @@ static bool is_runtime_scope(struct comp c)
 	return false;
 }
 
-/* PREFIX<id>.scope, or PREFIX<id> for the runtimes that name it so. */
-static bool prefixed_container(struct comp c, struct cgroup_name *out)
+/* PREFIX<id>.scope in a slice systemd made (its driver, --cgroup-parent
+ * a slice) or a pod's, or PREFIX<id> for the runtimes that name it so,
+ * in a pod or a directory of the root's (podman's /libpod_parent). */
+static bool prefixed_container(const struct walk *w, struct comp c, struct cgroup_name *out)
 {
+	bool scope_here = w->parent_is_pod || w->slices_from_root;
+	bool bare_here = w->parent_is_pod || w->depth == 2;
+
 	for (size_t i = 0; i < N_SCOPE_RUNTIMES; i++) {
 		size_t n = strlen(scope_runtimes[i].prefix);
 		const char *id = c.s + n;
 
 		if (!has_prefix(c, scope_runtimes[i].prefix))
 			continue;
-		if ((c.len == n + CGROUP_NAME_ID_LEN + 6 && has_suffix(c, ".scope") &&
+		if ((scope_here && c.len == n + CGROUP_NAME_ID_LEN + 6 && has_suffix(c, ".scope") &&
 		     is_id(id, CGROUP_NAME_ID_LEN)) ||
-		    (scope_runtimes[i].bare && is_id(id, c.len - n))) {
+		    (bare_here && scope_runtimes[i].bare && is_id(id, c.len - n))) {
 			set_container(out, id, scope_runtimes[i].runtime);
 			return true;
 		}
@@ -199,7 +206,7 @@ static bool bare_container(const struct walk *w, struct comp c, struct cgroup_na
 		return false;
 	if (w->parent_is_pod)
 		set_container(out, c.s, "");
-	else if (comp_is(w->parent, "docker"))
+	else if (w->depth == 2 && comp_is(w->parent, "docker"))
 		set_container(out, c.s, "docker");
 	else if (w->depth == 2 && is_namespace(w->parent))
 		set_container(out, c.s, "containerd");
@@ -227,14 +234,16 @@ static void set_pod(struct cgroup_name *out, const char *uid, size_t len)
 	out->pod[len] = '\0';
 }
 
-/* cgroupfs: pod<uid> in kubepods/, kubepods/burstable/ or kubepods/besteffort/. */
+/* cgroupfs: pod<uid> in /kubepods/, /kubepods/burstable/ or
+ * /kubepods/besteffort/, from the root. */
 static bool cgroupfs_pod(const struct walk *w, struct comp c, struct cgroup_name *out)
 {
 	bool in_qos = comp_is(w->parent, "burstable") || comp_is(w->parent, "besteffort");
 
 	if (!has_prefix(c, "pod") || !is_uid(c.s + 3, c.len - 3, '-'))
 		return false;
-	if (!comp_is(w->parent, "kubepods") && !(in_qos && comp_is(w->grandparent, "kubepods")))
+	if (!(w->depth == 2 && comp_is(w->parent, "kubepods")) &&
+	    !(w->depth == 3 && in_qos && comp_is(w->grandparent, "kubepods")))
 		return false;
 	set_pod(out, c.s + 3, c.len - 3);
 	return true;
@@ -251,13 +260,14 @@ static bool names_kubepods(const char *s, size_t len)
 }
 
 /* systemd: P-pod<uid with '_'>.slice inside P.slice, as systemd nests
- * slices by name, with P a kubepods slice ("kubepods-burstable"). */
+ * slices by name, with P a kubepods slice ("kubepods-burstable"), all
+ * slices from the root. */
 static bool systemd_pod(const struct walk *w, struct comp c, struct cgroup_name *out)
 {
 	static const size_t uid_lens[] = { CGROUP_NAME_UID_LEN, 32 };
 	size_t stem, p;
 
-	if (!has_suffix(c, ".slice"))
+	if (!w->slices_from_root || !has_suffix(c, ".slice"))
 		return false;
 	stem = c.len - 6;
 	for (size_t i = 0; i < 2; i++) {
@@ -275,18 +285,34 @@ static bool systemd_pod(const struct walk *w, struct comp c, struct cgroup_name 
 	return false;
 }
 
+/* A slice where systemd puts it: NAME.slice at the root (NAME without a
+ * dash), P-NAME.slice inside P.slice. Slices are never delegated: a
+ * user's subtree hangs below a service or scope (user@UID.service). */
+static bool nested_slice(const struct walk *w, struct comp c)
+{
+	size_t stem = c.len - 6, pstem = w->parent.len - 6;
+
+	if (!has_suffix(c, ".slice") || c.len == 6)
+		return false;
+	if (w->depth == 1)
+		return !memchr(c.s, '-', stem);
+	return has_suffix(w->parent, ".slice") && stem > pstem + 1 &&
+	       !memcmp(c.s, w->parent.s, pstem) && c.s[pstem] == '-';
+}
+
 /* One component, below those the walk has seen. */
 static void visit(struct walk *w, struct comp c, struct cgroup_name *out)
 {
 	bool is_pod = false;
 
 	if (!w->have_container) {
-		w->have_container = prefixed_container(c, out) || bare_container(w, c, out);
+		w->have_container = prefixed_container(w, c, out) || bare_container(w, c, out);
 		if (!w->have_container && !out->pod[0])
 			is_pod = cgroupfs_pod(w, c, out) || systemd_pod(w, c, out);
 	}
 	if (!is_runtime_scope(c) && is_unit(c, sizeof(out->unit)))
 		w->unit = c;
+	w->slices_from_root = w->slices_from_root && nested_slice(w, c);
 	w->grandparent = w->parent;
 	w->parent = c;
 	w->parent_is_pod = is_pod;
@@ -294,7 +320,7 @@ static void visit(struct walk *w, struct comp c, struct cgroup_name *out)
 
 void cgroup_name__parse(const char *path, struct cgroup_name *out)
 {
-	struct walk w = { .depth = 0 };
+	struct walk w = { .depth = 0, .slices_from_root = true };
 	struct comp c;
 
 	memset(out, 0, sizeof(*out));

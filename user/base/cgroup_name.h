@@ -18,6 +18,22 @@
  *   UTF-8, longer than NAME_MAX) ends the walk: what the components above
  *   it named stands, nothing below it is read. A delegated cgroup cannot
  *   erase what its parents say.
+ * - A container and a pod are named only where a runtime puts them, from
+ *   the root: a name anywhere else is not one (a user with a delegated
+ *   subtree, user@1001.service, makes cgroups of any name, "docker-ID.scope"
+ *   among them). A subtree is delegated below a service or a scope, never a
+ *   slice, and only root makes cgroups at the root or in a root's directory:
+ *     PREFIX<id>.scope      in slices systemd nested from the root
+ *                           (/system.slice, /machine.slice, /a.slice/a-b.slice)
+ *     /docker/<id>          docker's cgroupfs driver
+ *     /<namespace>/<id>     containerd's (nerdctl, ctr)
+ *     /libpod_parent/libpod-<id>, /<dir>/crio-<id>   podman's, CRI-O's cgroupfs
+ *     /kubepods/[burstable|besteffort/]pod<uid>      the kubelet's cgroupfs driver
+ *     P-pod<uid>.slice in P.slice, slices from the root (the kubelet's systemd
+ *                           driver, its --cgroup-root a slice too: kind's nodes)
+ *     <id>, PREFIX<id>[.scope] directly in such a pod
+ *   So rootless podman's containers (under user@UID.service) carry no
+ *   container label: their names are their user's to choose.
  * - The outermost container wins. A container's cgroup may be delegated to
  *   it (podman's systemd mode, docker with a cgroup namespace): what is
  *   below it is the container's to name, so it cannot claim another

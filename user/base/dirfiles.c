@@ -64,15 +64,39 @@ static void drop_temp(int dirfd, const char *tmp, int fd)
 	close(fd);
 }
 
-/* An existing name that is not a regular file (a FIFO, a device, a
- * directory, a symlink) is refused, never opened: opening a FIFO blocks. */
-static int check_target(int dirfd, const char *name)
+/* A directory others may write into (a sticky one, like /tmp). */
+static bool dir_is_shared(int dirfd)
 {
 	struct stat st;
 
+	return fstat(dirfd, &st) || (st.st_mode & (S_IWGRP | S_IWOTH));
+}
+
+/* An existing name that is not a regular file (a FIFO, a device, a
+ * directory, a symlink) is refused, never opened: opening a FIFO blocks.
+ * *uid: its owner's (the caller's when absent). */
+static int check_regular(int dirfd, const char *name, uid_t *uid)
+{
+	struct stat st;
+
+	*uid = geteuid();
 	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW))
 		return errno == ENOENT ? 0 : -errno;
+	*uid = st.st_uid;
 	return S_ISREG(st.st_mode) ? 0 : -DIRFILES_ENOTREG;
+}
+
+/* What may be replaced: a regular file, and in a shared directory only
+ * ours: root may rename over another user's file where the sticky rule
+ * lets nobody else. */
+static int check_target(int dirfd, const char *name)
+{
+	uid_t uid;
+	int err = check_regular(dirfd, name, &uid);
+
+	if (!err && uid != geteuid() && dir_is_shared(dirfd))
+		err = -DIRFILES_ETHEIRS;
+	return err;
 }
 
 static int open_in(struct atomic_file *af, int dirfd, const char *name, mode_t mode)
@@ -268,7 +292,9 @@ int dirfiles__clean_stale(int dirfd, const char *name)
 
 int dirfiles__check_regular(int dirfd, const char *name)
 {
-	return check_target(dirfd, name);
+	uid_t uid;
+
+	return check_regular(dirfd, name, &uid);
 }
 
 /* Ours: owned by us and writable by nobody else, or sticky (like /tmp)
@@ -309,6 +335,8 @@ const char *dirfiles__strerror(int err)
 		return "not a regular file: refusing to replace it";
 	if (err == -DIRFILES_ENOTOURS)
 		return "owned by another user or writable by others: refusing it";
+	if (err == -DIRFILES_ETHEIRS)
+		return "another user's file in a shared directory: left alone";
 	return strerror(-err);
 }
 
@@ -328,8 +356,13 @@ static int append(struct dir_entry **list, size_t *n, size_t *cap, const char *n
 	return 0;
 }
 
+bool dirfiles__is_ours(const struct stat *st)
+{
+	return S_ISREG(st->st_mode) && st->st_uid == geteuid() && st->st_nlink == 1;
+}
+
 int dirfiles__list(int dirfd, bool (*want)(const char *name, void *ctx), void *ctx,
-		   struct dir_entry **out, size_t *n)
+		   struct dir_entry **out, size_t *n, size_t *others)
 {
 	int fd = dup(dirfd), err = 0;
 	DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
@@ -339,6 +372,8 @@ int dirfiles__list(int dirfd, bool (*want)(const char *name, void *ctx), void *c
 
 	*out = NULL;
 	*n = 0;
+	if (others)
+		*others = 0;
 	if (!dir) {
 		err = -errno;
 		if (fd >= 0)
@@ -347,9 +382,13 @@ int dirfiles__list(int dirfd, bool (*want)(const char *name, void *ctx), void *c
 	}
 	rewinddir(dir);	/* the dup shares its offset with earlier listings */
 	while (!err && (de = readdir(dir))) {
-		if (!want(de->d_name, ctx) ||
-		    fstatat(dirfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) || !S_ISREG(st.st_mode))
+		if (!want(de->d_name, ctx) || fstatat(dirfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW))
 			continue;
+		if (!dirfiles__is_ours(&st)) {
+			if (others)
+				(*others)++;
+			continue;
+		}
 		err = append(out, n, &cap, de->d_name, st.st_size);
 	}
 	closedir(dir);

@@ -9,6 +9,7 @@
 #include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 struct dir_entry {
@@ -20,11 +21,14 @@ struct dir_entry {
 #define DIRFILES_ENOTREG	4096
 /* The same: a directory another user owns or may write into. */
 #define DIRFILES_ENOTOURS	4097
+/* The same: a file of another user's in a shared (sticky) directory. */
+#define DIRFILES_ETHEIRS	4098
 
 /* A file written whole or not at all: a new temporary (O_EXCL, a random
  * name, mode) beside its final name, renamed over it by commit. The final
- * name, if it exists, must be a regular file: it is never opened, so a
- * FIFO there cannot block us, and a run that fails leaves it as it was. */
+ * name, if it exists, must be a regular file (and, in a directory others
+ * may write into, ours: -DIRFILES_ETHEIRS): it is never opened, so a FIFO
+ * there cannot block us, and a run that fails leaves it as it was. */
 struct atomic_file {
 	FILE *f;			/* write here */
 	int dirfd;
@@ -63,10 +67,19 @@ int dirfiles__check_regular(int dirfd, const char *name);
 /* strerror() that knows DIRFILES_ENOTREG; err is -errno. */
 const char *dirfiles__strerror(int err);
 
-/* The regular files of the directory for which want(name, ctx) is true,
- * sorted by name: a new array of *n entries, freed with dirfiles__free(). */
+/* A file bpfprof made: regular, owned by the effective user, one link (not
+ * its mode: a umask of 002 makes ours group-writable). In a shared (sticky)
+ * directory another user can plant any name but not a file of ours, nor
+ * rename or remove ours: what is not ours is never deleted, replaced or
+ * appended to. */
+bool dirfiles__is_ours(const struct stat *st);
+
+/* The files of ours (dirfiles__is_ours) in the directory for which
+ * want(name, ctx) is true, sorted by name: a new array of *n entries,
+ * freed with dirfiles__free(). *others (NULL: not counted) gets how many
+ * names want took are another's (or not regular files): left out. */
 int dirfiles__list(int dirfd, bool (*want)(const char *name, void *ctx), void *ctx,
-		   struct dir_entry **out, size_t *n);
+		   struct dir_entry **out, size_t *n, size_t *others);
 
 void dirfiles__free(struct dir_entry *list, size_t n);
 

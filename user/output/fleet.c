@@ -25,6 +25,7 @@
 struct fleet {
 	struct fleet_opts o;
 	int dirfd;
+	bool said_others;	/* that the directory holds another user's files */
 };
 
 static int open_dir(struct fleet *f)
@@ -101,24 +102,41 @@ int fleet__write(struct fleet *f, uint64_t start_wall_ns, const char *ext,
 	return err;
 }
 
+/* The index grown past INDEX_MAX becomes .1 (replacing the older one),
+ * if both are ours: another user's file is never moved or replaced. */
+static void roll_log(struct fleet *f, const struct stat *log)
+{
+	struct stat old;
+
+	if (log->st_size <= INDEX_MAX || !dirfiles__is_ours(log))
+		return;
+	if (fstatat(f->dirfd, INDEX_LOG ".1", &old, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    !dirfiles__is_ours(&old))
+		return;
+	renameat(f->dirfd, INDEX_LOG, f->dirfd, INDEX_LOG ".1");
+}
+
 int fleet__log(struct fleet *f, const char *line)
 {
 	struct stat st;
 	int fd, err;
 
-	if (fstatat(f->dirfd, INDEX_LOG, &st, AT_SYMLINK_NOFOLLOW) == 0 && st.st_size > INDEX_MAX)
-		renameat(f->dirfd, INDEX_LOG, f->dirfd, INDEX_LOG ".1");
+	if (fstatat(f->dirfd, INDEX_LOG, &st, AT_SYMLINK_NOFOLLOW) == 0)
+		roll_log(f, &st);
 	/* O_NONBLOCK: a FIFO planted here must not block the run */
 	fd = openat(f->dirfd, INDEX_LOG, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_NONBLOCK |
 		    O_CLOEXEC, 0644);
 	if (fd < 0)
 		return -errno;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return -DIRFILES_ENOTREG;
-	}
+	err = fstat(fd, &st) ? -errno : 0;
+	if (!err && !S_ISREG(st.st_mode))
+		err = -DIRFILES_ENOTREG;
+	/* planted by another user (or linked elsewhere): theirs to read, truncate or forge */
+	else if (!err && !dirfiles__is_ours(&st))
+		err = -DIRFILES_ETHEIRS;
 	/* one write: appends from one line never interleave */
-	err = dprintf(fd, "%s\n", line) < 0 ? -EIO : 0;
+	if (!err && dprintf(fd, "%s\n", line) < 0)
+		err = -EIO;
 	close(fd);
 	return err;
 }
@@ -139,17 +157,30 @@ static bool is_profile(const char *name, void *arg)
 	       name[n - el - 1] == '.' && !strcmp(name + n - el, ext);
 }
 
+/* Once a run: the directory (shared, as /tmp) holds files named as ours
+ * that are not: rotation leaves them alone, and so they count for nothing. */
+static void say_others(struct fleet *f, size_t others)
+{
+	if (!others || f->said_others)
+		return;
+	f->said_others = true;
+	p_warn("%s holds %zu file%s named like its profiles that bpfprof did not write "
+	       "(another user's, or not a lone regular file): left alone, not rotated", f->o.dir,
+	       others, others == 1 ? "" : "s");
+}
+
 int fleet__rotate(struct fleet *f)
 {
 	struct dir_entry *list;
 	unsigned long long bytes = 0;
-	size_t n, i, first = 0;
+	size_t n, i, first = 0, others;
 	int deleted = 0, err;
 
-	/* names sort by the interval's time: oldest first */
-	err = dirfiles__list(f->dirfd, is_profile, f, &list, &n);
+	/* names sort by the interval's time: oldest first; only files of ours */
+	err = dirfiles__list(f->dirfd, is_profile, f, &list, &n, &others);
 	if (err)
 		return err;
+	say_others(f, others);
 	for (i = 0; i < n; i++)
 		bytes += (unsigned long long)list[i].size;
 	for (; first < n && (n - first > f->o.max_files || bytes > f->o.max_bytes); first++) {

@@ -359,7 +359,7 @@ static void index_line(struct output *o, const struct summary *s, int err)
 		lerr = fleet__log(o->fleet, line);
 	free(line);
 	if (lerr && !o->log_failing)
-		p_err("cannot append to the index in %s: %s",
+		p_err("cannot append to the index in %s: bpfprof-intervals.log: %s",
 			o->cfg->output_dir, dirfiles__strerror(lerr));
 	o->log_failing = lerr != 0;
 	fleet__rotate(o->fleet);	/* a failure leaves one more file: tried again next time */

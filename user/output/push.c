@@ -97,6 +97,21 @@ static long send_item(struct pusher *ps, const struct spool_item *it, const char
 	return status;
 }
 
+/* Under the lock, once a run: the spool (a shared directory) holds item
+ * names of files bpfprof did not write. They are never listed: not sent,
+ * dropped or removed. */
+static void say_others(struct pusher *ps)
+{
+	size_t n = spool__others(ps->spool);
+
+	if (!n || ps->said_others)
+		return;
+	ps->said_others = true;
+	p_warn("%s: spool directory %s holds %zu file%s named like its items that bpfprof did "
+	       "not write (another user's, or not a lone regular file): left alone, never sent",
+	       ps->what, ps->o.spool_dir, n, n == 1 ? "" : "s");
+}
+
 /* Under the lock: the oldest item that is bpfprof's, read and checked;
  * those that are not are refused, removed and counted. Returns false
  * when there is nothing to send. */
@@ -109,6 +124,7 @@ static bool next_item(struct pusher *ps, struct spool_item *out, char **body, si
 
 	if (spool__list(ps->spool, &items, &n))
 		return false;
+	say_others(ps);
 	for (i = 0; i < n && !found; i++) {
 		/* a profile of the other protocol's: not this server's to take */
 		if ((items[i].fmt == FORMAT_OTLP) != (ps->o.protocol == PUSH_OTLP)) {
@@ -487,6 +503,7 @@ int pusher__submit(struct pusher *ps, const void *body, size_t len, enum out_for
 
 	pthread_mutex_lock(&ps->lock);
 	err = spool__add(ps->spool, body, len, fmt, from, until, ps->sending, &dropped);
+	say_others(ps);
 	ps->st.dropped += dropped;
 	if (dropped)
 		p_warn("%s: spool full (%u profiles): dropped the %zu oldest", ps->what,

@@ -41,6 +41,7 @@ struct pusher {
 	bool flushing;			/* at exit: one try, whatever the backoff */
 	bool idle;			/* the worker has nothing it may send now */
 	bool failing;			/* said once when it starts, once when it ends */
+	bool said_others;		/* that the spool holds files not bpfprof's */
 	char sending[96];		/* on the wire: spared by the spool's bound */
 	int64_t retry_at_ms;		/* monotonic; no attempt before (backoff) */
 	int64_t asked_at_ms;		/* ... nor, even at exit, before a Retry-After's time */

@@ -22,6 +22,7 @@ struct spool {
 	int dirfd;
 	unsigned int max_items;
 	uint64_t next_seq;
+	size_t others;		/* item names of files not ours: left alone */
 };
 
 /* The header's word of a format: its name in the table. */
@@ -95,7 +96,7 @@ int spool__list(struct spool *sp, struct spool_item **out, size_t *n)
 {
 	struct dir_entry *list;
 	struct spool_item *items;
-	int err = dirfiles__list(sp->dirfd, is_item, NULL, &list, n);
+	int err = dirfiles__list(sp->dirfd, is_item, NULL, &list, n, &sp->others);
 
 	if (err)
 		return err;
@@ -111,6 +112,11 @@ int spool__list(struct spool *sp, struct spool_item **out, size_t *n)
 	free(list);
 	*out = items;
 	return 0;
+}
+
+size_t spool__others(const struct spool *sp)
+{
+	return sp->others;
 }
 
 void spool__free_items(struct spool_item *items, size_t n)

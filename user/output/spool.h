@@ -5,10 +5,11 @@
  * bpfprof's own header line,
  *     bpfprof-spool 1 FORMAT FROM UNTIL LENGTH CRC32\n
  * (FORMAT folded|pprof, LENGTH the body's bytes, CRC32 zlib's of the body,
- * 8 hex digits), so that only what bpfprof spooled is ever sent: an item
- * that is not a regular file of ours with one link, is larger than
- * SPOOL_ITEM_MAX, or whose header does not match its name and body is
- * refused and removed, and never read into memory whole.
+ * 8 hex digits), so that only what bpfprof spooled is ever sent: a file
+ * that is not a regular file of ours with one link is not an item (left
+ * alone); an item larger than SPOOL_ITEM_MAX, or whose header does not
+ * match its name and body, is refused and removed, and never read into
+ * memory whole.
  * Not thread-safe: the pusher serialises its calls.
  */
 #ifndef BPFPROF_SPOOL_H
@@ -48,8 +49,12 @@ void spool__free(struct spool *sp);
 int spool__add(struct spool *sp, const void *body, size_t len, enum out_format fmt,
 	       int64_t from, int64_t until, const char *keep, size_t *dropped);
 
-/* The items, oldest first (a new array, spool__free_items). */
+/* The items, oldest first (a new array, spool__free_items): files of
+ * ours only (dirfiles__is_ours). In a shared directory another user can
+ * plant any name; such a file is never listed, read, dropped or removed. */
 int spool__list(struct spool *sp, struct spool_item **out, size_t *n);
+/* How many names of items the last listing left out as not ours. */
+size_t spool__others(const struct spool *sp);
 void spool__free_items(struct spool_item *items, size_t n);
 
 /* Reads one item's body into *body (malloc'd, *len bytes), checked
