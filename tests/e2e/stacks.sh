@@ -91,7 +91,8 @@ stack_case "node --perf-basic-prof" node node --perf-basic-prof --logfile="$T/v8
 check "node --perf-basic-prof: JS functions named by its map, under _start" \
 	grep -qE '^node;_start;.*JS:[*~]?(leaf|middle|outer) [^;]*node_chain\.js' "$T/node --perf-basic-prof.folded"
 # node's maps, left behind as JITs do (only those: other runs' are theirs)
-grep -l 'examples/node_chain\.js' /tmp/perf-*.map 2>/dev/null | xargs -r rm -f
+find /tmp -maxdepth 1 -name 'perf-*.map' -type f -user 0 -exec grep -l 'examples/node_chain\.js' {} + 2>/dev/null |
+	xargs -r rm -f  # regular files of root's only: a FIFO planted in /tmp would block grep
 
 echo "== Java: HotSpot's code heap, three executable mappings without a file"
 # Interpreted, C1 and C2 frames are walked by frame pointers with
