@@ -133,7 +133,8 @@ check "node, go tool pprof -top: one [JIT] function, no anon+0x ($top)" [ "$top"
 cp examples/node_chain.js "$T/node_chain.js"
 "$BPFPROF" -F 199 -o "$T/nodemap.folded" -- node --perf-basic-prof --logfile="$T/v8.log" \
 	--no-logfile-per-isolate "$T/node_chain.js" 3 >/dev/null 2>&1
-grep -lF "$T/node_chain.js" /tmp/perf-*.map 2>/dev/null | xargs -r rm -f
+find /tmp -maxdepth 1 -name 'perf-*.map' -type f -user 0 -exec grep -lF "$T/node_chain.js" {} + 2>/dev/null |
+	xargs -r rm -f  # regular files only: grep blocks on a planted FIFO
 check "node --perf-basic-prof: JS frames marked _[j]" \
 	grep -qE ';JS:[*~^]?(leaf|middle|outer) [^;]*node_chain\.js:[0-9:]+_\[j\][; ]' "$T/nodemap.folded"
 row=$("$BPFPROF" report "$T/nodemap.folded" | grep -E 'JS:[*~^]?(leaf|middle|outer) ' | head -1)
