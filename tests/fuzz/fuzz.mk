@@ -36,10 +36,10 @@ FUZZ_COV_CFLAGS    := -g -O0 -fsanitize=fuzzer -fprofile-instr-generate -fcovera
 # What each target compiles in besides tests/fuzz/fuzz_TARGET.c, and links.
 FUZZ_SRCS_elf_syms  := user/elf/elf_syms.c user/elf/elf_syms_read.c user/elf/elf_syms_aliases.c \
                        user/elf/elf_syms_plt.c \
-                       user/elf/elf_read.c user/elf/elf_limits.c user/base/grow.c
+                       user/elf/elf_read.c user/elf/elf_limits.c user/base/grow.c user/base/addr_ranges.c
 FUZZ_LIBS_elf_syms  := -lelf -lz
 FUZZ_SRCS_proc_maps := user/procs/proc_maps.c
-FUZZ_SRCS_ksyms     := user/symbols/ksyms.c user/base/grow.c
+FUZZ_SRCS_ksyms     := user/symbols/ksyms.c user/base/grow.c user/base/addr_ranges.c
 FUZZ_SRCS_cli       := user/cli/cli.c user/cli/cli_modes.c user/cli/cli_usage.c user/cli/cli_values.c user/base/errors.c user/base/term_safe.c user/base/formats.c user/sampling/events.c
 FUZZ_SRCS_events    := user/sampling/events.c
 FUZZ_SRCS_tracker   := user/procs/procs.c user/procs/prune.c user/procs/unmapped.c user/procs/track_budget.c user/procs/fork_copy.c user/procs/proc_owner.c user/procs/target.c user/procs/proc_maps.c user/sampling/events.c \
@@ -49,9 +49,9 @@ FUZZ_DEPS_tracker   := user/procs/tracker.c
 FUZZ_LIBS_tracker   := -lbpf -lelf -lz
 FUZZ_SRCS_unwind_table := user/unwind/unwind_table.c user/elf/cfi_bytes.c user/unwind/cfi_check.c \
                           user/unwind/cfi_rows.c user/unwind/cfi_libdw.c \
-                          user/unwind/keeps_fp.c user/elf/elf_read.c user/elf/elf_limits.c user/base/grow.c
+                          user/unwind/keeps_fp.c user/elf/elf_read.c user/elf/elf_limits.c user/base/grow.c user/base/addr_ranges.c
 FUZZ_LIBS_unwind_table := -ldw -lelf -lz
-FUZZ_SRCS_perfmap   := user/symbols/perfmap.c user/base/open_regular.c user/procs/proc_owner.c user/procs/target.c
+FUZZ_SRCS_perfmap   := user/symbols/perfmap.c user/base/open_regular.c user/procs/proc_owner.c user/procs/target.c user/base/addr_ranges.c user/base/grow.c
 FUZZ_SRCS_spool     := user/output/spool.c user/base/formats.c user/base/dirfiles.c user/base/grow.c
 FUZZ_LIBS_spool     := -lz
 FUZZ_SRCS_push_reply := user/output/push_reply.c user/output/push_retry.c
@@ -64,7 +64,7 @@ FUZZ_LIBS_debug_file := -ldw -lelf -lz -lm
 FUZZ_SRCS_views     := user/render/read_profile.c user/render/read_pprof.c user/render/vprof.c user/render/table.c \
                        user/render/fgtree.c user/render/svg.c user/render/flamegraph.c \
                        user/profile/group_by.c user/base/cgroup_name.c \
-                       user/base/term_safe.c user/base/errors.c user/base/grow.c $(BUILD)/profile.pb-c.c
+                       user/base/term_safe.c user/base/errors.c user/base/grow.c $(BUILD)/profile.pb-c.c user/base/addr_ranges.c
 FUZZ_DEPS_views     := $(BUILD)/flamegraph_page.h
 FUZZ_LIBS_views     := -lprotobuf-c -lz
 FUZZ_SRCS_control   := user/sampling/control.c user/base/errors.c user/base/term_safe.c
