@@ -24,6 +24,7 @@ profile:  base
 sampling: base
 procs:    base sampling
 python:   base elf procs profile sampling
+v8:       base elf
 runtimes: base profile python sampling
 files:    base elf procs profile
 unwind:   base elf files procs sampling
