@@ -5,7 +5,7 @@
  * the top pages of its user stack go to the early ring, and user space
  * walks the copy by the same rules once the tables are loaded
  * (user/unwind/replay.c). Included by stack.bpf.h, whose walk notes and
- * Python state these read.
+ * runtimes' state these read.
  */
 #ifndef BPFPROF_EARLY_BPF_H
 #define BPFPROF_EARLY_BPF_H
@@ -13,7 +13,7 @@
 /* Whether a walk that ended with stop is better done later from a copy:
  * its process had no entry yet (and is young: an entry comes soon after a
  * start or an exec, or never), or it crossed a file whose table was being
- * built. Not a Python process's walk: its frames are read now or never. */
+ * built. Not a runtime's process's walk: its frames are read now or never. */
 static __always_inline bool worth_a_copy(const struct stack_key *key, __u32 stop)
 {
 	struct py_walk *w = py_walk_get();
@@ -23,7 +23,7 @@ static __always_inline bool worth_a_copy(const struct stack_key *key, __u32 stop
 		return false;
 	if (stop == STAT_UNWIND_FP_FALLBACK)
 		return bpf_ktime_get_ns() - born < EARLY_AGE_NS;
-	return walk_noted(WALK_PENDING) && w && !w->eval_start;
+	return walk_noted(WALK_PENDING) && w && !runtimes_walked(w);
 }
 
 /* The sample's registers, kernel frames and stack into the early ring for

@@ -28,7 +28,6 @@ const volatile bool follow_forks = false;	/* -- COMMAND: its children too */
 const volatile bool kernel_stacks = true;
 const volatile bool user_stacks = true;
 const volatile __u32 unwind_mode = UNWIND_FP;	/* enum unwind_mode: --call-graph */
-const volatile bool python = false;		/* Python frames (--no-python: off) */
 const volatile bool lazy_tables = false;	/* fleet mode -a: tables for sampled processes */
 /* asks go onto unwind_asks: not when a hardware event samples, in an NMI,
  * where a queue push before kernel 6.6 takes the queue's lock without a

@@ -19,7 +19,7 @@
 #include <bpf/bpf_tracing.h>
 #include "profile.h"
 #include "maps.bpf.h"
-#include "python.bpf.h"
+#include "runtimes.bpf.h"
 #include "stack.bpf.h"
 
 static __always_inline bool comm_matches(const char *comm)
@@ -230,19 +230,19 @@ int BPF_PROG(follow, struct task_struct *parent, struct task_struct *child)
 /* ... and forgotten when it ends: the map has room for MAX_FILTER_PIDS
  * processes at once, not for every child a long command forks (the soak's
  * churn forks 50 a second: from the 1025th on, none was profiled). So is
- * what the exec and Python maps hold of an ending thread or process:
+ * what the exec and runtimes' maps hold of an ending thread or process:
  * those maps are not preallocated, they hold only what lives. */
 SEC("tp_btf/sched_process_exit")
 int BPF_PROG(task_exit, struct task_struct *p)
 {
 	__u32 tgid = p->tgid, tid = p->pid;
 
-	bpf_map_delete_elem(&py_threads, &tid);
+	runtimes_forget_thread(tid);
 	/* its last thread: the signal struct counts the live ones */
 	if (BPF_CORE_READ(p, signal, live.counter))
 		return 0;
 	bpf_map_delete_elem(&exec_times, &tgid);
-	bpf_map_delete_elem(&py_procs, &tgid);
+	runtimes_forget_proc(tgid);
 	bpf_map_delete_elem(&unwind_wanted, &tgid);
 	bpf_map_delete_elem(&exec_ranges, &tgid);
 	if (follow_forks)
@@ -259,11 +259,11 @@ int BPF_PROG(exec, struct task_struct *p, pid_t old_pid, struct linux_binprm *bp
 	__u64 now = bpf_ktime_get_ns();
 
 	bpf_map_update_elem(&exec_times, &tgid, &now, BPF_ANY);
-	/* the new image is not the CPython user space found, if it was one,
+	/* the new image is not the runtime user space found, if it was one,
 	 * nor the mappings its unwind entry describes: until user space
 	 * writes the new image's, its samples are walked by frame pointers,
 	 * counted, not through the old image's tables */
-	bpf_map_delete_elem(&py_procs, &tgid);
+	runtimes_forget_proc(tgid);
 	bpf_map_delete_elem(&unwind_procs, &tgid);
 	bpf_map_delete_elem(&exec_ranges, &tgid);
 	return 0;

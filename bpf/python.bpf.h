@@ -16,6 +16,8 @@
 
 #define PY_MAX_THREADS		64	/* thread states searched for the sampled thread */
 
+const volatile bool python = false;	/* Python frames (--no-python: off) */
+
 /* tgid -> what its interpreter looks like; written by user/python, gone
  * at the process's exec or end (task_exit). Python's maps are not
  * preallocated: kernel memory for what is there, MAX_* the ceiling. */
@@ -261,6 +263,7 @@ static __always_inline bool py_step(struct py_walk *w, struct stack_trace *st, _
 	code = PY_CODE(code);
 	fp = 0;
 	py_read(&fp, sizeof(fp), code + pp->code_linetable);
+	fp = RUNTIME_WORD(RUNTIME_PYTHON, fp);	/* a user address: unchanged */
 	ip = PY_FRAME(code, py_offset(w, code));
 	st->ips[n] = ip;
 	st->ips[n + 1] = fp;

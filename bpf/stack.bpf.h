@@ -17,18 +17,18 @@
  * (bpf_task_pt_regs), for a sample as for a thread going off CPU. A
  * process whose tables are not loaded yet is walked by frame pointers,
  * counted. Every user stack walked ends with exactly one STAT_UNWIND_*.
- * CPython's frames are interleaved with the native ones (python.bpf.h, one
- * call in the step).
+ * A runtime's frames (CPython's) are interleaved with the native ones
+ * (runtimes.bpf.h, one call in the step).
  */
 #ifndef BPFPROF_STACK_BPF_H
 #define BPFPROF_STACK_BPF_H
 
 /* A user address has bit 63 clear, which tells a native frame from a
- * Python one (PY_FRAME_TAG) in a user stack: a return address read from
- * a corrupt frame may have it set. */
+ * runtime's (RUNTIME_FRAME_TAG) in a user stack: a return address read
+ * from a corrupt frame may have it set. */
 static __always_inline bool user_address(__u64 ip)
 {
-	return !(ip & PY_FRAME_TAG);
+	return !RUNTIME_IS_FRAME(ip);
 }
 
 /* The hash of st's frames; user: a value that is no user address (read
@@ -71,14 +71,14 @@ static __always_inline __u32 get_stack(void *ctx, struct stack_trace *st, __u64 
 }
 
 /* The walk's registers and hash. The frame count lives in the scratch
- * stack (st->nr) and Python's flags in their per-CPU map: as values in
+ * stack (st->nr) and the runtimes' flags in their per-CPU map: as values in
  * this context every count would be a verifier state of its own. */
 struct unwind_ctx {
 	__u64 ip, sp, bp;
 	__u64 hash;
 	struct unwind_map map;	/* the last frame's mapping: most callers share it */
 	__u32 stop;		/* STAT_UNWIND_*, written only when the walk ends */
-	__u32 g;		/* the generation this sample goes to (Python's counters) */
+	__u32 g;		/* the generation this sample goes to (the runtimes' counters) */
 };
 
 /* The sampled process's entry, copied once per stack to a per-CPU slot:
@@ -274,16 +274,6 @@ static __always_inline __u32 fp_step(struct unwind_ctx *c)
 	return 0;
 }
 
-/* Python's step, verified once on its own (a global function) rather than
- * for every state the native step reaches it in: inlined, it made the
- * program 5x costlier to verify (257k instructions against 40k). */
-__noinline int py_step_once(struct py_walk *w, struct stack_trace *st, __u64 *hash, __u32 g)
-{
-	if (!w || !st || !hash)
-		return 0;
-	return py_step(w, st, hash, g);
-}
-
 /* c->map = the mapping covering pc: the last frame's when it covers pc
  * (most callers are in their callee's file), else the search's. Returns
  * 0 if none does. A global function, verified once on its own: inlined,
@@ -352,12 +342,10 @@ static long unwind_step(__u32 i, struct unwind_ctx *c)
 	st = &sc->s.ust;
 	/* a return address points after its call: the call is the byte before */
 	pc = w->native ? c->ip - 1 : c->ip;
-	/* the interpreter's frames go before (inside) the eval call running
-	 * them, one per loop step: a loop of its own would be too much for
-	 * the verifier (bpf/python.bpf.h) */
-	if (!w->done && py_in_eval(w, pc) && py_step_once(w, st, &c->hash, c->g))
+	/* a runtime's frames go before (inside) the native call running
+	 * them, one per loop step (bpf/runtimes.bpf.h) */
+	if (runtimes_frame_before(w, pc, st, &c->hash, c->g))
 		return 0;
-	w->done = 0;
 	w->native = 1;
 	if (!user_address(c->ip)) {	/* read from a corrupt frame */
 		c->stop = STAT_UNWIND_BAD_ADDRESS;
@@ -429,8 +417,8 @@ __noinline __u32 unwind_ustack(const struct stack_key *key, __u32 g, struct stac
 	if (w)
 		w->len = 0;	/* the last walk's, maybe another process's */
 	s->ust.nr = 0;
-	py_begin(key->tgid, key->start_time, python);
-	/* a step records one frame, native or Python: one more for the end */
+	runtimes_begin(key->tgid, key->start_time);
+	/* a step records one frame, native or a runtime's: one more for the end */
 	bpf_loop(MAX_STACK_DEPTH + 1, unwind_step, &c, 0);
 	s->uhash = c.hash;
 	return c.stop;

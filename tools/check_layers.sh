@@ -30,15 +30,17 @@ elf:      base
 profile:  base
 sampling: base
 procs:    base sampling
-python:   base elf procs
+python:   base elf procs profile sampling
+v8:       base elf
+runtimes: base profile python sampling
 files:    base elf procs profile
 unwind:   base elf files procs sampling
-symbols:  base elf files procs profile python sampling
+symbols:  base elf files procs profile runtimes sampling
 render:   base profile
 output:   base files profile render
 views:    base render
 offline:  base cli elf output render
-run:      base elf files output procs profile python render sampling symbols unwind views
+run:      base elf files output procs profile render runtimes sampling symbols unwind views
 cli:      base sampling
 main:     base cli offline run sampling views
 '

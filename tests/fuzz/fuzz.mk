@@ -64,7 +64,8 @@ FUZZ_LIBS_debug_file := -ldw -lelf -lz -lm
 FUZZ_SRCS_views     := user/render/read_profile.c user/render/read_pprof.c user/render/vprof.c user/render/table.c \
                        user/render/fgtree.c user/render/svg.c user/render/flamegraph.c \
                        user/profile/group_by.c user/base/cgroup_name.c \
-                       user/base/term_safe.c user/base/errors.c user/base/grow.c $(BUILD)/profile.pb-c.c user/base/addr_ranges.c
+                       user/base/term_safe.c user/base/errors.c user/base/grow.c user/base/frame_kind.c \
+                       $(BUILD)/profile.pb-c.c user/base/addr_ranges.c
 FUZZ_DEPS_views     := $(BUILD)/flamegraph_page.h
 FUZZ_LIBS_views     := -lprotobuf-c -lz
 FUZZ_SRCS_control   := user/sampling/control.c user/base/errors.c user/base/term_safe.c

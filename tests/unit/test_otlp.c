@@ -201,7 +201,7 @@ Test(otlp, resource_per_process_and_frame_types)
 		{ .name = "_start", .mapping = "/usr/bin/python3.11", .build_id = "", .addr = 0x55000010,
 		  .map_start = 0x55000000, .map_limit = 0x55100000 },
 		{ .name = "run (subprocess.py:550)", .mapping = "[python]", .file = "/usr/lib/subprocess.py",
-		  .line = 550, .start_line = 540, .python = true },
+		  .line = 550, .start_line = 540, .runtime = FK_PYTHON },
 		{ .name = "read", .mapping = "/lib/libc.so.6", .build_id = "", .addr = 0x7f000020,
 		  .map_start = 0x7f000000, .map_limit = 0x7f100000 },
 		{ .name = "vfs_read", .mapping = "[kernel.kallsyms]", .addr = 0xffffffff81000000ull,
@@ -209,7 +209,7 @@ Test(otlp, resource_per_process_and_frame_types)
 	};
 	struct pframe py2[] = { py[0], { .name = "run (subprocess.py:551)", .mapping = "[python]",
 					 .file = "/usr/lib/subprocess.py", .line = 551, .start_line = 540,
-					 .python = true } };
+					 .runtime = FK_PYTHON } };
 	struct pframe other[] = { { .name = "main", .mapping = "/opt/srv", .build_id = "", .addr = 0x401000,
 				    .map_start = 0x400000, .map_limit = 0x500000 } };
 	const Opentelemetry__Proto__Profiles__V1development__ResourceProfiles *rp;

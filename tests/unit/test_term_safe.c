@@ -137,8 +137,8 @@ static struct vprof *hostile_profile(void)
 	uint32_t fr[2];
 
 	cr_assert_not_null(v);
-	fr[0] = (uint32_t)vprof__frame(v, "müller", "/tmp/" HOSTILE ".so", VK_USER);
-	fr[1] = (uint32_t)vprof__frame(v, HOSTILE, "/tmp/" HOSTILE ".so", VK_USER);
+	fr[0] = (uint32_t)vprof__frame(v, "müller", "/tmp/" HOSTILE ".so", FK_USER);
+	fr[1] = (uint32_t)vprof__frame(v, HOSTILE, "/tmp/" HOSTILE ".so", FK_USER);
 	cr_assert_eq(vprof__add(v, HOSTILE, 1, fr, 2, 7), 0);
 	return v;
 }
@@ -201,7 +201,7 @@ Test(term_safe, top_escapes_then_cuts_by_columns)
 
 	cr_assert_not_null(v);
 	fr[0] = (uint32_t)vprof__frame(v, "日本語の関数" HOSTILE HOSTILE, "/tmp/日本語" HOSTILE,
-				       VK_USER);
+				       FK_USER);
 	cr_assert_eq(vprof__add(v, "x", 1, fr, 1, 3), 0);
 	f = open_memstream(&out, &len);
 	cr_assert_not_null(f);

@@ -17,10 +17,10 @@ static struct vprof *sample_profile(void)
 	uint32_t a[3], b[2];
 
 	cr_assert_not_null(v);
-	a[0] = b[0] = (uint32_t)vprof__frame(v, "main", "/bin/app", VK_USER);
-	a[1] = (uint32_t)vprof__frame(v, "work", "/bin/app", VK_USER);
-	a[2] = (uint32_t)vprof__frame(v, "read_zero", "[kernel.kallsyms]", VK_KERNEL);
-	b[1] = (uint32_t)vprof__frame(v, "spin", "/lib/libhot.so", VK_USER);
+	a[0] = b[0] = (uint32_t)vprof__frame(v, "main", "/bin/app", FK_USER);
+	a[1] = (uint32_t)vprof__frame(v, "work", "/bin/app", FK_USER);
+	a[2] = (uint32_t)vprof__frame(v, "read_zero", "[kernel.kallsyms]", FK_KERNEL);
+	b[1] = (uint32_t)vprof__frame(v, "spin", "/lib/libhot.so", FK_USER);
 	cr_assert_eq(vprof__add(v, "app", 1, a, 3, 3), 0);
 	cr_assert_eq(vprof__add(v, "app", 1, b, 2, 5), 0);
 	return v;

@@ -65,9 +65,9 @@ Test(views, folded_markers_kinds_and_comments)
 	cr_expect_str_eq(v->stacks[0].comm, "app");
 	cr_assert_eq(v->stacks[0].depth, 3);
 	cr_expect_str_eq(v->frames[v->stacks[0].frames[2]].name, "vfs_read");
-	cr_expect_eq(v->frames[v->stacks[0].frames[2]].kind, VK_KERNEL);
+	cr_expect_eq(v->frames[v->stacks[0].frames[2]].kind, FK_KERNEL);
 	cr_expect_str_eq(v->frames[v->stacks[0].frames[2]].dso, "[kernel.kallsyms]");
-	cr_expect_eq(v->frames[v->stacks[1].frames[1]].kind, VK_INLINE);
+	cr_expect_eq(v->frames[v->stacks[1].frames[1]].kind, FK_INLINE);
 	cr_expect_str_eq(v->frames[v->stacks[2].frames[1]].dso, "libx.so");
 	/* main is one frame, shared */
 	cr_expect_eq(v->stacks[0].frames[0], v->stacks[1].frames[0]);
@@ -91,7 +91,7 @@ Test(views, jit_frames_folded_pprof_report)
 	report__defaults(&o);
 	cr_assert_eq(v->stacks[0].depth, 2);
 	cr_expect_str_eq(v->frames[v->stacks[0].frames[1]].name, "JS:*leaf a.js:1");
-	cr_expect_eq(v->frames[v->stacks[0].frames[1]].kind, VK_JIT);
+	cr_expect_eq(v->frames[v->stacks[0].frames[1]].kind, FK_JIT);
 	cr_expect_str_eq(v->frames[v->stacks[0].frames[1]].dso, "[jit]");
 	rep = render_report(v, &o);
 	cr_expect(strstr(rep, "[j] JS:*leaf a.js:1\n") && strstr(rep, "[j] [JIT]\n"), "%s", rep);
@@ -100,8 +100,8 @@ Test(views, jit_frames_folded_pprof_report)
 	pv = pprof_round_trip(p);
 	cr_assert_eq(pv->stacks[0].depth, 2);
 	cr_expect_str_eq(pv->frames[pv->stacks[0].frames[1]].name, "[JIT]");
-	cr_expect_eq(pv->frames[pv->stacks[0].frames[1]].kind, VK_JIT);
-	cr_expect_eq(pv->frames[pv->stacks[0].frames[0]].kind, VK_USER);
+	cr_expect_eq(pv->frames[pv->stacks[0].frames[1]].kind, FK_JIT);
+	cr_expect_eq(pv->frames[pv->stacks[0].frames[0]].kind, FK_USER);
 	vprof__free(pv);
 	vprof__free(v);
 	profile__free(p);
@@ -408,7 +408,7 @@ Test(views, pprof_round_trip)
 	cr_assert_eq(v->stacks[0].depth, 3);
 	cr_expect_str_eq(v->frames[v->stacks[0].frames[0]].name, "main");
 	cr_expect_str_eq(v->frames[v->stacks[0].frames[0]].dso, "/bin/app");
-	cr_expect_eq(v->frames[v->stacks[0].frames[2]].kind, VK_KERNEL);
+	cr_expect_eq(v->frames[v->stacks[0].frames[2]].kind, FK_KERNEL);
 	vprof__free(v);
 	profile__free(p);
 }
@@ -422,9 +422,9 @@ Test(views, pprof_python_lines_apart)
 	struct pframe fr[] = {
 		{ .name = "main", .mapping = "/bin/python3", .build_id = "" },
 		{ .name = "hot (py_chain.py:13)", .mapping = "[python]", .build_id = "",
-		  .file = "/src/py_chain.py", .line = 13, .start_line = 10, .python = true },
+		  .file = "/src/py_chain.py", .line = 13, .start_line = 10, .runtime = FK_PYTHON },
 		{ .name = "hot (py_chain.py:14)", .mapping = "[python]", .build_id = "",
-		  .file = "/src/py_chain.py", .line = 14, .start_line = 10, .python = true },
+		  .file = "/src/py_chain.py", .line = 14, .start_line = 10, .runtime = FK_PYTHON },
 	};
 	const struct pframe at13[] = { fr[0], fr[1] }, at14[] = { fr[0], fr[2] };
 	struct profile *p = profile__new();

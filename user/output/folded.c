@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/frame_kind.h"
 #include "base/grow.h"
 #include "base/hash_bytes.h"
 #include "profile/aggregate.h"
@@ -96,8 +97,9 @@ static void put_line(struct text *t, const struct psample *s, const char *group,
 			put_bytes(t, "_[k]", 4);
 		else if (s->frames[i]->inlined)
 			put_bytes(t, "_[i]", 4);	/* as stackcollapse-perf.pl --inline marks them */
-		else if (s->frames[i]->python)
-			put_bytes(t, "_[py]", 5);
+		else if (s->frames[i]->runtime)
+			put_bytes(t, frame_kind__row(s->frames[i]->runtime)->suffix,
+				  strlen(frame_kind__row(s->frames[i]->runtime)->suffix));
 		else if (s->frames[i]->jit)
 			put_bytes(t, "_[j]", 4);
 	}

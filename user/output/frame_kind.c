@@ -2,11 +2,12 @@
 /* A frame's function and runtime, for the protobuf writers (frame_kind.h). */
 #include <string.h>
 
+#include "base/frame_kind.h"
 #include "output/frame_kind.h"
 
 size_t frame_kind__function_len(const struct pframe *f)
 {
-	const char *paren = f->python ? strrchr(f->name, '(') : NULL;
+	const char *paren = frame_kind__row(f->runtime)->name_has_line ? strrchr(f->name, '(') : NULL;
 
 	if (paren && paren > f->name && paren[-1] == ' ')
 		return (size_t)(paren - 1 - f->name);
@@ -31,8 +32,8 @@ const char *frame_kind__otel_type(const struct pframe *f, const char *exe)
 {
 	if (f->kernel)
 		return "kernel";
-	if (f->python)
-		return "cpython";
+	if (f->runtime)
+		return frame_kind__row(f->runtime)->otel_type;
 	if (f->jit && exe_is(exe, "node"))
 		return "v8js";
 	if (f->jit && exe_is(exe, "java"))

@@ -140,7 +140,7 @@ static uint64_t frame_hash(const void *key)
 	const struct pframe *f = key;
 	uint64_t h = hash_step(hash_step(hash_step(0, (uintptr_t)f->name), (uintptr_t)f->mapping),
 			       (uintptr_t)f->file);
-	uint64_t flags = (uint64_t)f->kernel | (uint64_t)f->inlined << 1 | (uint64_t)f->python << 2 |
+	uint64_t flags = (uint64_t)f->kernel | (uint64_t)f->inlined << 1 | (uint64_t)f->runtime << 4 |
 			 (uint64_t)f->jit << 3;
 
 	h = hash_step(hash_step(hash_step(h, f->addr), f->map_start), f->line | flags << 32);
@@ -157,7 +157,7 @@ static bool same_frame(const void *member, const void *key)
 	       a->addr == b->addr &&
 	       a->map_start == b->map_start && a->map_limit == b->map_limit &&
 	       a->map_off == b->map_off && a->kernel == b->kernel && a->inlined == b->inlined &&
-	       a->python == b->python && a->jit == b->jit;
+	       a->runtime == b->runtime && a->jit == b->jit;
 }
 
 static const struct pset_kind by_content = { frame_hash, same_frame };

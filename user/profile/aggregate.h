@@ -14,6 +14,7 @@
 
 #include <linux/types.h>
 #include "bpf/profile.h"	/* bpf/: the BPF-shared layouts: TASK_COMM_LEN, enum stat_kind */
+#include "base/frame_kind.h"	/* pframe.runtime */
 #include "base/label_key.h"
 #include "profile/stats.h"
 
@@ -31,7 +32,9 @@ struct pframe {
 	uint64_t map_off;	/* file offset of map_start */
 	bool kernel;
 	bool inlined;		/* inlined into the frame before it, at the same addr */
-	bool python;		/* a CPython frame: name "function (file.py:line)" */
+	uint8_t runtime;	/* enum frame_kind of the runtime whose walker named it
+				 * (base/runtime.h: FK_PYTHON "function (file.py:line)"),
+				 * FK_USER: none */
 	bool jit;		/* code without a file (mapping "[jit]"): named by
 				 * its JIT map, or "[JIT]" when the map has none */
 };

@@ -81,8 +81,8 @@ struct profile_stats {
 	uint64_t start_wall_ns;		/* when sampling began, CLOCK_REALTIME */
 	unsigned int freq;		/* sampling frequency, Hz */
 	size_t stack_ids;		/* stack map occupancy when drained */
-	uint64_t py_frames;		/* Python frames named */
-	uint64_t py_unnamed;		/* Python frames whose code object was not read */
+	uint64_t runtime_named[RUNTIME_MAX];	/* a runtime's frames named (bpf/runtimes.h) */
+	uint64_t runtime_unnamed[RUNTIME_MAX];	/* ... that it could not name */
 	uint64_t py_procs;		/* since the start: processes with a supported CPython */
 	uint64_t py_unsupported;	/* ... with a CPython of another version */
 	uint64_t py_codes_gone;		/* ... code objects not read: the process had exited */

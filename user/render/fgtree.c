@@ -81,14 +81,14 @@ static int make_path(struct vprof *v, const struct vprof *src, const struct vsta
 	p->frames = malloc((s->depth + 1) * sizeof(*p->frames));
 	if (!p->frames)
 		return -ENOMEM;
-	id = src->has_comm ? vprof__frame(v, s->comm[0] ? s->comm : "[unknown]", "", VK_ROOT) : 0;
+	id = src->has_comm ? vprof__frame(v, s->comm[0] ? s->comm : "[unknown]", "", FK_ROOT) : 0;
 	if (src->has_comm && id >= 0)
 		p->frames[n++] = (uint32_t)id;
 	for (i = 0; id >= 0 && i < s->depth; i++) {
 		const struct vframe *fr = &src->frames[s->frames[i]];
 
-		if ((fr->kind == VK_KERNEL && f->hide_kernel) ||
-		    (fr->kind != VK_KERNEL && fr->kind != VK_ROOT && f->hide_user))
+		if ((fr->kind == FK_KERNEL && f->hide_kernel) ||
+		    (fr->kind != FK_KERNEL && fr->kind != FK_ROOT && f->hide_user))
 			continue;
 		id = src == v ? (int64_t)s->frames[i] : vprof__frame(v, fr->name, fr->dso, fr->kind);
 		if (id < 0)
@@ -248,7 +248,7 @@ int fgtree__build(struct vprof *v, const struct vprof *before, const struct vfil
 		  struct fgtree *t)
 {
 	struct path *paths = calloc(v->nstacks + 1, sizeof(*paths));
-	int64_t all = vprof__frame(v, "all", "", VK_ROOT);
+	int64_t all = vprof__frame(v, "all", "", FK_ROOT);
 	size_t n = 0;
 	int err = paths && all >= 0 ? 0 : -ENOMEM;
 

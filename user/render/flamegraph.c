@@ -74,6 +74,15 @@ static void write_data(const struct vprof *v, const struct fgtree *t, const char
 	fputs("],\"kinds\":[", out);
 	for (i = 0; i < v->nframes; i++)
 		fprintf(out, i ? ",%d" : "%d", (int)v->frames[i].kind);
+	fputs("],\"palette\":[", out);
+	for (i = 0; i < FK_MAX; i++) {
+		const struct frame_kind_row *k = &frame_kinds[i];
+
+		fputs(i ? ",[" : "[", out);
+		json_string(k->name, out);
+		fprintf(out, ",%d,%d,%d,%d,%d,%d]", k->hue, k->spread, k->sat, k->light,
+			k->light_spread, k->legend);
+	}
 	fputs("],\"nodes\":[", out);
 	for (i = 0; i < t->n; i++)
 		fprintf(out, "%s%" PRIu32 ",%" PRIu32 ",%" PRIu64, i ? "," : "", t->frame[i],

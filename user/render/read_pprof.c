@@ -69,19 +69,20 @@ struct pp_reader {
 
 /* What a mapping's name says of its frames: the kernel's, a JIT's (ours
  * "[jit]"; perf's "[JIT] tid N" or its map "/tmp/perf-N.map"), or a file's. */
-static enum vkind mapping_kind(const char *dso)
+static enum frame_kind mapping_kind(const char *dso)
 {
 	if (!strncmp(dso, "[kernel", 7) || !strcmp(dso, "[vmlinux]"))
-		return VK_KERNEL;
+		return FK_KERNEL;
 	if (!strcmp(dso, "[jit]") || !strncmp(dso, "[JIT]", 5) || !strncmp(dso, "/tmp/perf-", 10))
-		return VK_JIT;
-	return VK_USER;
+		return FK_JIT;
+	return frame_kind__from_mapping(dso);
 }
 
-/* A Python frame's name as the folded form writes it, "function
- * (file.py:LINE)": bpfprof's pprof keeps the function and the line apart
- * (one Function per code object), the views show them as the folded file. */
-static const char *python_name(struct pp_reader *r, const char *fn, const char *file,
+/* A runtime frame's name as the folded form writes it, "function
+ * (file.py:LINE)" (base/frame_kind.h's name_has_line): bpfprof's pprof
+ * keeps the function and the line apart (one Function per code object),
+ * the views show them as the folded file. */
+static const char *name_with_line(struct pp_reader *r, const char *fn, const char *file,
 			       int64_t line)
 {
 	const char *slash = strrchr(file, '/'), *base = slash ? slash + 1 : file;
@@ -105,8 +106,8 @@ static int location_frames(struct vprof *v, struct pp_reader *r, const Location 
 	size_t mi = loc->mapping_id ? read_pprof__at(&r->map, loc->mapping_id) : SIZE_MAX;
 	const Perftools__Profiles__Mapping *m = mi != SIZE_MAX ? pr->mapping[mi] : NULL;
 	const char *dso = m ? pp_string(pr, m->filename) : "";
-	enum vkind kind = mapping_kind(dso);
-	bool python = !strcmp(dso, "[python]");
+	enum frame_kind kind = mapping_kind(dso);
+	bool with_line = frame_kind__row(kind)->name_has_line;
 	size_t n = 0, i;
 	int64_t id;
 
@@ -116,12 +117,12 @@ static int location_frames(struct vprof *v, struct pp_reader *r, const Location 
 
 		if (!*name)
 			continue;
-		if (python)
-			name = python_name(r, name, pp_string(pr, pr->function[fi]->filename),
+		if (with_line)
+			name = name_with_line(r, name, pp_string(pr, pr->function[fi]->filename),
 					   loc->line[i]->line);
 		if (n == room)
 			return -E2BIG;
-		id = vprof__frame(v, name, dso, kind == VK_USER && i ? VK_INLINE : kind);
+		id = vprof__frame(v, name, dso, kind == FK_USER && i ? FK_INLINE : kind);
 		if (id < 0)
 			return -ENOMEM;
 		ids[n++] = (uint32_t)id;

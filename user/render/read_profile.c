@@ -114,15 +114,15 @@ static int gunzip(const uint8_t *in, size_t len, uint8_t **out, size_t *out_len)
  * "file+0x1f" names its file. */
 static int64_t folded_frame(struct vprof *v, char *s, size_t len)
 {
-	enum vkind kind;
+	enum frame_kind kind;
 	const char *dso = "";
 	char *plus;
 
-	len = vprof__frame_kind(s, len, &kind);
+	len = frame_kind__from_suffix(s, len, &kind);
 	s[len] = '\0';
-	if (kind == VK_KERNEL) {
+	if (kind == FK_KERNEL) {
 		dso = "[kernel.kallsyms]";
-	} else if (kind == VK_JIT) {
+	} else if (kind == FK_JIT) {
 		dso = "[jit]";	/* as pprof's mapping */
 	} else if ((plus = strstr(s, "+0x")) && plus > s && !strchr(plus, ' ')) {
 		dso = vprof__intern(v, s, (size_t)(plus - s));

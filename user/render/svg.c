@@ -67,11 +67,10 @@ static size_t xml_cols(const char *str)
 	return cols;
 }
 
-/* The page's palette: kernel blue, user warm, inline aqua, Python green, JIT purple. */
+/* The page's hues (base/frame_kind.c's table), a lighter palette. */
 static void fill(const struct vframe *f, FILE *out)
 {
-	static const int hue[VK_MAX] = { 10, 205, 170, 95, 265, 0 }, spread[VK_MAX] = {
-		45, 20, 15, 30, 20, 0 };
+	const struct frame_kind_row *k = frame_kind__row(f->kind);
 	unsigned int h = 2166136261u;
 	const char *c;
 	double r;
@@ -79,11 +78,11 @@ static void fill(const struct vframe *f, FILE *out)
 	for (c = f->name; *c; c++)
 		h = (h ^ (unsigned char)*c) * 16777619u;
 	r = (double)h / 4294967296.0;
-	if (f->kind == VK_ROOT)
+	if (f->kind == FK_ROOT)
 		fprintf(out, "hsl(0,0%%,%d%%)", 72 + (int)(8 * r));
 	else
-		fprintf(out, "hsl(%d,%d%%,%d%%)", hue[f->kind] + (int)(spread[f->kind] * r),
-			f->kind == VK_USER ? 90 : 55, 55 + (int)(10 * r));
+		fprintf(out, "hsl(%d,%d%%,%d%%)", k->hue + (int)(k->spread * r),
+			f->kind == FK_USER ? 90 : 55, 55 + (int)(10 * r));
 }
 
 static void frame_rect(const struct vprof *v, const struct fgtree *t, size_t i, double x,

@@ -67,11 +67,11 @@ static int64_t row_of(struct vtable *t, const struct vkey *key)
 	return (int64_t)t->nrows++;
 }
 
-static bool hidden(const struct vfilter *f, enum vkind kind)
+static bool hidden(const struct vfilter *f, enum frame_kind kind)
 {
-	if (kind == VK_ROOT)
+	if (kind == FK_ROOT)
 		return true;
-	return kind == VK_KERNEL ? f->hide_kernel : f->hide_user;
+	return kind == FK_KERNEL ? f->hide_kernel : f->hide_user;
 }
 
 static bool passes(const struct vstack *s, const struct vfilter *f)
@@ -93,7 +93,7 @@ static int add_stack(struct vtable *t, const struct vprof *v, const struct vstac
 			.comm = want[VF_COMM] ? s->comm : NULL,
 			.dso = want[VF_DSO] ? fr->dso : NULL,
 			.name = want[VF_SYMBOL] ? fr->name : NULL,
-			.kind = want[VF_SYMBOL] ? fr->kind : VK_USER,
+			.kind = want[VF_SYMBOL] ? fr->kind : FK_USER,
 		};
 
 		if (hidden(f, fr->kind))
@@ -187,15 +187,9 @@ void vtable__free(struct vtable *t)
 	memset(t, 0, sizeof(*t));
 }
 
-const char *vtable__mark(enum vkind kind)
+const char *vtable__mark(enum frame_kind kind)
 {
-	switch (kind) {
-	case VK_KERNEL:	return "[k]";
-	case VK_INLINE:	return "[i]";
-	case VK_PYTHON:	return "[p]";
-	case VK_JIT:	return "[j]";
-	default:	return "[.]";
-	}
+	return frame_kind__row(kind)->mark;
 }
 
 int vtable__parse_sort(const char *list, enum vfield *fields, const char **bad)

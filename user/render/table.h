@@ -14,7 +14,7 @@ enum vfield { VF_COMM, VF_DSO, VF_SYMBOL, VF_MAX };
 
 struct vkey {
 	const char *comm, *dso, *name;	/* NULL when not a sort field */
-	enum vkind kind;		/* with the symbol only */
+	enum frame_kind kind;		/* with the symbol only */
 };
 
 struct vrow {
@@ -52,7 +52,7 @@ void vtable__sort(struct vtable *t, bool by_total);
 void vtable__free(struct vtable *t);
 
 /* "[k]" kernel, "[.]" user (perf's marks), "[i]" inline, "[p]" Python, "[j]" JIT. */
-const char *vtable__mark(enum vkind kind);
+const char *vtable__mark(enum frame_kind kind);
 
 /* Parses perf's --sort list ("comm,dso,symbol", "sym" too). Returns the
  * number of fields, or -1 with the bad name in *bad. */

@@ -125,7 +125,7 @@ const char *vprof__intern(struct vprof *v, const char *s, size_t len)
 }
 
 /* Interned strings compare by pointer: a frame hashes its pointers. */
-static size_t frame_hash(const char *name, const char *dso, enum vkind kind)
+static size_t frame_hash(const char *name, const char *dso, enum frame_kind kind)
 {
 	uint64_t h = (uintptr_t)name * 0x9e3779b97f4a7c15ull;
 
@@ -154,7 +154,7 @@ static int grow_frame_slots(struct vprof *v)
 	return 0;
 }
 
-int64_t vprof__frame(struct vprof *v, const char *name, const char *dso, enum vkind kind)
+int64_t vprof__frame(struct vprof *v, const char *name, const char *dso, enum frame_kind kind)
 {
 	const char *iname = vprof__intern(v, name, strlen(name));
 	const char *idso = vprof__intern(v, dso, strlen(dso));
@@ -206,37 +206,12 @@ int vprof__add(struct vprof *v, const char *comm, pid_t pid, const uint32_t *fra
 	return 0;
 }
 
-static const char *const kind_suffix[VK_MAX] = {
-	[VK_KERNEL] = "_[k]", [VK_INLINE] = "_[i]", [VK_PYTHON] = "_[py]", [VK_JIT] = "_[j]",
-};
-
-const char *vprof__kind_suffix(enum vkind kind)
-{
-	return kind < VK_MAX && kind_suffix[kind] ? kind_suffix[kind] : "";
-}
-
-size_t vprof__frame_kind(const char *name, size_t len, enum vkind *kind)
-{
-	int k;
-
-	for (k = 0; k < VK_MAX; k++) {
-		size_t n = kind_suffix[k] ? strlen(kind_suffix[k]) : 0;
-
-		if (n && len > n && !memcmp(name + len - n, kind_suffix[k], n)) {
-			*kind = (enum vkind)k;
-			return len - n;
-		}
-	}
-	*kind = VK_USER;
-	return len;
-}
-
 /* A frame's kind (inline frames are their function's: one row in report) */
-static enum vkind frame_kind(const struct pframe *f)
+static enum frame_kind frame_kind(const struct pframe *f)
 {
 	if (f->kernel)
-		return VK_KERNEL;
-	return f->python ? VK_PYTHON : f->jit ? VK_JIT : VK_USER;
+		return FK_KERNEL;
+	return f->runtime ? f->runtime : f->jit ? FK_JIT : FK_USER;
 }
 
 /* One sample of the in-memory profile: its group (--group-by), its event
@@ -250,13 +225,13 @@ static int add_psample(struct vprof *v, const struct profile *p, const struct ps
 	int64_t id;
 
 	if (group) {
-		id = vprof__frame(v, group, "", VK_ROOT);
+		id = vprof__frame(v, group, "", FK_ROOT);
 		if (id < 0)
 			return -ENOMEM;
 		ids[n++] = (uint32_t)id;
 	}
 	if (p->nevents > 1 && ps->event < (uint32_t)p->nevents) {
-		id = vprof__frame(v, p->events[ps->event].name, "", VK_ROOT);
+		id = vprof__frame(v, p->events[ps->event].name, "", FK_ROOT);
 		if (id < 0)
 			return -ENOMEM;
 		ids[n++] = (uint32_t)id;

@@ -11,23 +11,14 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-struct profile;
+#include "base/frame_kind.h"	/* what a frame is: coloured apart, marked in report */
 
-/* What a frame is: coloured apart in the flame graph, marked in report. */
-enum vkind {
-	VK_USER = 0,
-	VK_KERNEL,	/* folded "_[k]", pprof mapping [kernel.kallsyms] */
-	VK_INLINE,	/* folded "_[i]", pprof: every Line of a Location but the last */
-	VK_PYTHON,	/* folded "_[py]" */
-	VK_JIT,		/* folded "_[j]" */
-	VK_ROOT,	/* the command name, or an event name above it */
-	VK_MAX,
-};
+struct profile;
 
 struct vframe {
 	const char *name;	/* without its marker suffix; interned */
 	const char *dso;	/* "" when unknown; interned */
-	enum vkind kind;
+	enum frame_kind kind;
 };
 
 struct vstack {
@@ -63,7 +54,7 @@ const char *vprof__intern(struct vprof *v, const char *s, size_t len);
 
 /* The index of frame (name, dso, kind), added if new (name and dso are
  * copied); -1 on ENOMEM. */
-int64_t vprof__frame(struct vprof *v, const char *name, const char *dso, enum vkind kind);
+int64_t vprof__frame(struct vprof *v, const char *name, const char *dso, enum frame_kind kind);
 
 /* Adds one stack of frame indices (copied), root first. 0, -ENOMEM, or
  * -EOVERFLOW when the total would pass 2^64-1: then every sum the views
@@ -96,12 +87,5 @@ int vprof__read(const char *path, struct vprof **out);
 
 /* The same from bytes in memory; what names the source in messages. */
 int vprof__parse(const char *what, const uint8_t *buf, size_t len, struct vprof **out);
-
-/* Folded input: splits a frame's marker suffix off ("foo_[k]" -> "foo",
- * VK_KERNEL); returns the name's length without it. */
-size_t vprof__frame_kind(const char *name, size_t len, enum vkind *kind);
-
-/* The marker folded output gives a kind ("_[k]", "" for user frames). */
-const char *vprof__kind_suffix(enum vkind kind);
 
 #endif

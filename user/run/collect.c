@@ -22,7 +22,7 @@
 #include "procs/cgroup_paths.h"
 #include "procs/procs.h"
 #include "symbols/resolve.h"
-#include "python/python.h"
+#include "runtimes/runtimes.h"
 #include "run/run_state.h"
 #include "run/signals.h"
 #include "sampling/session.h"
@@ -36,7 +36,7 @@ struct collector {
 	struct symbolizer *sz;
 	struct ksyms *ks;
 	struct ksyms_loader *ks_loader;	/* reading kallsyms while we sample */
-	struct pyprof *py;		/* NULL: no Python frames */
+	struct runtimes *rts;		/* NULL: no runtimes' frames */
 	struct early_walks *early;	/* NULL: no stacks copied early */
 	struct cgroup_paths *cgroups;	/* names the cgroups samples ran in */
 	enum group_by group_by;
@@ -144,9 +144,9 @@ void collector__free(struct collector *c)
 	free(c);
 }
 
-void collector__set_python(struct collector *c, struct pyprof *py)
+void collector__set_runtimes(struct collector *c, struct runtimes *rts)
 {
-	c->py = py;
+	c->rts = rts;
 }
 
 void collector__set_early(struct collector *c, struct early_walks *early)
@@ -212,24 +212,9 @@ static int add_early(struct collector *c, int gen, bool last, struct profile *p)
 		return 0;
 	err = early_walks__take(c->early, gen, last, &e, p->stats.bpf);
 	if (!err)
-		err = resolve__drained(&e, c->ks, c->sz, c->py, session__tracks_exec(c->session), p);
+		err = resolve__drained(&e, c->ks, c->sz, c->rts, session__tracks_exec(c->session), p);
 	drain__free(&e);
 	return err;
-}
-
-/* The code objects sampled last are read before their names are needed. */
-static void python_stats(struct collector *c, struct profile_stats *ps)
-{
-	struct py_stats st;
-
-	if (!c->py)
-		return;
-	pyprof__poll(c->py);
-	pyprof__stats(c->py, &st);
-	ps->py_procs = st.procs;
-	ps->py_unsupported = st.unsupported;
-	ps->py_codes_gone = st.codes_gone;
-	ps->py_codes_bad = st.codes_bad;
 }
 
 int collector__collect(struct collector *c, struct profile **out, struct flip_time *at)
@@ -263,8 +248,8 @@ int collector__collect(struct collector *c, struct profile **out, struct flip_ti
 		return err;
 	}
 	load_ksyms(c);
-	python_stats(c, &p->stats);
-	err = resolve__drained(&d, c->ks, c->sz, c->py, session__tracks_exec(c->session), p);
+	runtimes__stats(c->rts, &p->stats);	/* reads what the names need first */
+	err = resolve__drained(&d, c->ks, c->sz, c->rts, session__tracks_exec(c->session), p);
 	if (!err)
 		err = add_early(c, gen, last, p);
 	if (!err)
@@ -275,7 +260,7 @@ int collector__collect(struct collector *c, struct profile **out, struct flip_ti
 	drain__free(&d);
 	/* every sample of a process that exited before the flip is in this
 	 * generation or an earlier one: it can go */
-	pyprof__trim(c->py, c->procs);	/* before the reap: it asks procs who exited */
+	runtimes__trim(c->rts, c->procs);	/* before the reap: it asks procs who exited */
 	procs__reap(c->procs, flipped);
 	/* what the symbols and the drain freed goes back to the system: a
 	 * fleet agent's RSS follows the bounded caches, not the peak (at the

@@ -14,7 +14,7 @@ struct files;
 struct name_sources;
 struct profile;
 struct procs;
-struct pyprof;
+struct runtimes;
 struct session;
 
 struct pevent;
@@ -34,8 +34,8 @@ void collector__free(struct collector *c);
 void collector__set_labels(struct collector *c, unsigned int labels, enum group_by by,
 			  size_t max_cgroups);
 
-/* Python frames are named through py (not owned) from now on. */
-void collector__set_python(struct collector *c, struct pyprof *py);
+/* The runtimes' frames are named through rts (not owned) from now on. */
+void collector__set_runtimes(struct collector *c, struct runtimes *rts);
 
 /* Samples walked in user space (early_walks.h) join each collect's. */
 struct early_walks;

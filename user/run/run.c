@@ -21,7 +21,7 @@
 #include "output/fleet_summary.h"
 #include "output/output.h"
 #include "procs/procs.h"
-#include "python/python.h"
+#include "runtimes/runtimes.h"
 #include "run/run.h"
 #include "run/run_state.h"
 #include "run/early_walks.h"
@@ -51,8 +51,8 @@ static int consume_tracking(struct run *r)
 	if (!err && r->unwinder)
 		retry |= unwinder__sync(r->unwinder, r->procs, r->roots, r->nroots) > 0;
 	/* code objects are read while their processes live */
-	if (!err && r->py)
-		pyprof__poll(r->py);
+	if (!err)
+		runtimes__poll(r->rts);
 	if (!err && r->early && retry)
 		early_walks__walk_ready(r->early, false);
 	return err;
@@ -319,7 +319,7 @@ static int cleanup(struct run *r)
 	control__close(r->control);
 	profile__free(r->so_far);
 	top_live__free(r->top);
-	pyprof__free(r->py);
+	runtimes__free(r->rts);
 	tracker__free(r->tracker);
 	/* procs lets go of the files, the registry releases their unwind
 	 * tables: the unwinder and the BPF maps are still there */

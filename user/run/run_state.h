@@ -32,7 +32,7 @@ struct run {
 	struct tracker *tracker;
 	struct collector *collector;
 	struct unwinder *unwinder;	/* --call-graph auto, dwarf */
-	struct pyprof *py;		/* Python frames (auto, dwarf, unless --no-python) */
+	struct runtimes *rts;		/* runtimes' frames (auto, dwarf; --no-python...) */
 	struct early_walks *early;	/* stacks copied before their tables (auto, dwarf) */
 	uint64_t *pid_starts;		/* -p pids' start times (id_start_ticks()) */
 	uint64_t pids_checked_ns;	/* when they were last read from /proc */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* A run's start: the ids checked, the BPF side loaded, the processes
- * tracked (and their unwind tables, their Python), sampling started. */
+ * tracked (and their unwind tables, their runtimes), sampling started. */
 #include <errno.h>
 #include <link.h>
 #include <stdio.h>
@@ -13,7 +13,7 @@
 #include "base/errors.h"
 #include "files/files.h"
 #include "procs/procs.h"
-#include "python/python.h"
+#include "runtimes/runtimes.h"
 #include "run/run_state.h"
 #include "sampling/session.h"
 #include "run/signals.h"
@@ -106,26 +106,24 @@ static int preload_common(struct dl_phdr_info *info, size_t size, void *u)
 	return 0;
 }
 
-/* A process's entry was written, or found not needed: CPython is looked
- * for in its mappings, and the stacks copied before it are walked. */
+/* A process's entry was written, or found not needed: the runtimes are
+ * looked for in its mappings, and the stacks copied before it are walked. */
 static void proc_synced(void *arg, struct procs *procs, pid_t tgid)
 {
 	struct run *r = arg;
 
-	if (r->py)
-		pyprof__sync_proc(r->py, procs, tgid);
+	runtimes__sync_proc(r->rts, procs, tgid);
 	if (r->early)
 		early_walks__synced(r->early, tgid);
 }
 
-/* CPython processes are found as the unwinder syncs their mappings. */
-static int start_python(struct run *r)
+/* A runtime's processes are found as the unwinder syncs their mappings. */
+static int start_runtimes(struct run *r)
 {
-	if (!r->cfg->names.python)
-		return 0;
-	r->py = pyprof__new(session__py_procs_fd(r->session), session__py_codes_fd(r->session),
-			    session__py_codes_noted(r->session), session__py_procs_stored(r->session));
-	return r->py ? 0 : -ENOMEM;
+	int err;
+
+	r->rts = runtimes__new(r->session, r->cfg->names.python ? 1u << RUNTIME_PYTHON : 0, &err);
+	return err;
 }
 
 /* The processes already running are read from /proc now: one that exits
@@ -164,7 +162,7 @@ int run__start_tracking(struct run *r)
 			unwinder__set_lazy(r->unwinder, &asks);
 		} else	/* a new process's entry goes in before its samples */
 			prompt = true;
-		err = start_python(r);
+		err = start_runtimes(r);
 		if (!err && session__early_fd(r->session) >= 0)
 			err = early_walks__new(r->session, r->cfg->call_graph, r->procs, &r->early);
 		if (err)
@@ -247,7 +245,7 @@ int run__start(struct run *r)
 				      events, r->cfg->nevents, &r->cfg->names);
 	if (!r->collector)
 		return -ENOMEM;
-	collector__set_python(r->collector, r->py);
+	collector__set_runtimes(r->collector, r->rts);
 	collector__set_early(r->collector, r->early);
 	collector__set_labels(r->collector, r->cfg->labels, r->cfg->group_by, r->cfg->max_cgroups);
 	if (r->unwinder && r->have_cmd)

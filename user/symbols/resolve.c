@@ -12,13 +12,12 @@
 #include "symbols/frame_memo.h"
 #include "symbols/ksyms.h"
 #include "procs/procs.h"
-#include "python/python.h"
+#include "runtimes/runtimes.h"
 #include "symbols/resolve.h"
 #include "symbols/symbolizer.h"
 
 #define NAME_MAX_LEN	160
 #define KERNEL_MAPPING	"[kernel.kallsyms]"	/* perf's name for the kernel image */
-#define PYTHON_MAPPING	"[python]"		/* Python frames' mapping in pprof */
 /* kernel + user frames, and room for inline frames (dropped past it) */
 #define MAX_FRAMES	(4 * MAX_STACK_DEPTH)
 #define MAX_INLINED	32	/* inline frames of one address kept (DWARF's nesting) */
@@ -37,7 +36,7 @@ struct resolver {
 	struct profile *p;
 	struct symbolizer *sz;
 	const struct ksyms *ks;
-	const struct pyprof *py;
+	const struct runtimes *rts;
 };
 
 /* Every frame but the innermost is a return address, which points after
@@ -136,27 +135,15 @@ static void put_hit(struct scratch *sc, const struct memo_hit *hit)
 		sc->frames[sc->n++] = hit->frames[i];
 }
 
-/* A Python frame (bpf/python.bpf.h): its code object, read while the
- * process lived, names it. */
-static void put_python(struct scratch *sc, uint64_t ip, uint64_t fp, const struct user_ctx *ctx,
-		       const struct pyprof *py, struct profile_stats *st)
+/* A runtime's frame (bpf/runtimes.h), named by its runtime. */
+static void put_runtime(struct resolver *rv, const struct raw_stack *s, uint32_t i,
+			const struct user_ctx *ctx, struct profile_stats *st)
 {
-	struct py_where where = { 0 };
+	struct scratch *sc = &rv->sc;
 
-	st->frames++;
-	if (pyprof__name(py, ctx->tgid, ctx->start_time, ip, fp, sc->names[sc->n], NAME_MAX_LEN,
-			 &where)) {
-		st->py_frames++;
-	} else {
-		st->unresolved++;
-		st->py_unnamed++;
-		st->unnamed[UNNAMED_PY_CODE]++;
-		snprintf(sc->names[sc->n], NAME_MAX_LEN, "[python code 0x%" PRIx64 "]", (uint64_t)PY_CODE(ip));
-	}
-	sc->frames[sc->n] = (struct pframe){
-		.name = sc->names[sc->n], .mapping = PYTHON_MAPPING, .file = where.file,
-		.line = where.line, .start_line = where.first_line, .python = true,
-	};
+	runtimes__frame(rv->rts, ctx->tgid, ctx->start_time, s->ips[i],
+			i + 1 < s->nr ? s->ips[i + 1] : 0, sc->names[sc->n], NAME_MAX_LEN,
+			&sc->frames[sc->n], st);
 	sc->n++;
 }
 
@@ -167,12 +154,12 @@ static int add_user(struct resolver *rv, const struct raw_stack *s, const struct
 	uint32_t i;
 
 	for (i = s->nr; i-- > 0;) {
-		/* a Python frame is two slots, PY_FRAME then its fingerprint:
-		 * walked root first, the fingerprint comes first */
-		if (i > 0 && PY_IS_FRAME(s->ips[i - 1]))
+		/* a runtime's frame is two slots, the tagged one then its
+		 * word: walked root first, the word comes first */
+		if (i > 0 && RUNTIME_IS_FRAME(s->ips[i - 1]))
 			continue;
-		if (PY_IS_FRAME(s->ips[i])) {
-			put_python(&rv->sc, s->ips[i], i + 1 < s->nr ? s->ips[i + 1] : 0, ctx, rv->py, st);
+		if (RUNTIME_IS_FRAME(s->ips[i])) {
+			put_runtime(rv, s, i, ctx, st);
 			continue;
 		}
 		if (user_frames(rv, ctx, lookup_addr(s, i), &hit))
@@ -282,14 +269,14 @@ static void resolver__free(struct resolver *rv)
 }
 
 static struct resolver *resolver__new(const struct ksyms *ks, struct symbolizer *sz,
-				      const struct pyprof *py, struct profile *p)
+				      const struct runtimes *rts, struct profile *p)
 {
 	struct resolver *rv = malloc(sizeof(*rv));
 
 	if (!rv)
 		return NULL;
 	*rv = (struct resolver){ .user = frame_memo__new(), .kernel = frame_memo__new(), .p = p,
-				 .sz = sz, .ks = ks, .py = py };
+				 .sz = sz, .ks = ks, .rts = rts };
 	if (!rv->user || !rv->kernel) {
 		resolver__free(rv);
 		return NULL;
@@ -331,9 +318,9 @@ static int resolve_record(struct resolver *rv, const struct raw_count *r, bool e
 }
 
 int resolve__drained(const struct drained *d, const struct ksyms *ks, struct symbolizer *sz,
-		     const struct pyprof *py, bool exec_known, struct profile *p)
+		     const struct runtimes *rts, bool exec_known, struct profile *p)
 {
-	struct resolver *rv = resolver__new(ks, sz, py, p);
+	struct resolver *rv = resolver__new(ks, sz, rts, p);
 	const struct raw_count **order = by_process_order(d);
 	struct user_ctx image = { .tgid = -1 };
 	size_t i;

@@ -11,7 +11,7 @@
 
 struct change {
 	const char *name;
-	enum vkind kind;
+	enum frame_kind kind;
 	double before, after;	/* self shares, % */
 };
 

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * The runtimes' walkers, called from here only: the native unwinder
+ * (stack.bpf.h) starts each sample's walks, asks before each native frame
+ * whether a runtime's frames go first (each is recorded as two slots,
+ * bpf/runtimes.h), and the process programs (profile.bpf.c) forget what a
+ * runtime kept of a thread or process that ended or exec'd. A new
+ * runtime's walker is included here and called from each function.
+ *
+ * Included by profile.bpf.c after hash_step() and the stats map.
+ */
+#ifndef BPFPROF_RUNTIMES_BPF_H
+#define BPFPROF_RUNTIMES_BPF_H
+
+#include "python.bpf.h"
+
+/* A sample's walk begins: each runtime looks up the process's facts. */
+static __always_inline void runtimes_begin(__u32 tgid, __u64 start_time)
+{
+	py_begin(tgid, start_time, python);
+}
+
+/* Python's step, verified once on its own (a global function) rather than
+ * for every state the native step reaches it in: inlined, it made the
+ * program 5x costlier to verify (257k instructions against 40k). */
+__noinline int py_step_once(struct py_walk *w, struct stack_trace *st, __u64 *hash, __u32 g)
+{
+	if (!w || !st || !hash)
+		return 0;
+	return py_step(w, st, hash, g);
+}
+
+/* Before the native frame at pc is recorded: one frame of a runtime that
+ * runs there, recorded into st; true: the unwinder calls again at its next
+ * loop step (a runtime's frames one per step: a loop of their own would be
+ * too much for the verifier), then records the native frame. */
+static __always_inline bool runtimes_frame_before(struct py_walk *w, __u64 pc,
+						  struct stack_trace *st, __u64 *hash, __u32 g)
+{
+	if (!w->done && py_in_eval(w, pc) && py_step_once(w, st, hash, g))
+		return true;
+	w->done = 0;
+	return false;
+}
+
+/* The sample's process is one a runtime walks: its frames are read now or
+ * never, so no copy of its stack is kept for later (early.bpf.h). */
+static __always_inline bool runtimes_walked(const struct py_walk *w)
+{
+	return w && w->eval_start;
+}
+
+/* A thread ended. */
+static __always_inline void runtimes_forget_thread(__u32 tid)
+{
+	bpf_map_delete_elem(&py_threads, &tid);
+}
+
+/* A process ended or exec'd: the new image is not the one user space
+ * found a runtime in. */
+static __always_inline void runtimes_forget_proc(__u32 tgid)
+{
+	bpf_map_delete_elem(&py_procs, &tgid);
+}
+
+#endif
