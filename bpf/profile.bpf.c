@@ -19,6 +19,7 @@
 #include <bpf/bpf_tracing.h>
 #include "profile.h"
 #include "maps.bpf.h"
+#include "stage_timer.bpf.h"
 #include "python.bpf.h"
 #include "stack.bpf.h"
 
@@ -94,10 +95,12 @@ static __always_inline void record(void *ctx, struct stack_key *key, void *count
 		return;
 	if (sc && !lost)
 		lost = store_stacks(g, epoch, &sc->s, key);
+	stage_mark(STAGE_STORE);
 	if (!lost)
 		lost = add_weight(counts, key, 1);
 	if (lost)
 		stat_inc(g, lost);
+	stage_mark(STAGE_COUNTS);
 }
 
 static __always_inline int sample_event(void *ctx, __u32 event, bool in_user)
@@ -105,9 +108,12 @@ static __always_inline int sample_event(void *ctx, __u32 event, bool in_user)
 	struct stack_key key = {};
 	__u32 epoch = gen;	/* read once: the generation and the epoch agree */
 
+	stage_start();
+	stage_mark(STAGE_CLOCK);
 	if (!wanted(&key, event))
 		return 0;
 	add_total(TOTAL_SAMPLES, 1);
+	stage_mark(STAGE_ENTRY);
 	if (epoch & 1)
 		record(ctx, &key, &counts1, 1, epoch, in_user);
 	else
@@ -159,6 +165,7 @@ static __always_inline void switch_out(void *ctx, struct task_struct *prev, __u3
 
 	if (!sc)
 		return;
+	stage_start();	/* its stacks' stages time off-CPU's too (the bench runs without) */
 	__builtin_memset(&sc->key, 0, sizeof(sc->key));
 	if (!wanted(&sc->key, offcpu_event))
 		return;
