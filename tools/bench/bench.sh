@@ -787,7 +787,7 @@ part2() {
 	row 2 "floor: an empty program (stats overhead)" ns "$(pv floor_empty)" "" ""
 	if [ -n "$(pv alone_bpftrace)" ]; then
 		goal 2 "BPF per sample alone, default mode, vs bpftrace one-liner" ns \
-			"$(pv alone_default)" bpftrace "$(pv alone_bpftrace)" 0.6
+			"$(pv alone_default)" bpftrace "$(pv alone_bpftrace)" 1.0
 	else
 		row_na 2 "BPF per sample alone, default mode, vs bpftrace one-liner" "bpftrace missing: make bench-deps"
 	fi
