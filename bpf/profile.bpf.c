@@ -55,6 +55,10 @@ static __always_inline __u64 exec_time_of(__u32 tgid)
 
 	if (seen && seen->valid && seen->tgid == tgid && seen->changes == changes)
 		return seen->exec_time;
+	/* invalid while filled: a program in an NMI on this CPU (a hardware
+	 * event during sched_switch's) reads a half-written slot as none */
+	if (seen)
+		seen->valid = 0;
 	t = bpf_map_lookup_elem(&exec_times, &tgid);
 	v = t ? *t : 0;
 	if (seen) {
