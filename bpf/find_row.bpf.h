@@ -88,8 +88,10 @@ static __always_inline const struct unwind_row *find_row(__u32 file, __u32 first
 		return NULL;
 	if (hint && hint->file == file && hint->vaddr == vaddr) {
 		row = row_if_last(rows, first, first + n, hint->row, vaddr);
-		if (row)
+		if (row) {
+			stage_mark(STAGE_WALK_ROW_HINT);
 			return row;
+		}
 	}
 	bpf_loop(ROW_SEARCH_STEPS, row_search_step, &rs, 0);
 	if (rs.failed || rs.lo == first)

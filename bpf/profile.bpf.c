@@ -19,6 +19,7 @@
 #include <bpf/bpf_tracing.h>
 #include "profile.h"
 #include "maps.bpf.h"
+#include "stage_timer.bpf.h"
 #include "runtimes.bpf.h"
 #include "stack.bpf.h"
 
@@ -41,12 +42,40 @@ static __always_inline bool is_target(void *map, __u32 id, __u64 start)
 	return ticks && *ticks == start / tick_ns;
 }
 
+/* tgid's last exec (exec_times, 0: none since the run began): the hash
+ * lookup only when this CPU's last sample was of another process or
+ * exec_times changed since. The count is read before the map, and moved
+ * after each change to it: a value read together with a stale count is
+ * read again next time. */
+static __always_inline __u64 exec_time_of(__u32 tgid)
+{
+	__u32 zero = 0;
+	struct exec_seen *seen = bpf_map_lookup_elem(&exec_seen, &zero);
+	__u64 changes = exec_changes, *t, v;
+
+	if (seen && seen->valid && seen->tgid == tgid && seen->changes == changes)
+		return seen->exec_time;
+	/* invalid while filled: a program in an NMI on this CPU (a hardware
+	 * event during sched_switch's) reads a half-written slot as none */
+	if (seen)
+		seen->valid = 0;
+	t = bpf_map_lookup_elem(&exec_times, &tgid);
+	v = t ? *t : 0;
+	if (seen) {
+		seen->changes = changes;
+		seen->exec_time = v;
+		seen->tgid = tgid;
+		seen->valid = 1;
+	}
+	return v;
+}
+
 /* The current task passes every filter that is on; fills the key's
  * identity (not the stacks). */
 static __always_inline bool wanted(struct stack_key *key, __u32 event)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
-	__u64 id = bpf_get_current_pid_tgid(), *exec_time;
+	__u64 id = bpf_get_current_pid_tgid();
 
 	if (disabled)
 		return false;
@@ -65,8 +94,7 @@ static __always_inline bool wanted(struct stack_key *key, __u32 event)
 	key->event = event;
 	key->cgroup = key_cgroup ? bpf_get_current_cgroup_id() : 0;
 	key->start_time = task->group_leader->start_time;
-	exec_time = bpf_map_lookup_elem(&exec_times, &key->tgid);
-	key->exec_time = exec_time ? *exec_time : 0;
+	key->exec_time = exec_time_of(key->tgid);
 	return true;
 }
 
@@ -94,10 +122,12 @@ static __always_inline void record(void *ctx, struct stack_key *key, void *count
 		return;
 	if (sc && !lost)
 		lost = store_stacks(g, epoch, &sc->s, key);
+	stage_mark(STAGE_STORE);
 	if (!lost)
 		lost = add_weight(counts, key, 1);
 	if (lost)
 		stat_inc(g, lost);
+	stage_mark(STAGE_COUNTS);
 }
 
 static __always_inline int sample_event(void *ctx, __u32 event, bool in_user)
@@ -105,9 +135,12 @@ static __always_inline int sample_event(void *ctx, __u32 event, bool in_user)
 	struct stack_key key = {};
 	__u32 epoch = gen;	/* read once: the generation and the epoch agree */
 
+	stage_start();
+	stage_mark(STAGE_CLOCK);
 	if (!wanted(&key, event))
 		return 0;
 	add_total(TOTAL_SAMPLES, 1);
+	stage_mark(STAGE_ENTRY);
 	if (epoch & 1)
 		record(ctx, &key, &counts1, 1, epoch, in_user);
 	else
@@ -159,6 +192,7 @@ static __always_inline void switch_out(void *ctx, struct task_struct *prev, __u3
 
 	if (!sc)
 		return;
+	stage_start();	/* its stacks' stages time off-CPU's too (the bench runs without) */
 	__builtin_memset(&sc->key, 0, sizeof(sc->key));
 	if (!wanted(&sc->key, offcpu_event))
 		return;
@@ -241,7 +275,8 @@ int BPF_PROG(task_exit, struct task_struct *p)
 	/* its last thread: the signal struct counts the live ones */
 	if (BPF_CORE_READ(p, signal, live.counter))
 		return 0;
-	bpf_map_delete_elem(&exec_times, &tgid);
+	if (!bpf_map_delete_elem(&exec_times, &tgid))
+		__sync_fetch_and_add(&exec_changes, 1);	/* after the change: exec_time_of() */
 	runtimes_forget_proc(tgid);
 	bpf_map_delete_elem(&unwind_wanted, &tgid);
 	bpf_map_delete_elem(&exec_ranges, &tgid);
@@ -259,6 +294,7 @@ int BPF_PROG(exec, struct task_struct *p, pid_t old_pid, struct linux_binprm *bp
 	__u64 now = bpf_ktime_get_ns();
 
 	bpf_map_update_elem(&exec_times, &tgid, &now, BPF_ANY);
+	__sync_fetch_and_add(&exec_changes, 1);	/* after the change: exec_time_of() */
 	/* the new image is not the runtime user space found, if it was one,
 	 * nor the mappings its unwind entry describes: until user space
 	 * writes the new image's, its samples are walked by frame pointers,

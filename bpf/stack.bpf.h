@@ -311,6 +311,7 @@ static __always_inline __u32 step_frame(struct unwind_ctx *c, __u64 pc, bool ano
 	}
 	if (has_rows)
 		row = find_row(m->file, m->first, m->nrows, pc - m->bias);
+	stage_mark(STAGE_WALK_ROW);
 	if (row && (row->cfa_reg != CFA_NONE || unwind_mode != UNWIND_AUTO)) {
 		walk_note(0, WALK_GUESSED);
 		return row_step(c, row);
@@ -340,6 +341,7 @@ static long unwind_step(__u32 i, struct unwind_ctx *c)
 		return 1;
 	}
 	st = &sc->s.ust;
+	stage_mark(STAGE_WALK_LOOP);
 	/* a return address points after its call: the call is the byte before */
 	pc = w->native ? c->ip - 1 : c->ip;
 	/* a runtime's frames go before (inside) the native call running
@@ -347,6 +349,7 @@ static long unwind_step(__u32 i, struct unwind_ctx *c)
 	if (runtimes_frame_before(w, pc, st, &c->hash, c->g))
 		return 0;
 	w->native = 1;
+	stage_mark(STAGE_WALK_PY);
 	if (!user_address(c->ip)) {	/* read from a corrupt frame */
 		c->stop = STAT_UNWIND_BAD_ADDRESS;
 		return 1;
@@ -357,6 +360,7 @@ static long unwind_step(__u32 i, struct unwind_ctx *c)
 		return 1;
 	}
 	mapped = frame_mapping(c, pc);
+	stage_mark(STAGE_WALK_MAPPING);
 	/* auto: code the entry does not know (JIT) is walked by frame
 	 * pointers, as long as it is anonymous executable memory */
 	anon = !mapped && unwind_mode == UNWIND_AUTO && in_exec_vma(pc);
@@ -369,7 +373,9 @@ static long unwind_step(__u32 i, struct unwind_ctx *c)
 	st->ips[n] = c->ip;
 	st->nr = n + 1;
 	c->hash = hash_step(c->hash, c->ip);
+	stage_mark(STAGE_WALK_JIT);
 	stop = mapped || anon ? step_frame(c, pc, anon) : STAT_UNWIND_NO_MAPPING;
+	stage_mark(STAGE_WALK_STEP);
 	if (!stop)
 		return 0;
 	c->stop = stop;
@@ -418,9 +424,11 @@ __noinline __u32 unwind_ustack(const struct stack_key *key, __u32 g, struct stac
 		w->len = 0;	/* the last walk's, maybe another process's */
 	s->ust.nr = 0;
 	runtimes_begin(key->tgid, key->start_time);
+	stage_mark(STAGE_PY_BEGIN);
 	/* a step records one frame, native or a runtime's: one more for the end */
 	bpf_loop(MAX_STACK_DEPTH + 1, unwind_step, &c, 0);
 	s->uhash = c.hash;
+	stage_mark(STAGE_WALK);
 	return c.stop;
 }
 
@@ -450,25 +458,32 @@ static __always_inline __u32 take_ustack(void *ctx, const struct stack_key *key,
 					 struct stacks *s, bool may_defer)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
-	__u32 stop;
+	__u32 stop = STAT_UNWIND_FP_FALLBACK, lost;
+	bool has_entry;
 
 	s->ust.nr = 0;
 	s->uhash = FNV_OFFSET;
 	if (!task->mm)	/* a kernel thread: no user stack */
 		return 0;
-	if (unwind_mode == UNWIND_FP)
-		return get_stack(ctx, &s->ust, &s->uhash, BPF_F_USER_STACK);
-	stop = STAT_UNWIND_FP_FALLBACK;
-	if (copy_proc(key))
-		stop = unwind_ustack(key, g, s);
-	else
+	if (unwind_mode == UNWIND_FP) {
+		lost = get_stack(ctx, &s->ust, &s->uhash, BPF_F_USER_STACK);
+		stage_mark(STAGE_FP_USTACK);
+		return lost;
+	}
+	has_entry = copy_proc(key);
+	if (!has_entry)
 		ask_tables(key->tgid);
+	stage_mark(STAGE_PROC);
+	if (has_entry)
+		stop = unwind_ustack(key, g, s);
 	if (stop == STAT_UNWIND_NO_MAPPING && s->ust.nr == 1)
 		stop = STAT_UNWIND_FP_FALLBACK;
 	if (may_defer && worth_a_copy(key, stop) && copy_stack(task, key, g, s)) {
 		stat_inc(g, STAT_UNWIND_DEFERRED);
+		stage_mark(STAGE_EARLY);
 		return STAT_UNWIND_DEFERRED;
 	}
+	stage_mark(STAGE_EARLY);
 	stat_inc(g, stop);
 	/* the walk's notes: the slot holds them when copy_proc() did */
 	if (stop != STAT_UNWIND_FP_FALLBACK) {
@@ -479,9 +494,12 @@ static __always_inline __u32 take_ustack(void *ctx, const struct stack_key *key,
 		if (walk_noted(WALK_PENDING))
 			stat_inc(g, STAT_UNWIND_PENDING);
 	}
-	if (stop == STAT_UNWIND_FP_FALLBACK)
-		return get_stack(ctx, &s->ust, &s->uhash, BPF_F_USER_STACK);
-	return 0;
+	stage_mark(STAGE_WALK_STATS);
+	if (stop != STAT_UNWIND_FP_FALLBACK)
+		return 0;
+	lost = get_stack(ctx, &s->ust, &s->uhash, BPF_F_USER_STACK);
+	stage_mark(STAGE_FP_USTACK);
+	return lost;
 }
 
 /* Both halves, as asked (-U, -K), into the scratch slot's stacks; no
@@ -499,6 +517,7 @@ static __always_inline __u32 take_stacks(void *ctx, const struct stack_key *key,
 	s->khash = FNV_OFFSET;
 	if (kernel_stacks && !in_user)
 		lost = get_stack(ctx, &s->kst, &s->khash, 0);
+	stage_mark(STAGE_KSTACK);
 	if (!lost && user_stacks)
 		lost = take_ustack(ctx, key, g, s, may_defer);
 	return lost;

@@ -10,7 +10,7 @@ BENCH_BUILD   := $(BUILD)/bench
 BENCH_PKGS    := time jq bpftrace postgresql
 BENCH_LIBS    := $(foreach n,1 2 3 4,$(BENCH_BUILD)/libstackbench$(n).so)
 BENCH_TOOLS   := $(BENCH_BUILD)/stackid_floor $(BENCH_BUILD)/fn_timer $(BENCH_BUILD)/unwind_cost \
-                 $(BENCH_BUILD)/inline_cost
+                 $(BENCH_BUILD)/inline_cost $(BENCH_BUILD)/stages/bpfprof
 BENCH_CFLAGS  := -std=c17 -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE
 BENCH_BPFFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -std=gnu17 -Wall -Wextra -Werror \
                   -Ivmlinux -Ibpf
@@ -38,6 +38,24 @@ $(BENCH_BUILD)/stackid_floor: tools/bench/stackid_floor.c $(BENCH_BUILD)/stackid
 
 $(BENCH_BUILD)/fn_timer: tools/bench/fn_timer.c $(BENCH_BUILD)/fn_timer.skel.h
 	$(CC) $(BENCH_CFLAGS) -I$(BENCH_BUILD) $< -lbpf -lelf -lz -o $@
+
+# bpfprof with the sampler's per-stage timers (bpf/stage_timer.bpf.h, part 2):
+# its own BPF object and skeleton; of user space only the file that includes
+# the skeleton is compiled again, the rest is bpfprof's own objects
+STAGES := $(BENCH_BUILD)/stages
+$(STAGES)/profile.bpf.o: bpf/profile.bpf.c $(wildcard bpf/*.h) vmlinux/vmlinux.h
+	@mkdir -p $(@D)
+	$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -DBPFPROF_STAGE_TIMERS -Ivmlinux -Ibpf -c $< -o $@
+
+$(STAGES)/profile.skel.h: $(STAGES)/profile.bpf.o
+	$(BPFTOOL) gen skeleton $< name profile_bpf > $@
+.SECONDARY: $(STAGES)/profile.bpf.o $(STAGES)/profile.skel.h
+
+$(STAGES)/session.o: user/sampling/session.c $(USER_HDRS) $(STAGES)/profile.skel.h
+	$(CC) -I$(STAGES) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+
+$(STAGES)/bpfprof: $(filter-out $(BUILD)/obj/sampling/session.o,$(OBJS)) $(STAGES)/session.o
+	$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
 
 # one file's unwind table, built as bpfprof builds it (part 7)
 UNWIND_COST_SRCS := user/unwind/unwind_table.c user/elf/cfi_bytes.c user/unwind/cfi_check.c \

@@ -530,21 +530,23 @@ peer_runs() {
 		rm -f "$W/p2.$rep.data"
 	done
 	restore_bpf_stats
-
-	# the floor: bpf_get_stackid alone, on the same workload
-	for rep in $(seq 1 "$FLOOR_REPS"); do
-		log "floor $rep/$FLOOR_REPS: stackid_floor at $P2_HZ Hz for $FLOOR_SECS s"
-		"$FIXED" "$(iters_for "$(calc "$FLOOR_SECS + 1")")" &
-		STARTED+=("$!")
-		sleep 0.2
-		"$BB/stackid_floor" -F "$P2_HZ" -d "$FLOOR_SECS" >"$W/floor.out"
-		wait "$!" || true
-		local name ns
-		while read -r name _ _ ns; do
-			peer_add "floor_${name#floor_}" "${ns#ns_per_run=}"
-		done <"$W/floor.out"
-	done
 	alone_runs
+	stage_runs
+	self_profile
+}
+
+# the floor: bpf_get_stackid alone, on the same workload (PEER[floor_*])
+floor_run() {
+	local name ns
+	log "floor $1/$FLOOR_REPS: stackid_floor at $P2_HZ Hz for $FLOOR_SECS s"
+	"$FIXED" "$(iters_for "$(calc "$FLOOR_SECS + 1")")" >/dev/null &
+	STARTED+=("$!")
+	sleep 0.2
+	"$BB/stackid_floor" -F "$P2_HZ" -d "$FLOOR_SECS" >"$W/floor.out"
+	wait "$!" || true
+	while read -r name _ _ ns; do
+		peer_add "floor_${name#floor_}" "${ns#ns_per_run=}"
+	done <"$W/floor.out"
 }
 
 # The BPF program per sample of each tool alone on the same workload:
@@ -589,7 +591,11 @@ alone_ns() {
 alone_runs() {
 	local rep m
 	enable_bpf_stats
+	# one round per repeat, every tool in turn (A B C A B C ...): a ratio
+	# is taken within a round (ratios()), so a machine that slows down
+	# between rounds moves both sides of it
 	for rep in $(seq 1 "$FLOOR_REPS"); do
+		floor_run "$rep"
 		if command -v bpftrace >/dev/null; then
 			log "alone $rep/$FLOOR_REPS: bpftrace one-liner at $P2_HZ Hz"
 			peer_add alone_bpftrace "$(alone_ns alone-bpftrace bpftrace -e "$BPFTRACE_PROG")"
@@ -631,14 +637,148 @@ fidelity() {
 	peer_add fid_samples_p "$(awk '{ split($0, f, ";"); if (f[1] == "bench_fixed") t += $NF } END { print t + 0 }' "$p")"
 }
 
+# ratios "A VALUES" "B VALUES": A_i / B_i of each round i (the rounds of
+# alone_runs and peer_runs are interleaved), "NA" where either is missing
+ratios() {
+	awk -v a="$1" -v b="$2" 'BEGIN { n = split(a, x, " "); split(b, y, " ")
+		for (i = 1; i <= n; i++) printf "%s ", (x[i] + 0 > 0 && y[i] + 0 > 0) ? x[i] / y[i] : "NA" }'
+}
+# spread "VALUES": (max - min) / median of a list, in %
+spread() {
+	# shellcheck disable=SC2086
+	stats $1 | awk '{ if ($1 == "NA" || $1 + 0 == 0) print "NA"; else printf "%.0f%%", 100 * ($3 - $2) / $1 }'
+}
+# ratio_row PART FIGURE "A VALUES" "B VALUES" [LIMIT]: the ratio of each
+# round, its median (min..max) and spread; against LIMIT when given
+ratio_row() {
+	local r
+	r=$(ratios "$3" "$4")
+	if [ -n "${5:-}" ]; then
+		goal "$1" "$2, per round" x "$r" "" "" "$5"
+	else
+		row "$1" "$2, per round" x "$r" "" "" "spread $(spread "$r")"
+	fi
+}
+
+# ---------------------------------------------- the BPF program's stages
+# bpfprof built with per-stage timers (bpf/stage_timer.bpf.h, bench.mk):
+# each stage's ns per sample, the timers' own cost (stage "clock", once
+# per mark) taken off. Its order is enum sample_stage's.
+STAGE_NAMES="clock entry kstack proc py_begin walk walk_loop walk_py walk_mapping walk_jit walk_row walk_step fp_ustack early walk_stats store counts walk_row_hint"
+# "index ns calls" per stage, summed over CPUs, from PID's stage_ns map
+stage_dump() {
+	local f id
+	for f in /proc/"$1"/fd/*; do
+		[ "$(readlink "$f" 2>/dev/null)" = "anon_inode:bpf-map" ] || continue
+		id=$(awk '/^map_id:/ { print $2 }' "/proc/$1/fdinfo/${f##*/}" 2>/dev/null)
+		[ -n "$id" ] && bpftool map show id "$id" 2>/dev/null | grep -q ' name stage_ns ' || continue
+		bpftool -j map dump id "$id" 2>/dev/null |
+			jq -r '.[] | .formatted | "\(.key) \([.values[].value.ns] | add) \([.values[].value.calls] | add)"' ||
+			true	# it exited in between: no figures
+	done
+	return 0
+}
+# stage_run TAG [-p]: the timed bpfprof over bench_fixed (-a, or -p: only
+# bench_fixed's samples, the common path: tables in, frame pointers and
+# CFI, no Python, no JIT); PEER[stage_TAG_NAME] += ns per sample
+stage_run() {
+	local tag=$1 wpid tpid target=(-a)
+	# long enough for a slow start-up on a busy machine (-p stops when
+	# it ends); ended below
+	"$FIXED" "$(iters_for "$(calc "$ALONE_WARM + $FLOOR_SECS + 60")")" >/dev/null &
+	wpid=$!; STARTED+=("$wpid")
+	[ "${2:-}" = -p ] && target=(-p "$wpid")
+	"$BB/stages/bpfprof" "${target[@]}" -F "$P2_HZ" -o "$W/stages.folded" >"$W/stages.out" 2>"$W/stages.err" &
+	tpid=$!; STARTED+=("$tpid")
+	wait_ready bpfprof "$tpid"
+	sleep "$ALONE_WARM"
+	stage_dump "$tpid" >"$W/stages.0"
+	sleep "$FLOOR_SECS"
+	stage_dump "$tpid" >"$W/stages.1"
+	kill -INT "$tpid" 2>/dev/null || true; wait "$tpid" || true
+	kill -TERM "$wpid" 2>/dev/null || true; wait "$wpid" 2>/dev/null || true
+	# per sample: the stage's time less one clock per mark, over the
+	# samples that got past the filters (the "entry" stage's marks); 0
+	# when under the clock's own (a stage cheaper than the timer's noise)
+	paste "$W/stages.0" "$W/stages.1" | awk -v names="$STAGE_NAMES" '
+		BEGIN { split(names, nm, " ") }
+		{ ns[$1] = $5 - $2; calls[$1] = $6 - $3 }
+		END { clk = calls[0] ? ns[0] / calls[0] : 0; n = calls[1]
+		      for (i = 1; i in nm; i++) if (i - 1 in ns && n > 0)
+			printf "%s %.1f %.2f\n", nm[i], max0(ns[i - 1] - calls[i - 1] * clk) / n, calls[i - 1] / n }
+		function max0(v) { return v > 0 ? v : 0 }' \
+		>"$W/stages.$tag"
+	local name v per
+	while read -r name v per; do
+		peer_add "stage_${tag}_$name" "$v"
+		peer_add "stagecalls_${tag}_$name" "$per"
+	done <"$W/stages.$tag"
+}
+stage_runs() {
+	local rep
+	[ -x "$BB/stages/bpfprof" ] || { log "no $BB/stages/bpfprof: make bench-build"; return; }
+	for rep in $(seq 1 "$FLOOR_REPS"); do
+		log "stages $rep/$FLOOR_REPS: bpfprof with stage timers, -a, then -p bench_fixed"
+		stage_run all
+		stage_run common -p
+	done
+}
+
+# --------------------------------------- where bpfprof's own CPU goes
+# perf record --call-graph dwarf on the bpfprof process of a -a run as part
+# 2's (P2_SECS at P2_HZ over bench_fixed): its samples by phase, the first
+# phase of SELF_PHASES (in its order) one of whose functions is on the
+# stack, as that run's CPU seconds ($W/p2self.phases: "phase seconds").
+# Early copies come before tracking: they are walked as its records are read.
+SELF_PHASES="start-up:bpf_object__load|session__load|run__load|bpf_prog_load
+tables:unwind_table__|unwinder__sync|sync_one|rowstore__|cfi_|walk_fdes|builder__
+early_copies:early_walks__|replay__|early__take
+naming:resolve__|symbolizer__|ksyms__|dwarf_lines__|dwfl_|dwarf_|elf_syms__|elf_compress|inflate
+writing:run__write_profile|output__|folded__|pprof__|gzip__
+drain:collector__collect|drain__|run__collect
+tracking:consume_tracking|tracker__|procs__|proc_maps__
+uprobe_traps:asm_exc_debug"
+self_profile() {
+	local iters bpid btid ppid
+	iters=$(iters_for "$P2_SECS")
+	log "self profile: perf record --call-graph dwarf on bpfprof -a at $P2_HZ Hz, bench_fixed $iters iterations"
+	start_bpfprof p2self -a -F "$P2_HZ" -o "$W/p2self.folded"
+	bpid=$LAST_PID; btid=$LAST_TPID
+	perf record -q --call-graph dwarf,16384 -F 499 -p "$bpid" -o "$W/p2self.data" >/dev/null 2>"$W/p2self.perf.err" &
+	ppid=$!; STARTED+=("$ppid")
+	run_fixed "$iters"
+	stop_timed "$bpid" "$btid" TERM
+	kill -INT "$ppid" 2>/dev/null || true; wait "$ppid" || true
+	perf script -i "$W/p2self.data" 2>/dev/null | awk -f tools/bench/fold_perf.awk >"$W/p2self.perf.folded"
+	rm -f "$W/p2self.data"
+	awk -v phases="$(tr '\n' ' ' <<<"$SELF_PHASES")" -v cpu="$(time_cpu "$W/p2self.time")" '
+		BEGIN { n = split(phases, line, " ")
+			for (i = 1; i <= n; i++) { split(line[i], kv, ":"); name[i] = kv[1]; re[i] = kv[2] } }
+		{ c = $NF; tot += c; hit = "other"
+		  for (i = 1; i <= n; i++) if ($0 ~ re[i]) { hit = name[i]; break }
+		  by[hit] += c }
+		END { for (i = 1; i <= n; i++) printf "%s %.4f\n", name[i], tot ? cpu * by[name[i]] / tot : 0
+		      printf "other %.4f\n", tot ? cpu * by["other"] / tot : 0 }' "$W/p2self.perf.folded" >"$W/p2self.phases"
+	SELF_CPU=$(time_cpu "$W/p2self.time")
+}
+
 # ================================================== 2. the profiler's own cost
 part2() {
 	peer_runs
 	header "2. the profiler's own cost: bpfprof -a and perf record -g -a at $P2_HZ Hz together on bench_fixed ($P2_ITERS iterations x $NCPU threads, ~${P2_SECS} s), $P2_REPS repeats"
 	row 2 "CPU of bpfprof vs perf record" s "$(pv cpu_b)" perf "$(pv cpu_pr)"
 	row 2 "CPU of bpfprof vs perf record + perf script" s "$(pv cpu_b)" perf "$(pv cpu_p)"
+	ratio_row 2 "CPU of bpfprof / (perf record + perf script)" "$(pv cpu_b)" "$(pv cpu_p)" 0.8
+	ratio_row 2 "CPU of bpfprof / perf record" "$(pv cpu_b)" "$(pv cpu_pr)"
 	row 2 "CPU of perf script alone" s "" perf "$(pv cpu_ps)"
 	row 2 "user-space CPU per sample" us "$(pv us_b)" perf "$(pv us_p)"
+	ratio_row 2 "user-space CPU per sample, bpfprof / perf" "$(pv us_b)" "$(pv us_p)" 1.0
+	if [ -s "$W/p2self.phases" ]; then
+		local phase secs
+		while read -r phase secs; do
+			row 2 "bpfprof's CPU by phase (perf on it, one run of ${SELF_CPU} s): $phase" s "$secs" "" ""
+		done <"$W/p2self.phases"
+	fi
 	row 2 "samples taken" "" "$(pv samples_b)" perf "$(pv samples_p)"
 	row 2 "samples lost (bpfprof summary; perf: lost chunks)" "" "$(pv lost_b)" perf "$(pv lost_p)"
 	row 2 "frames unresolved (bpfprof summary)" % "$(pv unres_b)" "" ""
@@ -651,11 +791,20 @@ part2() {
 	row 2 "floor: an empty program (stats overhead)" ns "$(pv floor_empty)" "" ""
 	if [ -n "$(pv alone_bpftrace)" ]; then
 		goal 2 "BPF per sample alone, default mode, vs bpftrace one-liner" ns \
-			"$(pv alone_default)" bpftrace "$(pv alone_bpftrace)" 0.6
+			"$(pv alone_default)" bpftrace "$(pv alone_bpftrace)" 1.0
 	else
 		row_na 2 "BPF per sample alone, default mode, vs bpftrace one-liner" "bpftrace missing: make bench-deps"
 	fi
-	goal 2 "BPF per sample alone, default mode, vs floor" ns "$(pv alone_default)" floor "$(pv floor_both)" 1.3
+	goal 2 "BPF per sample alone, default mode, vs floor" ns "$(pv alone_default)" floor "$(pv floor_both)" 1.2
+	ratio_row 2 "BPF per sample alone, default mode / floor" "$(pv alone_default)" "$(pv floor_both)" 1.2
+	[ -n "$(pv alone_bpftrace)" ] &&
+		ratio_row 2 "BPF per sample alone, default mode / bpftrace" "$(pv alone_default)" "$(pv alone_bpftrace)" 1.0
+	local st
+	for st in $STAGE_NAMES; do
+		[ "$st" = clock ] && continue
+		row 2 "BPF stage $st (stage timers), ns per sample: -a / -p bench_fixed" ns \
+			"$(pv "stage_all_$st")" "common" "$(pv "stage_common_$st")"
+	done
 	row 2 "BPF per sample alone: cgroup labels (default) vs none (--labels pid,tid,comm)" ns \
 		"$(pv alone_default)" "no labels" "$(pv alone_nolabels)"
 	local m

@@ -3,12 +3,13 @@
 #include <errno.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <bpf/bpf.h>
 
 #include "base/addr_ranges.h"
 #include "unwind/replay.h"
 
-#define ROW_FDS		8	/* files' row maps open during one walk */
+#define ROW_RUNS	8	/* files' rows mapped during one walk */
 
 /* ---- the walk, over a view --------------------------------------------- */
 
@@ -172,9 +173,19 @@ __u32 replay__walk_view(const struct replay_view *v, const struct early_stack *e
 
 /* ---- the view from the BPF maps ------------------------------------------ */
 
+/* One file's rows, its run of a chunk mapped read-only for one walk: a
+ * binary search by map lookups cost a system call a step, a quarter of
+ * bpfprof's CPU in a whole-system run (make bench, part 2). */
+struct row_run {
+	__u32 slot, first, nrows;
+	const struct unwind_row *rows;	/* NULL: not mapped */
+	void *mem;
+	size_t len;
+};
+
 struct bpf_rows {
 	int files_fd;
-	struct rows_fd { __u32 slot; int fd; } open[ROW_FDS];
+	struct row_run open[ROW_RUNS];
 	int nopen;
 };
 
@@ -264,67 +275,73 @@ bool replay__parent_pending(const struct replay_maps *m, const struct early_stac
 	return read_entry(m, e, &entry, &owner) && owner != e->key.tgid && has_pending(&entry);
 }
 
-/* The fd of the file's rows (its inner map), opened once per walk. */
-static int rows_fd(struct bpf_rows *r, __u32 slot)
+/* Maps the pages holding rows [first, first + nrows) of the chunk in
+ * slot into *run. */
+static void map_run(const struct bpf_rows *r, struct row_run *run)
 {
+	long page = sysconf(_SC_PAGESIZE);
+	size_t start = (size_t)run->first * sizeof(struct unwind_row), off;
 	__u32 id;
 	int fd;
 
-	for (int i = 0; i < r->nopen; i++)
-		if (r->open[i].slot == slot)
-			return r->open[i].fd;
-	if (r->nopen == ROW_FDS || bpf_map_lookup_elem(r->files_fd, &slot, &id))
-		return -1;
+	if (page <= 0 || !run->nrows || bpf_map_lookup_elem(r->files_fd, &run->slot, &id))
+		return;
 	fd = bpf_map_get_fd_by_id(id);
-	if (fd >= 0)
-		r->open[r->nopen++] = (struct rows_fd){ .slot = slot, .fd = fd };
-	return fd;
+	if (fd < 0)
+		return;
+	off = start & ~((size_t)page - 1);
+	run->len = start + (size_t)run->nrows * sizeof(struct unwind_row) - off;
+	run->mem = mmap(NULL, run->len, PROT_READ, MAP_SHARED, fd, (off_t)off);
+	close(fd);
+	if (run->mem == MAP_FAILED) {
+		run->mem = NULL;
+		return;
+	}
+	run->rows = (const struct unwind_row *)((const char *)run->mem + (start - off));
 }
 
-/* The rows one search read, kept: the row found is one of them. */
-#define ROW_READS	40	/* a search of 2^32 rows reads 34 */
-
-struct row_reads {
-	int fd;
-	__u32 first, n;
-	__u32 key[ROW_READS];
-	struct unwind_row row[ROW_READS];
-};
-
-/* addr_start_fn: row i of the file's, a lookup in its map */
-static int read_row_pc(void *arg, size_t i, uint64_t *pc)
+/* The file's rows (m's run), mapped once per walk; NULL if they cannot be. */
+static const struct row_run *rows_of(struct bpf_rows *r, const struct unwind_map *m)
 {
-	struct row_reads *r = arg;
-	__u32 key = r->first + (__u32)i, slot = r->n % ROW_READS;
-	int err = bpf_map_lookup_elem(r->fd, &key, &r->row[slot]);
+	struct row_run *run;
 
-	if (err)
-		return err < 0 ? err : -EIO;
-	r->key[slot] = key;
-	r->n++;
-	*pc = r->row[slot].pc;
-	return 0;
+	for (int i = 0; i < r->nopen; i++) {
+		run = &r->open[i];
+		if (run->slot == m->file && run->first == m->first && run->nrows == m->nrows)
+			return run->rows ? run : NULL;
+	}
+	if (r->nopen == ROW_RUNS)
+		return NULL;
+	run = &r->open[r->nopen++];
+	*run = (struct row_run){ .slot = m->file, .first = m->first, .nrows = m->nrows };
+	map_run(r, run);
+	return run->rows ? run : NULL;
 }
 
-/* find_row() of bpf/find_row.bpf.h: a binary search, a lookup a step (the
- * BPF side takes the last row of pc <= vaddr; no two rows share a pc, so
- * the table's first of equal starts is the same row). */
+static void unmap_runs(struct bpf_rows *r)
+{
+	for (int i = 0; i < r->nopen; i++)
+		if (r->open[i].mem)
+			munmap(r->open[i].mem, r->open[i].len);
+	r->nopen = 0;
+}
+
+/* find_row() of bpf/find_row.bpf.h: the same binary search, in memory. */
 static bool bpf_find_row(void *arg, const struct unwind_map *m, __u64 vaddr,
 			 struct unwind_row *out)
 {
-	struct row_reads r = { .fd = rows_fd(arg, m->file), .first = m->first };
+	const struct row_run *run = rows_of(arg, m);
+	struct addr_view v;
 	size_t i;
-	__u32 key;
 
-	if (r.fd < 0 || addr_ranges__find_by(m->nrows, read_row_pc, &r, vaddr, &i))
+	if (!run)
 		return false;
-	key = m->first + (__u32)i;
-	for (__u32 j = r.n < ROW_READS ? r.n : ROW_READS; j--;)
-		if (r.key[j] == key) {
-			*out = r.row[j];
-			return true;
-		}
-	return bpf_map_lookup_elem(r.fd, &key, out) == 0;
+	v = ADDR_VIEW(run->rows, run->nrows, pc);
+	i = addr_view__find(&v, vaddr);	/* no two rows share a pc: BPF's last row */
+	if (i == ADDR_NONE)
+		return false;
+	*out = run->rows[i];
+	return true;
 }
 
 __u32 replay__walk(const struct replay_maps *m, const struct early_stack *e, __u64 *ips,
@@ -342,7 +359,6 @@ __u32 replay__walk(const struct replay_maps *m, const struct early_stack *e, __u
 	if (bpf_map_lookup_elem(m->ranges_fd, &tgid, &ranges))
 		memset(&ranges, 0, sizeof(ranges));
 	stop = replay__walk_view(&v, e, ips, nr);
-	for (int i = 0; i < rows.nopen; i++)
-		close(rows.open[i].fd);
+	unmap_runs(&rows);
 	return stop;
 }
