@@ -1,6 +1,6 @@
 # make bench: bpfprof's cost and fidelity against perf record (tools/bench/).
 # Included by the top-level Makefile, whose variables it uses.
-#   make bench        build everything, run the full benchmark (about 29 minutes,
+#   make bench        build everything, run the full benchmark (about 30 minutes,
 #                     root), print the table, write tools/bench/results.json
 #   make bench-smoke  every part minimally (seconds): the bench still runs and
 #                     writes a parseable results file (make test runs it)

@@ -122,8 +122,9 @@ int early_walks__read(struct early_walks *w)
 /* Under churn stacks came or entries were written at almost every
  * wake-up, and each tried every held stack again: 600 entry reads a second
  * (1,500 lookups) beside pgbench and a mapping churner. A stack tried and
- * left waits for its process's sync (early_walks__synced() takes it then)
- * or for a build to be done, which this retry catches. */
+ * left waits for its process's sync or the end of the builds it waited
+ * for (early_walks__synced(), __built() take it then); this retry catches
+ * the rest (a copy from before an exec, walked by its parent's entry). */
 #define EARLY_RETRY_NS	250000000ull
 
 void early_walks__walk_ready(struct early_walks *w, bool all)
@@ -141,6 +142,11 @@ void early_walks__walk_ready(struct early_walks *w, bool all)
 bool early_walks__waiting(const struct early_walks *w)
 {
 	return early__held(w->q) > 0;
+}
+
+void early_walks__built(void *arg, pid_t tgid)
+{
+	early_walks__synced(arg, tgid);
 }
 
 bool early_walks__holds(void *arg, pid_t tgid)

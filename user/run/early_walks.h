@@ -49,6 +49,10 @@ bool early_walks__waiting(const struct early_walks *w);
 /* Whether stacks of tgid wait to be walked (its entry must stay). */
 bool early_walks__holds(void *w, pid_t tgid);
 
+/* tgid's builds are done: its stacks held are walked now if it is ready
+ * (unwinder__on_built()). */
+void early_walks__built(void *w, pid_t tgid);
+
 /* tgid exited and its entry is final: its stacks held are walked now, as
  * they are (nothing more will come for them), but for those walked by a
  * parent's entry whose tables are still being built. */

@@ -168,9 +168,11 @@ int run__start_tracking(struct run *r)
 		if (err)
 			return err;
 		unwinder__on_sync(r->unwinder, proc_synced, r);
-		if (r->early)
+		if (r->early) {
 			unwinder__hold_exited(r->unwinder, early_walks__holds, early_walks__settle,
 					      r->early);
+			unwinder__on_built(r->unwinder, early_walks__built, r->early);
+		}
 	}
 	/* lazy, an entry waits for a sample's ask, read at the loop's wake-up
 	 * (POLL_MS): a wake-up per record bought nothing but its cost (120 a

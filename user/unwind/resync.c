@@ -113,8 +113,11 @@ void resync__built(struct unwinder *u, struct procs *procs)
 	if (!u->builder || !builder__collect(u->builder, ufile__built, u))
 		return;
 	twalk_r(u->procs, note_picked, &w);
-	for (i = 0; i < w.n; i++)
+	for (i = 0; i < w.n; i++) {
 		uproc__sync(u, procs, w.tgids[i]);
+		if (u->on_built)
+			u->on_built(u->on_built_arg, w.tgids[i]);
+	}
 	free(w.tgids);
 }
 

@@ -494,6 +494,12 @@ void unwinder__on_sync(struct unwinder *u, void (*fn)(void *arg, struct procs *p
 	u->on_sync_arg = arg;
 }
 
+void unwinder__on_built(struct unwinder *u, void (*fn)(void *arg, pid_t tgid), void *arg)
+{
+	u->on_built = fn;
+	u->on_built_arg = arg;
+}
+
 void unwinder__stats(const struct unwinder *u, struct unwind_stats *st)
 {
 	struct rowstore_costs costs;

@@ -85,6 +85,11 @@ void unwinder__set_lazy(struct unwinder *u, const struct unwind_asks *asks);
 void unwinder__on_sync(struct unwinder *u, void (*fn)(void *arg, struct procs *procs, pid_t tgid),
 		       void *arg);
 
+/* fn(arg, tgid) runs for every process synced again because the builds
+ * it waited for are done: the stacks copied before them can be walked now
+ * (run/early_walks.c), not at the next retry of every held stack. */
+void unwinder__on_built(struct unwinder *u, void (*fn)(void *arg, pid_t tgid), void *arg);
+
 /* A process that exits keeps its entry, and its files their tables,
  * while holds(arg, tgid) says something still needs them: samples copied
  * before its tables were in, not walked yet (run/early_walks.c). Its

@@ -74,6 +74,8 @@ struct unwinder {
 	uint64_t last_sweep;		/* CLOCK_MONOTONIC ns */
 	void (*on_sync)(void *arg, struct procs *procs, pid_t tgid);
 	void *on_sync_arg;
+	void (*on_built)(void *arg, pid_t tgid);	/* see unwinder__on_built() */
+	void *on_built_arg;
 	bool (*holds)(void *arg, pid_t tgid);	/* see unwinder__hold_exited() */
 	void (*settle)(void *arg, pid_t tgid);
 	void *holds_arg;
