@@ -301,6 +301,8 @@ Test(replay, no_entry_only_without_an_entry_of_that_image)
 Test(replay, by_the_rows_of_the_bpf_maps)
 {
 	LIBBPF_OPTS(bpf_map_create_opts, outer_opts);
+	/* a chunk as rowstore.c makes it: the walk maps the file's run */
+	LIBBPF_OPTS(bpf_map_create_opts, rows_opts, .map_flags = BPF_F_INNER_MAP | BPF_F_MMAPABLE);
 	struct replay_maps m = entry_maps();
 	struct early_stack *e = copy(0x401010, 0x1234);
 	struct unwind_proc pr = entry;
@@ -308,7 +310,7 @@ Test(replay, by_the_rows_of_the_bpf_maps)
 	__u64 ips[MAX_STACK_DEPTH];
 	__u32 nr = 0, slot = 0, tgid = 77, stop;
 	int rows_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, NULL, sizeof(__u32), sizeof(*chunk), 10,
-				     NULL);
+				     &rows_opts);
 
 	cr_assert_geq(rows_fd, 0, "bpf_map_create: %s", strerror(errno));
 	outer_opts.inner_map_fd = rows_fd;
