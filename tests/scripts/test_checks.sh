@@ -13,19 +13,7 @@ mkdir -p "$T/doc" "$T/tools"
 cp -r user bpf "$T"/
 cp doc/architecture.md "$T/doc/"
 cp tools/check_layers.sh tools/check_printer.sh "$T/tools/"
-pass=0 fail=0
-
-check() {	# check NAME COMMAND...: COMMAND exits 0
-	local name=$1
-	shift
-	if "$@"; then
-		echo "ok: $name"
-		pass=$((pass + 1))
-	else
-		echo "FAIL: $name"
-		fail=$((fail + 1))
-	fi
-}
+. tests/scripts/check.sh
 
 # fails SCRIPT PATTERN: the script (of the copy) exits 1 with a line matching PATTERN
 fails() {
@@ -108,5 +96,4 @@ static const char *say = "fprintf(stderr, \"x\")"; // stderr'
 check "stderr in comments and strings passes" passes check_printer.sh
 unplant user/run/run.c
 
-echo "test_checks: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+checks_done test_checks

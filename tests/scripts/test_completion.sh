@@ -14,19 +14,7 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 ln -s "$BPFPROF" "$T/bpfprof"	# found by PATH as bpfprof, as installed
 PATH=$T:$PATH
-pass=0 fail=0
-
-check() {	# check NAME COMMAND...: COMMAND exits 0
-	local name=$1
-	shift
-	if "$@"; then
-		echo "ok: $name"
-		pass=$((pass + 1))
-	else
-		echo "FAIL: $name"
-		fail=$((fail + 1))
-	fi
-}
+. tests/scripts/check.sh
 
 # The words bash offers for the command line "$@" (the last one being typed).
 complete_words() {
@@ -89,5 +77,4 @@ check "bpfprof flamegraph --format <TAB>: html, svg" \
 check "bpfprof --format o<TAB>: otlp (a profile run's formats)" \
 	[ "$(complete_words bpfprof --format o)" = otlp ]
 
-echo "test_completion: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+checks_done test_completion
