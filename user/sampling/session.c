@@ -308,6 +308,10 @@ int session__load(const struct session_opts *opts, struct session **out)
 	/* A kernel without BTF-typed tracepoints (or that refuses them) still
 	 * profiles; only samples across an exec lose their image's name. */
 	s->tracks_exec = true;
+	/* a --btf file is the user's: a bad one is said before any load */
+	err = opts->btf_path ? check_btf(opts->btf_path) : 0;
+	if (err)
+		goto fail;
 	err = open_and_load(s, opts, true);
 	if (err && err != -EPERM && err != -EACCES) {
 		s->tracks_exec = false;
@@ -315,7 +319,7 @@ int session__load(const struct session_opts *opts, struct session **out)
 	}
 	/* the kernel's BTF is read (5 MiB, 20-40 ms here) once, by libbpf's
 	 * load: checked apart only to say why a load failed */
-	if (err && !check_btf(opts->btf_path))
+	if (err && (opts->btf_path || !check_btf(NULL)))
 		report_load_error(err);
 	if (err)
 		goto fail;
