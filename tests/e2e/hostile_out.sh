@@ -176,8 +176,10 @@ S=$T/h8items; serve "$S"; P=$T/h8items.spool; mkdir -m 0700 "$P"
 now=$(date +%s)
 truncate -s 4G "$P/00000000000000000000-$now-$((now + 1)).folded"	# sparse: free to plant
 printf 'planted;stack 1\n' >"$P/00000000000000000001-$now-$((now + 1)).folded"
-printf 'planted;theirs 1\n' >"$P/00000000000000000002-$now-$((now + 1)).folded"
-chown nobody "$P/00000000000000000002-$now-$((now + 1)).folded"
+# (numbered past what the run spools: an item of ours named the same in this
+# 0700 directory, which only root can write, would be renamed over it)
+printf 'planted;theirs 1\n' >"$P/00000000000000009999-$now-$((now + 1)).folded"
+chown nobody "$P/00000000000000009999-$now-$((now + 1)).folded"
 # before: the planted items were POSTed, and the 4 GiB one read into memory whole
 /usr/bin/time -f '%M' -o "$T/h8items.rss" "$BPFPROF" -F 49 --interval 0.5 -d 1.2 --push "$URL" \
 	--format folded --spool-dir "$P" 2>"$T/h8items.err"; rc=$?
@@ -190,7 +192,7 @@ check "defect 8: items: 2 of ours refused with one line each, counted (${notours
 	[ "$(ls "$P" | grep -c '^0000000000000000000[01]-')" -eq 0 ]
 # issue 38: another user's file is never bpfprof's to remove
 check "defect 8: items: the one another user owns is left alone, said once" \
-	all [ -f "$P/00000000000000000002-$now-$((now + 1)).folded" ] -- \
+	all [ -f "$P/00000000000000009999-$now-$((now + 1)).folded" ] -- \
 	[ "$(grep -c 'holds 1 file named like its items that bpfprof did not write' "$T/h8items.err")" -eq 1 ]
 check "defect 8: items: the 4 GiB one was not read (max RSS ${rss:-?} KiB < 1 GiB), exit 0 ($rc)" \
 	all [ "${rss:-9999999}" -lt 1048576 ] -- [ "$rc" -eq 0 ]
