@@ -2,16 +2,14 @@
 # Kernel memory (issue 16): the counts and stack maps grow with what is
 # stored; --max-stacks is a ceiling, not an allocation. Sourced by run.sh.
 
-# memlock_mib PID: the sum of memlock over the BPF map fds PID holds (KiB
+# memlock_kib PID: the sum of memlock over the BPF map fds PID holds (KiB
 # precision is enough), as the kernel accounts them in /proc/PID/fdinfo.
 memlock_kib() {
-	local f s=0 b
-	for f in /proc/"$1"/fd/*; do
-		[ "$(readlink "$f" 2>/dev/null)" = "anon_inode:bpf-map" ] || continue
-		b=$(sed -nE 's/^memlock:[[:space:]]*([0-9]+)/\1/p' "/proc/$1/fdinfo/${f##*/}" 2>/dev/null)
-		s=$((s + ${b:-0}))
-	done
-	echo $((s / 1024))
+	local fds
+	fds=$(find "/proc/$1/fd" -lname 'anon_inode:bpf-map' -printf "/proc/$1/fdinfo/%f\n" 2>/dev/null)
+	[ -n "$fds" ] || { echo 0; return; }
+	# shellcheck disable=SC2086  # one path a line, no spaces
+	awk '/^memlock:/ { s += $2 } END { printf "%d\n", s / 1024 }' $fds 2>/dev/null
 }
 
 # cost_run NAME ARGS...: bpfprof -- cpu_chain 3 with ARGS; sets KIB to the
@@ -21,8 +19,10 @@ cost_run() {
 	"$BPFPROF" -F 997 "$@" -o "$T/$name.folded" --stats "$T/$name.json" -- "$EX/cpu_chain" 3 2>"$T/$name.err" &
 	local bp=$!
 	sleep 2
-	KIB=$(memlock_kib "$bp")
+	# the mappings first: on a busy machine the 3 s run may end while its
+	# maps are summed
 	MAPS=$(awk '{ print $6 }' "/proc/$bp/maps" | sort -u)
+	KIB=$(memlock_kib "$bp")
 	wait "$bp"
 	check "$name: exit 0" [ $? -eq 0 ]
 	local samples lost

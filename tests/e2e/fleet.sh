@@ -142,6 +142,8 @@ sleep 0.6
 kill -HUP "$bp"
 sleep 1
 check "SIGHUP: still running" kill -0 "$bp"
+# the second interval's file before SIGTERM (a starved machine writes late)
+for _ in $(seq 100); do [ "$(ls "$D"/*.folded | wc -l)" -ge 2 ] && break; sleep 0.1; done
 kill -TERM "$bp"
 wait "$bp"; rc=$?
 check "SIGTERM: exit 0 ($rc)" [ "$rc" -eq 0 ]

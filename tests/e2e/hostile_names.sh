@@ -31,9 +31,10 @@ for i in "${!names[@]}"; do
 	"$BPFPROF" -F 199 -p "$wp" -d 1 -o "$D/maps$i.folded" 2>"$D/maps$i.err"; rc2=$?
 	kill "$wp" 2>/dev/null; wait "$wp" 2>/dev/null
 	sb=$(frames_of "$D/sb$i.folded" "$w"); mp=$(frames_of "$D/maps$i.folded" "$w")
-	# before: maps gave cpu\012chain and chain (with " (deleted)" cut), the side-band cpu chain
+	# before: maps gave cpu\012chain and chain (with " (deleted)" cut), the side-band cpu chain;
+	# 5 samples of the ~199 an idle machine gives: a starved one (load 30) gave 15-19
 	check "defect 11: $(printf %q "${names[$i]}"): frames named '$w+0x..' from the side-band ($sb samples) and from maps ($mp)" \
-		all [ "$rc1" -eq 0 ] -- [ "$rc2" -eq 0 ] -- [ "$sb" -ge 20 ] -- [ "$mp" -ge 20 ]
+		all [ "$rc1" -eq 0 ] -- [ "$rc2" -eq 0 ] -- [ "$sb" -ge 5 ] -- [ "$mp" -ge 5 ]
 	check "defect 11: $(printf %q "${names[$i]}"): every line well formed in both" \
 		all valid_folded "$D/sb$i.folded" -- valid_folded "$D/maps$i.folded"
 done
@@ -52,7 +53,7 @@ cp "$D/stripped" "$D/gone"
 "$BPFPROF" -F 199 -p "$wp" -d 1 -o "$D/gone.folded" 2>/dev/null
 kill "$wp" 2>/dev/null; wait "$wp" 2>/dev/null
 check "defect 11: a deleted file is named 'gone', not 'gone (deleted)' ($(frames_of "$D/gone.folded" gone) samples)" \
-	all [ "$(frames_of "$D/gone.folded" gone)" -ge 20 ] -- [ "$(frames_of "$D/gone.folded" 'gone (deleted)')" -eq 0 ]
+	all [ "$(frames_of "$D/gone.folded" gone)" -ge 5 ] -- [ "$(frames_of "$D/gone.folded" 'gone (deleted)')" -eq 0 ]
 
 echo "== siblings: a FIFO planted where a debug file is looked for"
 # a binary in a directory others may write (/tmp-like), with a .gnu_debuglink: its debug
