@@ -29,14 +29,20 @@ struct text {
 	bool cut;
 };
 
+/* What was read is not what V8's layout says: the name is refused. */
+static bool bad(struct heap *h)
+{
+	if (!h->err)
+		h->err = -EINVAL;
+	return false;
+}
+
 static bool get(struct heap *h, uint64_t addr, void *buf, size_t len)
 {
 	int err;
 
-	if (!h->reads) {
-		h->err = h->err ? h->err : -EINVAL;
-		return false;
-	}
+	if (!h->reads)
+		return bad(h);
 	h->reads--;
 	err = h->read(h->arg, addr, buf, len);
 	if (err && !h->err)
@@ -126,24 +132,27 @@ static bool read_string(struct heap *h, uint64_t str, struct text *t, int depth)
 	uint64_t a, b;
 	uint32_t repr;
 
-	if (depth > MAX_DEPTH || !type_of(h, str, &type) || (type & l->not_string_mask) ||
-	    !get(h, str - l->heap_tag + l->str_length, &len, sizeof(len)) || len < 0)
-		return false;
+	if (!type_of(h, str, &type) || (type & l->not_string_mask))
+		return false;	/* not a string: no name here */
+	/* a string past the bounds (a loop of cons strings): no name at all */
+	if (depth > MAX_DEPTH || !get(h, str - l->heap_tag + l->str_length, &len, sizeof(len)) ||
+	    len < 0)
+		return bad(h);
 	repr = type & l->repr_mask;
 	if (repr == l->seq_tag) {
 		bool one = (type & l->encoding_mask) == l->one_byte_tag;
 		uint32_t n = (uint32_t)len < t->cap ? (uint32_t)len : (uint32_t)t->cap;
+		bool read = read_seq(h, str, one ? l->seq_chars : l->seq2_chars, one ? 1 : 2, n, t);
 
-		if ((uint32_t)len > n)
-			t->cut = true;
-		return read_seq(h, str, one ? l->seq_chars : l->seq2_chars, one ? 1 : 2, n, t);
+		t->cut |= (uint32_t)len > n;	/* only what fits is read */
+		return read;
 	}
 	if (repr == l->cons_tag)
 		return field(h, str, l->cons_first, &a) && field(h, str, l->cons_second, &b) &&
 		       read_string(h, a, t, depth + 1) && (t->cut || read_string(h, b, t, depth + 1));
 	if (repr == l->thin_tag)
 		return field(h, str, l->thin_actual, &a) && read_string(h, a, t, depth + 1);
-	return false;	/* sliced, external: not read */
+	return bad(h);	/* sliced, external: not read */
 }
 
 static bool string_into(struct heap *h, uint64_t str, char *out, size_t cap)
@@ -240,6 +249,6 @@ int v8_name__sfi(const struct v8_layout *l, v8_read_fn read, void *arg, uint64_t
 			string_into(&h, name, out->script, sizeof(out->script));
 		out->line = start >= 0 ? line_of(&h, sod, start) : 0;
 	}
-	/* gone, or the budget spent (a loop): no name rather than part of one */
-	return h.err == -ESRCH || h.err == -EINVAL ? h.err : 0;
+	/* gone, a fault, or past the bounds: no name rather than part of one */
+	return h.err;
 }
