@@ -16,12 +16,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/uio.h>
 
 #include <bpf/bpf.h>
 
 #include "base/grow.h"
 #include "procs/mapped_file.h"
+#include "procs/proc_mem.h"
 #include "procs/procs.h"
 #include "profile/stats.h"
 #include "profile/unnamed.h"
@@ -221,18 +221,6 @@ static void v8_sync_proc(void *p, struct procs *procs, pid_t tgid)
 	add_proc(rt, tgid, s.file);
 }
 
-static int read_remote(void *arg, uint64_t addr, void *buf, size_t len)
-{
-	pid_t tgid = *(pid_t *)arg;
-	struct iovec local = { .iov_base = buf, .iov_len = len };
-	struct iovec remote = { .iov_base = (void *)(uintptr_t)addr, .iov_len = len };
-	ssize_t n = process_vm_readv(tgid, &local, 1, &remote, 1, 0);
-
-	if (n < 0)
-		return -errno;
-	return (size_t)n == len ? 0 : -EFAULT;
-}
-
 static void count_read(struct v8rt *rt, int err)
 {
 	if (err == -ESRCH)
@@ -260,7 +248,7 @@ static void read_fn(struct v8rt *rt, const struct v8_sfi_key *k)
 	if (!f)
 		return;
 	f->k = *k;
-	f->err = v8_name__sfi(&(*p)->l, read_remote, &tgid, k->sfi, k->finger, &f->n);
+	f->err = v8_name__sfi(&(*p)->l, proc_mem__read, &tgid, k->sfi, k->finger, &f->n);
 	slash = strrchr(f->n.script, '/');
 	f->base = slash ? slash + 1 : f->n.script;
 	if (!tsearch(f, &rt->fns, cmp_fn)) {
