@@ -80,7 +80,8 @@ check "node -p: >= 95% of node's samples reach a thread's entry ($w%)" [ "$w" -g
 echo "== node --perf-basic-prof: the map names JIT code, the walker the rest; they agree"
 # the script copied under $T: the map node leaves names it, so only ours is removed
 mkdir -p "$T/nodepm" && cp "$NODE_JS" "$T/nodepm/node_chain.js"
-"$BPFPROF" -F 199 -o "$T/node_pm.folded" -- node --perf-basic-prof "$T/nodepm/node_chain.js" 3 >/dev/null 2>&1
+"$BPFPROF" -F 199 -o "$T/node_pm.folded" -- node --perf-basic-prof --logfile="$T/v8.log" \
+	--no-logfile-per-isolate "$T/nodepm/node_chain.js" 3 >/dev/null 2>&1
 find /tmp -maxdepth 1 -name 'perf-*.map' -type f -user 0 -exec grep -lF "$T/nodepm/node_chain.js" {} + 2>/dev/null |
 	xargs -r rm -f  # regular files only: grep blocks on a planted FIFO
 check "node --perf-basic-prof: the map's names win for JIT code (JS:*middle)" \
