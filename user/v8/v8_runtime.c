@@ -40,10 +40,17 @@ struct v8file {
 	struct v8_layout l;
 };
 
-/* A process with a V8: its layout, for reading its functions. */
+/* A process with a V8: its layout, for reading its functions; or one
+ * whose V8 metadata was refused (counted once). */
 struct v8proc {
 	pid_t tgid;		/* first: the tree's key */
+	bool refused;
 	struct v8_layout l;
+};
+
+/* What --stats' v8 group says of the reader (stats.h's v8_*). */
+struct v8_counts {
+	uint64_t procs, unsupported, gone, moved, bad;
 };
 
 /* A function read (or found unreadable), kept after its process exits. */
@@ -63,7 +70,7 @@ struct v8rt {
 	void *files, *procs, *fns;	/* tsearch trees */
 	size_t nfns;
 	uint32_t trims;
-	struct profile_stats st;	/* its v8_* counts only */
+	struct v8_counts st;
 };
 
 static int cmp_tgid(const void *a, const void *b)
@@ -182,8 +189,8 @@ static int scan_vma(const struct vma *v, bool alive, void *arg)
 	return 0;
 }
 
-/* tgid runs the V8 of file: remembered (its layout reads its heap),
- * counted once. */
+/* tgid runs the V8 of file (NULL: one whose metadata was refused):
+ * remembered (its layout reads its heap), counted once. */
 static void add_proc(struct v8rt *rt, pid_t tgid, const struct v8file *file)
 {
 	struct v8proc *p = calloc(1, sizeof(*p)), **node;
@@ -198,9 +205,13 @@ static void add_proc(struct v8rt *rt, pid_t tgid, const struct v8file *file)
 	}
 	if (*node != p)
 		free(p);	/* an exec or a reused pid: the new image's */
+	else if (file)
+		rt->st.procs++;
 	else
-		rt->st.v8_procs++;
-	(*node)->l = file->l;
+		rt->st.unsupported++;
+	(*node)->refused = !file;
+	if (file)
+		(*node)->l = file->l;
 }
 
 static void v8_sync_proc(void *p, struct procs *procs, pid_t tgid)
@@ -214,7 +225,8 @@ static void v8_sync_proc(void *p, struct procs *procs, pid_t tgid)
 	if (!procs__alive(procs, tgid, 0) || procs__for_each_vma(procs, tgid, scan_vma, &s) ||
 	    !s.file || bpf_map_update_elem(rt->procs_fd, &key, &s.entry, BPF_ANY)) {
 		bpf_map_delete_elem(rt->procs_fd, &key);	/* ENOENT: none there */
-		rt->st.v8_unsupported += s.refused && !s.file;
+		if (s.refused && !s.file)
+			add_proc(rt, tgid, NULL);
 		return;
 	}
 	__atomic_store_n(rt->stored, 1, __ATOMIC_SEQ_CST);
@@ -224,11 +236,11 @@ static void v8_sync_proc(void *p, struct procs *procs, pid_t tgid)
 static void count_read(struct v8rt *rt, int err)
 {
 	if (err == -ESRCH)
-		rt->st.v8_fns_gone++;
+		rt->st.gone++;
 	else if (err == -ESTALE)
-		rt->st.v8_fns_moved++;
+		rt->st.moved++;
 	else if (err)
-		rt->st.v8_fns_bad++;
+		rt->st.bad++;
 }
 
 /* One sampled function into the cache, once. */
@@ -242,7 +254,7 @@ static void read_fn(struct v8rt *rt, const struct v8_sfi_key *k)
 	if (tfind(k, &rt->fns, cmp_fn) || rt->nfns >= MAX_FNS)
 		return;
 	p = tfind(&tgid, &rt->procs, cmp_tgid);
-	if (!p)
+	if (!p || (*p)->refused)
 		return;
 	f = calloc(1, sizeof(*f));
 	if (!f)
@@ -357,11 +369,11 @@ static void v8_stats(const void *p, struct profile_stats *ps)
 	const struct v8rt *rt = p;
 
 	v8_poll((void *)p);
-	ps->v8_procs = rt->st.v8_procs;
-	ps->v8_unsupported = rt->st.v8_unsupported;
-	ps->v8_fns_gone = rt->st.v8_fns_gone;
-	ps->v8_fns_moved = rt->st.v8_fns_moved;
-	ps->v8_fns_bad = rt->st.v8_fns_bad;
+	ps->v8_procs = rt->st.procs;
+	ps->v8_unsupported = rt->st.unsupported;
+	ps->v8_fns_gone = rt->st.gone;
+	ps->v8_fns_moved = rt->st.moved;
+	ps->v8_fns_bad = rt->st.bad;
 }
 
 const struct runtime_ops v8_runtime = {
