@@ -122,6 +122,10 @@ enum stat_kind {
 	STAT_PY_NO_THREAD,		/* no thread state of this thread found */
 	STAT_PY_READ_FAULT,		/* reading a frame or the thread state failed */
 	STAT_PY_TRUNCATED,		/* more Python frames than the stack had room for */
+	/* JavaScript frames (bpf/v8.bpf.h) */
+	STAT_V8_FRAMES,			/* JavaScript frames recorded */
+	STAT_V8_READ_FAULT,		/* a JSFunction whose SharedFunctionInfo could not be read */
+	STAT_V8_TRUNCATED,		/* no room left for a JavaScript frame's two slots */
 	STAT_MAX,
 };
 

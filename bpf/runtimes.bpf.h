@@ -13,11 +13,13 @@
 #define BPFPROF_RUNTIMES_BPF_H
 
 #include "python.bpf.h"
+#include "v8.bpf.h"
 
 /* A sample's walk begins: each runtime looks up the process's facts. */
 static __always_inline void runtimes_begin(__u32 tgid, __u64 start_time)
 {
 	py_begin(tgid, start_time, python);
+	v8_begin(tgid, start_time);
 }
 
 /* Python's step, verified once on its own (a global function) rather than
@@ -43,11 +45,22 @@ static __always_inline bool runtimes_frame_before(struct py_walk *w, __u64 pc,
 	return false;
 }
 
+/* The native frame at pc (its frame pointer fp) is a runtime's frame:
+ * recorded into st as that runtime's two slots instead (true), and the
+ * unwinder steps out of it as out of any frame. */
+static __always_inline bool runtimes_frame_instead(__u64 pc, __u64 fp, struct stack_trace *st,
+						   __u64 *hash, __u32 g)
+{
+	return v8_frame_instead(pc, fp, st, hash, g);
+}
+
 /* The sample's process is one a runtime walks: its frames are read now or
  * never, so no copy of its stack is kept for later (early.bpf.h). */
 static __always_inline bool runtimes_walked(const struct py_walk *w)
 {
-	return w && w->eval_start;
+	const struct v8_walk *v = v8_walk_get();
+
+	return (w && w->eval_start) || (v && v->on);
 }
 
 /* A thread ended. */
@@ -61,6 +74,7 @@ static __always_inline void runtimes_forget_thread(__u32 tid)
 static __always_inline void runtimes_forget_proc(__u32 tgid)
 {
 	bpf_map_delete_elem(&py_procs, &tgid);
+	bpf_map_delete_elem(&v8_procs, &tgid);
 }
 
 #endif

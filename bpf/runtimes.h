@@ -12,6 +12,7 @@
 
 enum runtime_id {
 	RUNTIME_PYTHON = 0,	/* CPython (bpf/python.h) */
+	RUNTIME_V8,		/* V8, node's JavaScript (bpf/v8.h) */
 	RUNTIME_MAX,
 };
 
@@ -22,7 +23,11 @@ enum runtime_id {
 /* the second slot: id in the top byte (a hostile payload cannot change it) */
 #define RUNTIME_WORD(id, v)	((__u64)(id) << RUNTIME_ID_SHIFT | RUNTIME_PAYLOAD(v))
 #define RUNTIME_OF(word)	((__u32)((word) >> RUNTIME_ID_SHIFT))
+/* a frame whose runtime's row says pc_first (base/runtime.h): the native
+ * code address in the tagged slot's low 47 bits */
+#define RUNTIME_PC(slot)	((slot) & ((1ULL << 47) - 1))
 
 #include "python.h"
+#include "v8.h"
 
 #endif

@@ -370,9 +370,11 @@ static long unwind_step(__u32 i, struct unwind_ctx *c)
 		c->stop = STAT_UNWIND_IMPLAUSIBLE;
 		return 1;
 	}
-	st->ips[n] = c->ip;
-	st->nr = n + 1;
-	c->hash = hash_step(c->hash, c->ip);
+	if (!runtimes_frame_instead(pc, c->bp, st, &c->hash, c->g)) {
+		st->ips[n] = c->ip;
+		st->nr = n + 1;
+		c->hash = hash_step(c->hash, c->ip);
+	}
 	stage_mark(STAGE_WALK_JIT);
 	stop = mapped || anon ? step_frame(c, pc, anon) : STAT_UNWIND_NO_MAPPING;
 	stage_mark(STAGE_WALK_STEP);

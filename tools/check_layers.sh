@@ -31,8 +31,8 @@ profile:  base
 sampling: base
 procs:    base sampling
 python:   base elf procs profile sampling
-v8:       base elf
-runtimes: base profile python sampling
+v8:       base elf procs profile sampling
+runtimes: base profile python v8 sampling
 files:    base elf procs profile
 unwind:   base elf files procs sampling
 symbols:  base elf files procs profile runtimes sampling

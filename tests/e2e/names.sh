@@ -115,31 +115,6 @@ check "jit map, go tool pprof: jit_spin_first's locations in mapping [jit] (M=$j
 res=$(page_test "$T/jitmap.html" jit_spin_first)
 check "jit map: the page's tooltip says JIT" bash -c "echo '$res' | jq -r .tooltip | grep -q '^jit_spin_first  \[JIT\]'"
 
-echo "== node: JIT code its map does not name is one frame, [JIT]_[j]; --perf-basic-prof names it"
-"$BPFPROF" -F 199 -o "$T/nodejit.folded" -- node examples/node_chain.js 3 >/dev/null 2>"$T/nodejit.err"
-"$BPFPROF" -F 199 -o "$T/nodejit.pb.gz" -- node examples/node_chain.js 3 >/dev/null 2>/dev/null
-# before: one frame per address (anon+0x7f.. or [unknown]): 23 in a 10 s run
-anon=$(sed 's/ [0-9]*$//' "$T/nodejit.folded" | tr ';' '\n' | grep -cE 'anon\+0x|^0x[0-9a-f]+$')
-s=$(frame_share "$T/nodejit.folded" node '[JIT]_[j]')
-check "node: no anon+0x frames ($anon), [JIT]_[j] in $s% of node's samples (the JS loop)" \
-	all [ "$anon" -eq 0 ] -- [ "$s" -ge 50 ]
-n=$("$BPFPROF" report --sort dso,symbol "$T/nodejit.pb.gz" | grep -cE '\[j\] |anon\+0x')
-row=$("$BPFPROF" report --sort dso,symbol "$T/nodejit.pb.gz" | grep -v '^#' | head -1)
-check "node, pprof: one JIT row, the first: [jit] [j] [JIT] ($n rows; $row)" \
-	all [ "$n" -eq 1 ] -- bash -c "[[ '$row' =~ \ \[jit\]\ +\[j\]\ \[JIT\]$ ]]"
-top=$(go tool pprof -top "$T/nodejit.pb.gz" 2>/dev/null | awk '$NF == "[JIT]" { n++ } /anon\+0x/ { a++ } END { print n + 0, a + 0 }')
-check "node, go tool pprof -top: one [JIT] function, no anon+0x ($top)" [ "$top" = "1 0" ]
-# the script copied under $T: the map node leaves names it, so only ours is removed
-cp examples/node_chain.js "$T/node_chain.js"
-"$BPFPROF" -F 199 -o "$T/nodemap.folded" -- node --perf-basic-prof --logfile="$T/v8.log" \
-	--no-logfile-per-isolate "$T/node_chain.js" 3 >/dev/null 2>&1
-find /tmp -maxdepth 1 -name 'perf-*.map' -type f -user 0 -exec grep -lF "$T/node_chain.js" {} + 2>/dev/null |
-	xargs -r rm -f  # regular files only: grep blocks on a planted FIFO
-check "node --perf-basic-prof: JS frames marked _[j]" \
-	grep -qE ';JS:[*~^]?(leaf|middle|outer) [^;]*node_chain\.js:[0-9:]+_\[j\][; ]' "$T/nodemap.folded"
-row=$("$BPFPROF" report "$T/nodemap.folded" | grep -E 'JS:[*~^]?(leaf|middle|outer) ' | head -1)
-check "node --perf-basic-prof: report marks them [j] ($row)" bash -c "[[ '$row' == *'[j] JS:'* ]]"
-
 echo "== an -O2 -g program whose hot function is inlined: a frame of its own, marked _[i]"
 # perf, the peer below, samples the same process over the same 2 s: which
 # instruction a sample lands on moves with the machine's load (beside three

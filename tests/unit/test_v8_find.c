@@ -54,6 +54,14 @@ Test(v8_find, node)
 	cr_expect(l.type_sfi != l.type_script && l.type_sfi != l.type_scope_info);
 	cr_expect(l.first_nonstring & l.not_string_mask);
 	cr_expect(!((l.first_nonstring - 1u) & l.not_string_mask), "the last string is one");
+	/* what the namer follows: strings' halves, arrays, ScopeInfo's counts */
+	cr_expect(l.cons_first >= 8 && l.cons_second > l.cons_first);
+	cr_expect(l.thin_actual >= 8 && l.seq2_chars > l.str_length);
+	cr_expect(l.fixed_data > l.fixed_length && l.script_line_ends > l.script_name);
+	cr_expect(l.scope_first_vars > l.scope_ncontextlocals);
+	/* the builtins embedded in the file: node's are 1.6 MiB of .text */
+	cr_expect(l.builtins_end - l.builtins_start > (1u << 20), "builtins %#lx-%#lx",
+		  (unsigned long)l.builtins_start, (unsigned long)l.builtins_end);
 }
 
 Test(v8_find, faked_out_of_bounds_refused)

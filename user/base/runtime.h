@@ -36,6 +36,11 @@ struct runtime_ops {
 	const char *name;		/* "python" */
 	enum frame_kind kind;		/* its frames' row of base/frame_kind.c */
 	uint8_t unnamed_reason;		/* enum unnamed of a frame it could not name */
+	/* its frames' tagged slot carries the native code address
+	 * (RUNTIME_PC): a name a JIT's map gives that address wins, so the
+	 * runtime's own map (node --perf-basic-prof) and its walker never
+	 * disagree */
+	bool pc_first;
 	/* Its state, on the session's BPF maps (NULL: out of memory);
 	 * freed by free (NULL: nothing). */
 	void *(*start)(struct session *s);

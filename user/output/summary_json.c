@@ -38,6 +38,7 @@ const struct summary_reason unnamed_reasons[UNNAMED_MAX] = {
 	[UNNAMED_NO_KSYMS] = { "no kallsyms", "no_kallsyms" },
 	[UNNAMED_NO_KSYM] = { "no kernel symbol", "no_kernel_symbol" },
 	[UNNAMED_PY_CODE] = { "Python code object not read", "python_code_not_read" },
+	[UNNAMED_V8_FUNCTION] = { "JavaScript function not read", "v8_function_not_read" },
 };
 
 /* How user stacks ended (auto, dwarf): the stops, one per stack walked. */

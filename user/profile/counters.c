@@ -31,6 +31,29 @@ static const struct counter python[] = {
 	  COUNTER_U64, MERGE_NEWER },
 };
 
+/* The V8 reader (v8/) and the BPF side's JavaScript frames. */
+static const struct counter v8[] = {
+	{ "processes", "processes", AT(v8_procs), COUNTER_U64, MERGE_NEWER },
+	{ "unsupported", "refused (unknown or faked metadata)", AT(v8_unsupported), COUNTER_U64,
+	  MERGE_NEWER },
+	{ "frames_read", "frames read in samples", AT(bpf[STAT_V8_FRAMES]), COUNTER_U64,
+	  MERGE_ELSEWHERE },
+	{ "frames_named", "named in the stacks", AT(runtime_named[RUNTIME_V8]), COUNTER_U64,
+	  MERGE_SUM },
+	{ "frames_unnamed", "unnamed in the stacks", AT(runtime_unnamed[RUNTIME_V8]), COUNTER_U64,
+	  MERGE_SUM },
+	{ "read_faults", "not read: function unreadable", AT(bpf[STAT_V8_READ_FAULT]), COUNTER_U64,
+	  MERGE_ELSEWHERE },
+	{ "past_max_depth", "not read: past max depth", AT(bpf[STAT_V8_TRUNCATED]), COUNTER_U64,
+	  MERGE_ELSEWHERE },
+	{ "functions_process_gone", "functions not read: process gone", AT(v8_fns_gone),
+	  COUNTER_U64, MERGE_NEWER },
+	{ "functions_moved", "functions moved by the collector before read", AT(v8_fns_moved),
+	  COUNTER_U64, MERGE_NEWER },
+	{ "functions_unreadable", "functions unreadable or past bounds", AT(v8_fns_bad),
+	  COUNTER_U64, MERGE_NEWER },
+};
+
 /* What the symbolizer (symbols/, files/) skipped of what others control. */
 static const struct counter inputs[] = {
 	{ "files_over_size_limits", "files skipped (over size limits)", AT(files_over_limit),
@@ -120,6 +143,7 @@ static const struct counter unwind_tables[] = {
 const struct counter_group counter_groups[] = {
 	{ "unwind_tables", "unwind tables", unwind_tables, N(unwind_tables), AT(tables.set) },
 	{ "python", "python", python, N(python), 0 },
+	{ "v8", "v8", v8, N(v8), 0 },
 	{ "inputs", "inputs", inputs, N(inputs), 0 },
 	{ "debuginfod", "debuginfod", debuginfod, N(debuginfod), AT(debuginfod) },
 	{ "labels", "labels", labels, N(labels), 0 },

@@ -87,6 +87,11 @@ struct profile_stats {
 	uint64_t py_unsupported;	/* ... with a CPython of another version */
 	uint64_t py_codes_gone;		/* ... code objects not read: the process had exited */
 	uint64_t py_codes_bad;		/* ... not a code object, or unreadable */
+	uint64_t v8_procs;		/* since the start: processes with a V8 found */
+	uint64_t v8_unsupported;	/* ... whose V8 metadata was refused (unknown or faked) */
+	uint64_t v8_fns_gone;		/* ... functions not read: the process had exited */
+	uint64_t v8_fns_moved;		/* ... not the function sampled any more (the collector moved it) */
+	uint64_t v8_fns_bad;		/* ... not what V8's layout says, or past the bounds */
 	uint64_t cgroups;		/* distinct cgroups the samples ran in */
 	uint64_t cgroups_merged;	/* samples past max_cgroups: no cgroup */
 	uint64_t cgroups_unnamed;	/* cgroups that cannot be named: gone, path too long */

@@ -15,6 +15,7 @@ enum unnamed {
 	UNNAMED_NO_KSYMS,	/* a kernel address, and /proc/kallsyms was unreadable */
 	UNNAMED_NO_KSYM,	/* a kernel address no kernel symbol covers */
 	UNNAMED_PY_CODE,	/* a Python frame whose code object was not read */
+	UNNAMED_V8_FUNCTION,	/* a JavaScript frame whose function was not read */
 	UNNAMED_MAX
 };
 

@@ -8,12 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/uio.h>
 
 #include <bpf/bpf.h>
 
 #include "base/grow.h"
 #include "procs/mapped_file.h"
+#include "procs/proc_mem.h"
 #include "procs/procs.h"
 #include "python/py_code.h"
 #include "python/py_find.h"
@@ -219,18 +219,6 @@ void pyprof__sync_proc(struct pyprof *py, struct procs *procs, pid_t tgid)
 	add_proc(py, tgid, s.v);
 }
 
-static int read_remote(void *arg, uint64_t addr, void *buf, size_t len)
-{
-	pid_t tgid = *(pid_t *)arg;
-	struct iovec local = { .iov_base = buf, .iov_len = len };
-	struct iovec remote = { .iov_base = (void *)(uintptr_t)addr, .iov_len = len };
-	ssize_t n = process_vm_readv(tgid, &local, 1, &remote, 1, 0);
-
-	if (n < 0)
-		return -errno;
-	return (size_t)n == len ? 0 : -EFAULT;
-}
-
 static void base_name(struct pycode *c)
 {
 	const char *slash = c->info.filename ? strrchr(c->info.filename, '/') : NULL;
@@ -258,7 +246,7 @@ static void read_code(struct pyprof *py, const struct py_code_key *k)
 	if (!c)
 		return;
 	*c = key;
-	err = py_code__read((*p)->v, read_remote, &key.tgid, k->code, &(*p)->code_type, &c->info);
+	err = py_code__read((*p)->v, proc_mem__read, &key.tgid, k->code, &(*p)->code_type, &c->info);
 	c->ok = !err;
 	if (c->ok && c->info.lines_addr != k->fp) {
 		c->ok = false;

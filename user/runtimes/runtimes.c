@@ -7,10 +7,12 @@
 #include "profile/aggregate.h"
 #include "python/python_runtime.h"
 #include "runtimes/runtimes.h"
+#include "v8/v8_runtime.h"
 
 /* One row per runtime, at its id (bpf/runtimes.h). */
 static const struct runtime_ops *const table[RUNTIME_MAX] = {
 	[RUNTIME_PYTHON] = &python_runtime,
+	[RUNTIME_V8] = &v8_runtime,
 };
 
 struct runtimes {
@@ -78,6 +80,13 @@ void runtimes__stats(const struct runtimes *rts, struct profile_stats *ps)
 	for (int i = 0; rts && i < RUNTIME_MAX; i++)
 		if (rts->state[i])
 			table[i]->stats(rts->state[i], ps);
+}
+
+bool runtimes__pc_first(uint64_t word)
+{
+	uint32_t id = RUNTIME_OF(word);
+
+	return id < RUNTIME_MAX && table[id]->pc_first;
 }
 
 void runtimes__frame(const struct runtimes *rts, pid_t tgid, uint64_t start_time, uint64_t slot,

@@ -30,6 +30,10 @@ void runtimes__poll(struct runtimes *rts);
 void runtimes__trim(struct runtimes *rts, struct procs *procs);
 void runtimes__stats(const struct runtimes *rts, struct profile_stats *ps);
 
+/* The frame whose second slot is word is one whose tagged slot carries
+ * its native code address (RUNTIME_PC): a JIT map's name for it wins. */
+bool runtimes__pc_first(uint64_t word);
+
 /* The runtime frame whose two slots are slot (RUNTIME_IS_FRAME) and word,
  * of the process (tgid, start_time), into *f: named by its runtime (name
  * written into buf), or named as not read; counted in st either way. */

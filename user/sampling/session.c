@@ -548,3 +548,30 @@ volatile uint32_t *session__py_procs_stored(const struct session *s)
 {
 	return (volatile uint32_t *)&s->skel->bss->py_procs_stored;
 }
+
+int session__map_fd(const struct session *s, const char *name)
+{
+	return bpf_object__find_map_fd_by_name(s->skel->obj, name);
+}
+
+/* The .bss section's variable name, in the skeleton's shared mapping of
+ * it: found by the section's BTF (its variables and their offsets). */
+volatile void *session__bss_var(const struct session *s, const char *name)
+{
+	const struct btf *btf = bpf_object__btf(s->skel->obj);
+	const struct btf_var_secinfo *v;
+	const struct btf_type *sec;
+	__s32 id = btf ? btf__find_by_name_kind(btf, ".bss", BTF_KIND_DATASEC) : -1;
+
+	if (id < 0)
+		return NULL;
+	sec = btf__type_by_id(btf, (__u32)id);
+	v = btf_var_secinfos(sec);
+	for (__u16 i = 0; i < btf_vlen(sec); i++, v++) {
+		const struct btf_type *var = btf__type_by_id(btf, v->type);
+
+		if (var && !strcmp(btf__name_by_offset(btf, var->name_off), name))
+			return (volatile char *)s->skel->bss + v->offset;
+	}
+	return NULL;
+}

@@ -109,6 +109,12 @@ void session__unwind_asks(const struct session *s, struct unwind_asks *out);
 /* The BPF side's gate of py_procs lookups (bpf/python.bpf.h). */
 volatile uint32_t *session__py_procs_stored(const struct session *s);
 
+/* A runtime's own maps and words (base/runtime.h): the BPF map name's
+ * fd (negative: none), and the .bss variable name's shared memory (NULL:
+ * none), so a new runtime needs no accessor here. */
+int session__map_fd(const struct session *s, const char *name);
+volatile void *session__bss_var(const struct session *s, const char *name);
+
 /* Sums generation gen's per-CPU stats into stats[STAT_MAX] and zeroes them
  * (call only for a generation obtained from session__flip()). */
 int session__take_stats(const struct session *s, int gen, uint64_t stats[STAT_MAX]);

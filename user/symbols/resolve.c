@@ -135,16 +135,29 @@ static void put_hit(struct scratch *sc, const struct memo_hit *hit)
 		sc->frames[sc->n++] = hit->frames[i];
 }
 
-/* A runtime's frame (bpf/runtimes.h), named by its runtime. */
-static void put_runtime(struct resolver *rv, const struct raw_stack *s, uint32_t i,
-			const struct user_ctx *ctx, struct profile_stats *st)
+/* A runtime's frame (bpf/runtimes.h), named by its runtime; or, for one
+ * that carries its code address, by the JIT map that names that address. */
+static int put_runtime(struct resolver *rv, const struct raw_stack *s, uint32_t i,
+		       const struct user_ctx *ctx, struct profile_stats *st)
 {
 	struct scratch *sc = &rv->sc;
+	uint64_t word = i + 1 < s->nr ? s->ips[i + 1] : 0;
+	struct memo_hit hit;
 
-	runtimes__frame(rv->rts, ctx->tgid, ctx->start_time, s->ips[i],
-			i + 1 < s->nr ? s->ips[i + 1] : 0, sc->names[sc->n], NAME_MAX_LEN,
-			&sc->frames[sc->n], st);
+	if (runtimes__pc_first(word)) {
+		if (user_frames(rv, ctx, RUNTIME_PC(s->ips[i]), &hit))
+			return -ENOMEM;
+		if (hit.why == UNNAMED_NONE && hit.frames[0].jit) {
+			count_frame(st, hit.why);
+			put_hit(sc, &hit);
+			return 0;
+		}
+	}
+
+	runtimes__frame(rv->rts, ctx->tgid, ctx->start_time, s->ips[i], word, sc->names[sc->n],
+			NAME_MAX_LEN, &sc->frames[sc->n], st);
 	sc->n++;
+	return 0;
 }
 
 static int add_user(struct resolver *rv, const struct raw_stack *s, const struct user_ctx *ctx)
@@ -159,7 +172,8 @@ static int add_user(struct resolver *rv, const struct raw_stack *s, const struct
 		if (i > 0 && RUNTIME_IS_FRAME(s->ips[i - 1]))
 			continue;
 		if (RUNTIME_IS_FRAME(s->ips[i])) {
-			put_runtime(rv, s, i, ctx, st);
+			if (put_runtime(rv, s, i, ctx, st))
+				return -ENOMEM;
 			continue;
 		}
 		if (user_frames(rv, ctx, lookup_addr(s, i), &hit))

@@ -14,6 +14,9 @@
 #define MAX_LOADS	16
 #define MAX_FIELD	256	/* an object's field the walker reads lies below it */
 #define MAX_FP_SLOT	128	/* a frame's slot lies this close below its frame pointer */
+#define MAX_SCOPE_SLOT	8	/* a ScopeInfo's counts lie in its first slots */
+#define BLOB		"v8_Default_embedded_blob_code_"
+#define MAX_BLOB	(256u << 20)	/* the builtins are a few MiB */
 
 /* How each symbol's value is checked and where it goes. */
 enum check {
@@ -23,6 +26,7 @@ enum check {
 	BITS,		/* a tag or mask of a string's type: 8 bits */
 	MASK,		/* a mask of an instance type: not 0 */
 	EXACT,		/* must be want (the layouts this reader knows) */
+	SLOT,		/* an index of a ScopeInfo's slots: below MAX_SCOPE_SLOT */
 };
 
 struct want {
@@ -56,6 +60,15 @@ static const struct want wants[] = {
 	{ "class_Script__name__Object", FIELD, AT(script_name), 0 },
 	{ "class_String__length__int32_t", FIELD, AT(str_length), 0 },
 	{ "class_SeqOneByteString__chars__char", FIELD, AT(seq_chars), 0 },
+	{ "class_SeqTwoByteString__chars__char", FIELD, AT(seq2_chars), 0 },
+	{ "class_ConsString__first__String", FIELD, AT(cons_first), 0 },
+	{ "class_ConsString__second__String", FIELD, AT(cons_second), 0 },
+	{ "class_ThinString__actual__String", FIELD, AT(thin_actual), 0 },
+	{ "class_FixedArrayBase__length__SMI", FIELD, AT(fixed_length), 0 },
+	{ "class_FixedArray__data__uintptr_t", FIELD, AT(fixed_data), 0 },
+	{ "class_Script__line_ends__Object", FIELD, AT(script_line_ends), 0 },
+	{ "scopeinfo_idx_ncontextlocals", SLOT, AT(scope_ncontextlocals), 0 },
+	{ "scopeinfo_idx_first_vars", SLOT, AT(scope_first_vars), 0 },
 	{ "type_JSFunction__JS_FUNCTION_TYPE", TYPE, AT(type_function), 0 },
 	{ "type_SharedFunctionInfo__SHARED_FUNCTION_INFO_TYPE", TYPE, AT(type_sfi), 0 },
 	{ "type_Script__SCRIPT_TYPE", TYPE, AT(type_script), 0 },
@@ -78,6 +91,7 @@ struct reading {
 	size_t nloads;
 	uint64_t addr[NWANTS];	/* each wanted symbol's address; 0: not seen */
 	bool any;		/* a v8dbg_ symbol was seen */
+	uint64_t blob, blob_size;	/* the embedded builtins' symbol and its size's */
 };
 
 static void find_loads(Elf *elf, struct reading *r)
@@ -99,6 +113,10 @@ static void find_loads(Elf *elf, struct reading *r)
 
 static void note_symbol(struct reading *r, const char *name, const GElf_Sym *sym)
 {
+	if (!strcmp(name, BLOB))
+		r->blob = sym->st_value;
+	else if (!strcmp(name, BLOB "size_"))	/* no size of its own: an int */
+		r->blob_size = sym->st_value;
 	if (strncmp(name, V8DBG, sizeof(V8DBG) - 1))
 		return;
 	r->any = true;
@@ -168,6 +186,8 @@ static bool in_bounds(const struct want *w, int32_t v)
 		return v != 0;
 	case EXACT:
 		return v == w->want;
+	case SLOT:
+		return v >= 0 && v < MAX_SCOPE_SLOT;
 	}
 	return false;
 }
@@ -185,6 +205,27 @@ static void store(struct v8_layout *out, const struct want *w, int32_t v)
 		memcpy(at, &v, sizeof(v));
 }
 
+/* The embedded builtins' range in the file, when its symbols say it (a
+ * stripped file: none, and only JIT code is tested). */
+static void find_builtins(const struct reading *r, struct v8_layout *out)
+{
+	int32_t size;
+
+	if (!r->blob || !r->blob_size || read_value(r, r->blob_size, &size) || size <= 0 ||
+	    (uint32_t)size > MAX_BLOB)
+		return;
+	for (size_t i = 0; i < r->nloads; i++) {
+		const struct elf_load *l = &r->loads[i];
+
+		if (r->blob >= l->vaddr && r->blob - l->vaddr <= l->filesz &&
+		    l->filesz - (r->blob - l->vaddr) >= (uint32_t)size) {
+			out->builtins_start = l->off + (r->blob - l->vaddr);
+			out->builtins_end = out->builtins_start + (uint32_t)size;
+			return;
+		}
+	}
+}
+
 /* Every wanted value read and in its bounds, and the types in the order
  * V8 gives them (strings first, then the rest). */
 static int fill(const struct reading *r, struct v8_layout *out)
@@ -197,6 +238,7 @@ static int fill(const struct reading *r, struct v8_layout *out)
 		store(out, &wants[i], v);
 	}
 	out->smi_shift = 32;	/* SmiShiftSize + SmiValueShift, as checked */
+	find_builtins(r, out);
 	if (!(out->first_nonstring & out->not_string_mask) ||
 	    ((out->first_nonstring - 1u) & out->not_string_mask) ||
 	    out->type_function < out->first_nonstring || out->type_sfi < out->first_nonstring ||

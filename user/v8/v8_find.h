@@ -30,6 +30,15 @@ struct v8_layout {
 	uint32_t script_name;		/* Script: name */
 	uint32_t str_length;		/* String: length, 32 bits */
 	uint32_t seq_chars;		/* SeqOneByteString: the characters */
+	uint32_t seq2_chars;		/* SeqTwoByteString: the characters */
+	uint32_t cons_first, cons_second;	/* ConsString: its two halves */
+	uint32_t thin_actual;		/* ThinString: the string it stands for */
+	uint32_t fixed_length;		/* FixedArrayBase: length, a Smi */
+	uint32_t fixed_data;		/* FixedArray: the first element */
+	uint32_t script_line_ends;	/* Script: each line's end, a FixedArray of Smis */
+	/* ScopeInfo: the slots after its Map (indices of 8-byte slots) */
+	uint32_t scope_ncontextlocals;	/* the context locals' count, a Smi */
+	uint32_t scope_first_vars;	/* the first of 2 per context local, then the name */
 	/* instance types */
 	uint16_t type_function;		/* JS_FUNCTION_TYPE, the first of JSFunction's */
 	uint16_t type_sfi, type_script, type_scope_info;
@@ -38,6 +47,10 @@ struct v8_layout {
 	uint32_t not_string_mask;	/* (type & it) != 0: not a string */
 	uint32_t encoding_mask, one_byte_tag, repr_mask, seq_tag, cons_tag,
 		 thin_tag;
+	/* the builtins embedded in the file (the interpreter's entry among
+	 * them), offsets in the file; 0, 0: not known (then only JIT code is
+	 * tested for JavaScript frames) */
+	uint64_t builtins_start, builtins_end;
 };
 
 /* The v8dbg_ values of the ELF file fd into *out. Returns 0; -ENOENT when
