@@ -135,7 +135,7 @@ while [ "$(held_maps)" -gt 0 ] && [ $((SECONDS - ended)) -lt 10 ]; do sleep 0.2;
 held=$(held_maps) took=$((SECONDS - ended))
 kill -TERM "$bp"; wait "$bp"; rc=$?
 named=$(cat "$D"/*.folded 2>/dev/null | awk '$1 ~ /^jit_perfmap;/ && /jit_spin_(first|second)_\[j\]/ { t += $NF } END { print t + 0 }')
-grep -v done "$T/jit_pids" | sed 's|^|/tmp/perf-|; s|$|.map|' | xargs -r rm -f
+grep -xE '[0-9]+' "$T/jit_pids" | sed 's|^|/tmp/perf-|; s|$|.map|' | xargs -r rm -f
 check "JIT programs gone: their code named from their maps ($named samples), exit 0" \
 	all [ "$rc" -eq 0 ] -- [ "$named" -gt 0 ]
 check "JIT programs gone: the agent holds none of their 12 maps within 10 s of the last exit ($held held after ${took} s)" \
