@@ -110,6 +110,37 @@ kill "$churn" "$nofp" 2>/dev/null; wait "$churn" "$nofp" 2>/dev/null
 dir=$(sed -n 's/^ready //p' "$T/churn2.out")
 case $dir in /tmp/map_churn.*) rm -rf "$dir" ;; esac
 
+echo "== JIT programs come and go under the fleet agent: the maps of those gone are closed"
+# 12 runs of jit_perfmap (0.3 s each, one after another, --interval 1),
+# each naming its code in /tmp/perf-PID.map: opened while it runs, kept to
+# name its frames after its exit, and closed once its exit is drained.
+# Before, a map was dropped only when looked up after its program's exit
+# and swept while procs still knew of it: one looked up only while its
+# program ran, or reaped by the collect that named it, stayed open for good
+# (one fd a minute in the hour soak's mixed churn, issue 36). The maps are
+# removed at the end, not after each run, so that each is there to open.
+D=$T/jit_fleet; mkdir -p "$D"; : >"$T/jit_pids"
+# held_maps: the agent's fds on JIT maps
+held_maps() { local f n=0; for f in "/proc/$bp/fd"/*; do
+	case $(readlink "$f") in /tmp/perf-*.map*) n=$((n + 1)) ;; esac; done; echo "$n"; }
+"$BPFPROF" -F 199 --interval 1 --output-dir "$D" -- bash -c 'for i in $(seq 12); do
+	"$1" 0.3 >/dev/null & echo $! >>"$2"; wait; done; echo done >>"$2"
+	trap '\''kill $!; exit 0'\'' TERM; sleep 60 & wait' \
+	sh "$EX/jit_perfmap" "$T/jit_pids" 2>"$T/jit_fleet.err" & bp=$!
+for _ in $(seq 1 300); do grep -q '^done' "$T/jit_pids" && break; sleep 0.1; done
+ended=$SECONDS
+# each map goes at the first collect after its program's exit: within 2
+# intervals of the last one's, 10 s given to a busy machine
+while [ "$(held_maps)" -gt 0 ] && [ $((SECONDS - ended)) -lt 10 ]; do sleep 0.2; done
+held=$(held_maps) took=$((SECONDS - ended))
+kill -TERM "$bp"; wait "$bp"; rc=$?
+named=$(cat "$D"/*.folded 2>/dev/null | awk '$1 ~ /^jit_perfmap;/ && /jit_spin_(first|second)_\[j\]/ { t += $NF } END { print t + 0 }')
+grep -xE '[0-9]+' "$T/jit_pids" | sed 's|^|/tmp/perf-|; s|$|.map|' | xargs -r rm -f
+check "JIT programs gone: their code named from their maps ($named samples), exit 0" \
+	all [ "$rc" -eq 0 ] -- [ "$named" -gt 0 ]
+check "JIT programs gone: the agent holds none of their 12 maps within 10 s of the last exit ($held held after ${took} s)" \
+	[ "$held" -eq 0 ]
+
 echo "== 120 distinct short programs without frame pointers: whole from their first samples"
 # copies of nofp_chain (each its own build id), 40 ms each, one after
 # another: each one's tables are new; samples taken before they are in are

@@ -10,7 +10,9 @@
 #                  process moved into it and run there, then removed: a new
 #                  name to resolve every second
 #   JIT maps       jit_perfmap for 0.3 s every 2 s: a new /tmp/perf-PID.map
-#                  each time (removed after, as nothing else would)
+#                  each time, removed 20 s after (nothing else would): there
+#                  when the agent names the program's frames at the next
+#                  interval, so that a map it never closes shows in its fds
 # Usage: mix.sh SECS DIR EXAMPLES GEN
 set -u
 SECS=$1 T=$2 EX=$3 GEN=$4
@@ -39,11 +41,13 @@ if [ -n "$CG" ] && mkdir "$CG" 2>/dev/null; then
 else
 	echo "soak: mix: no cgroup2 mount to make cgroups under; cgroups left out" >&2
 fi
-bash -c 'end=$((SECONDS + $2)) i=0
+bash -c 'end=$((SECONDS + $2)) i=0 maps=()
+	trap '\''rm -f "${maps[@]}"; exit 0'\'' TERM
 	while [ "$SECONDS" -lt "$end" ]; do
-		"$1" 0.3 >/dev/null & p=$!; wait "$p"; rm -f "/tmp/perf-$p.map"
+		"$1" 0.3 >/dev/null & p=$!; wait "$p"; maps+=("/tmp/perf-$p.map")
+		[ "${#maps[@]}" -le 10 ] || { rm -f "${maps[0]}"; maps=("${maps[@]:1}"); }
 		i=$((i + 1)); sleep 1.7
-	done; echo "$i" >"$3/mix_jits"' sh "$EX/jit_perfmap" "$SECS" "$T" & pids+=($!)
+	done; rm -f "${maps[@]}"; echo "$i" >"$3/mix_jits"' sh "$EX/jit_perfmap" "$SECS" "$T" & pids+=($!)
 sleep "$SECS" & wait $!
 # map_churn removes its copies on SIGTERM; the loops end by themselves
 kill "${pids[0]}"; wait

@@ -201,3 +201,29 @@ Test(procs_gone, unmapped_are_read_only_after_many_new_mappings)
 	cr_expect_eq(procs__vmas(p), N, "not read yet: %zu", procs__vmas(p));
 	procs__free(p);
 }
+
+/* What may drop state kept for a process (its JIT map) until its samples
+ * are named: drained once its exit was seen before the reap's time, or when
+ * procs knows no process of that pid; never while it runs. Incarnations of
+ * one pid apart: the old one drained, the new one not. */
+Test(procs_gone, drained_once_its_exit_is_before_the_reap)
+{
+	struct procs *p = procs__new();
+
+	cr_assert_not_null(p);
+	cr_expect(procs__drained(p, FAKE + 7, 0, 100), "a pid procs never saw");
+	cr_assert_eq(procs__fork(p, FAKE, FAKE + 1, 10), 0);
+	cr_expect_not(procs__drained(p, FAKE + 1, 10, 100), "running");
+	cr_assert_eq(procs__exit(p, FAKE + 1, 30), 0);
+	cr_expect_not(procs__drained(p, FAKE + 1, 10, 30), "its exit not before the reap's time");
+	cr_expect(procs__drained(p, FAKE + 1, 10, 31));
+	cr_assert_eq(procs__fork(p, FAKE, FAKE + 1, 40), 0);	/* the pid again */
+	cr_expect(procs__drained(p, FAKE + 1, 10, 50), "the old incarnation");
+	cr_expect_not(procs__drained(p, FAKE + 1, 40, 50), "the new one runs");
+	procs__reap(p, 50);
+	cr_expect_not(procs__drained(p, FAKE + 1, 40, 50), "still runs after the reap");
+	cr_assert_eq(procs__exit(p, FAKE + 1, 60), 0);
+	procs__reap(p, 70);
+	cr_expect(procs__drained(p, FAKE + 1, 40, 70), "reaped: procs knows it no more");
+	procs__free(p);
+}

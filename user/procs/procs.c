@@ -411,6 +411,13 @@ bool procs__alive(struct procs *p, pid_t tgid, uint64_t start_time)
 	return !pr || !pr->exited;
 }
 
+bool procs__drained(struct procs *p, pid_t tgid, uint64_t start_time, uint64_t before)
+{
+	const struct proc *pr = incarnation(p, tgid, start_time);
+
+	return !pr || (pr->exited && pr->exit_time < before);
+}
+
 pid_t procs__forked_by(struct procs *p, pid_t tgid, uint64_t start_time)
 {
 	const struct proc *pr = incarnation(p, tgid, start_time);

@@ -103,6 +103,11 @@ struct proc_owner procs__owner(struct procs *p, pid_t tgid, uint64_t start_time)
  * someone else's now. */
 bool procs__alive(struct procs *p, pid_t tgid, uint64_t start_time);
 
+/* True when every sample of that process was taken before `before`: its
+ * exit was seen before it (procs__reap(before) forgets it), or procs knows
+ * no process of that pid (never seen, or forgotten by an earlier reap). */
+bool procs__drained(struct procs *p, pid_t tgid, uint64_t start_time, uint64_t before);
+
 /* Who forked the process tgid that started at start_time, when its fork
  * record was read (0: it was not, as for one running before the run). */
 pid_t procs__forked_by(struct procs *p, pid_t tgid, uint64_t start_time);

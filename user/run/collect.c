@@ -261,6 +261,7 @@ int collector__collect(struct collector *c, struct profile **out, struct flip_ti
 	/* every sample of a process that exited before the flip is in this
 	 * generation or an earlier one: it can go */
 	runtimes__trim(c->rts, c->procs);	/* before the reap: it asks procs who exited */
+	symbolizer__forget(c->sz, flipped);	/* so does it */
 	procs__reap(c->procs, flipped);
 	/* what the symbols and the drain freed goes back to the system: a
 	 * fleet agent's RSS follows the bounded caches, not the peak (at the

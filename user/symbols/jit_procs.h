@@ -26,11 +26,11 @@ struct proc_owner;
 const char *jit_procs__lookup(struct jit_procs *jp, pid_t tgid, uint64_t start_time, bool alive,
 			      const struct proc_owner *owner, uint64_t addr);
 
-/* A new turn: every map may be re-read once more. Maps of processes that
- * are_alive() says are gone, and that were refreshed in no later turn, are
- * dropped: their samples are all drained. */
-void jit_procs__next_turn(struct jit_procs *jp, bool (*is_alive)(void *ctx, pid_t tgid,
-								  uint64_t start_time),
+/* A new turn: every map may be re-read once more. The maps of processes
+ * is_drained() says have no sample left to name (procs__drained()) are
+ * dropped, their fds closed. */
+void jit_procs__next_turn(struct jit_procs *jp, bool (*is_drained)(void *ctx, pid_t tgid,
+								    uint64_t start_time),
 			  void *ctx);
 
 size_t jit_procs__count(const struct jit_procs *jp);

@@ -50,9 +50,23 @@ struct symbolizer *symbolizer__new(struct procs *procs, struct files *files,
 	return sz;
 }
 
-static bool proc_alive(void *procs, pid_t tgid, uint64_t start_time)
+struct drained_by {
+	struct procs *procs;
+	uint64_t before;
+};
+
+static bool proc_drained(void *arg, pid_t tgid, uint64_t start_time)
 {
-	return procs__alive(procs, tgid, start_time);
+	struct drained_by *d = arg;
+
+	return procs__drained(d->procs, tgid, start_time, d->before);
+}
+
+void symbolizer__forget(struct symbolizer *sz, uint64_t drained_before)
+{
+	struct drained_by d = { .procs = sz->procs, .before = drained_before };
+
+	jit_procs__next_turn(sz->jit, proc_drained, &d);
 }
 
 void symbolizer__between_stacks(struct symbolizer *sz)
@@ -62,7 +76,6 @@ void symbolizer__between_stacks(struct symbolizer *sz)
 
 void symbolizer__trim(struct symbolizer *sz)
 {
-	jit_procs__next_turn(sz->jit, proc_alive, sz->procs);
 	files__trim(sz->files);
 	if (sz->dm && demangler__count(sz->dm) > MAX_DEMANGLED)
 		demangler__clear(sz->dm);

@@ -67,10 +67,13 @@ bool symbolizer__addresses_only(const struct symbolizer *sz);
  * registry's byte budget are dropped, read again on demand. */
 void symbolizer__between_stacks(struct symbolizer *sz);
 
-/* A safe point (no name it gave is held), at least once a turn (an
- * interval): JIT maps may be re-read once more, those of processes gone
- * are dropped; files' symbols past the registry's byte budget are dropped
- * (re-read on demand). */
+/* Once a turn (an interval), no name it gave held, before
+ * procs__reap(drained_before): JIT maps may be re-read once more, those of
+ * processes whose samples are all named (procs__drained()) are dropped. */
+void symbolizer__forget(struct symbolizer *sz, uint64_t drained_before);
+
+/* A safe point (no name it gave is held): files' symbols past the
+ * registry's byte budget are dropped (re-read on demand). */
 void symbolizer__trim(struct symbolizer *sz);
 
 /* What was skipped since the start: files beyond a bound of elf_limits.h
