@@ -90,3 +90,14 @@ Test(v8_find, not_v8)
 	close(fd);
 	unlink(path);
 }
+
+Test(v8_find, named)
+{
+	cr_expect(v8_find__named("/usr/bin/node"));
+	cr_expect(v8_find__named("/opt/node-v20/bin/node20"));
+	cr_expect(v8_find__named("/usr/lib/x86_64-linux-gnu/libnode.so.108"));
+	cr_expect(v8_find__named("node"));
+	cr_expect_not(v8_find__named("/usr/lib/x86_64-linux-gnu/libc.so.6"));
+	cr_expect_not(v8_find__named("/usr/bin/python3.11"));
+	cr_expect_not(v8_find__named("/tmp/x/app-node"));
+}

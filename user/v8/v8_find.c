@@ -247,6 +247,16 @@ static int fill(const struct reading *r, struct v8_layout *out)
 	return 0;
 }
 
+bool v8_find__named(const char *path)
+{
+	const char *base = strrchr(path, '/');
+
+	base = base ? base + 1 : path;
+	if (!strncmp(base, "lib", 3))
+		base += 3;
+	return !strncmp(base, "node", 4);
+}
+
 int v8_find__elf(int fd, struct v8_layout *out)
 {
 	struct reading r = { .fd = fd };

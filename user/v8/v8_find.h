@@ -9,6 +9,7 @@
 #ifndef BPFPROF_V8_FIND_H
 #define BPFPROF_V8_FIND_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /* What the BPF walker and the namer need of a V8's layout (x86-64, no
@@ -52,6 +53,12 @@ struct v8_layout {
 	 * tested for JavaScript frames) */
 	uint64_t builtins_start, builtins_end;
 };
+
+/* Whether the file at path may be a V8 by its name: node, node20,
+ * libnode.so.108. Only such files are read for v8dbg_ symbols: reading
+ * every file a machine maps would cost each new file of a mapping churn a
+ * symbol table scan (python/ names its files the same way). */
+bool v8_find__named(const char *path);
 
 /* The v8dbg_ values of the ELF file fd into *out. Returns 0; -ENOENT when
  * it has no v8dbg_ symbols (not a V8); -EPROTO when some are missing or a

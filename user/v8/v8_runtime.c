@@ -163,7 +163,7 @@ static int scan_vma(const struct vma *v, bool alive, void *arg)
 	const struct v8_layout *l;
 	struct v8file *f;
 
-	if (v->path[0] != '/' || (s->file && s->entry.code_end))
+	if (v->path[0] != '/' || (s->file && s->entry.code_end) || !v8_find__named(v->path))
 		return 0;
 	f = get_file(s->rt, s->tgid, alive, v);
 	if (!f || f->err) {
