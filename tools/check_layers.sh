@@ -32,6 +32,7 @@ sampling: base
 procs:    base sampling
 python:   base elf procs profile sampling
 v8:       base elf
+hotspot:  base elf procs
 runtimes: base profile python sampling
 files:    base elf procs profile
 unwind:   base elf files procs sampling
