@@ -200,6 +200,7 @@ $(BUILD)/examples/nofp_chain_gold: examples/nofp_chain.c examples/workload.h
 	$(CC) -O2 -g -fomit-frame-pointer -fuse-ld=gold -Wall -Wextra -Werror $< -o $@
 
 examples: $(EXAMPLES) $(BUILD)/examples/inline_hot_nopie $(BUILD)/examples/nofp_chain_stripped \
+	$(BUILD)/examples/fakejvm/libjvm.so \
 	$(BUILD)/examples/nofp_chain_lld $(BUILD)/examples/nofp_chain_lld_nopie $(BUILD)/examples/nofp_chain_gold
 
 # Helpers of the e2e tests that make hostile surroundings (tests/gen/).

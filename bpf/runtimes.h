@@ -12,6 +12,7 @@
 
 enum runtime_id {
 	RUNTIME_PYTHON = 0,	/* CPython (bpf/python.h) */
+	RUNTIME_HOTSPOT,	/* OpenJDK's HotSpot (user/hotspot/; no walker yet) */
 	RUNTIME_MAX,
 };
 

@@ -12,6 +12,8 @@
  *   stride      the structs' stride is 1 GiB
  *   offset      CodeBlob::_name is 2^40 bytes into a blob
  *   frame       the interpreter's frame layout is another CPU's
+ *   unfilled    no lie, but the strides still 0, as before libjvm's
+ *               initialisers ran: not refused, to be read again
  * It prints "ready" once its tables are filled, then sleeps.
  */
 #include <stddef.h>
@@ -156,6 +158,8 @@ static int lie(const char *mode)
 		field("CodeBlob", "_name")->offset = 1ULL << 40;
 	} else if (!strcmp(mode, "frame")) {
 		ints[1].value = -3;
+	} else if (!strcmp(mode, "unfilled")) {
+		gHotSpotVMStructEntryArrayStride = 0;
 	} else {
 		return -1;
 	}
@@ -196,7 +200,7 @@ int main(int argc, char **argv)
 {
 	fill();
 	if (argc != 2 || lie(argv[1])) {
-		fprintf(stderr, "usage: libjvm.so ok|unended|huge_name|unreadable|stride|offset|frame\n");
+		fprintf(stderr, "usage: libjvm.so ok|unended|huge_name|unreadable|stride|offset|frame|unfilled\n");
 		return 2;
 	}
 	printf("ready\n");

@@ -32,8 +32,8 @@ sampling: base
 procs:    base sampling
 python:   base elf procs profile sampling
 v8:       base elf
-hotspot:  base elf procs
-runtimes: base profile python sampling
+hotspot:  base elf procs profile
+runtimes: base hotspot profile python sampling
 files:    base elf procs profile
 unwind:   base elf files procs sampling
 symbols:  base elf files procs profile runtimes sampling

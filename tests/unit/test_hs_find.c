@@ -155,6 +155,14 @@ Test(hs_find, fake_without_lie_accepted)
 	cr_expect_eq(fake("ok", &why), 0);
 }
 
+Test(hs_find, fake_unfilled_read_again)
+{
+	enum hs_refusal why;
+
+	cr_expect_eq(fake("unfilled", &why), -EAGAIN);
+	cr_expect_eq(why, HS_REFUSED_MAX, "not refused");
+}
+
 Test(hs_find, fake_lies_refused)
 {
 	static const struct {

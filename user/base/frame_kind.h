@@ -17,6 +17,7 @@ enum frame_kind {
 	FK_PYTHON,	/* folded "_[py]": CPython's frames (python/) */
 	FK_JIT,		/* folded "_[j]": code without a file */
 	FK_ROOT,	/* the command name, or an event name above it */
+	FK_JAVA,	/* folded "_[j]" (read back as FK_JIT): HotSpot's code (hotspot/) */
 	FK_MAX,
 };
 

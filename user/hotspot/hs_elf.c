@@ -83,38 +83,42 @@ int hs_find__elf(int fd, uint64_t pgoff, struct hs_syms *out, uint64_t *vaddr)
 	return elf_load__map_vaddr(loads, nloads, pgoff, vaddr);
 }
 
-struct jvm_scan {
-	pid_t pid;
-	struct hs_syms *syms;
-	int err;
-};
-
-static bool is_jvm_file(const char *path)
+bool hs_find__is_jvm(const char *path)
 {
 	const char *base = strrchr(path, '/');
 
 	return base && !strcmp(base + 1, JVM_FILE);
 }
 
-/* The first executable mapping of a libjvm.so: its symbols, relocated. */
+int hs_find__mapped(pid_t pid, uint64_t start, uint64_t end, uint64_t pgoff, struct hs_syms *out)
+{
+	struct vma v = { .start = start, .end = end, .pgoff = pgoff };
+	uint64_t vaddr;
+	int fd = mapped_file__open_mapped(pid, &v), err;
+
+	if (fd < 0)
+		return fd;
+	err = hs_find__elf(fd, pgoff, out, &vaddr);
+	close(fd);
+	for (size_t i = 0; !err && i < NSYMS; i++)
+		*sym_slot(out, i) += start - vaddr;
+	return err;
+}
+
+struct jvm_scan {
+	pid_t pid;
+	struct hs_syms *syms;
+	int err;
+};
+
+/* The first executable mapping of a libjvm.so. */
 static int scan_line(const struct maps_line *ml, void *ctx)
 {
 	struct jvm_scan *s = ctx;
-	struct vma v = { .start = ml->start, .end = ml->end, .pgoff = ml->pgoff };
-	uint64_t vaddr;
-	int fd;
 
-	if (!is_jvm_file(ml->path))
+	if (!hs_find__is_jvm(ml->path))
 		return 0;
-	fd = mapped_file__open_mapped(s->pid, &v);
-	if (fd < 0) {
-		s->err = fd;
-		return 1;
-	}
-	s->err = hs_find__elf(fd, ml->pgoff, s->syms, &vaddr);
-	close(fd);
-	for (size_t i = 0; !s->err && i < NSYMS; i++)
-		*sym_slot(s->syms, i) += ml->start - vaddr;
+	s->err = hs_find__mapped(s->pid, ml->start, ml->end, ml->pgoff, s->syms);
 	return 1;
 }
 

@@ -12,6 +12,7 @@
 #ifndef BPFPROF_HS_FIND_H
 #define BPFPROF_HS_FIND_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -72,8 +73,10 @@ enum hs_refusal {
 	HS_REFUSED_MAX,
 };
 
-/* Reads the four tables through rd into *out. Returns 0; -EPROTO when a
- * table is refused (*why says why); -ESRCH when the process is gone. */
+/* Reads the tables through rd into *out. Returns 0; -EAGAIN when the
+ * VM has not filled them yet (a stride still 0: libjvm being loaded);
+ * -EPROTO when a table is refused (*why says why); -ESRCH when the
+ * process is gone. */
 int hs_find__tables(hs_read_fn rd, void *arg, const struct hs_syms *s, struct hs_layout *out,
 		    enum hs_refusal *why);
 
@@ -82,6 +85,14 @@ int hs_find__tables(hs_read_fn rd, void *arg, const struct hs_syms *s, struct hs
  * 0; -ENOENT when the file has no gHotSpotVM symbols (not a JVM) or no
  * executable segment holds pgoff; -EINVAL when fd is no ELF file. */
 int hs_find__elf(int fd, uint64_t pgoff, struct hs_syms *out, uint64_t *vaddr);
+
+/* path names a libjvm.so. */
+bool hs_find__is_jvm(const char *path);
+
+/* The symbols of the libjvm.so that pid maps executable at [start, end)
+ * from file offset pgoff, opened through the kernel's own link
+ * (/proc/PID/map_files), relocated into *syms. Returns 0 or -errno. */
+int hs_find__mapped(pid_t pid, uint64_t start, uint64_t end, uint64_t pgoff, struct hs_syms *syms);
 
 /* A HotSpot in the running process pid: its libjvm.so's executable
  * mapping found in /proc/PID/maps, the file opened through the kernel's

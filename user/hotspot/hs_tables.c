@@ -240,6 +240,8 @@ static int read_shape(struct walk *w, uint64_t table, uint64_t stride, const uin
 	sh->field = v[2];
 	sh->flag = v[3];
 	sh->address = v[4];
+	if (!sh->stride)
+		return -EAGAIN;	/* libjvm's static initialisers not run yet */
 	if (!sh->base || sh->base >= CANONICAL_END || sh->stride < 8 || sh->stride > HS_STRIDE_MAX ||
 	    sh->base + (uint64_t)HS_TABLE_ENTRIES_MAX * sh->stride >= CANONICAL_END)
 		return refuse(w, HS_REFUSED_SHAPE);

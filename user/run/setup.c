@@ -122,7 +122,9 @@ static int start_runtimes(struct run *r)
 {
 	int err;
 
-	r->rts = runtimes__new(r->session, r->cfg->names.python ? 1u << RUNTIME_PYTHON : 0, &err);
+	r->rts = runtimes__new(r->session,
+			       (r->cfg->names.python ? 1u << RUNTIME_PYTHON : 0) | 1u << RUNTIME_HOTSPOT,
+			       &err);
 	return err;
 }
 
