@@ -20,13 +20,19 @@ enum hs_state {
 	HS_REFUSED,	/* its tables refused: its code stays [JIT] */
 };
 
+/* A blob named, and the turn it was last read in. */
+struct kept_blob {
+	struct hs_blob b;
+	uint64_t turn;
+};
+
 struct hs_proc {
 	pid_t tgid;			/* first: the tree's key */
 	uint64_t start_time;		/* of the samples named (0: none yet) */
 	enum hs_state state;
 	struct hs_syms syms;
 	struct hs_layout l;
-	struct hs_blob *named;		/* blobs named while it ran */
+	struct kept_blob *named;	/* blobs named while it ran */
 	size_t nnamed, cap;
 	size_t next;			/* the slot the next blob takes past HS_NAMED_MAX */
 };
@@ -34,6 +40,7 @@ struct hs_proc {
 struct hotspot {
 	void *procs;			/* tsearch tree of struct hs_proc */
 	uint64_t found, refused, gone_unnamed;
+	uint64_t turn;			/* trims so far: one per naming pass */
 };
 
 static int cmp_tgid(const void *a, const void *b)
@@ -140,29 +147,30 @@ static void hs_sync_proc(void *rt, struct procs *procs, pid_t tgid)
 	read_tables(hs, p);	/* not filled yet: again when its code is named */
 }
 
-static const struct hs_blob *named_at(const struct hs_proc *p, uint64_t pc)
+static const struct kept_blob *named_at(const struct hs_proc *p, uint64_t pc)
 {
 	for (size_t i = 0; i < p->nnamed; i++)
-		if (pc >= p->named[i].begin && pc < p->named[i].end)
+		if (pc >= p->named[i].b.begin && pc < p->named[i].b.end)
 			return &p->named[i];
 	return NULL;
 }
 
 /* b, read now, replaces what was named where it is (code freed since). */
-static void keep(struct hs_proc *p, const struct hs_blob *b)
+static void keep(struct hs_proc *p, const struct hs_blob *b, uint64_t turn)
 {
+	const struct kept_blob k = { *b, turn };
 	size_t i = 0;
 
 	while (i < p->nnamed) {
-		if (p->named[i].begin < b->end && b->begin < p->named[i].end)
+		if (p->named[i].b.begin < b->end && b->begin < p->named[i].b.end)
 			p->named[i] = p->named[--p->nnamed];
 		else
 			i++;
 	}
 	if (p->nnamed < HS_NAMED_MAX && !GROW(p->named, p->cap, p->nnamed + 1)) {
-		p->named[p->nnamed++] = *b;
+		p->named[p->nnamed++] = k;
 	} else if (p->nnamed) {
-		p->named[p->next++ % p->nnamed] = *b;	/* full: one goes, in turn */
+		p->named[p->next++ % p->nnamed] = k;	/* full: one goes, in turn */
 	}
 }
 
@@ -171,8 +179,9 @@ static enum runtime_code hs_name_code(void *rt, pid_t tgid, uint64_t start_time,
 {
 	struct hotspot *hs = rt;
 	struct hs_proc **node = tfind(&tgid, &hs->procs, cmp_tgid), *p;
-	const struct hs_blob *kept;
+	const struct kept_blob *kept;
 	struct hs_blob b;
+	bool fresh;
 	int err;
 
 	if (!node)
@@ -185,15 +194,17 @@ static enum runtime_code hs_name_code(void *rt, pid_t tgid, uint64_t start_time,
 		read_tables(hs, p);
 	if (p->state != HS_READY)
 		return RUNTIME_CODE_NOT_MINE;
-	err = hs_code__blob(&p->l, hs_find__read_proc, &p->tgid, pc, &b);
-	if (!err) {
-		keep(p, &b);
-		snprintf(name, size, "%s", b.name);
-		return RUNTIME_CODE_NAMED;
+	/* a blob read in this naming pass is taken as it is (its addresses
+	 * one after another: a read each would be 15 system calls) */
+	kept = named_at(p, pc);
+	fresh = kept && kept->turn == hs->turn;
+	err = fresh ? 0 : hs_code__blob(&p->l, hs_find__read_proc, &p->tgid, pc, &b);
+	if (!err && !fresh) {
+		keep(p, &b, hs->turn);
+		kept = named_at(p, pc);
 	}
-	kept = err == -ESRCH ? named_at(p, pc) : NULL;
-	if (kept) {
-		snprintf(name, size, "%s", kept->name);
+	if (kept && (!err || err == -ESRCH)) {	/* gone: as it was last read */
+		snprintf(name, size, "%s", kept->b.name);
 		return RUNTIME_CODE_NAMED;
 	}
 	if (err == -ESRCH)
@@ -238,6 +249,7 @@ static void hs_trim(void *rt, struct procs *procs)
 	struct hotspot *hs = rt;
 	struct trim_ctx t = { .procs = procs };
 
+	hs->turn++;
 	twalk_r(hs->procs, trim_visit, &t);
 	for (size_t i = 0; i < t.ngone; i++)
 		forget(hs, t.gone[i]);
