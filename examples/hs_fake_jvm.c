@@ -77,6 +77,8 @@ static struct field_entry fields[] = {
 	{ "CodeHeap", "_log2_segment_size", "int", 0, 256, NULL },
 	{ "VirtualSpace", "_low_boundary", "char*", 0, 0, NULL },
 	{ "VirtualSpace", "_high_boundary", "char*", 0, 8, NULL },
+	{ "VirtualSpace", "_high", "char*", 0, 24, NULL },
+	{ "HeapBlock::Header", "_length", "size_t", 0, 0, NULL },
 	{ "HeapBlock::Header", "_used", "bool", 0, 8, NULL },
 	{ "CodeBlob", "_name", "const char*", 0, 96, NULL },
 	{ "CodeBlob", "_size", "int", 0, 12, NULL },

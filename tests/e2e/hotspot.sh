@@ -69,6 +69,17 @@ if javac -d "$T/hs" examples/JavaChain.java 2>"$T/hs_javac.err"; then
 	fi
 	kill "$HS_PID" 2>/dev/null
 	wait "$HS_PID" 2>/dev/null
+	# started by bpfprof, named after it exited: its code heaps were
+	# walked while it ran (user/hotspot/hotspot.c)
+	"$BPFPROF" -o "$T/hs_cmd.folded" --stats "$T/hs_cmd.json" -- java -cp "$T/hs" JavaChain 3 \
+		>/dev/null 2>"$T/hs_cmd.err"
+	check "hotspot -- java: exit 0" [ $? -eq 0 ]
+	read -r HS_NAMED HS_JIT <<<"$(hs_jit_named "$T/hs_cmd.folded" java)"
+	note_share "hotspot" "-- java: compiled Java samples named" "$HS_NAMED"
+	check "hotspot -- java: >= 90% of the $HS_JIT samples in code without a file named after the JVM exited ($HS_NAMED%)" \
+		all [ "$HS_JIT" -gt 0 ] -- [ "$HS_NAMED" -ge 90 ]
+	[ "$HS_NAMED" -ge 90 ] || { jq -c .hotspot "$T/hs_cmd.json"; tail -2 "$T/hs_cmd.err"
+		sort -t' ' -k2 -nr "$T/hs_cmd.folded" | head -3; }
 else
 	fail "hotspot: javac cannot build examples/JavaChain.java" "$(head -3 "$T/hs_javac.err")"
 fi

@@ -64,7 +64,7 @@ static void symbol(size_t at, const char *s)
 static const struct hs_layout layout = {
 	.code_heaps = BASE + A_HEAPS, .array_len = 0, .array_data = 8,
 	.heap_memory = 8, .heap_segmap = 120, .heap_log2_segment = 256,
-	.vspace_low = 0, .vspace_high = 8, .heap_block_size = 16, .block_used = 8,
+	.vspace_low = 0, .vspace_high = 8, .vspace_committed = 24, .heap_block_size = 16, .block_length = 0, .block_used = 8,
 	.blob_name = 96, .blob_size = 12, .blob_frame_size = 28, .blob_frame_complete = 20,
 	.blob_code_begin = 32, .blob_code_end = 40, .nmethod_method = 112, .method_const = 8,
 	.const_constants = 8, .const_name_index = 34, .const_signature_index = 36,
@@ -86,6 +86,7 @@ static void build(void)
 	put64(A_DATA, BASE + A_HEAP);
 	put64(A_HEAP + 8, BASE + A_MEM);
 	put64(A_HEAP + 16, BASE + A_MEM + MEM_SIZE);
+	put64(A_HEAP + 32, BASE + A_MEM + MEM_SIZE);	/* all committed */
 	put64(A_HEAP + 120, BASE + A_SEGMAP);
 	put32(A_HEAP + 256, 4);
 	memset(arena + A_SEGMAP, 0xff, 8192);
@@ -196,4 +197,36 @@ Test(hs_code, process_gone)
 	build();
 	gone = 1;
 	cr_expect_eq(blob_at(0x200, &b), -ESRCH);
+}
+
+static void count_blob(const struct hs_blob *b, void *arg)
+{
+	struct hs_blob *last = arg;
+
+	*last = *b;
+}
+
+Test(hs_code, heaps_walked_block_by_block)
+{
+	struct hs_blob last = { 0 };
+
+	build();
+	/* the nmethod's block: 64 segments; then a free block of 16; then a
+	 * stub's block; then nothing used */
+	put64(A_MEM, 64);
+	put64(A_MEM + 64 * 16, 16);
+	put64(A_MEM + 80 * 16, 8);
+	arena[A_MEM + 80 * 16 + 8] = 1;
+	strcpy((char *)arena + A_NAMES + 16, "StubRoutines (1)");
+	put64(A_MEM + 80 * 16 + 16 + 96, BASE + A_NAMES + 16);
+	put64(A_MEM + 80 * 16 + 16 + 32, BASE + A_MEM + 80 * 16 + 64);
+	put64(A_MEM + 80 * 16 + 16 + 40, BASE + A_MEM + 88 * 16);
+	cr_assert_eq(hs_code__each_blob(&layout, rd, NULL, 100, count_blob, &last), 2);
+	cr_expect_str_eq(last.name, "StubRoutines (1)");
+	cr_expect_eq(last.method, 0);
+	/* at most max */
+	cr_expect_eq(hs_code__each_blob(&layout, rd, NULL, 1, count_blob, &last), 1);
+	/* a block longer than its heap: refused */
+	put64(A_MEM + 80 * 16, 1ULL << 40);
+	cr_expect_eq(hs_code__each_blob(&layout, rd, NULL, 100, count_blob, &last), -EPROTO);
 }

@@ -217,6 +217,14 @@ static size_t codelist(pid_t pid, struct listed *ref, size_t max)
 	return n;
 }
 
+static int chain_blobs;
+
+static void count_chain(const struct hs_blob *b, void *arg)
+{
+	if (!strncmp(b->name, "JavaChain.", 10) && b->method)
+		(*(int *)arg)++;
+}
+
 Test(hs_find, code_blobs_named_as_the_vm_lists_them)
 {
 	char *argv[] = { JAVA, "-cp", CLASSES, "JavaChain", "60", NULL };
@@ -251,6 +259,11 @@ Test(hs_find, code_blobs_named_as_the_vm_lists_them)
 		cr_expect(b.method && b.frame_size > 0, "%s: frame of %d words", ref[i].name,
 			  b.frame_size);
 	}
+	/* the heaps walked block by block meet the chain's methods too */
+	chain_blobs = 0;
+	cr_expect_gt(hs_code__each_blob(&l, hs_find__read_proc, &pid, HS_BLOBS_MAX, count_chain,
+					&chain_blobs), 100, "a JVM's stubs and adapters alone");
+	cr_expect_geq(chain_blobs, n / 2, "%d of JavaChain's %zu listed", chain_blobs, n);
 	/* the interpreter's code: a blob, no method */
 	err = hs_code__blob(&l, hs_find__read_proc, &pid,
 			    peek(pid, peek(pid, l.interp_code) + l.stubq_buffer) + 64, &b);

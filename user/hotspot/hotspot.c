@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "base/grow.h"
 #include "hotspot/hotspot.h"
@@ -20,10 +21,10 @@ enum hs_state {
 	HS_REFUSED,	/* its tables refused: its code stays [JIT] */
 };
 
-/* A blob named, and the turn it was last read in. */
-struct kept_blob {
-	struct hs_blob b;
-	uint64_t turn;
+/* A blob of the last walk of its code heaps. */
+struct named {
+	uint64_t begin, end;
+	char *name;
 };
 
 struct hs_proc {
@@ -32,15 +33,15 @@ struct hs_proc {
 	enum hs_state state;
 	struct hs_syms syms;
 	struct hs_layout l;
-	struct kept_blob *named;	/* blobs named while it ran */
-	size_t nnamed, cap;
-	size_t next;			/* the slot the next blob takes past HS_NAMED_MAX */
+	struct named *named;		/* by address: the last walk's blobs */
+	size_t nnamed;
+	uint64_t walked_ns, walk_every_ns;	/* when walked last; how often */
+	uint64_t refused_ns;		/* when its tables were first refused (0: never) */
 };
 
 struct hotspot {
 	void *procs;			/* tsearch tree of struct hs_proc */
 	uint64_t found, refused, gone_unnamed;
-	uint64_t turn;			/* trims so far: one per naming pass */
 };
 
 static int cmp_tgid(const void *a, const void *b)
@@ -50,11 +51,18 @@ static int cmp_tgid(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+static void free_named(struct named *n, size_t count)
+{
+	for (size_t i = 0; i < count; i++)
+		free(n[i].name);
+	free(n);
+}
+
 static void free_proc(void *p)
 {
 	struct hs_proc *hp = p;
 
-	free(hp->named);
+	free_named(hp->named, hp->nnamed);
 	free(hp);
 }
 
@@ -99,23 +107,35 @@ static void forget(struct hotspot *hs, pid_t tgid)
 	free_proc(p);
 }
 
-/* Its tables, read once the VM has filled them. */
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Its tables, read once the VM has filled them. A refusal stands when a
+ * second read, HS_REFUSE_AFTER_NS later, refuses them too: a real libjvm
+ * read while its initialisers run was seen refused (1 of 4 one-shot runs
+ * under load), and read again a moment later it is not. */
 static void read_tables(struct hotspot *hs, struct hs_proc *p)
 {
 	enum hs_refusal why;
-	int err = hs_find__tables(hs_find__read_proc, &p->tgid, &p->syms, &p->l, &why);
+	uint64_t now = now_ns();
+	int err;
 
+	if (p->refused_ns && now - p->refused_ns < HS_REFUSE_AFTER_NS)
+		return;
+	err = hs_find__tables(hs_find__read_proc, &p->tgid, &p->syms, &p->l, &why);
 	if (!err) {
 		p->state = HS_READY;
+	} else if (err == -EPROTO && !p->refused_ns) {
+		p->refused_ns = now;
 	} else if (err == -EPROTO) {
 		p->state = HS_REFUSED;
 		hs->refused++;
 	}
-}
-
-static void hs_poll(void *rt)
-{
-	(void)rt;
 }
 
 /* tgid maps a libjvm.so: a new process, or the same one's new image. */
@@ -147,31 +167,91 @@ static void hs_sync_proc(void *rt, struct procs *procs, pid_t tgid)
 	read_tables(hs, p);	/* not filled yet: again when its code is named */
 }
 
-static const struct kept_blob *named_at(const struct hs_proc *p, uint64_t pc)
+static int cmp_named(const void *a, const void *b)
 {
-	for (size_t i = 0; i < p->nnamed; i++)
-		if (pc >= p->named[i].b.begin && pc < p->named[i].b.end)
-			return &p->named[i];
+	const struct named *x = a, *y = b;
+
+	return (x->begin > y->begin) - (x->begin < y->begin);
+}
+
+static const struct named *named_at(const struct hs_proc *p, uint64_t pc)
+{
+	size_t lo = 0, hi = p->nnamed;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (pc < p->named[mid].begin)
+			hi = mid;
+		else if (pc >= p->named[mid].end)
+			lo = mid + 1;
+		else
+			return &p->named[mid];
+	}
 	return NULL;
 }
 
-/* b, read now, replaces what was named where it is (code freed since). */
-static void keep(struct hs_proc *p, const struct hs_blob *b, uint64_t turn)
-{
-	const struct kept_blob k = { *b, turn };
-	size_t i = 0;
+struct walk {
+	struct named *named;
+	size_t n;
+};
 
-	while (i < p->nnamed) {
-		if (p->named[i].b.begin < b->end && b->begin < p->named[i].b.end)
-			p->named[i] = p->named[--p->nnamed];
-		else
-			i++;
-	}
-	if (p->nnamed < HS_NAMED_MAX && !GROW(p->named, p->cap, p->nnamed + 1)) {
-		p->named[p->nnamed++] = k;
-	} else if (p->nnamed) {
-		p->named[p->next++ % p->nnamed] = k;	/* full: one goes, in turn */
-	}
+static void take_blob(const struct hs_blob *b, void *arg)
+{
+	struct walk *w = arg;
+	char *name = strdup(b->name);
+
+	if (name)
+		w->named[w->n++] = (struct named){ b->begin, b->end, name };
+}
+
+/* Its code heaps walked, their blobs named, replacing the last walk's: so
+ * that its samples are named after it exits. Again after a second, or
+ * after HS_WALK_SHARE times what the walk took, whichever is later. */
+static void walk_heaps(struct hs_proc *p)
+{
+	uint64_t t0 = now_ns();
+	struct walk w = { 0 };
+	int err;
+
+	if (t0 - p->walked_ns < p->walk_every_ns)
+		return;
+	w.named = malloc(HS_BLOBS_MAX * sizeof(*w.named));
+	if (!w.named)
+		return;
+	err = hs_code__each_blob(&p->l, hs_find__read_proc, &p->tgid, HS_BLOBS_MAX, take_blob, &w);
+	p->walked_ns = now_ns();
+	p->walk_every_ns = (p->walked_ns - t0) * HS_WALK_SHARE;
+	if (p->walk_every_ns < HS_WALK_EVERY_NS)
+		p->walk_every_ns = HS_WALK_EVERY_NS;
+	if (err < 0)
+		goto out;	/* gone, or a heap out of shape: the last walk's stay */
+	qsort(w.named, w.n, sizeof(*w.named), cmp_named);
+	free_named(p->named, p->nnamed);
+	p->named = w.named;
+	p->nnamed = w.n;
+	return;
+out:
+	free_named(w.named, w.n);
+}
+
+static void poll_visit(const void *node, VISIT which, void *arg)
+{
+	struct hs_proc *p = *(struct hs_proc *const *)node;
+
+	if (which != postorder && which != leaf)
+		return;
+	if (p->state == HS_FOUND)
+		read_tables(arg, p);
+	if (p->state == HS_READY)
+		walk_heaps(p);
+}
+
+static void hs_poll(void *rt)
+{
+	struct hotspot *hs = rt;
+
+	twalk_r(hs->procs, poll_visit, hs);
 }
 
 static enum runtime_code hs_name_code(void *rt, pid_t tgid, uint64_t start_time, uint64_t pc,
@@ -179,9 +259,8 @@ static enum runtime_code hs_name_code(void *rt, pid_t tgid, uint64_t start_time,
 {
 	struct hotspot *hs = rt;
 	struct hs_proc **node = tfind(&tgid, &hs->procs, cmp_tgid), *p;
-	const struct kept_blob *kept;
+	const struct named *n;
 	struct hs_blob b;
-	bool fresh;
 	int err;
 
 	if (!node)
@@ -194,17 +273,15 @@ static enum runtime_code hs_name_code(void *rt, pid_t tgid, uint64_t start_time,
 		read_tables(hs, p);
 	if (p->state != HS_READY)
 		return RUNTIME_CODE_NOT_MINE;
-	/* a blob read in this naming pass is taken as it is (its addresses
-	 * one after another: a read each would be 15 system calls) */
-	kept = named_at(p, pc);
-	fresh = kept && kept->turn == hs->turn;
-	err = fresh ? 0 : hs_code__blob(&p->l, hs_find__read_proc, &p->tgid, pc, &b);
-	if (!err && !fresh) {
-		keep(p, &b, hs->turn);
-		kept = named_at(p, pc);
+	n = named_at(p, pc);
+	if (n) {
+		snprintf(name, size, "%s", n->name);
+		return RUNTIME_CODE_NAMED;
 	}
-	if (kept && (!err || err == -ESRCH)) {	/* gone: as it was last read */
-		snprintf(name, size, "%s", kept->b.name);
+	/* code compiled since the last walk */
+	err = hs_code__blob(&p->l, hs_find__read_proc, &p->tgid, pc, &b);
+	if (!err) {
+		snprintf(name, size, "%s", b.name);
 		return RUNTIME_CODE_NAMED;
 	}
 	if (err == -ESRCH)
@@ -249,7 +326,6 @@ static void hs_trim(void *rt, struct procs *procs)
 	struct hotspot *hs = rt;
 	struct trim_ctx t = { .procs = procs };
 
-	hs->turn++;
 	twalk_r(hs->procs, trim_visit, &t);
 	for (size_t i = 0; i < t.ngone; i++)
 		forget(hs, t.gone[i]);

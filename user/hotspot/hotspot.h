@@ -4,9 +4,9 @@
  * their libjvm.so, their vmStructs read once (hs_find), and the code
  * cache's addresses named from the VM's own structures (hs_code) while
  * the process runs: compiled Java methods "package.Class.method", stubs
- * and the interpreter by their blobs' names. What was named is kept per
- * process, so a JVM that exited before its samples were named still has
- * them named.
+ * and the interpreter by their blobs' names. Its code heaps are walked
+ * while it runs (each second at most), so a JVM that exited before its
+ * samples were named still has them named.
  */
 #ifndef BPFPROF_HOTSPOT_H
 #define BPFPROF_HOTSPOT_H
@@ -15,6 +15,8 @@
 
 extern const struct runtime_ops hotspot_runtime;
 
-#define HS_NAMED_MAX	8192	/* blobs kept named per process */
+#define HS_WALK_EVERY_NS	1000000000ULL	/* a JVM's code heaps walked at most each second */
+#define HS_WALK_SHARE		20	/* ... and at most a twentieth of the time */
+#define HS_REFUSE_AFTER_NS	500000000ULL	/* tables refused twice this far apart: refused */
 
 #endif

@@ -36,42 +36,63 @@ static int get_i32(const struct reader *r, uint64_t addr, int32_t *v)
 	return get(r, addr, v, sizeof(*v));
 }
 
-/* The code heap holding pc: its memory's [low, high), segment map, and
- * segment size; -ENOENT when no heap holds it. */
+/* A code heap: its memory's [low, high) (committed up to top), its
+ * segment map and segment size. */
 struct heap {
-	uint64_t low, high, segmap;
+	uint64_t low, high, top, segmap;
 	int32_t log2_seg;
 };
 
-static int find_heap(const struct hs_layout *l, const struct reader *r, uint64_t pc,
-		     struct heap *h)
+/* The code heaps' array: *n of them at *data; -ENOENT before the VM made it. */
+static int heaps_of(const struct hs_layout *l, const struct reader *r, uint64_t *data,
+		    int32_t *n)
 {
-	uint64_t heaps, data, heap;
-	int32_t n;
+	uint64_t heaps;
 	int err;
 
 	if ((err = get_u64(r, l->code_heaps, &heaps)))
 		return err;
 	if (!heaps)
 		return -ENOENT;	/* the VM starting: no code cache yet */
-	if ((err = get_i32(r, heaps + l->array_len, &n)) ||
-	    (err = get_u64(r, heaps + l->array_data, &data)))
+	if ((err = get_i32(r, heaps + l->array_len, n)) ||
+	    (err = get_u64(r, heaps + l->array_data, data)))
 		return err;
-	if (n < 0 || n > HS_HEAPS_MAX)
-		return -EPROTO;
-	for (int32_t i = 0; i < n; i++) {
-		if ((err = get_u64(r, data + 8 * (uint64_t)i, &heap)) ||
-		    (err = get_u64(r, heap + l->heap_memory + l->vspace_low, &h->low)) ||
-		    (err = get_u64(r, heap + l->heap_memory + l->vspace_high, &h->high)))
-			return err;
-		if (pc < h->low || pc >= h->high)
-			continue;
-		if ((err = get_u64(r, heap + l->heap_segmap + l->vspace_low, &h->segmap)) ||
-		    (err = get_i32(r, heap + l->heap_log2_segment, &h->log2_seg)))
-			return err;
-		return h->log2_seg < LOG2_SEG_MIN || h->log2_seg > LOG2_SEG_MAX ? -EPROTO : 0;
+	return *n < 0 || *n > HS_HEAPS_MAX ? -EPROTO : 0;
+}
+
+static int read_heap(const struct hs_layout *l, const struct reader *r, uint64_t data, int32_t i,
+		     struct heap *h)
+{
+	uint64_t heap;
+	int err;
+
+	if ((err = get_u64(r, data + 8 * (uint64_t)i, &heap)) ||
+	    (err = get_u64(r, heap + l->heap_memory + l->vspace_low, &h->low)) ||
+	    (err = get_u64(r, heap + l->heap_memory + l->vspace_high, &h->high)) ||
+	    (err = get_u64(r, heap + l->heap_memory + l->vspace_committed, &h->top)) ||
+	    (err = get_u64(r, heap + l->heap_segmap + l->vspace_low, &h->segmap)) ||
+	    (err = get_i32(r, heap + l->heap_log2_segment, &h->log2_seg)))
+		return err;
+	if (h->top > h->high)
+		h->top = h->high;
+	return h->log2_seg < LOG2_SEG_MIN || h->log2_seg > LOG2_SEG_MAX || h->low > h->high ?
+	       -EPROTO : 0;
+}
+
+/* The code heap holding pc; -ENOENT when none does. */
+static int find_heap(const struct hs_layout *l, const struct reader *r, uint64_t pc,
+		     struct heap *h)
+{
+	uint64_t data;
+	int32_t n;
+	int err = heaps_of(l, r, &data, &n);
+
+	for (int32_t i = 0; !err && i < n; i++) {
+		err = read_heap(l, r, data, i, h);
+		if (!err && pc >= h->low && pc < h->high)
+			return 0;
 	}
-	return -ENOENT;
+	return err ? err : -ENOENT;
 }
 
 /* The first segment of the block holding segment seg: the map holds, at
@@ -95,9 +116,9 @@ static int block_start(const struct reader *r, const struct heap *h, uint64_t *s
 	return -EPROTO;
 }
 
-/* The blob's own fields, checked against its heap. */
+/* The blob's own fields, checked against its heap, and its name. */
 static int read_blob(const struct hs_layout *l, const struct reader *r, const struct heap *h,
-		     uint64_t blob, uint64_t pc, struct hs_blob *out)
+		     uint64_t blob, struct hs_blob *out)
 {
 	uint64_t name;
 	int err;
@@ -109,8 +130,6 @@ static int read_blob(const struct hs_layout *l, const struct reader *r, const st
 		return err;
 	if (out->begin < blob || out->end > h->high || out->begin > out->end)
 		return -EPROTO;
-	if (pc < out->begin || pc >= out->end)
-		return -ENOENT;	/* its header or data: no code runs there */
 	err = hs_find__read_cstr(r->rd, r->arg, name, out->name);
 	if (err)
 		return err == -ESRCH ? err : -EPROTO;
@@ -141,7 +160,66 @@ int hs_code__blob(const struct hs_layout *l, hs_read_fn rd, void *arg, uint64_t 
 		return err;
 	if (!used)
 		return -ENOENT;
-	return read_blob(l, &r, &h, block + l->heap_block_size, pc, out);
+	/* the bounds first: a blob's name is read only when pc is its code */
+	if ((err = get_u64(&r, block + l->heap_block_size + l->blob_code_begin, &out->begin)) ||
+	    (err = get_u64(&r, block + l->heap_block_size + l->blob_code_end, &out->end)))
+		return err;
+	if (pc < out->begin || pc >= out->end)
+		return -ENOENT;	/* its header or data: no code runs there */
+	return read_blob(l, &r, &h, block + l->heap_block_size, out);
+}
+
+/* One heap's used blobs, block after block; *left: how many more may be. */
+static int heap_blobs(const struct hs_layout *l, const struct reader *r, const struct heap *h,
+		      size_t *left, void (*fn)(const struct hs_blob *b, void *ctx), void *ctx)
+{
+	uint64_t block = h->low, length;
+	size_t blocks = 0;
+	struct hs_blob b;
+	uint8_t used;
+	int err;
+
+	/* free blocks lie between used ones: as many of them, at most */
+	while (*left && blocks++ < 2 * HS_BLOBS_MAX && block + l->heap_block_size < h->top) {
+		if ((err = get_u64(r, block + l->block_length, &length)) ||
+		    (err = get(r, block + l->block_used, &used, 1)))
+			return err;
+		if (!length)
+			return 0;	/* never used from here on */
+		if (length > (h->top - block) >> h->log2_seg)
+			return -EPROTO;
+		if (used) {
+			err = read_blob(l, r, h, block + l->heap_block_size, &b);
+			if (err == -ESRCH)
+				return err;
+			if (!err && b.begin < b.end) {
+				fn(&b, ctx);
+				(*left)--;
+			}
+		}
+		block += length << h->log2_seg;
+	}
+	return 0;
+}
+
+int hs_code__each_blob(const struct hs_layout *l, hs_read_fn rd, void *arg, size_t max,
+		       void (*fn)(const struct hs_blob *b, void *ctx), void *ctx)
+{
+	const struct reader r = { rd, arg };
+	size_t left = max;
+	struct heap h;
+	uint64_t data;
+	int32_t n;
+	int err = heaps_of(l, &r, &data, &n);
+
+	if (err == -ENOENT)
+		return 0;
+	for (int32_t i = 0; !err && i < n; i++) {
+		err = read_heap(l, &r, data, i, &h);
+		if (!err)
+			err = heap_blobs(l, &r, &h, &left, fn, ctx);
+	}
+	return err ? err : (int)(max - left);
 }
 
 /* A Symbol's bytes (Java's modified UTF-8, not NUL-ended), as much as fits

@@ -18,6 +18,7 @@
 #define HS_HEAPS_MAX		8	/* JDK 17: 3 (segmented) or 1 */
 #define HS_SEGMAP_HOPS		4096	/* back from a segment to its block's first */
 #define HS_JAVA_NAME_MAX	256	/* bytes of "package.Class.method", its NUL included */
+#define HS_BLOBS_MAX		8192	/* blobs of a walk of the heaps */
 
 struct hs_blob {
 	uint64_t begin, end;		/* its code: [CodeBlob::_code_begin, _code_end) */
@@ -33,6 +34,14 @@ struct hs_blob {
  * when the process is gone. */
 int hs_code__blob(const struct hs_layout *l, hs_read_fn rd, void *arg, uint64_t pc,
 		  struct hs_blob *out);
+
+/* Calls fn for each used blob with code of every code heap, in address
+ * order per heap, at most max of them: the heaps walked block by block
+ * from their first segment (each block's header gives its length) to the
+ * first never used or the end of what is committed. Returns the count, or
+ * -EPROTO (a block out of its heap) or -ESRCH. */
+int hs_code__each_blob(const struct hs_layout *l, hs_read_fn rd, void *arg, size_t max,
+		       void (*fn)(const struct hs_blob *b, void *ctx), void *ctx);
 
 /* "package.Class.method" of the Method* at method into name (size bytes;
  * control bytes shown as '?'). Returns 0, -EPROTO or -ESRCH. */

@@ -46,8 +46,9 @@ struct hs_layout {
 	/* CodeHeap: its memory and segment map (VirtualSpaces) */
 	uint32_t heap_memory, heap_segmap, heap_log2_segment;
 	uint32_t vspace_low, vspace_high;	/* VirtualSpace: _low_boundary, _high_boundary */
+	uint32_t vspace_committed;		/* ... _high: the end of what is committed */
 	uint32_t heap_block_size;		/* sizeof(HeapBlock): a blob follows it */
-	uint32_t block_used;			/* HeapBlock::Header::_used */
+	uint32_t block_length, block_used;	/* HeapBlock::Header: _length (segments), _used */
 	/* CodeBlob */
 	uint32_t blob_name, blob_size, blob_frame_size, blob_frame_complete,
 		 blob_code_begin, blob_code_end;
