@@ -181,6 +181,15 @@ $(BUILD)/examples/v8dbg_fake_ok: examples/v8dbg_fake.c
 	@mkdir -p $(@D)
 	$(CC) $(EXAMPLE_CFLAGS) -DFP_FUNCTION=-16 $< -o $@
 
+# A process that fakes HotSpot's vmStructs, under libjvm's name, and
+# JavaChain's class: test_hs_find reads both
+$(BUILD)/examples/fakejvm/libjvm.so: examples/hs_fake_jvm.c
+	@mkdir -p $(@D)
+	$(CC) $(EXAMPLE_CFLAGS) $< -o $@
+$(BUILD)/examples/java/JavaChain.class: examples/JavaChain.java
+	@mkdir -p $(@D)
+	javac -d $(@D) $<
+
 # nofp_chain by other linkers: lld starts its R E segment mid-page (its
 # mapping's bias must come from that segment's headers), gold as GNU ld
 $(BUILD)/examples/nofp_chain_lld: examples/nofp_chain.c examples/workload.h
@@ -191,6 +200,7 @@ $(BUILD)/examples/nofp_chain_gold: examples/nofp_chain.c examples/workload.h
 	$(CC) -O2 -g -fomit-frame-pointer -fuse-ld=gold -Wall -Wextra -Werror $< -o $@
 
 examples: $(EXAMPLES) $(BUILD)/examples/inline_hot_nopie $(BUILD)/examples/nofp_chain_stripped \
+	$(BUILD)/examples/fakejvm/libjvm.so \
 	$(BUILD)/examples/nofp_chain_lld $(BUILD)/examples/nofp_chain_lld_nopie $(BUILD)/examples/nofp_chain_gold
 
 # Helpers of the e2e tests that make hostile surroundings (tests/gen/).
@@ -214,7 +224,8 @@ script-tests: bpfprof
 unit: $(UNIT_BINS) $(BUILD)/examples/inline_hot $(BUILD)/examples/cxx_sort \
       $(BUILD)/examples/nofp_fleet $(BUILD)/examples/lib_caller \
       $(BUILD)/examples/nofp_chain $(BUILD)/examples/nofp_chain_lld \
-      $(BUILD)/examples/v8dbg_fake $(BUILD)/examples/v8dbg_fake_ok	# test_dwarf_lines, test_linked, test_cfi_rows, test_v8_find read them
+      $(BUILD)/examples/v8dbg_fake $(BUILD)/examples/v8dbg_fake_ok \
+      $(BUILD)/examples/fakejvm/libjvm.so $(BUILD)/examples/java/JavaChain.class	# test_dwarf_lines, test_linked, test_cfi_rows, test_v8_find, test_hs_find read them
 	@fail=0; for t in $(UNIT_BINS); do echo "== $$t"; s=$$(date +%s); $$t --jobs 2 || fail=1; \
 		echo "== $$t: $$(( $$(date +%s) - s )) s"; done; exit $$fail
 

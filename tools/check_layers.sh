@@ -32,7 +32,8 @@ sampling: base
 procs:    base sampling
 python:   base elf procs profile sampling
 v8:       base elf procs profile sampling
-runtimes: base profile python v8 sampling
+hotspot:  base elf procs profile
+runtimes: base hotspot profile python v8 sampling
 files:    base elf procs profile
 unwind:   base elf files procs sampling
 symbols:  base elf files procs profile runtimes sampling

@@ -5,7 +5,7 @@
 #include "base/frame_kind.h"
 
 /* user warm, kernel blue, inline aqua, Python green, JIT purple, roots grey,
- * JavaScript a lighter purple (the JIT's, named) */
+ * JavaScript a lighter purple (the JIT's, named), Java orange-brown */
 const struct frame_kind_row frame_kinds[FK_MAX] = {
 	[FK_USER] = { "user", true, "", "[.]", NULL, NULL, false, 10, 45, 90, 55, 8 },
 	[FK_KERNEL] = { "kernel", true, "_[k]", "[k]", "kernel", NULL, false, 205, 20, 60, 62, 10 },
@@ -14,6 +14,7 @@ const struct frame_kind_row frame_kinds[FK_MAX] = {
 	[FK_JIT] = { "JIT", true, "_[j]", "[j]", NULL, NULL, false, 265, 20, 45, 65, 10 },
 	[FK_ROOT] = { "root", false, "", "[.]", NULL, NULL, false, 0, 0, 0, 72, 8 },
 	[FK_V8JS] = { "JavaScript", true, "_[j]", "[j]", "v8js", "[v8js]", true, 280, 25, 50, 62, 10 },
+	[FK_JAVA] = { "Java", true, "_[j]", "[j]", "jvm", "[jvm]", false, 30, 25, 75, 50, 10 },
 };
 
 const struct frame_kind_row *frame_kind__row(enum frame_kind kind)

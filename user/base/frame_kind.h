@@ -18,6 +18,7 @@ enum frame_kind {
 	FK_JIT,		/* folded "_[j]": code without a file */
 	FK_ROOT,	/* the command name, or an event name above it */
 	FK_V8JS,	/* folded "_[j]": V8's JavaScript frames (v8/); read back as FK_JIT */
+	FK_JAVA,	/* folded "_[j]" (read back as FK_JIT): HotSpot's code (hotspot/) */
 	FK_MAX,
 };
 

@@ -32,6 +32,13 @@ struct runtime_where {
 	uint32_t line, first_line;
 };
 
+/* What a runtime made of an address in memory no file backs (JIT code). */
+enum runtime_code {
+	RUNTIME_CODE_NOT_MINE,	/* not its code: the JIT map's, or [JIT] */
+	RUNTIME_CODE_NAMED,
+	RUNTIME_CODE_UNNAMED,	/* its code, which it could not read */
+};
+
 struct runtime_ops {
 	const char *name;		/* "python" */
 	enum frame_kind kind;		/* its frames' row of base/frame_kind.c */
@@ -56,6 +63,11 @@ struct runtime_ops {
 	 * it cannot (never read, or not this runtime's). */
 	bool (*name_frame)(const void *rt, pid_t tgid, uint64_t start_time, uint64_t slot,
 			   uint64_t word, char *name, size_t size, struct runtime_where *where);
+	/* Names pc, an address of the process (tgid, start_time) in memory no
+	 * file backs, when it is this runtime's code (a JIT's that keeps no
+	 * map: HotSpot's code cache). NULL: a runtime without such code. */
+	enum runtime_code (*name_code)(void *rt, pid_t tgid, uint64_t start_time, uint64_t pc,
+				       char *name, size_t size);
 	/* The name of a frame it could not name ("[python code 0x...]"). */
 	void (*unnamed)(uint64_t slot, uint64_t word, char *name, size_t size);
 	/* After a turn's frames are named, before procs__reap(): what it

@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "elf/elf_limits.h"
@@ -83,6 +84,63 @@ int elf_read__scn_data(Elf_Scn *scn, const GElf_Shdr *sh, uint64_t fsize, Elf_Da
 	if ((*data)->d_size > sh->sh_size || ((*data)->d_size && !(*data)->d_buf))
 		return -EINVAL;
 	return 0;
+}
+
+Elf *elf_read__begin(int fd, uint64_t *fsize)
+{
+	struct stat st;
+	Elf *elf;
+
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || elf_version(EV_CURRENT) == EV_NONE)
+		return NULL;
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (elf && elf_kind(elf) != ELF_K_ELF) {
+		elf_end(elf);
+		return NULL;
+	}
+	*fsize = (uint64_t)st.st_size;
+	return elf;
+}
+
+size_t elf_read__loads(Elf *elf, struct elf_load *loads, size_t max)
+{
+	size_t phnum, n = 0;
+	GElf_Phdr ph;
+
+	if (elf_getphdrnum(elf, &phnum))
+		return 0;
+	for (size_t i = 0; i < phnum && n < max; i++) {
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		loads[n++] = (struct elf_load){
+			.off = ph.p_offset, .filesz = ph.p_filesz, .vaddr = ph.p_vaddr,
+			.memsz = ph.p_memsz, .exec = ph.p_flags & PF_X,
+		};
+	}
+	return n;
+}
+
+void elf_read__each_symbol(Elf *elf, uint64_t fsize,
+			   void (*fn)(const char *name, const GElf_Sym *sym, void *ctx), void *ctx)
+{
+	Elf_Scn *scn = NULL;
+	Elf_Data *data;
+	GElf_Shdr sh;
+	GElf_Sym sym;
+	const char *name;
+
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		if (!gelf_getshdr(scn, &sh) || (sh.sh_type != SHT_DYNSYM && sh.sh_type != SHT_SYMTAB) ||
+		    !sh.sh_entsize || elf_read__scn_data(scn, &sh, fsize, &data))
+			continue;
+		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
+			if (!gelf_getsym(data, (int)i, &sym) || !sym.st_value)
+				continue;
+			name = elf_strptr(elf, sh.sh_link, sym.st_name);
+			if (name)
+				fn(name, &sym, ctx);
+		}
+	}
 }
 
 /* Takes the first GNU build-id note of data; gelf_getnote() bounds-checks

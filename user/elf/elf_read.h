@@ -48,6 +48,18 @@ int elf_read__fail(int dflt);
 /* The data of a section, which must lie inside the file. Returns 0 or -errno. */
 int elf_read__scn_data(Elf_Scn *scn, const GElf_Shdr *sh, uint64_t fsize, Elf_Data **data);
 
+/* The ELF file fd (a regular file), read-only, its size in *fsize: NULL
+ * when it is none. Closed by elf_end(). */
+Elf *elf_read__begin(int fd, uint64_t *fsize);
+
+/* The PT_LOAD headers of elf into loads (at most max); returns how many. */
+size_t elf_read__loads(Elf *elf, struct elf_load *loads, size_t max);
+
+/* Calls fn for every defined symbol (st_value != 0) of .dynsym and
+ * .symtab whose section lies inside a file of fsize bytes. */
+void elf_read__each_symbol(Elf *elf, uint64_t fsize,
+			   void (*fn)(const char *name, const GElf_Sym *sym, void *ctx), void *ctx);
+
 /* The first GNU build-id note, of PT_NOTE segments first, then of SHT_NOTE
  * sections (a note area beyond ELF_NOTES_MAX bytes is not searched); *len
  * 0 when there is none. And into go (GO_BUILD_ID_MAX + 1 bytes), the Go

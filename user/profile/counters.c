@@ -54,6 +54,20 @@ static const struct counter v8[] = {
 	  COUNTER_U64, MERGE_NEWER },
 };
 
+/* HotSpot's reader (hotspot/): its code cache named from the VM's
+ * structures, per distinct address. */
+static const struct counter hotspot[] = {
+	{ "processes", "processes", AT(hs_procs), COUNTER_U64, MERGE_NEWER },
+	{ "refused", "refused (their vmStructs out of bounds)", AT(hs_refused), COUNTER_U64,
+	  MERGE_NEWER },
+	{ "code_named", "code addresses named", AT(runtime_named[RUNTIME_HOTSPOT]), COUNTER_U64,
+	  MERGE_SUM },
+	{ "code_unnamed", "code addresses not read", AT(runtime_unnamed[RUNTIME_HOTSPOT]),
+	  COUNTER_U64, MERGE_SUM },
+	{ "code_process_gone", "not named: the process had exited", AT(hs_gone_unnamed),
+	  COUNTER_U64, MERGE_NEWER },
+};
+
 /* What the symbolizer (symbols/, files/) skipped of what others control. */
 static const struct counter inputs[] = {
 	{ "files_over_size_limits", "files skipped (over size limits)", AT(files_over_limit),
@@ -144,6 +158,7 @@ const struct counter_group counter_groups[] = {
 	{ "unwind_tables", "unwind tables", unwind_tables, N(unwind_tables), AT(tables.set) },
 	{ "python", "python", python, N(python), 0 },
 	{ "v8", "v8", v8, N(v8), 0 },
+	{ "hotspot", "hotspot", hotspot, N(hotspot), 0 },
 	{ "inputs", "inputs", inputs, N(inputs), 0 },
 	{ "debuginfod", "debuginfod", debuginfod, N(debuginfod), AT(debuginfod) },
 	{ "labels", "labels", labels, N(labels), 0 },

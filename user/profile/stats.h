@@ -86,6 +86,9 @@ struct profile_stats {
 	uint64_t py_procs;		/* since the start: processes with a supported CPython */
 	uint64_t py_unsupported;	/* ... with a CPython of another version */
 	uint64_t py_codes_gone;		/* ... code objects not read: the process had exited */
+	uint64_t hs_procs;		/* since the start: processes with a HotSpot found */
+	uint64_t hs_refused;		/* ... whose vmStructs were refused (hs_find.h) */
+	uint64_t hs_gone_unnamed;	/* code addresses not named: the JVM had exited */
 	uint64_t py_codes_bad;		/* ... not a code object, or unreadable */
 	uint64_t v8_procs;		/* since the start: processes with a V8 found */
 	uint64_t v8_unsupported;	/* ... whose V8 metadata was refused (unknown or faked) */

@@ -4,7 +4,6 @@
 #include <gelf.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "elf/elf_read.h"
 #include "python/py_find.h"
@@ -36,70 +35,29 @@ int py_find__version(const char *path, int *major)
 }
 
 /* The two symbols, from .dynsym or .symtab. */
-static void find_symbols(Elf *elf, uint64_t fsize, struct py_elf *out)
+static void note_symbol(const char *name, const GElf_Sym *sym, void *ctx)
 {
-	Elf_Scn *scn = NULL;
-	GElf_Shdr sh;
-	GElf_Sym sym;
-	Elf_Data *data;
-	const char *name;
+	struct py_elf *out = ctx;
 
-	while ((scn = elf_nextscn(elf, scn)) != NULL) {
-		if (!gelf_getshdr(scn, &sh) || (sh.sh_type != SHT_DYNSYM && sh.sh_type != SHT_SYMTAB) ||
-		    !sh.sh_entsize || elf_read__scn_data(scn, &sh, fsize, &data))
-			continue;
-		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
-			if (!gelf_getsym(data, (int)i, &sym) || !sym.st_value)
-				continue;
-			name = elf_strptr(elf, sh.sh_link, sym.st_name);
-			if (!name)
-				continue;
-			if (!strcmp(name, "_PyRuntime")) {
-				out->runtime = sym.st_value;
-			} else if (!strcmp(name, "_PyEval_EvalFrameDefault") && sym.st_size) {
-				out->eval = sym.st_value;
-				out->eval_size = sym.st_size;
-			}
-		}
-		if (out->runtime && out->eval)
-			return;
-	}
-}
-
-/* The loadable segments, to turn a mapping's offset into a bias. */
-static void find_loads(Elf *elf, struct py_elf *out)
-{
-	size_t phnum;
-	GElf_Phdr ph;
-
-	if (elf_getphdrnum(elf, &phnum))
-		return;
-	for (size_t i = 0; i < phnum && out->nloads < PY_ELF_LOADS; i++) {
-		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
-			continue;
-		out->loads[out->nloads++] = (struct elf_load){
-			.off = ph.p_offset, .filesz = ph.p_filesz,
-			.vaddr = ph.p_vaddr, .memsz = ph.p_memsz,
-			.exec = ph.p_flags & PF_X,
-		};
+	if (!strcmp(name, "_PyRuntime")) {
+		out->runtime = sym->st_value;
+	} else if (!strcmp(name, "_PyEval_EvalFrameDefault") && sym->st_size) {
+		out->eval = sym->st_value;
+		out->eval_size = sym->st_size;
 	}
 }
 
 int py_find__elf(int fd, struct py_elf *out)
 {
-	struct stat st;
+	uint64_t fsize;
 	Elf *elf;
 
 	memset(out, 0, sizeof(*out));
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || elf_version(EV_CURRENT) == EV_NONE)
-		return -EINVAL;
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	elf = elf_read__begin(fd, &fsize);
 	if (!elf)
 		return -EINVAL;
-	if (elf_kind(elf) == ELF_K_ELF) {
-		find_symbols(elf, (uint64_t)st.st_size, out);
-		find_loads(elf, out);
-	}
+	elf_read__each_symbol(elf, fsize, note_symbol, out);
+	out->nloads = (int)elf_read__loads(elf, out->loads, PY_ELF_LOADS);
 	elf_end(elf);
 	return out->runtime && out->eval && out->nloads ? 0 : -ENOENT;
 }

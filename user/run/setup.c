@@ -123,7 +123,8 @@ static int start_runtimes(struct run *r)
 	int err;
 
 	r->rts = runtimes__new(r->session,
-			      (r->cfg->names.python ? 1u << RUNTIME_PYTHON : 0) | 1u << RUNTIME_V8, &err);
+			       (r->cfg->names.python ? 1u << RUNTIME_PYTHON : 0) | 1u << RUNTIME_V8 |
+			       1u << RUNTIME_HOTSPOT, &err);
 	return err;
 }
 

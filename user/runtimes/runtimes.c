@@ -5,6 +5,7 @@
 
 #include "base/runtime.h"
 #include "profile/aggregate.h"
+#include "hotspot/hotspot.h"
 #include "python/python_runtime.h"
 #include "runtimes/runtimes.h"
 #include "v8/v8_runtime.h"
@@ -13,6 +14,7 @@
 static const struct runtime_ops *const table[RUNTIME_MAX] = {
 	[RUNTIME_PYTHON] = &python_runtime,
 	[RUNTIME_V8] = &v8_runtime,
+	[RUNTIME_HOTSPOT] = &hotspot_runtime,
 };
 
 struct runtimes {
@@ -120,4 +122,25 @@ void runtimes__frame(const struct runtimes *rts, pid_t tgid, uint64_t start_time
 		.name = buf, .mapping = frame_kind__row(rt->kind)->mapping, .file = where.file,
 		.line = where.line, .start_line = where.first_line, .runtime = rt->kind,
 	};
+}
+
+enum frame_kind runtimes__code(const struct runtimes *rts, pid_t tgid, uint64_t start_time,
+			       uint64_t pc, char *buf, size_t size, struct profile_stats *st)
+{
+	for (int i = 0; rts && i < RUNTIME_MAX; i++) {
+		enum runtime_code c;
+
+		if (!rts->state[i] || !table[i]->name_code)
+			continue;
+		c = table[i]->name_code(rts->state[i], tgid, start_time, pc, buf, size);
+		if (c == RUNTIME_CODE_NAMED) {
+			st->runtime_named[i]++;
+			return table[i]->kind;
+		}
+		if (c == RUNTIME_CODE_UNNAMED) {
+			st->runtime_unnamed[i]++;
+			return FK_USER;
+		}
+	}
+	return FK_USER;
 }

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "base/frame_kind.h"
 #include "bpf/profile.h"	/* enum runtime_id */
 
 struct procs;
@@ -40,5 +41,11 @@ bool runtimes__pc_first(uint64_t word);
 void runtimes__frame(const struct runtimes *rts, pid_t tgid, uint64_t start_time, uint64_t slot,
 		     uint64_t word, char *buf, size_t size, struct pframe *f,
 		     struct profile_stats *st);
+
+/* pc, in memory no file backs, of the process (tgid, start_time): named
+ * into buf by the runtime whose code it is; returns that runtime's frame
+ * kind, FK_USER when no runtime's. Counted in st per address. */
+enum frame_kind runtimes__code(const struct runtimes *rts, pid_t tgid, uint64_t start_time,
+			       uint64_t pc, char *buf, size_t size, struct profile_stats *st);
 
 #endif

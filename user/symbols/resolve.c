@@ -89,11 +89,16 @@ static int user_frames(struct resolver *rv, const struct user_ctx *ctx, uint64_t
 	struct pframe f[1 + MAX_INLINED];
 	char name[NAME_MAX_LEN];
 	struct user_sym us;
+	enum frame_kind kind = FK_USER;
 	uint32_t n = 0;
 
 	if (frame_memo__find(rv->user, addr, hit))
 		return 0;
 	symbolizer__user(rv->sz, ctx, addr, &us);
+	/* code no JIT map names: a runtime's that names its own (HotSpot) */
+	if (!us.name && us.jit)
+		kind = runtimes__code(rv->rts, ctx->tgid, ctx->start_time, addr, name, sizeof(name),
+				      &rv->p->stats);
 	if (us.name) {
 		const struct src_chain *c = us.src;
 
@@ -103,6 +108,10 @@ static int user_frames(struct resolver *rv, const struct user_ctx *ctx, uint64_t
 
 			f[n++] = user_frame(iname ? iname : "[inlined]", &us, addr, &c->inlined[i], true);
 		}
+	} else if (kind != FK_USER) {
+		f[n] = user_frame(name, &us, addr, NULL, false);
+		f[n].mapping = frame_kind__row(kind)->mapping;
+		f[n++].runtime = kind;
 	} else if (us.jit) {
 		f[n++] = user_frame(JIT_UNNAMED, &us, addr, NULL, false);
 	} else if (us.dso && symbolizer__addresses_only(rv->sz)) {
@@ -114,7 +123,8 @@ static int user_frames(struct resolver *rv, const struct user_ctx *ctx, uint64_t
 	} else {
 		f[n++] = (struct pframe){ .name = "[unknown]", .addr = addr, .map_limit = UINT64_MAX };
 	}
-	return remember(rv, rv->user, addr, f, n, us.name ? UNNAMED_NONE : us.why, hit);
+	return remember(rv, rv->user, addr, f, n, us.name || kind != FK_USER ? UNNAMED_NONE : us.why,
+			hit);
 }
 
 static void count_frame(struct profile_stats *st, uint8_t why)

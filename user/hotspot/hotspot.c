@@ -1,0 +1,349 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* HotSpot's row of the runtimes' table (hotspot.h). */
+#include <errno.h>
+#include <inttypes.h>
+#include <search.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "base/grow.h"
+#include "hotspot/hotspot.h"
+#include "hotspot/hs_code.h"
+#include "hotspot/hs_find.h"
+#include "procs/procs.h"
+#include "profile/stats.h"
+
+enum hs_state {
+	HS_FOUND,	/* its libjvm's symbols read; its tables not yet */
+	HS_READY,	/* its tables read: its code is named */
+	HS_REFUSED,	/* its tables refused: its code stays [JIT] */
+};
+
+/* A blob of the last walk of its code heaps. */
+struct named {
+	uint64_t begin, end;
+	char *name;
+};
+
+struct hs_proc {
+	pid_t tgid;			/* first: the tree's key */
+	uint64_t start_time;		/* of the samples named (0: none yet) */
+	enum hs_state state;
+	struct hs_syms syms;
+	struct hs_layout l;
+	struct named *named;		/* by address: the last walk's blobs */
+	size_t nnamed;
+	uint64_t walked_ns, walk_every_ns;	/* when walked last; how often */
+	uint64_t refused_ns;		/* when its tables were first refused (0: never) */
+};
+
+struct hotspot {
+	void *procs;			/* tsearch tree of struct hs_proc */
+	uint64_t found, refused, gone_unnamed;
+};
+
+static int cmp_tgid(const void *a, const void *b)
+{
+	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+static void free_named(struct named *n, size_t count)
+{
+	for (size_t i = 0; i < count; i++)
+		free(n[i].name);
+	free(n);
+}
+
+static void free_proc(void *p)
+{
+	struct hs_proc *hp = p;
+
+	free_named(hp->named, hp->nnamed);
+	free(hp);
+}
+
+static void *hs_start(struct session *s)
+{
+	(void)s;
+	return calloc(1, sizeof(struct hotspot));
+}
+
+static void hs_free(void *rt)
+{
+	struct hotspot *hs = rt;
+
+	tdestroy(hs->procs, free_proc);
+	free(hs);
+}
+
+struct jvm_scan {
+	pid_t tgid;
+	struct hs_syms syms;
+	bool found;
+};
+
+static int scan_vma(const struct vma *v, bool alive, void *arg)
+{
+	struct jvm_scan *s = arg;
+
+	if (s->found || !alive || !hs_find__is_jvm(v->path))
+		return 0;
+	s->found = !hs_find__mapped(s->tgid, v->start, v->end, v->pgoff, &s->syms);
+	return 0;
+}
+
+static void forget(struct hotspot *hs, pid_t tgid)
+{
+	struct hs_proc **node = tfind(&tgid, &hs->procs, cmp_tgid), *p;
+
+	if (!node)
+		return;
+	p = *node;
+	tdelete(&tgid, &hs->procs, cmp_tgid);
+	free_proc(p);
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Its tables, read once the VM has filled them. A refusal stands when a
+ * second read, HS_REFUSE_AFTER_NS later, refuses them too: a real libjvm
+ * read while its initialisers run was seen refused (1 of 4 one-shot runs
+ * under load), and read again a moment later it is not. */
+static void read_tables(struct hotspot *hs, struct hs_proc *p)
+{
+	enum hs_refusal why;
+	uint64_t now = now_ns();
+	int err;
+
+	if (p->refused_ns && now - p->refused_ns < HS_REFUSE_AFTER_NS)
+		return;
+	err = hs_find__tables(hs_find__read_proc, &p->tgid, &p->syms, &p->l, &why);
+	if (!err) {
+		p->state = HS_READY;
+	} else if (err == -EPROTO && !p->refused_ns) {
+		p->refused_ns = now;
+	} else if (err == -EPROTO) {
+		p->state = HS_REFUSED;
+		hs->refused++;
+	}
+}
+
+/* tgid maps a libjvm.so: a new process, or the same one's new image. */
+static void hs_sync_proc(void *rt, struct procs *procs, pid_t tgid)
+{
+	struct hotspot *hs = rt;
+	struct jvm_scan s = { .tgid = tgid };
+	struct hs_proc *p, **node = tfind(&tgid, &hs->procs, cmp_tgid);
+
+	if (procs__for_each_vma(procs, tgid, scan_vma, &s) || !s.found) {
+		if (node && procs__alive(procs, tgid, 0))
+			forget(hs, tgid);	/* an exec into another image */
+		return;
+	}
+	if (node && !memcmp(&(*node)->syms, &s.syms, sizeof(s.syms)))
+		return;		/* its mappings changed: its JVM did not */
+	if (node)
+		forget(hs, tgid);
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return;
+	p->tgid = tgid;
+	p->syms = s.syms;
+	if (!tsearch(p, &hs->procs, cmp_tgid)) {
+		free(p);
+		return;
+	}
+	hs->found++;
+	read_tables(hs, p);	/* not filled yet: again when its code is named */
+}
+
+static int cmp_named(const void *a, const void *b)
+{
+	const struct named *x = a, *y = b;
+
+	return (x->begin > y->begin) - (x->begin < y->begin);
+}
+
+static const struct named *named_at(const struct hs_proc *p, uint64_t pc)
+{
+	size_t lo = 0, hi = p->nnamed;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (pc < p->named[mid].begin)
+			hi = mid;
+		else if (pc >= p->named[mid].end)
+			lo = mid + 1;
+		else
+			return &p->named[mid];
+	}
+	return NULL;
+}
+
+struct walk {
+	struct named *named;
+	size_t n;
+};
+
+static void take_blob(const struct hs_blob *b, void *arg)
+{
+	struct walk *w = arg;
+	char *name = strdup(b->name);
+
+	if (name)
+		w->named[w->n++] = (struct named){ b->begin, b->end, name };
+}
+
+/* Its code heaps walked, their blobs named, replacing the last walk's: so
+ * that its samples are named after it exits. Again after a second, or
+ * after HS_WALK_SHARE times what the walk took, whichever is later. */
+static void walk_heaps(struct hs_proc *p)
+{
+	uint64_t t0 = now_ns();
+	struct walk w = { 0 };
+	int err;
+
+	if (t0 - p->walked_ns < p->walk_every_ns)
+		return;
+	w.named = malloc(HS_BLOBS_MAX * sizeof(*w.named));
+	if (!w.named)
+		return;
+	err = hs_code__each_blob(&p->l, hs_find__read_proc, &p->tgid, HS_BLOBS_MAX, take_blob, &w);
+	p->walked_ns = now_ns();
+	p->walk_every_ns = (p->walked_ns - t0) * HS_WALK_SHARE;
+	if (p->walk_every_ns < HS_WALK_EVERY_NS)
+		p->walk_every_ns = HS_WALK_EVERY_NS;
+	if (err < 0)
+		goto out;	/* gone, or a heap out of shape: the last walk's stay */
+	qsort(w.named, w.n, sizeof(*w.named), cmp_named);
+	free_named(p->named, p->nnamed);
+	p->named = w.named;
+	p->nnamed = w.n;
+	return;
+out:
+	free_named(w.named, w.n);
+}
+
+static void poll_visit(const void *node, VISIT which, void *arg)
+{
+	struct hs_proc *p = *(struct hs_proc *const *)node;
+
+	if (which != postorder && which != leaf)
+		return;
+	if (p->state == HS_FOUND)
+		read_tables(arg, p);
+	if (p->state == HS_READY)
+		walk_heaps(p);
+}
+
+static void hs_poll(void *rt)
+{
+	struct hotspot *hs = rt;
+
+	twalk_r(hs->procs, poll_visit, hs);
+}
+
+static enum runtime_code hs_name_code(void *rt, pid_t tgid, uint64_t start_time, uint64_t pc,
+				      char *name, size_t size)
+{
+	struct hotspot *hs = rt;
+	struct hs_proc **node = tfind(&tgid, &hs->procs, cmp_tgid), *p;
+	const struct named *n;
+	struct hs_blob b;
+	int err;
+
+	if (!node)
+		return RUNTIME_CODE_NOT_MINE;
+	p = *node;
+	if (p->start_time && p->start_time != start_time)
+		return RUNTIME_CODE_NOT_MINE;	/* another process by that pid */
+	p->start_time = start_time;
+	if (p->state == HS_FOUND)
+		read_tables(hs, p);
+	if (p->state != HS_READY)
+		return RUNTIME_CODE_NOT_MINE;
+	n = named_at(p, pc);
+	if (n) {
+		snprintf(name, size, "%s", n->name);
+		return RUNTIME_CODE_NAMED;
+	}
+	/* code compiled since the last walk */
+	err = hs_code__blob(&p->l, hs_find__read_proc, &p->tgid, pc, &b);
+	if (!err) {
+		snprintf(name, size, "%s", b.name);
+		return RUNTIME_CODE_NAMED;
+	}
+	if (err == -ESRCH)
+		hs->gone_unnamed++;
+	return err == -ENOENT ? RUNTIME_CODE_NOT_MINE : RUNTIME_CODE_UNNAMED;
+}
+
+/* Its walker records no frames of its own yet: none to name. */
+static bool hs_name(const void *rt, pid_t tgid, uint64_t start_time, uint64_t slot, uint64_t word,
+		    char *name, size_t size, struct runtime_where *where)
+{
+	(void)rt, (void)tgid, (void)start_time, (void)slot, (void)word, (void)name, (void)size;
+	(void)where;
+	return false;
+}
+
+static void hs_unnamed(uint64_t slot, uint64_t word, char *name, size_t size)
+{
+	(void)word;
+	snprintf(name, size, "[java 0x%" PRIx64 "]", slot);
+}
+
+struct trim_ctx {
+	struct procs *procs;
+	pid_t *gone;
+	size_t ngone, cap;
+};
+
+static void trim_visit(const void *node, VISIT which, void *arg)
+{
+	struct trim_ctx *t = arg;
+	const struct hs_proc *p = *(struct hs_proc *const *)node;
+
+	if ((which == postorder || which == leaf) && !procs__alive(t->procs, p->tgid, 0) &&
+	    !GROW(t->gone, t->cap, t->ngone + 1))
+		t->gone[t->ngone++] = p->tgid;
+}
+
+/* A process gone: its samples are all named by now. */
+static void hs_trim(void *rt, struct procs *procs)
+{
+	struct hotspot *hs = rt;
+	struct trim_ctx t = { .procs = procs };
+
+	twalk_r(hs->procs, trim_visit, &t);
+	for (size_t i = 0; i < t.ngone; i++)
+		forget(hs, t.gone[i]);
+	free(t.gone);
+}
+
+static void hs_stats(const void *rt, struct profile_stats *ps)
+{
+	const struct hotspot *hs = rt;
+
+	ps->hs_procs = hs->found;
+	ps->hs_refused = hs->refused;
+	ps->hs_gone_unnamed = hs->gone_unnamed;
+}
+
+const struct runtime_ops hotspot_runtime = {
+	.name = "hotspot", .kind = FK_JAVA, .unnamed_reason = UNNAMED_NO_JIT_MAP,
+	.start = hs_start, .free = hs_free, .sync_proc = hs_sync_proc, .poll = hs_poll,
+	.name_frame = hs_name, .name_code = hs_name_code, .unnamed = hs_unnamed, .trim = hs_trim,
+	.stats = hs_stats,
+};
