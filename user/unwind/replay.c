@@ -354,7 +354,7 @@ static void drop_kept(struct replay_rows *k, int i)
 }
 
 /* Room for a run of len bytes in the cache, the runs used longest ago
- * unmapped for it (none used by this walk); false: it is walked's own. */
+ * unmapped for it (none used by this walk); false: the walk maps its own. */
 static bool make_room(struct replay_rows *k, size_t len)
 {
 	if (len > k->cap)
