@@ -12,13 +12,13 @@
 #include "unwind/replay.h"
 
 #define ROW_RUNS	8	/* files' rows mapped during one walk */
-/* Runs kept mapped between walks: their pages count in bpfprof's RSS,
- * as a walk's own mappings did (cc1's 480k rows: 11 MiB). A run larger
- * than all of them is searched by map lookups, a system call a step:
- * cheaper than mapping its pages (libLLVM's 2M rows: 11,000 pages) for a
- * walk. */
+/* Runs kept mapped between walks: their pages count in bpfprof's RSS, so
+ * a few MiB (libc's run is 0.43). A run larger than that (cc1's 480k rows:
+ * 7.3 MiB, libLLVM's 2M: 32) is searched by map lookups, a system call a
+ * step (about 20 a frame): cheaper than mapping all its pages for a walk,
+ * and no RSS. */
 #define RUNS_KEPT	16
-#define RUNS_KEPT_BYTES	(16u << 20)
+#define RUNS_KEPT_BYTES	(4u << 20)
 
 /* ---- the walk, over a view --------------------------------------------- */
 

@@ -29,7 +29,7 @@ struct replay_maps {
 };
 
 /* Files' runs of rows kept mapped from one walk to the next, cap bytes at
- * most (0: the default, 16 MiB; their pages count in the RSS), until
+ * most (0: the default, 4 MiB; their pages count in the RSS), until
  * tidied. A run larger than cap is searched by map lookups instead. */
 int replay_rows__new(size_t cap, struct replay_rows **out);
 /* Unmaps the runs no walk used since the last tidy (a chunk deleted
