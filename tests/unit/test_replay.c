@@ -295,53 +295,135 @@ Test(replay, no_entry_only_without_an_entry_of_that_image)
 	free(e);
 }
 
-/* The same walk by replay__walk, its rows read from the BPF maps as the BPF
- * side reads them: the file's run of a chunk (rows 3-6 of 10, the others
- * another file's, whose pcs would answer a search that left the run). */
-Test(replay, by_the_rows_of_the_bpf_maps)
+/* A chunk as rowstore.c makes it, in slot 0 of m's unwind_files: rows 3-6
+ * of 10 are the file's (leaf_end: its leaf's row ends the walk), the
+ * others another file's, whose pcs would answer a search that left the
+ * run. Returns the chunk's fd. */
+static int put_chunk(const struct replay_maps *m, bool leaf_end)
 {
-	LIBBPF_OPTS(bpf_map_create_opts, outer_opts);
-	/* a chunk as rowstore.c makes it: the walk maps the file's run */
 	LIBBPF_OPTS(bpf_map_create_opts, rows_opts, .map_flags = BPF_F_INNER_MAP | BPF_F_MMAPABLE);
-	struct replay_maps m = entry_maps();
-	struct early_stack *e = copy(0x401010, 0x1234);
-	struct unwind_proc pr = entry;
 	struct unwind_row chunk[10];
-	__u64 ips[MAX_STACK_DEPTH];
-	__u32 nr = 0, slot = 0, tgid = 77, stop;
+	__u32 slot = 0;
 	int rows_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, NULL, sizeof(__u32), sizeof(*chunk), 10,
 				     &rows_opts);
 
 	cr_assert_geq(rows_fd, 0, "bpf_map_create: %s", strerror(errno));
-	outer_opts.inner_map_fd = rows_fd;
-	m.files_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY_OF_MAPS, NULL, sizeof(__u32), sizeof(__u32),
-				    1, &outer_opts);
-	cr_assert_geq(m.files_fd, 0, "bpf_map_create: %s", strerror(errno));
-	m.ranges_fd = new_map(BPF_MAP_TYPE_HASH, sizeof(struct exec_ranges));
 	for (__u32 i = 0; i < 10; i++) {
 		chunk[i] = (struct unwind_row){ .pc = i < 3 ? 0x10 * i : 0x9000 + i,
 						.cfa_reg = CFA_RSP, .cfa_offset = 8 };
 		if (i >= 3 && i < 7)
 			chunk[i] = rows[i - 3];
+		if (leaf_end && i == 4)
+			chunk[i].cfa_reg = CFA_END;
 		cr_assert_eq(bpf_map_update_elem(rows_fd, &i, &chunk[i], BPF_ANY), 0);
 	}
-	cr_assert_eq(bpf_map_update_elem(m.files_fd, &slot, &rows_fd, BPF_ANY), 0);
-	pr.maps[0].file = slot;
+	cr_assert_eq(bpf_map_update_elem(m->files_fd, &slot, &rows_fd, BPF_ANY), 0);
+	return rows_fd;
+}
+
+/* The maps of entry_maps(), unwind_files (slot 0: put_chunk()'s) and
+ * exec_ranges; the entry of tgid 77 maps the file's rows at 3. */
+static struct replay_maps chunk_maps(int *rows_fd)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, outer_opts);
+	LIBBPF_OPTS(bpf_map_create_opts, inner_opts, .map_flags = BPF_F_INNER_MAP | BPF_F_MMAPABLE);
+	struct replay_maps m = entry_maps();
+	struct unwind_proc pr = entry;
+	__u32 tgid = 77;
+	int proto = bpf_map_create(BPF_MAP_TYPE_ARRAY, NULL, sizeof(__u32),
+				   sizeof(struct unwind_row), 10, &inner_opts);
+
+	cr_assert_geq(proto, 0, "bpf_map_create: %s", strerror(errno));
+	outer_opts.inner_map_fd = proto;
+	m.files_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY_OF_MAPS, NULL, sizeof(__u32), sizeof(__u32),
+				    1, &outer_opts);
+	cr_assert_geq(m.files_fd, 0, "bpf_map_create: %s", strerror(errno));
+	close(proto);
+	m.ranges_fd = new_map(BPF_MAP_TYPE_HASH, sizeof(struct exec_ranges));
+	*rows_fd = put_chunk(&m, false);
+	pr.maps[0].file = 0;
 	pr.maps[0].first = 3;
 	cr_assert_eq(bpf_map_update_elem(m.procs_fd, &tgid, &pr, BPF_ANY), 0);
-	e->key.tgid = tgid;
+	return m;
+}
+
+static void close_maps(struct replay_maps *m, int rows_fd)
+{
+	close(rows_fd);
+	close(m->files_fd);
+	close(m->ranges_fd);
+	close(m->procs_fd);
+	close(m->exec_fd);
+}
+
+/* by_the_rows_to_the_end's stack, of tgid 77, walked by replay__walk:
+ * its frames (3 when the leaf's row steps, 1 when it ends the walk). */
+static __u32 walk_77(const struct replay_maps *m, __u32 want_stop)
+{
+	struct early_stack *e = copy(0x401010, 0x1234);
+	__u64 ips[MAX_STACK_DEPTH];
+	__u32 nr = 0, stop;
+
+	e->key.tgid = 77;
 	put(e, SP + 24, 0x400020);
 	put(e, SP + 32 + 8, 0x402005);
 	put(e, SP + 32, 0x5678);
-	stop = replay__walk(&m, e, ips, &nr);
-	cr_assert_eq(stop, STAT_UNWIND_END, "stop %u", stop);
-	cr_assert_eq(nr, 3);
-	cr_assert_eq(ips[1], 0x400020);
-	cr_assert_eq(ips[2], 0x402005);
-	close(rows_fd);
-	close(m.files_fd);
-	close(m.ranges_fd);
-	close(m.procs_fd);
-	close(m.exec_fd);
+	stop = replay__walk(m, e, ips, &nr);
+	cr_assert_eq(stop, want_stop, "stop %u", stop);
+	cr_assert_eq(ips[0], 0x401010);
+	if (nr == 3) {
+		cr_assert_eq(ips[1], 0x400020);
+		cr_assert_eq(ips[2], 0x402005);
+	}
 	free(e);
+	return nr;
+}
+
+/* The same walk by replay__walk, its rows read from the BPF maps as the BPF
+ * side reads them: the file's run of the chunk, mapped for the walk. */
+Test(replay, by_the_rows_of_the_bpf_maps)
+{
+	int rows_fd;
+	struct replay_maps m = chunk_maps(&rows_fd);
+
+	cr_assert_eq(walk_77(&m, STAT_UNWIND_END), 3);
+	close_maps(&m, rows_fd);
+}
+
+/* Runs kept mapped from walk to walk read what the chunk holds now: a
+ * chunk made again in the slot (another map) is mapped anew, never read
+ * through the old one's pages; after two tidies without a walk, none is
+ * kept (every mapping unmapped: check_leaks' fd count, and ASan). */
+Test(replay, rows_kept_between_walks_follow_the_slot)
+{
+	int rows_fd;
+	struct replay_maps m = chunk_maps(&rows_fd);
+
+	cr_assert_eq(replay_rows__new(0, &m.rows), 0);
+	cr_assert_eq(walk_77(&m, STAT_UNWIND_END), 3);
+	cr_assert_eq(walk_77(&m, STAT_UNWIND_END), 3, "the kept run, again");
+	close(rows_fd);
+	rows_fd = put_chunk(&m, true);		/* the slot's new chunk */
+	cr_assert_eq(walk_77(&m, STAT_UNWIND_END), 1, "the new chunk's rows");
+	replay_rows__tidy(m.rows);
+	replay_rows__tidy(m.rows);
+	cr_assert_eq(walk_77(&m, STAT_UNWIND_END), 1);
+	replay_rows__free(m.rows);
+	close_maps(&m, rows_fd);
+}
+
+/* A run larger than the cap is searched by lookups in the chunk: the same
+ * walk, the run's own rows only. */
+Test(replay, a_run_past_the_cap_by_lookups)
+{
+	int rows_fd;
+	struct replay_maps m = chunk_maps(&rows_fd);
+
+	cr_assert_eq(replay_rows__new(sizeof(struct unwind_row), &m.rows), 0);
+	cr_assert_eq(walk_77(&m, STAT_UNWIND_END), 3);
+	close(rows_fd);
+	rows_fd = put_chunk(&m, true);
+	cr_assert_eq(walk_77(&m, STAT_UNWIND_END), 1);
+	replay_rows__free(m.rows);
+	close_maps(&m, rows_fd);
 }

@@ -729,31 +729,45 @@ stage_runs() {
 # 2's (P2_SECS at P2_HZ over bench_fixed): its samples by phase, the first
 # phase of SELF_PHASES (in its order) one of whose functions is on the
 # stack, as that run's CPU seconds ($W/p2self.phases: "phase seconds").
-# Early copies come before tracking: they are walked as its records are read.
+# bpfprof runs under perf, so every thread it starts is followed (perf -p
+# PID follows only the threads there when it attaches: the table builder
+# and the tracker's reader came later and were missed). Early copies come
+# before tables and tracking: they are walked as records are read and as
+# processes are synced.
 SELF_PHASES="start-up:bpf_object__load|session__load|run__load|bpf_prog_load
+early_copies:early_walks__|replay__|early__take|walk_if_
 tables:unwind_table__|unwinder__sync|sync_one|rowstore__|cfi_|walk_fdes|builder__
-early_copies:early_walks__|replay__|early__take
 naming:resolve__|symbolizer__|ksyms__|dwarf_lines__|dwfl_|dwarf_|elf_syms__|elf_compress|inflate
 writing:run__write_profile|output__|folded__|pprof__|gzip__
 drain:collector__collect|drain__|run__collect
-tracking:consume_tracking|tracker__|procs__|proc_maps__
+tracking:consume_tracking|tracker__|procs__|proc_maps__|read_buffers
 uprobe_traps:asm_exc_debug"
 self_profile() {
-	local iters bpid btid ppid
+	local iters bpid="" tpid="" ppid i
 	iters=$(iters_for "$P2_SECS")
 	log "self profile: perf record --call-graph dwarf on bpfprof -a at $P2_HZ Hz, bench_fixed $iters iterations"
-	start_bpfprof p2self -a -F "$P2_HZ" -o "$W/p2self.folded"
-	bpid=$LAST_PID; btid=$LAST_TPID
-	perf record -q --call-graph dwarf,16384 -F 499 -p "$bpid" -o "$W/p2self.data" >/dev/null 2>"$W/p2self.perf.err" &
+	perf record -q --call-graph dwarf,16384 -F 499 -o "$W/p2self.data" -- \
+		/usr/bin/time -v -o "$W/p2self.time" "$BPFPROF" --stats "$W/p2self.json" -a -F "$P2_HZ" \
+		-o "$W/p2self.folded" >"$W/p2self.out" 2>"$W/p2self.err" &
 	ppid=$!; STARTED+=("$ppid")
+	for i in $(seq 1 500); do	# perf's child is time, time's is bpfprof
+		tpid=$(pgrep -P "$ppid" | head -1 || true)
+		[ -n "$tpid" ] && bpid=$(pgrep -P "$tpid" | head -1 || true)
+		[ -n "$bpid" ] && break
+		sleep 0.01
+	done
+	[ -n "$bpid" ] || die "bpfprof under perf record did not start"
+	STARTED+=("$bpid")
+	wait_ready bpfprof "$bpid"
 	run_fixed "$iters"
-	stop_timed "$bpid" "$btid" TERM
-	kill -INT "$ppid" 2>/dev/null || true; wait "$ppid" || true
+	kill -TERM "$bpid"
+	wait "$ppid" || true
 	perf script -i "$W/p2self.data" 2>/dev/null | awk -f tools/bench/fold_perf.awk >"$W/p2self.perf.folded"
 	rm -f "$W/p2self.data"
 	awk -v phases="$(tr '\n' ' ' <<<"$SELF_PHASES")" -v cpu="$(time_cpu "$W/p2self.time")" '
 		BEGIN { n = split(phases, line, " ")
 			for (i = 1; i <= n; i++) { split(line[i], kv, ":"); name[i] = kv[1]; re[i] = kv[2] } }
+		/^time;/ { next }	# /usr/bin/time, between perf and bpfprof
 		{ c = $NF; tot += c; hit = "other"
 		  for (i = 1; i <= n; i++) if ($0 ~ re[i]) { hit = name[i]; break }
 		  by[hit] += c }

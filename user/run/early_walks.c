@@ -26,6 +26,7 @@ struct early_walks {
 	size_t ndone[2];
 	uint64_t stops[2][STAT_MAX];	/* the walks' ends, per generation */
 	uint64_t retry_at;		/* CLOCK_MONOTONIC ns: every held stack tried again */
+	uint64_t tidy_at;		/* ... the rows kept mapped, unused since, let go */
 };
 
 static void walk(struct early_walks *w, const struct early_stack *e)
@@ -98,8 +99,11 @@ int early_walks__new(const struct session *s, enum unwind_mode mode, struct proc
 		.ranges_fd = session__exec_ranges_fd(s), .exec_fd = session__exec_times_fd(s),
 		.mode = mode, .forked_by = forked_by, .forked_by_arg = procs,
 	};
-	err = early__new(session__early_fd(s), walk_now, w, &w->q);
+	err = replay_rows__new(0, &w->maps.rows);
+	if (!err)
+		err = early__new(session__early_fd(s), walk_now, w, &w->q);
 	if (err) {
+		replay_rows__free(w->maps.rows);
 		free(w);
 		return err;
 	}
@@ -137,6 +141,20 @@ void early_walks__walk_ready(struct early_walks *w, bool all)
 	}
 	w->retry_at = now + EARLY_RETRY_NS;
 	early__take(w->q, 0, walk_if_ready, w);
+}
+
+/* Rows kept mapped for the next walks go when unused this long: a chunk
+ * deleted meanwhile keeps its kernel memory while mapped. */
+#define EARLY_ROWS_KEPT_NS	500000000ull
+
+void early_walks__tidy(struct early_walks *w)
+{
+	uint64_t now = procs__now();
+
+	if (now < w->tidy_at)
+		return;
+	w->tidy_at = now + EARLY_ROWS_KEPT_NS;
+	replay_rows__tidy(w->maps.rows);
 }
 
 bool early_walks__waiting(const struct early_walks *w)
@@ -275,6 +293,7 @@ void early_walks__free(struct early_walks *w)
 	if (!w)
 		return;
 	early__free(w->q);
+	replay_rows__free(w->maps.rows);
 	free_list(w->done[0]);
 	free_list(w->done[1]);
 	free(w);

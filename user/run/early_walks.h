@@ -46,6 +46,10 @@ void early_walks__synced(struct early_walks *w, pid_t tgid);
 /* Whether any stack waits to be walked. */
 bool early_walks__waiting(const struct early_walks *w);
 
+/* The unwind rows kept mapped between walks, unused for a while, let go;
+ * called at each wake-up. */
+void early_walks__tidy(struct early_walks *w);
+
 /* Whether stacks of tgid wait to be walked (its entry must stay). */
 bool early_walks__holds(void *w, pid_t tgid);
 

@@ -55,6 +55,8 @@ static int consume_tracking(struct run *r)
 		runtimes__poll(r->rts);
 	if (!err && r->early && retry)
 		early_walks__walk_ready(r->early, false);
+	if (r->early)
+		early_walks__tidy(r->early);
 	return err;
 }
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* The BPF side's user-stack walk, again in user space over a copied stack. */
 #include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/mman.h>
@@ -10,6 +12,13 @@
 #include "unwind/replay.h"
 
 #define ROW_RUNS	8	/* files' rows mapped during one walk */
+/* Runs kept mapped between walks: their pages count in bpfprof's RSS, so
+ * a few MiB (libc's run is 0.43). A run larger than that (cc1's 480k rows:
+ * 7.3 MiB, libLLVM's 2M: 32) is searched by map lookups, a system call a
+ * step (about 20 a frame): cheaper than mapping all its pages for a walk,
+ * and no RSS. */
+#define RUNS_KEPT	16
+#define RUNS_KEPT_BYTES	(4u << 20)
 
 /* ---- the walk, over a view --------------------------------------------- */
 
@@ -173,18 +182,34 @@ __u32 replay__walk_view(const struct replay_view *v, const struct early_stack *e
 
 /* ---- the view from the BPF maps ------------------------------------------ */
 
-/* One file's rows, its run of a chunk mapped read-only for one walk: a
- * binary search by map lookups cost a system call a step, a quarter of
- * bpfprof's CPU in a whole-system run (make bench, part 2). */
+/* One file's rows, its run of a chunk mapped read-only: a binary search
+ * by map lookups cost a system call a step, a quarter of bpfprof's CPU in
+ * a whole-system run (make bench, part 2). */
 struct row_run {
-	__u32 slot, first, nrows;
+	__u32 slot, id, first, nrows;	/* id: the chunk's map id when mapped */
 	const struct unwind_row *rows;	/* NULL: not mapped */
 	void *mem;
 	size_t len;
+	int fd;				/* the chunk, searched by lookups; -1: none */
+	bool kept;			/* the runs' cache owns it, not the walk */
+	uint64_t used;			/* kept: the walk that used it last */
+};
+
+/* Runs kept mapped from walk to walk: mapping one fills a page-table
+ * entry for each of its pages, and unmapping clears them (mmap and
+ * munmap were a fifth of bpfprof's CPU beside a churn of short
+ * processes, each of their copies walked through libc's 28k rows anew). */
+struct replay_rows {
+	struct row_run run[RUNS_KEPT];
+	int n;
+	size_t bytes, cap;		/* mapped, at most */
+	uint64_t walks;			/* walks that used the cache */
+	uint64_t tidied;		/* ... when it was last tidied */
 };
 
 struct bpf_rows {
 	int files_fd;
+	struct replay_rows *kept;	/* NULL: every run unmapped after the walk */
 	struct row_run open[ROW_RUNS];
 	int nopen;
 };
@@ -275,18 +300,17 @@ bool replay__parent_pending(const struct replay_maps *m, const struct early_stac
 	return read_entry(m, e, &entry, &owner) && owner != e->key.tgid && has_pending(&entry);
 }
 
-/* Maps the pages holding rows [first, first + nrows) of the chunk in
- * slot into *run. */
-static void map_run(const struct bpf_rows *r, struct row_run *run)
+/* Maps the pages holding rows [first, first + nrows) of the chunk of
+ * map id run->id into *run. */
+static void map_run(struct row_run *run)
 {
 	long page = sysconf(_SC_PAGESIZE);
 	size_t start = (size_t)run->first * sizeof(struct unwind_row), off;
-	__u32 id;
 	int fd;
 
-	if (page <= 0 || !run->nrows || bpf_map_lookup_elem(r->files_fd, &run->slot, &id))
+	if (page <= 0 || !run->nrows)
 		return;
-	fd = bpf_map_get_fd_by_id(id);
+	fd = bpf_map_get_fd_by_id(run->id);
 	if (fd < 0)
 		return;
 	off = start & ~((size_t)page - 1);
@@ -300,7 +324,84 @@ static void map_run(const struct bpf_rows *r, struct row_run *run)
 	run->rows = (const struct unwind_row *)((const char *)run->mem + (start - off));
 }
 
-/* The file's rows (m's run), mapped once per walk; NULL if they cannot be. */
+static void unmap_run(struct row_run *run)
+{
+	if (run->mem)
+		munmap(run->mem, run->len);
+	run->mem = NULL;
+	run->rows = NULL;
+}
+
+/* The kept run of the same rows of the same chunk (a chunk deleted and
+ * made again in its slot has another id), or NULL. */
+static struct row_run *kept_run(struct replay_rows *k, const struct row_run *want)
+{
+	for (int i = 0; i < k->n; i++) {
+		struct row_run *run = &k->run[i];
+
+		if (run->slot == want->slot && run->id == want->id && run->first == want->first &&
+		    run->nrows == want->nrows)
+			return run;
+	}
+	return NULL;
+}
+
+static void drop_kept(struct replay_rows *k, int i)
+{
+	k->bytes -= k->run[i].len;
+	unmap_run(&k->run[i]);
+	k->run[i] = k->run[--k->n];
+}
+
+/* Room for a run of len bytes in the cache, the runs used longest ago
+ * unmapped for it (none used by this walk); false: the walk maps its own. */
+static bool make_room(struct replay_rows *k, size_t len)
+{
+	if (len > k->cap)
+		return false;
+	while (k->n == RUNS_KEPT || k->bytes + len > k->cap) {
+		int oldest = -1;
+
+		for (int i = 0; i < k->n; i++)
+			if (k->run[i].used != k->walks &&
+			    (oldest < 0 || k->run[i].used < k->run[oldest].used))
+				oldest = i;
+		if (oldest < 0)
+			return false;
+		drop_kept(k, oldest);
+	}
+	return true;
+}
+
+/* The walk's run of rows: kept from an earlier walk, or mapped now (kept
+ * if there is room); too large to keep, searched in the chunk by lookups. */
+static void open_run(struct bpf_rows *r, struct row_run *run)
+{
+	struct replay_rows *k = r->kept;
+	struct row_run *found;
+
+	if (bpf_map_lookup_elem(r->files_fd, &run->slot, &run->id))
+		return;
+	if ((size_t)run->nrows * sizeof(struct unwind_row) > (k ? k->cap : RUNS_KEPT_BYTES)) {
+		run->fd = bpf_map_get_fd_by_id(run->id);
+		return;
+	}
+	found = k ? kept_run(k, run) : NULL;
+	if (!found) {
+		map_run(run);
+		if (!run->mem || !k || !make_room(k, run->len))
+			return;
+		found = &k->run[k->n++];
+		*found = *run;
+		found->kept = true;
+		k->bytes += run->len;
+	}
+	found->used = k->walks;
+	*run = *found;
+}
+
+/* The file's rows (m's run), mapped once per walk at most; NULL if they
+ * cannot be. */
 static const struct row_run *rows_of(struct bpf_rows *r, const struct unwind_map *m)
 {
 	struct row_run *run;
@@ -308,25 +409,83 @@ static const struct row_run *rows_of(struct bpf_rows *r, const struct unwind_map
 	for (int i = 0; i < r->nopen; i++) {
 		run = &r->open[i];
 		if (run->slot == m->file && run->first == m->first && run->nrows == m->nrows)
-			return run->rows ? run : NULL;
+			return run->rows || run->fd >= 0 ? run : NULL;
 	}
 	if (r->nopen == ROW_RUNS)
 		return NULL;
 	run = &r->open[r->nopen++];
-	*run = (struct row_run){ .slot = m->file, .first = m->first, .nrows = m->nrows };
-	map_run(r, run);
-	return run->rows ? run : NULL;
+	*run = (struct row_run){ .slot = m->file, .first = m->first, .nrows = m->nrows, .fd = -1 };
+	open_run(r, run);
+	return run->rows || run->fd >= 0 ? run : NULL;
 }
 
+/* The runs the walk mapped or opened for itself alone. */
 static void unmap_runs(struct bpf_rows *r)
 {
-	for (int i = 0; i < r->nopen; i++)
-		if (r->open[i].mem)
-			munmap(r->open[i].mem, r->open[i].len);
+	for (int i = 0; i < r->nopen; i++) {
+		if (r->open[i].fd >= 0)
+			close(r->open[i].fd);
+		if (!r->open[i].kept)
+			unmap_run(&r->open[i]);
+	}
 	r->nopen = 0;
 }
 
-/* find_row() of bpf/find_row.bpf.h: the same binary search, in memory. */
+int replay_rows__new(size_t cap, struct replay_rows **out)
+{
+	*out = calloc(1, sizeof(**out));
+	if (!*out)
+		return -ENOMEM;
+	(*out)->cap = cap ? cap : RUNS_KEPT_BYTES;
+	return 0;
+}
+
+void replay_rows__tidy(struct replay_rows *k)
+{
+	if (!k)
+		return;
+	for (int i = k->n - 1; i >= 0; i--)
+		if (k->run[i].used <= k->tidied)
+			drop_kept(k, i);
+	k->tidied = k->walks;
+}
+
+void replay_rows__free(struct replay_rows *k)
+{
+	if (!k)
+		return;
+	while (k->n)
+		drop_kept(k, k->n - 1);
+	free(k);
+}
+
+/* The same search by lookups in the chunk: the last row of the run with
+ * pc <= vaddr. */
+static bool lookup_row(const struct row_run *run, __u64 vaddr, struct unwind_row *out)
+{
+	__u32 lo = 0, hi = run->nrows, key;	/* the answer is below hi */
+	struct unwind_row row;
+	bool found = false;
+
+	while (lo < hi) {
+		__u32 mid = lo + (hi - lo) / 2;
+
+		key = run->first + mid;
+		if (bpf_map_lookup_elem(run->fd, &key, &row))
+			return false;
+		if (row.pc <= vaddr) {
+			*out = row;
+			found = true;
+			lo = mid + 1;
+		} else {
+			hi = mid;
+		}
+	}
+	return found;
+}
+
+/* find_row() of bpf/find_row.bpf.h: the same binary search, in memory (or
+ * by lookups, above). */
 static bool bpf_find_row(void *arg, const struct unwind_map *m, __u64 vaddr,
 			 struct unwind_row *out)
 {
@@ -336,6 +495,8 @@ static bool bpf_find_row(void *arg, const struct unwind_map *m, __u64 vaddr,
 
 	if (!run)
 		return false;
+	if (!run->rows)
+		return lookup_row(run, vaddr, out);
 	v = ADDR_VIEW(run->rows, run->nrows, pc);
 	i = addr_view__find(&v, vaddr);	/* no two rows share a pc: BPF's last row */
 	if (i == ADDR_NONE)
@@ -347,13 +508,15 @@ static bool bpf_find_row(void *arg, const struct unwind_map *m, __u64 vaddr,
 __u32 replay__walk(const struct replay_maps *m, const struct early_stack *e, __u64 *ips,
 		   __u32 *nr)
 {
-	struct bpf_rows rows = { .files_fd = m->files_fd };
+	struct bpf_rows rows = { .files_fd = m->files_fd, .kept = m->rows };
 	struct exec_ranges ranges = { 0 };
 	struct unwind_proc entry;
 	struct replay_view v = { .ranges = &ranges, .mode = m->mode, .find_row = bpf_find_row,
 				 .arg = &rows };
 	__u32 tgid = e->key.tgid, stop;
 
+	if (m->rows)
+		m->rows->walks++;
 	if (read_entry(m, e, &entry, &tgid))
 		v.entry = &entry;
 	if (bpf_map_lookup_elem(m->ranges_fd, &tgid, &ranges))

@@ -12,6 +12,8 @@
 #include <linux/types.h>
 #include "bpf/profile.h"
 
+struct replay_rows;
+
 /* The BPF maps a walk reads, by fd. */
 struct replay_maps {
 	int procs_fd;		/* unwind_procs: tgid -> struct unwind_proc */
@@ -23,7 +25,17 @@ struct replay_maps {
 	 * 0: not seen, or no way to know (NULL) */
 	pid_t (*forked_by)(void *arg, pid_t tgid, __u64 start_time);
 	void *forked_by_arg;
+	struct replay_rows *rows;	/* runs kept mapped; NULL: each walk maps its own */
 };
+
+/* Files' runs of rows kept mapped from one walk to the next, cap bytes at
+ * most (0: the default, 4 MiB; their pages count in the RSS), until
+ * tidied. A run larger than cap is searched by map lookups instead. */
+int replay_rows__new(size_t cap, struct replay_rows **out);
+/* Unmaps the runs no walk used since the last tidy (a chunk deleted
+ * since stays mapped, its kernel memory held, until then). */
+void replay_rows__tidy(struct replay_rows *rows);
+void replay_rows__free(struct replay_rows *rows);
 
 /* Whether e's process has an entry now that describes the image the
  * sample was taken in, with no file's table still being built: the walk
