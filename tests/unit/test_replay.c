@@ -296,9 +296,10 @@ Test(replay, no_entry_only_without_an_entry_of_that_image)
 }
 
 /* The same walk by replay__walk, its rows read from the BPF maps as the BPF
- * side reads them: the file's run of a chunk (rows 3-6 of 10, the others
- * another file's, whose pcs would answer a search that left the run). */
-Test(replay, by_the_rows_of_the_bpf_maps)
+ * side reads them: the file's run of a chunk (rows 3 to 3 + run_rows, the
+ * others another file's, whose pcs would answer a search that left the
+ * run). Past its 4 rows, the run's rows start above every address walked. */
+static void walk_by_chunk(__u32 run_rows)
 {
 	LIBBPF_OPTS(bpf_map_create_opts, outer_opts);
 	/* a chunk as rowstore.c makes it: the walk maps the file's run */
@@ -306,10 +307,10 @@ Test(replay, by_the_rows_of_the_bpf_maps)
 	struct replay_maps m = entry_maps();
 	struct early_stack *e = copy(0x401010, 0x1234);
 	struct unwind_proc pr = entry;
-	struct unwind_row chunk[10];
+	struct unwind_row row;
 	__u64 ips[MAX_STACK_DEPTH];
-	__u32 nr = 0, slot = 0, tgid = 77, stop;
-	int rows_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, NULL, sizeof(__u32), sizeof(*chunk), 10,
+	__u32 nr = 0, slot = 0, tgid = 77, stop, n = run_rows + 6;
+	int rows_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, NULL, sizeof(__u32), sizeof(row), n,
 				     &rows_opts);
 
 	cr_assert_geq(rows_fd, 0, "bpf_map_create: %s", strerror(errno));
@@ -318,16 +319,19 @@ Test(replay, by_the_rows_of_the_bpf_maps)
 				    1, &outer_opts);
 	cr_assert_geq(m.files_fd, 0, "bpf_map_create: %s", strerror(errno));
 	m.ranges_fd = new_map(BPF_MAP_TYPE_HASH, sizeof(struct exec_ranges));
-	for (__u32 i = 0; i < 10; i++) {
-		chunk[i] = (struct unwind_row){ .pc = i < 3 ? 0x10 * i : 0x9000 + i,
-						.cfa_reg = CFA_RSP, .cfa_offset = 8 };
+	for (__u32 i = 0; i < n; i++) {
+		row = (struct unwind_row){ .pc = i < 3 ? 0x10 * i : 0x9000 + i,
+					   .cfa_reg = CFA_RSP, .cfa_offset = 8 };
 		if (i >= 3 && i < 7)
-			chunk[i] = rows[i - 3];
-		cr_assert_eq(bpf_map_update_elem(rows_fd, &i, &chunk[i], BPF_ANY), 0);
+			row = rows[i - 3];
+		else if (i >= 7 && i < 3 + run_rows)
+			row.pc = 0x100000 + 0x10 * i;
+		cr_assert_eq(bpf_map_update_elem(rows_fd, &i, &row, BPF_ANY), 0);
 	}
 	cr_assert_eq(bpf_map_update_elem(m.files_fd, &slot, &rows_fd, BPF_ANY), 0);
 	pr.maps[0].file = slot;
 	pr.maps[0].first = 3;
+	pr.maps[0].nrows = run_rows;
 	cr_assert_eq(bpf_map_update_elem(m.procs_fd, &tgid, &pr, BPF_ANY), 0);
 	e->key.tgid = tgid;
 	put(e, SP + 24, 0x400020);
@@ -344,4 +348,16 @@ Test(replay, by_the_rows_of_the_bpf_maps)
 	close(m.procs_fd);
 	close(m.exec_fd);
 	free(e);
+}
+
+Test(replay, by_the_rows_of_the_bpf_maps)
+{
+	walk_by_chunk(4);	/* mapped */
+}
+
+/* A run past replay.c's MAP_RUN_MAX_BYTES (64 KiB: 4,096 rows) is searched
+ * a lookup a step, with the same answers. */
+Test(replay, by_lookups_through_a_large_run)
+{
+	walk_by_chunk(5000);
 }
