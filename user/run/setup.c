@@ -127,10 +127,11 @@ static int start_runtimes(struct run *r)
 }
 
 /* How long a file no process maps keeps its entry (symbols, unwind table
- * link): a program run again within it (a shell loop's commands, each cc1
- * under make, a server's workers) is not read again. Without it, a fleet
- * agent beside pgbench and a churn loop on a busy machine read symbols 592
- * times for 23 files in two minutes, 16% of its CPU. */
+ * link; at most 64 such entries, files.c): a program run again within it
+ * (a shell loop's commands, each cc1 under make, a server's workers) is
+ * not read again. Without it, a fleet agent beside pgbench and a churn
+ * loop on a busy machine read symbols 592 times for 23 files in two
+ * minutes, 16% of its CPU. */
 #define FILES_LINGER_NS		(10ull * 1000000000)
 
 /* The processes already running are read from /proc now: one that exits
