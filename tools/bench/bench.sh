@@ -56,8 +56,9 @@ if [ "$MODE" = full ]; then
 	P7_HZ=997; P7_SECS=5
 	P8_STACKS=100000
 	P10_REPS=3; P10_START_REPS=7
-	P11_SECS=600
-	P12_SECS=600; P12_BASE=60	# the agent's run; the load without it, before and after
+	P11_SECS=${P11_SECS:-600}
+	# the agent's run; the load without it, before and after
+	P12_SECS=${P12_SECS:-600}; P12_BASE=${P12_BASE:-60}
 else
 	P1_HZ="99"; P1_REPS=1; P1_SECS=0.3
 	P2_HZ=997; P2_REPS=1; P2_SECS=0.5

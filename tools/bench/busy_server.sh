@@ -13,6 +13,10 @@ P12_RATE=200		# pgbench transactions a second (-R): a bounded load
 P12_CLIENTS=4
 P12_CHURN_SLEEP=0.05	# the churn loop: /bin/true, then sleep (two processes)
 P12_READ=${P12_READ:-10}	# seconds between two readings of the agent (the smoke: 1)
+# Another build of bpfprof (say, main's before a change) run side by side
+# with the agent, same flags, same load: its CPU is the row's comparison,
+# the two read at the same moments (the machine's noise is both's)
+P12_VS=${P12_VS:-}
 
 PG=""			# the cluster's temp dir
 PG_PORT=""
@@ -65,26 +69,28 @@ p12_tps() { sed -nE 's/^tps = ([0-9.]+).*/\1/p' "$W/p12.$1.pgbench" | head -1; }
 p12_latency() { sed -nE 's/^latency average = ([0-9.]+) ms.*/\1/p' "$W/p12.$1.pgbench" | head -1; }
 p12_churned() { cat "$W/p12.$1.churn" 2>/dev/null || echo 0; }
 
-# p12_watch PID SECS: the agent's "seconds CPU-ticks RSS-KiB" every
-# P12_READ s while the load runs, into $W/p12.watch
+# p12_watch PID SECS [FILE]: the agent's "seconds CPU-ticks RSS-KiB" every
+# P12_READ s while the load runs, into FILE ($W/p12.watch)
 p12_watch() {
-	local pid=$1 secs=$2 t0=$SECONDS
-	: >"$W/p12.watch"
+	local pid=$1 secs=$2 file=${3:-$W/p12.watch} t0=$SECONDS
+	: >"$file"
 	while [ $((SECONDS - t0)) -le "$secs" ] && kill -0 "$pid" 2>/dev/null; do
-		echo "$((SECONDS - t0)) $(awk '{ print $14 + $15 }' "/proc/$pid/stat") $(awk '/^VmRSS/ { print $2 }' "/proc/$pid/status")" >>"$W/p12.watch"
+		echo "$((SECONDS - t0)) $(awk '{ print $14 + $15 }' "/proc/$pid/stat") $(awk '/^VmRSS/ { print $2 }' "/proc/$pid/status")" >>"$file"
 		sleep "$P12_READ"
 	done
 }
 
-# CPU % of one core between readings at FROM and TO s (the readings nearest)
+# CPU % of one core between readings at FROM and TO s (the readings
+# nearest) of FILE ($W/p12.watch)
 p12_cpu_between() {
 	awk -v a="$1" -v b="$2" -v hz="$(getconf CLK_TCK)" '
 		$1 >= a && !ta { ta = $1; ca = $2 } $1 <= b { tb = $1; cb = $2 }
-		END { if (tb > ta) printf "%.4f", 100 * (cb - ca) / hz / (tb - ta); else print "NA" }' "$W/p12.watch"
+		END { if (tb > ta) printf "%.4f", 100 * (cb - ca) / hz / (tb - ta); else print "NA" }' "${3:-$W/p12.watch}"
 }
 
 part12() {
-	local secs=$P12_SECS base=$P12_BASE bp bt first mins m rss_first rss_last rss_max per_min=()
+	local secs=$P12_SECS base=$P12_BASE bp bt vp="" vt first mins m rss_first rss_last rss_max per_min=()
+	local load0 load1 vs_cpu=""
 	header "12. a busy server: PostgreSQL under pgbench ($P12_CLIENTS clients, $P12_RATE tx/s, 127.0.0.1) and process churn; fleet mode --interval $P6_INTERVAL -F $P6_HZ for $secs s, against ${base} s without it before and after"
 	if ! p12_pg_start; then
 		p12_pg_stop
@@ -96,11 +102,24 @@ part12() {
 	rm -rf "$W/p12"; mkdir -p "$W/p12"
 	start_bpfprof p12 --interval "$P6_INTERVAL" --output-dir "$W/p12" -F "$P6_HZ"
 	bp=$LAST_PID bt=$LAST_TPID
-	log "part 12: $secs s with the agent (pid $bp)"
+	if [ -n "$P12_VS" ]; then
+		rm -rf "$W/p12vs"; mkdir -p "$W/p12vs"
+		start_timed p12vs "$P12_VS" --interval "$P6_INTERVAL" --output-dir "$W/p12vs" -F "$P6_HZ"
+		wait_ready bpfprof "$LAST_PID"
+		vp=$LAST_PID vt=$LAST_TPID
+		p12_watch "$vp" "$secs" "$W/p12.watch.vs" & local vwatch=$!
+	fi
+	load0=$(cut -d' ' -f1 /proc/loadavg)
+	log "part 12: $secs s with the agent (pid $bp${vp:+; $P12_VS beside it, pid $vp})"
 	p12_watch "$bp" "$secs" & local watch=$!
 	p12_load with "$secs"
 	wait "$watch" 2>/dev/null || true
+	load1=$(cut -d' ' -f1 /proc/loadavg)
 	stop_timed "$bp" "$bt" TERM
+	if [ -n "$vp" ]; then
+		wait "$vwatch" 2>/dev/null || true
+		stop_timed "$vp" "$vt" TERM
+	fi
 	log "part 12: ${base} s without the agent again"
 	p12_load after "$base"
 	p12_pg_stop
@@ -115,6 +134,12 @@ part12() {
 	rss_max=$(awk -v f="$first" '$1 >= f && $3 > m { m = $3 } END { printf "%.1f", m / 1024 }' "$W/p12.watch")
 	goal 12 "agent CPU from the end of its first minute on" "% of one core" \
 		"$(p12_cpu_between "$first" "$secs")" "" "" 0.15
+	[ -n "$vp" ] && vs_cpu=$(p12_cpu_between "$first" "$secs" "$W/p12.watch.vs") &&
+		row 12 "agent CPU from the end of its first minute: this build vs P12_VS beside it" \
+			"% of one core" "$(p12_cpu_between "$first" "$secs")" "$(basename "$P12_VS")" "$vs_cpu" \
+			"($P12_VS)"
+	row 12 "machine load average (1 min) at the start and end of the agent's run" load \
+		"$load0 $load1" "" ""
 	row 12 "agent CPU in its first minute (start-up included)" "% of one core" "$(p12_cpu_between 0 "$first")" "" ""
 	[ "${#per_min[@]}" -gt 0 ] &&
 		row 12 "agent CPU per minute after the first" "% of one core" "${per_min[*]}" "" "" \

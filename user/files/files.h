@@ -63,6 +63,9 @@ struct files_opts {
 	uint64_t dwarf_max;		/* DWARF open sessions may hold; 0: no bound */
 	bool layout_only;		/* files__symbols() reads segments and build-id,
 					 * no symbols (--symbolize none) */
+	uint64_t linger_ns;		/* an entry no process maps stays this long
+					 * (its symbols, its table), taken again when a
+					 * process maps the unchanged file; 0: none */
 };
 
 struct files *files__new(const struct files_opts *opts);
@@ -137,6 +140,8 @@ struct files_stats {
 	uint64_t dwarf_open;		/* the DWARF bytes of the open sessions */
 	uint64_t dwarf_peak;		/* their most at once */
 	uint64_t released;		/* entries released since the start */
+	size_t lingering;		/* entries no process maps, kept a while */
+	uint64_t revived;		/* lingering entries mapped again since the start */
 };
 
 void files__stats(const struct files *fs, struct files_stats *st);

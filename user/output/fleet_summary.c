@@ -37,10 +37,12 @@ static void print_files(const struct files *files)
 	struct files_stats st;
 
 	files__stats(files, &st);
-	p_info("fleet: file registry: %zu files now (peak %zu), %" PRIu64 " released, %zu with "
+	p_info("fleet: file registry: %zu files now (peak %zu), %" PRIu64 " released, %zu "
+	       "lingering (%" PRIu64 " mapped again), %zu with "
 	       "symbols read (%.1f MiB), %" PRIu64 " symbol reads, %zu kept open; DWARF "
 	       "sessions %.1f MiB now (peak %.1f), %" PRIu64 " files over --dwarf-mem",
-	       st.entries, st.peak_entries, st.released, st.loaded, st.bytes / 1048576.0,
+	       st.entries, st.peak_entries, st.released, st.lingering, st.revived, st.loaded,
+	       st.bytes / 1048576.0,
 	       st.reads, st.kept_open, st.dwarf_open / 1048576.0, st.dwarf_peak / 1048576.0,
 	       st.dwarf_over);
 }

@@ -23,6 +23,21 @@ static struct file_stamp stamp_of(const struct stat *st)
 	};
 }
 
+struct file_stamp file_stamp__of_path(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) || !S_ISREG(st.st_mode))
+		return (struct file_stamp){ .known = false };
+	return stamp_of(&st);
+}
+
+bool file_stamp__same(const struct file_stamp *a, const struct file_stamp *b)
+{
+	return a->known && b->known && a->dev == b->dev && a->ino == b->ino &&
+	       a->size == b->size && a->mtime_ns == b->mtime_ns;
+}
+
 struct file_stamp file_stamp__of(int fd)
 {
 	struct stat st;
@@ -46,8 +61,7 @@ static bool same_file(int fd, const struct vma *v, const struct file_stamp *stam
 	if (!stamp || !stamp->known)
 		return major(st.st_dev) == v->dev_major && minor(st.st_dev) == v->dev_minor;
 	now = stamp_of(&st);
-	return now.dev == stamp->dev && now.ino == stamp->ino && now.size == stamp->size &&
-	       now.mtime_ns == stamp->mtime_ns;
+	return file_stamp__same(&now, stamp);
 }
 
 /* path as the process sees it: resolved inside its root (a container's),

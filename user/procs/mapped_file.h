@@ -38,6 +38,10 @@ struct file_id file_id__of(const struct vma *v);
 
 /* The stamp of an open file. */
 struct file_stamp file_stamp__of(int fd);
+/* The stamp of the regular file path names now (not known: none). */
+struct file_stamp file_stamp__of_path(const char *path);
+/* Both known and equal. */
+bool file_stamp__same(const struct file_stamp *a, const struct file_stamp *b);
 
 /* The file v maps itself (/proc/TGID/map_files/), while tgid runs: a
  * read-only fd, or -errno. */

@@ -128,6 +128,14 @@ static int start_runtimes(struct run *r)
 	return err;
 }
 
+/* How long a file no process maps keeps its entry (symbols, unwind table
+ * link; at most 64 such entries, files.c): a program run again within it
+ * (a shell loop's commands, each cc1 under make, a server's workers) is
+ * not read again. Without it, a fleet agent beside pgbench and a churn
+ * loop on a busy machine read symbols 592 times for 23 files in two
+ * minutes, 16% of its CPU. */
+#define FILES_LINGER_NS		(10ull * 1000000000)
+
 /* The processes already running are read from /proc now: one that exits
  * before the end is then still known. Later ones come from the tracker. */
 int run__start_tracking(struct run *r)
@@ -138,7 +146,8 @@ int run__start_tracking(struct run *r)
 	r->procs = procs__new();
 	r->files = files__new(&(struct files_opts){ .inlines = r->cfg->names.inlines,
 						    .dwarf_max = r->cfg->names.dwarf_mem,
-						    .layout_only = r->cfg->names.addresses_only });
+						    .layout_only = r->cfg->names.addresses_only,
+						    .linger_ns = FILES_LINGER_NS });
 	if (!r->procs || !r->files)
 		return -ENOMEM;
 	files__attach(r->files, r->procs);

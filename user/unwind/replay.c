@@ -400,25 +400,6 @@ static void open_run(struct bpf_rows *r, struct row_run *run)
 	*run = *found;
 }
 
-/* The file's rows (m's run), mapped once per walk at most; NULL if they
- * cannot be. */
-static const struct row_run *rows_of(struct bpf_rows *r, const struct unwind_map *m)
-{
-	struct row_run *run;
-
-	for (int i = 0; i < r->nopen; i++) {
-		run = &r->open[i];
-		if (run->slot == m->file && run->first == m->first && run->nrows == m->nrows)
-			return run->rows || run->fd >= 0 ? run : NULL;
-	}
-	if (r->nopen == ROW_RUNS)
-		return NULL;
-	run = &r->open[r->nopen++];
-	*run = (struct row_run){ .slot = m->file, .first = m->first, .nrows = m->nrows, .fd = -1 };
-	open_run(r, run);
-	return run->rows || run->fd >= 0 ? run : NULL;
-}
-
 /* The runs the walk mapped or opened for itself alone. */
 static void unmap_runs(struct bpf_rows *r)
 {
@@ -429,6 +410,26 @@ static void unmap_runs(struct bpf_rows *r)
 			unmap_run(&r->open[i]);
 	}
 	r->nopen = 0;
+}
+
+/* The file's rows (m's run), mapped or opened once per walk (more files
+ * than ROW_RUNS: the ones before go; no row found is kept by pointer);
+ * NULL if they cannot be read. */
+static const struct row_run *rows_of(struct bpf_rows *r, const struct unwind_map *m)
+{
+	struct row_run *run;
+
+	for (int i = 0; i < r->nopen; i++) {
+		run = &r->open[i];
+		if (run->slot == m->file && run->first == m->first && run->nrows == m->nrows)
+			return run->rows || run->fd >= 0 ? run : NULL;
+	}
+	if (r->nopen == ROW_RUNS)
+		unmap_runs(r);
+	run = &r->open[r->nopen++];
+	*run = (struct row_run){ .slot = m->file, .first = m->first, .nrows = m->nrows, .fd = -1 };
+	open_run(r, run);
+	return run->rows || run->fd >= 0 ? run : NULL;
 }
 
 int replay_rows__new(size_t cap, struct replay_rows **out)
@@ -459,29 +460,30 @@ void replay_rows__free(struct replay_rows *k)
 	free(k);
 }
 
-/* The same search by lookups in the chunk: the last row of the run with
- * pc <= vaddr. */
+/* Row i of a run read through its chunk. */
+static int read_row(const struct row_run *run, size_t i, struct unwind_row *row)
+{
+	__u32 key = run->first + (__u32)i;
+
+	return bpf_map_lookup_elem(run->fd, &key, row) ? -errno : 0;
+}
+
+static int row_start(void *arg, size_t i, uint64_t *start)
+{
+	struct unwind_row row = { 0 };
+	int err = read_row(arg, i, &row);
+
+	*start = row.pc;
+	return err;
+}
+
+/* The same search as bpf_find_row()'s, a lookup a step. */
 static bool lookup_row(const struct row_run *run, __u64 vaddr, struct unwind_row *out)
 {
-	__u32 lo = 0, hi = run->nrows, key;	/* the answer is below hi */
-	struct unwind_row row;
-	bool found = false;
+	size_t i;
 
-	while (lo < hi) {
-		__u32 mid = lo + (hi - lo) / 2;
-
-		key = run->first + mid;
-		if (bpf_map_lookup_elem(run->fd, &key, &row))
-			return false;
-		if (row.pc <= vaddr) {
-			*out = row;
-			found = true;
-			lo = mid + 1;
-		} else {
-			hi = mid;
-		}
-	}
-	return found;
+	return !addr_ranges__find_by(run->nrows, row_start, (void *)run, vaddr, &i) &&
+	       !read_row(run, i, out);
 }
 
 /* find_row() of bpf/find_row.bpf.h: the same binary search, in memory (or
