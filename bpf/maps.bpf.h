@@ -299,12 +299,28 @@ struct {
 	__type(value, struct stack_window);
 } stack_windows SEC(".maps");
 
-/* The sampled process's entry, copied per stack (stack.bpf.h) */
+/* Every change to unwind_procs (user space's writes and deletes, an
+ * exec's delete) adds 1, after the change: a CPU's copy of a process's
+ * entry (proc_copy) is used again while the count has not moved. */
+volatile __u64 unwind_procs_changes = 0;
+
+/* The sampled process's entry, copied to the CPU (stack.bpf.h), and which
+ * entry it is a copy of: the next sample of the same process on this CPU
+ * walks it again without the hash lookup and the copy. */
+struct proc_copy {
+	struct unwind_proc p;
+	__u64 changes;		/* unwind_procs_changes when copied */
+	__u32 tgid;
+	__u32 fills;		/* copies begun: one an NMI made in ours shows */
+	__u32 valid;		/* p is tgid's entry as of changes */
+	__u32 pad;
+};
+
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
-	__type(value, struct unwind_proc);
+	__type(value, struct proc_copy);
 } proc_scratch SEC(".maps");
 
 /* Stacks stored lately, per CPU: a small direct-mapped table of (stack

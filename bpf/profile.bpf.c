@@ -300,7 +300,8 @@ int BPF_PROG(exec, struct task_struct *p, pid_t old_pid, struct linux_binprm *bp
 	 * writes the new image's, its samples are walked by frame pointers,
 	 * counted, not through the old image's tables */
 	runtimes_forget_proc(tgid);
-	bpf_map_delete_elem(&unwind_procs, &tgid);
+	if (!bpf_map_delete_elem(&unwind_procs, &tgid))
+		__sync_fetch_and_add(&unwind_procs_changes, 1);	/* after the change: copy_proc() */
 	bpf_map_delete_elem(&exec_ranges, &tgid);
 	return 0;
 }
