@@ -94,25 +94,6 @@ struct {
 	__type(value, __u64);
 } exec_times SEC(".maps");
 
-/* Every change to exec_times (an exec, a process's end) adds 1: a sample
- * remembers a process's exec time per CPU (exec_seen) with the count it
- * read, and looks it up again only when the count moved. */
-volatile __u64 exec_changes = 0;
-
-struct exec_seen {
-	__u64 changes;		/* exec_changes when read */
-	__u64 exec_time;	/* exec_times' value then (0: none) */
-	__u32 tgid;
-	__u32 valid;
-};
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct exec_seen);
-} exec_seen SEC(".maps");
-
 /* key (hash and class) -> the frames, one map per depth class (see
  * struct stack_trace). The counts and stack maps are not preallocated:
  * kernel memory grows with what is stored (max_entries is a ceiling), and

@@ -452,7 +452,7 @@ __noinline __u32 unwind_ustack(const struct stack_key *key, __u32 g, struct stac
 		w->len = 0;	/* the last walk's, maybe another process's */
 	s->ust.nr = 0;
 	runtimes_begin(key->tgid, key->start_time);
-	stage_mark(STAGE_PY_BEGIN);
+	stage_mark(STAGE_RUNTIME_BEGIN);
 	/* a step records one frame, native or a runtime's: one more for the end */
 	bpf_loop(MAX_STACK_DEPTH + 1, unwind_step, &c, 0);
 	s->uhash = c.hash;
