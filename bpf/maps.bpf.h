@@ -313,7 +313,7 @@ struct {
  * walk: ~100 ns a sample here); the epoch, gen's value when it was
  * stored, says the stack is in the generation written now, not in one
  * drained since. A miss or a collision costs the lookup, never a stack. */
-#define STORED_HINTS	2048	/* a power of 2 */
+#define STORED_HINTS	256	/* a power of 2 */
 struct stored_hint {
 	__u64 key;
 	__u32 epoch;
