@@ -62,12 +62,13 @@ static __always_inline const struct unwind_row *row_if_last(void *rows, __u32 fi
 	return next && next->pc > vaddr ? row : NULL;
 }
 
-/* The hint slot of (chunk, first row, vaddr): a sampled loop hits the
- * same addresses again and again, and a hit replaces ~20 cold reads of the
- * search by two. */
+/* The hint slot of (chunk, first row, vaddr's region): a sampled loop hits
+ * the same addresses again and again, and a hit replaces ~20 cold reads of
+ * the search by two. */
 static __always_inline struct row_hint *row_hint_slot(__u32 file, __u32 first, __u64 vaddr)
 {
-	__u32 slot = (__u32)((vaddr ^ (vaddr >> 12) ^ ((__u64)(file ^ first) * 0x9e3779b1u)) &
+	__u64 region = vaddr >> ROW_HINT_REGION_SHIFT;
+	__u32 slot = (__u32)((region ^ (region >> 10) ^ ((__u64)(file ^ first) * 0x9e3779b1u)) &
 			     (ROW_HINTS - 1));
 
 	return bpf_map_lookup_elem(&row_hints, &slot);
@@ -86,7 +87,7 @@ static __always_inline const struct unwind_row *find_row(__u32 file, __u32 first
 
 	if (!rows)
 		return NULL;
-	if (hint && hint->file == file && hint->vaddr == vaddr) {
+	if (hint && hint->file == file) {
 		row = row_if_last(rows, first, first + n, hint->row, vaddr);
 		if (row) {
 			stage_mark(STAGE_WALK_ROW_HINT);
@@ -98,7 +99,6 @@ static __always_inline const struct unwind_row *find_row(__u32 file, __u32 first
 		return NULL;
 	rs.lo--;
 	if (hint) {
-		hint->vaddr = vaddr;
 		hint->file = file;
 		hint->row = rs.lo;
 	}

@@ -94,25 +94,6 @@ struct {
 	__type(value, __u64);
 } exec_times SEC(".maps");
 
-/* Every change to exec_times (an exec, a process's end) adds 1: a sample
- * remembers a process's exec time per CPU (exec_seen) with the count it
- * read, and looks it up again only when the count moved. */
-volatile __u64 exec_changes = 0;
-
-struct exec_seen {
-	__u64 changes;		/* exec_changes when read */
-	__u64 exec_time;	/* exec_times' value then (0: none) */
-	__u32 tgid;
-	__u32 valid;
-};
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct exec_seen);
-} exec_seen SEC(".maps");
-
 /* key (hash and class) -> the frames, one map per depth class (see
  * struct stack_trace). The counts and stack maps are not preallocated:
  * kernel memory grows with what is stored (max_entries is a ceiling), and
@@ -261,14 +242,18 @@ struct {
 
 volatile __u64 unwind_asks_lost = 0;
 
-/* Row hints: per CPU, where the last search for a (file, address) ended,
- * in a small direct-mapped table. A hint is only a guess, checked against
- * the rows themselves (stack.bpf.h): a file slot reused by another file or
- * a colliding address costs a full search, never a wrong row. */
-#define ROW_HINTS	512	/* a power of 2 */
+/* Row hints: per CPU, where the last search for an address of a file's
+ * region of ROW_HINT_REGION bytes ended, in a direct-mapped table. A row
+ * covers most of a function's body, so another address of the region is
+ * mostly in the same row (the whole machine's samples missed hints keyed
+ * by the exact address: 2.1-2.3 us of binary search a sample). A hint is
+ * only a guess, checked against the rows themselves (find_row.bpf.h): a
+ * file slot reused by another file, a colliding region or an address of
+ * the region in another row costs a full search, never a wrong row. */
+#define ROW_HINTS		2048	/* a power of 2 */
+#define ROW_HINT_REGION_SHIFT	6	/* 64 bytes */
 
 struct row_hint {
-	__u64 vaddr;
 	__u32 file;
 	__u32 row;
 };
@@ -299,12 +284,28 @@ struct {
 	__type(value, struct stack_window);
 } stack_windows SEC(".maps");
 
-/* The sampled process's entry, copied per stack (stack.bpf.h) */
+/* Every change to unwind_procs (user space's writes and deletes, an
+ * exec's delete) adds 1, after the change: a CPU's copy of a process's
+ * entry (proc_copy) is used again while the count has not moved. */
+volatile __u64 unwind_procs_changes = 0;
+
+/* The sampled process's entry, copied to the CPU (stack.bpf.h), and which
+ * entry it is a copy of: the next sample of the same process on this CPU
+ * walks it again without the hash lookup and the copy. */
+struct proc_copy {
+	struct unwind_proc p;
+	__u64 changes;		/* unwind_procs_changes when copied */
+	__u32 tgid;
+	__u32 fills;		/* copies begun: one an NMI made in ours shows */
+	__u32 valid;		/* p is tgid's entry as of changes */
+	__u32 pad;
+};
+
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
-	__type(value, struct unwind_proc);
+	__type(value, struct proc_copy);
 } proc_scratch SEC(".maps");
 
 /* Stacks stored lately, per CPU: a small direct-mapped table of (stack

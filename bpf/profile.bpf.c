@@ -42,32 +42,16 @@ static __always_inline bool is_target(void *map, __u32 id, __u64 start)
 	return ticks && *ticks == start / tick_ns;
 }
 
-/* tgid's last exec (exec_times, 0: none since the run began): the hash
- * lookup only when this CPU's last sample was of another process or
- * exec_times changed since. The count is read before the map, and moved
- * after each change to it: a value read together with a stale count is
- * read again next time. */
+/* tgid's last exec (exec_times, 0: none since the run began). A per-CPU
+ * memo of the last process's (exec_seen, 2026-11-28) did not pay: with it
+ * and without, the entry stage was the same within noise (3 interleaved
+ * rounds, `-p bench_fixed`, 802-1170 ns against 818-1116 at load 15-19),
+ * as the map is small and a sample's process mostly has no entry. */
 static __always_inline __u64 exec_time_of(__u32 tgid)
 {
-	__u32 zero = 0;
-	struct exec_seen *seen = bpf_map_lookup_elem(&exec_seen, &zero);
-	__u64 changes = exec_changes, *t, v;
+	__u64 *t = bpf_map_lookup_elem(&exec_times, &tgid);
 
-	if (seen && seen->valid && seen->tgid == tgid && seen->changes == changes)
-		return seen->exec_time;
-	/* invalid while filled: a program in an NMI on this CPU (a hardware
-	 * event during sched_switch's) reads a half-written slot as none */
-	if (seen)
-		seen->valid = 0;
-	t = bpf_map_lookup_elem(&exec_times, &tgid);
-	v = t ? *t : 0;
-	if (seen) {
-		seen->changes = changes;
-		seen->exec_time = v;
-		seen->tgid = tgid;
-		seen->valid = 1;
-	}
-	return v;
+	return t ? *t : 0;
 }
 
 /* The current task passes every filter that is on; fills the key's
@@ -275,8 +259,7 @@ int BPF_PROG(task_exit, struct task_struct *p)
 	/* its last thread: the signal struct counts the live ones */
 	if (BPF_CORE_READ(p, signal, live.counter))
 		return 0;
-	if (!bpf_map_delete_elem(&exec_times, &tgid))
-		__sync_fetch_and_add(&exec_changes, 1);	/* after the change: exec_time_of() */
+	bpf_map_delete_elem(&exec_times, &tgid);
 	runtimes_forget_proc(tgid);
 	bpf_map_delete_elem(&unwind_wanted, &tgid);
 	bpf_map_delete_elem(&exec_ranges, &tgid);
@@ -294,13 +277,13 @@ int BPF_PROG(exec, struct task_struct *p, pid_t old_pid, struct linux_binprm *bp
 	__u64 now = bpf_ktime_get_ns();
 
 	bpf_map_update_elem(&exec_times, &tgid, &now, BPF_ANY);
-	__sync_fetch_and_add(&exec_changes, 1);	/* after the change: exec_time_of() */
 	/* the new image is not the runtime user space found, if it was one,
 	 * nor the mappings its unwind entry describes: until user space
 	 * writes the new image's, its samples are walked by frame pointers,
 	 * counted, not through the old image's tables */
 	runtimes_forget_proc(tgid);
-	bpf_map_delete_elem(&unwind_procs, &tgid);
+	if (!bpf_map_delete_elem(&unwind_procs, &tgid))
+		__sync_fetch_and_add(&unwind_procs_changes, 1);	/* after the change: copy_proc() */
 	bpf_map_delete_elem(&exec_ranges, &tgid);
 	return 0;
 }

@@ -83,11 +83,18 @@ struct unwind_ctx {
 
 /* The sampled process's entry, copied once per stack to a per-CPU slot:
  * every frame's lookups are then inlined array lookups, not hash ones. */
-static __always_inline struct unwind_proc *proc_slot(void)
+static __always_inline struct proc_copy *proc_copy_slot(void)
 {
 	__u32 zero = 0;
 
 	return bpf_map_lookup_elem(&proc_scratch, &zero);
+}
+
+static __always_inline struct unwind_proc *proc_slot(void)
+{
+	struct proc_copy *pc = proc_copy_slot();
+
+	return pc ? &pc->p : NULL;
 }
 
 #include "jit_vma.bpf.h"
@@ -384,24 +391,45 @@ static long unwind_step(__u32 i, struct unwind_ctx *c)
 	return 1;
 }
 
-/* The process's entry into the per-CPU slot: its nmaps mappings only.
- * None when it describes another image than the sample's (key). */
+/* The process's entry in the per-CPU slot: its nmaps mappings only.
+ * None when it describes another image than the sample's (key). The copy
+ * the slot holds already serves while it is of the same process and image
+ * and unwind_procs has not changed since it was made (two lookups and
+ * 0.5-2 KiB copied less a sample of a process running on). */
 static __always_inline bool copy_proc(const struct stack_key *key)
 {
-	const struct unwind_proc *pr = bpf_map_lookup_elem(&unwind_procs, &key->tgid);
-	struct unwind_proc *slot = proc_slot();
-	__u32 n;
+	struct proc_copy *slot = proc_copy_slot();
+	__u64 changes = unwind_procs_changes;	/* before the map: a change after is seen next time */
+	const struct unwind_proc *pr;
+	__u32 n, fill;
 
-	if (!pr || !slot || pr->exec_time != key->exec_time)
+	if (!slot)
+		return false;
+	slot->p.walk_flags = 0;
+	slot->p.exec_start = 0;
+	slot->p.exec_end = 0;
+	if (slot->valid && slot->tgid == key->tgid && slot->changes == changes &&
+	    slot->p.exec_time == key->exec_time)
+		return true;
+	/* invalid while filled; an NMI that fills it in between (a hardware
+	 * event's sample during sched_switch's) moves fills, and this copy,
+	 * maybe overwritten, is not kept */
+	slot->valid = 0;
+	fill = ++slot->fills;
+	pr = bpf_map_lookup_elem(&unwind_procs, &key->tgid);
+	if (!pr || pr->exec_time != key->exec_time)
 		return false;
 	n = pr->nmaps;
 	if (n > MAX_UNWIND_MAPS)
 		n = MAX_UNWIND_MAPS;
-	slot->nmaps = n;
-	slot->walk_flags = 0;
-	slot->exec_start = 0;
-	slot->exec_end = 0;
-	return !bpf_probe_read_kernel(slot->maps, n * sizeof(slot->maps[0]), pr->maps);
+	slot->p.nmaps = n;
+	slot->p.exec_time = pr->exec_time;
+	if (bpf_probe_read_kernel(slot->p.maps, n * sizeof(slot->p.maps[0]), pr->maps))
+		return false;
+	slot->tgid = key->tgid;
+	slot->changes = changes;
+	slot->valid = slot->fills == fill;
+	return true;
 }
 
 /* The user half from the current task's saved user registers, by the
@@ -426,7 +454,7 @@ __noinline __u32 unwind_ustack(const struct stack_key *key, __u32 g, struct stac
 		w->len = 0;	/* the last walk's, maybe another process's */
 	s->ust.nr = 0;
 	runtimes_begin(key->tgid, key->start_time);
-	stage_mark(STAGE_PY_BEGIN);
+	stage_mark(STAGE_RUNTIME_BEGIN);
 	/* a step records one frame, native or a runtime's: one more for the end */
 	bpf_loop(MAX_STACK_DEPTH + 1, unwind_step, &c, 0);
 	s->uhash = c.hash;

@@ -17,7 +17,7 @@ enum sample_stage {
 	STAGE_ENTRY,		/* filters, identity, comm, cgroup, exec time, totals */
 	STAGE_KSTACK,		/* the kernel stack (bpf_get_stack) and its hash */
 	STAGE_PROC,		/* the process's entry: lookup, copy to the slot, ask */
-	STAGE_PY_BEGIN,		/* Python's per-sample start (py_begin) */
+	STAGE_RUNTIME_BEGIN,	/* the runtimes' per-sample start (runtimes_begin: Python's py_begin) */
 	STAGE_WALK,		/* the user walk's start and end (bpf_loop's own, the last step's tail) */
 	STAGE_WALK_LOOP,	/* a step: its call by bpf_loop, its slots, the last step's tail */
 	STAGE_WALK_PY,		/* a step: Python's eval range check (and its frames) */

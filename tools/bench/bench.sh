@@ -665,7 +665,7 @@ ratio_row() {
 # bpfprof built with per-stage timers (bpf/stage_timer.bpf.h, bench.mk):
 # each stage's ns per sample, the timers' own cost (stage "clock", once
 # per mark) taken off. Its order is enum sample_stage's.
-STAGE_NAMES="clock entry kstack proc py_begin walk walk_loop walk_py walk_mapping walk_jit walk_row walk_step fp_ustack early walk_stats store counts walk_row_hint"
+STAGE_NAMES="clock entry kstack proc runtime_begin walk walk_loop walk_py walk_mapping walk_jit walk_row walk_step fp_ustack early walk_stats store counts walk_row_hint"
 # "index ns calls" per stage, summed over CPUs, from PID's stage_ns map
 stage_dump() {
 	local f id

@@ -155,6 +155,7 @@ int run__start_tracking(struct run *r)
 		struct unwinder_maps maps = {
 			.files_fd = session__unwind_files_fd(r->session),
 			.procs_fd = session__unwind_procs_fd(r->session),
+			.procs_changes = session__unwind_procs_changes(r->session),
 			.exec_fd = session__tracks_exec(r->session) ?
 				   session__exec_times_fd(r->session) : -1,
 		};

@@ -435,6 +435,11 @@ int session__unwind_procs_fd(const struct session *s)
 	return bpf_map__fd(s->skel->maps.unwind_procs);
 }
 
+volatile __u64 *session__unwind_procs_changes(const struct session *s)
+{
+	return (volatile __u64 *)&s->skel->bss->unwind_procs_changes;
+}
+
 /* Sums the per-CPU values of one slot of a per-CPU array; zeroes it too
  * when asked. */
 static int sum_slot(int fd, __u32 slot, bool zero, uint64_t *sum)

@@ -84,6 +84,8 @@ void session__stacks_fds(const struct session *s, int gen, int fds[STACK_CLASSES
 /* --call-graph auto/dwarf: the maps the unwinder's tables go into. */
 int session__unwind_files_fd(const struct session *s);
 int session__unwind_procs_fd(const struct session *s);
+/* ... and the count of changes to unwind_procs the unwinder moves after each */
+volatile __u64 *session__unwind_procs_changes(const struct session *s);
 
 /* Python frames: the maps of CPython processes and of sampled code objects. */
 int session__py_procs_fd(const struct session *s);

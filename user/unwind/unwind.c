@@ -43,6 +43,7 @@ int unwinder__new(const struct unwinder_maps *maps, enum unwind_mode mode, unsig
 	}
 	u->procs_fd = maps->procs_fd;
 	u->exec_fd = maps->exec_fd;
+	u->procs_changes = maps->procs_changes;
 	u->mode = mode;
 	u->files = files;
 	u->budget_rows = max_rows;
@@ -214,6 +215,20 @@ static struct uproc *replace_files(struct unwinder *u, pid_t tgid, struct ufile 
 	return p;
 }
 
+/* After each change to unwind_procs: the BPF side copies an entry again
+ * when the count moved (stack.bpf.h, copy_proc). */
+static void procs_changed(struct unwinder *u)
+{
+	if (u->procs_changes)
+		__atomic_fetch_add(u->procs_changes, 1, __ATOMIC_SEQ_CST);
+}
+
+static void delete_entry(struct unwinder *u, __u32 key)
+{
+	if (bpf_map_delete_elem(u->procs_fd, &key) == 0)
+		procs_changed(u);
+}
+
 static void write_entry(struct unwinder *u, struct proc_ctx *c)
 {
 	struct unwind_proc entry = { 0 };	/* walk_flags 0, unused slots too */
@@ -221,8 +236,10 @@ static void write_entry(struct unwinder *u, struct proc_ctx *c)
 
 	proc_entry__layout(&c->maps, &entry);
 	entry.exec_time = c->exec_time;
-	if (bpf_map_update_elem(u->procs_fd, &key, &entry, BPF_ANY) == 0)
+	if (bpf_map_update_elem(u->procs_fd, &key, &entry, BPF_ANY) == 0) {
 		u->st.procs++;
+		procs_changed(u);
+	}
 }
 
 /* The exec the process's mappings are about to be read after, read
@@ -307,7 +324,7 @@ void uproc__sync(struct unwinder *u, struct procs *procs, pid_t tgid)
 	__u32 key = (__u32)tgid;
 
 	if (!alive && !(u->holds && u->holds(u->holds_arg, tgid))) {
-		bpf_map_delete_elem(u->procs_fd, &key);
+		delete_entry(u, key);
 		replace_files(u, tgid, NULL, 0);
 		return;
 	}
@@ -327,7 +344,7 @@ void uproc__sync(struct unwinder *u, struct procs *procs, pid_t tgid)
 	if (add_current(c, procs) == 0 && c->maps.n)
 		write_entry(u, c);	/* pending: synced again when the builds are done */
 	else
-		bpf_map_delete_elem(u->procs_fd, &key);	/* frame pointers, counted */
+		delete_entry(u, key);	/* frame pointers, counted */
 	p = replace_files(u, tgid, c->files, c->nfiles);
 	if (p) {
 		p->exec_time = c->exec_time;

@@ -56,6 +56,9 @@ struct unwinder_maps {
 	int files_fd;	/* unwind_files, the array of row maps */
 	int procs_fd;	/* unwind_procs */
 	int exec_fd;	/* exec_times, each entry stamped with its exec; -1: none */
+	/* the BPF side's count of changes to unwind_procs, moved after each
+	 * (a CPU's copy of an entry is kept while it stands); NULL: none */
+	volatile __u64 *procs_changes;
 };
 
 /* max_rows: the budget of rows loaded at once. files: the registry the

@@ -56,6 +56,7 @@ struct uproc {
 struct unwinder {
 	int procs_fd;
 	int exec_fd;			/* the BPF side's exec_times; -1: none */
+	volatile __u64 *procs_changes;	/* unwinder_maps' */
 	enum unwind_mode mode;
 	struct rowstore *rows;
 	struct builder *builder;
