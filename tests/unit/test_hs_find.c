@@ -21,6 +21,7 @@
 
 #include "hotspot/hs_code.h"
 #include "hotspot/hs_find.h"
+#include "procs/proc_mem.h"
 
 #define JAVA		"/usr/bin/java"
 #define CLASSES		"build/examples/java"		/* JavaChain.class */
@@ -68,14 +69,14 @@ static int read_tables(pid_t pid, struct hs_layout *l, enum hs_refusal *why)
 	struct hs_syms s;
 	int err = hs_find__proc(pid, &s);
 
-	return err ? err : hs_find__tables(hs_find__read_proc, &pid, &s, l, why);
+	return err ? err : hs_find__tables(proc_mem__read, &pid, &s, l, why);
 }
 
 static uint64_t peek(pid_t pid, uint64_t addr)
 {
 	uint64_t v = 0;
 
-	cr_assert_eq(hs_find__read_proc(&pid, addr, &v, sizeof(v)), 0, "read 0x%lx", addr);
+	cr_assert_eq(proc_mem__read(&pid, addr, &v, sizeof(v)), 0, "read 0x%lx", addr);
 	return v;
 }
 
@@ -104,7 +105,7 @@ Test(hs_find, real_jvm)
 	cr_assert(low && low < high, "code cache [0x%lx, 0x%lx)", low, high);
 	/* every code heap inside the code cache */
 	heaps = peek(pid, l.code_heaps);
-	cr_assert(!hs_find__read_proc(&pid, heaps + l.array_len, &n, sizeof(n)));
+	cr_assert(!proc_mem__read(&pid, heaps + l.array_len, &n, sizeof(n)));
 	cr_assert(n >= 1 && n <= 8, "%d code heaps", n);
 	for (int i = 0; i < n; i++) {
 		uint64_t heap = peek(pid, peek(pid, heaps + l.array_data) + 8 * (uint64_t)i);
@@ -248,7 +249,7 @@ Test(hs_find, code_blobs_named_as_the_vm_lists_them)
 	for (size_t i = 0; i < n; i++) {
 		uint64_t mid = ref[i].begin + (ref[i].end - ref[i].begin) / 2;
 
-		err = hs_code__blob(&l, hs_find__read_proc, &pid, mid, &b);
+		err = hs_code__blob(&l, proc_mem__read, &pid, mid, &b);
 		/* a method made not entrant may be freed since the list */
 		if (err == -ENOENT)
 			continue;
@@ -261,11 +262,11 @@ Test(hs_find, code_blobs_named_as_the_vm_lists_them)
 	}
 	/* the heaps walked block by block meet the chain's methods too */
 	chain_blobs = 0;
-	cr_expect_gt(hs_code__each_blob(&l, hs_find__read_proc, &pid, HS_BLOBS_MAX, count_chain,
+	cr_expect_gt(hs_code__each_blob(&l, proc_mem__read, &pid, HS_BLOBS_MAX, count_chain,
 					&chain_blobs), 100, "a JVM's stubs and adapters alone");
 	cr_expect_geq(chain_blobs, n / 2, "%d of JavaChain's %zu listed", chain_blobs, n);
 	/* the interpreter's code: a blob, no method */
-	err = hs_code__blob(&l, hs_find__read_proc, &pid,
+	err = hs_code__blob(&l, proc_mem__read, &pid,
 			    peek(pid, peek(pid, l.interp_code) + l.stubq_buffer) + 64, &b);
 	cr_assert_eq(err, 0);
 	cr_expect_str_eq(b.name, "Interpreter");

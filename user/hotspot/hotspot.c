@@ -14,6 +14,7 @@
 #include "hotspot/hs_find.h"
 #include "procs/procs.h"
 #include "profile/stats.h"
+#include "procs/proc_mem.h"
 
 enum hs_state {
 	HS_FOUND,	/* its libjvm's symbols read; its tables not yet */
@@ -127,7 +128,7 @@ static void read_tables(struct hotspot *hs, struct hs_proc *p)
 
 	if (p->refused_ns && now - p->refused_ns < HS_REFUSE_AFTER_NS)
 		return;
-	err = hs_find__tables(hs_find__read_proc, &p->tgid, &p->syms, &p->l, &why);
+	err = hs_find__tables(proc_mem__read, &p->tgid, &p->syms, &p->l, &why);
 	if (!err) {
 		p->state = HS_READY;
 	} else if (err == -EPROTO && !p->refused_ns) {
@@ -219,7 +220,7 @@ static void walk_heaps(struct hs_proc *p)
 	w.named = malloc(HS_BLOBS_MAX * sizeof(*w.named));
 	if (!w.named)
 		return;
-	err = hs_code__each_blob(&p->l, hs_find__read_proc, &p->tgid, HS_BLOBS_MAX, take_blob, &w);
+	err = hs_code__each_blob(&p->l, proc_mem__read, &p->tgid, HS_BLOBS_MAX, take_blob, &w);
 	p->walked_ns = now_ns();
 	p->walk_every_ns = (p->walked_ns - t0) * HS_WALK_SHARE;
 	if (p->walk_every_ns < HS_WALK_EVERY_NS)
@@ -279,7 +280,7 @@ static enum runtime_code hs_name_code(void *rt, pid_t tgid, uint64_t start_time,
 		return RUNTIME_CODE_NAMED;
 	}
 	/* code compiled since the last walk */
-	err = hs_code__blob(&p->l, hs_find__read_proc, &p->tgid, pc, &b);
+	err = hs_code__blob(&p->l, proc_mem__read, &p->tgid, pc, &b);
 	if (!err) {
 		snprintf(name, size, "%s", b.name);
 		return RUNTIME_CODE_NAMED;

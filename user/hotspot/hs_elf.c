@@ -6,7 +6,6 @@
 #include <gelf.h>
 #include <stddef.h>
 #include <string.h>
-#include <sys/uio.h>
 #include <unistd.h>
 
 #include "elf/elf_read.h"
@@ -128,18 +127,6 @@ int hs_find__proc(pid_t pid, struct hs_syms *out)
 	int err = maps_for_each_exec(pid, scan_line, &s);
 
 	return err < 0 ? err : s.err;
-}
-
-int hs_find__read_proc(void *arg, uint64_t addr, void *buf, size_t len)
-{
-	pid_t pid = *(const pid_t *)arg;
-	struct iovec local = { .iov_base = buf, .iov_len = len };
-	struct iovec remote = { .iov_base = (void *)(uintptr_t)addr, .iov_len = len };
-	ssize_t n = process_vm_readv(pid, &local, 1, &remote, 1, 0);
-
-	if (n < 0)
-		return -errno;
-	return (size_t)n == len ? 0 : -EFAULT;
 }
 
 int hs_find__read_cstr(hs_read_fn rd, void *arg, uint64_t addr, char name[HS_NAME_MAX])

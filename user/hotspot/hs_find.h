@@ -101,8 +101,6 @@ int hs_find__mapped(pid_t pid, uint64_t start, uint64_t end, uint64_t pgoff, str
  * Returns 0, -ENOENT (no libjvm), or -errno. */
 int hs_find__proc(pid_t pid, struct hs_syms *syms);
 
-/* process_vm_readv of the process whose pid *arg (a pid_t) is. */
-int hs_find__read_proc(void *arg, uint64_t addr, void *buf, size_t len);
 
 /* The NUL-ended string at addr into name, read a page at a time (a string
  * may end just before an unmapped page): 0; -ENAMETOOLONG past

@@ -4,7 +4,6 @@
 #include <gelf.h>
 #include <stdbool.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "elf/elf_read.h"
@@ -94,25 +93,11 @@ struct reading {
 	uint64_t blob, blob_size;	/* the embedded builtins' symbol and its size's */
 };
 
-static void find_loads(Elf *elf, struct reading *r)
+/* One symbol of .dynsym or .symtab: a wanted one's address noted. */
+static void note_symbol(const char *name, const GElf_Sym *sym, void *arg)
 {
-	size_t phnum;
-	GElf_Phdr ph;
+	struct reading *r = arg;
 
-	if (elf_getphdrnum(elf, &phnum))
-		return;
-	for (size_t i = 0; i < phnum && r->nloads < MAX_LOADS; i++) {
-		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
-			continue;
-		r->loads[r->nloads++] = (struct elf_load){
-			.off = ph.p_offset, .filesz = ph.p_filesz, .vaddr = ph.p_vaddr,
-			.memsz = ph.p_memsz, .exec = ph.p_flags & PF_X,
-		};
-	}
-}
-
-static void note_symbol(struct reading *r, const char *name, const GElf_Sym *sym)
-{
 	if (!strcmp(name, BLOB))
 		r->blob = sym->st_value;
 	else if (!strcmp(name, BLOB "size_"))	/* no size of its own: an int */
@@ -125,29 +110,6 @@ static void note_symbol(struct reading *r, const char *name, const GElf_Sym *sym
 	for (size_t i = 0; i < NWANTS; i++)
 		if (!strcmp(name + sizeof(V8DBG) - 1, wants[i].name))
 			r->addr[i] = sym->st_value;
-}
-
-/* The wanted symbols' addresses, from .dynsym or .symtab. */
-static void find_symbols(Elf *elf, struct reading *r)
-{
-	Elf_Scn *scn = NULL;
-	Elf_Data *data;
-	GElf_Shdr sh;
-	GElf_Sym sym;
-	const char *name;
-
-	while ((scn = elf_nextscn(elf, scn)) != NULL) {
-		if (!gelf_getshdr(scn, &sh) || (sh.sh_type != SHT_DYNSYM && sh.sh_type != SHT_SYMTAB) ||
-		    !sh.sh_entsize || elf_read__scn_data(scn, &sh, r->fsize, &data))
-			continue;
-		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
-			if (!gelf_getsym(data, (int)i, &sym) || !sym.st_value)
-				continue;
-			name = elf_strptr(elf, sh.sh_link, sym.st_name);
-			if (name)
-				note_symbol(r, name, &sym);
-		}
-	}
 }
 
 /* The 32-bit value at virtual address addr: from the file where a segment
@@ -260,22 +222,16 @@ bool v8_find__named(const char *path)
 int v8_find__elf(int fd, struct v8_layout *out)
 {
 	struct reading r = { .fd = fd };
-	struct stat st;
 	Elf *elf;
-	int err = -EINVAL;
+	int err;
 
 	memset(out, 0, sizeof(*out));
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || elf_version(EV_CURRENT) == EV_NONE)
-		return -EINVAL;
-	r.fsize = (uint64_t)st.st_size;
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	elf = elf_read__begin(fd, &r.fsize);
 	if (!elf)
 		return -EINVAL;
-	if (elf_kind(elf) == ELF_K_ELF) {
-		find_loads(elf, &r);
-		find_symbols(elf, &r);
-		err = !r.any ? -ENOENT : fill(&r, out);
-	}
+	r.nloads = elf_read__loads(elf, r.loads, MAX_LOADS);
+	elf_read__each_symbol(elf, r.fsize, note_symbol, &r);
+	err = !r.any ? -ENOENT : fill(&r, out);
 	elf_end(elf);
 	if (err)
 		memset(out, 0, sizeof(*out));
