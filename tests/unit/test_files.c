@@ -17,6 +17,7 @@
 #include <sys/sysmacros.h>
 
 #include "files/files.h"
+#include "files_fixtures.h"
 #include "leak_check.h"
 #include "procs/mapped_file.h"
 #include "procs/proc_maps.h"
@@ -27,35 +28,6 @@ TestSuite(files, .fini = check_leaks);
 /* A tgid far above pid_max, so /proc never answers for it. */
 #define FAKE	(1 << 30)
 
-struct found {
-	const char *want;	/* part of the path */
-	struct vma v;
-	char path[4096];
-};
-
-static int find_mapping(const struct maps_line *ml, void *ctx)
-{
-	struct found *f = ctx;
-
-	if (f->v.path || !strstr(ml->path, f->want))
-		return 0;
-	snprintf(f->path, sizeof(f->path), "%s", ml->path);
-	f->v = (struct vma){ .start = ml->start, .end = ml->end, .pgoff = ml->pgoff,
-			     .dev_major = ml->dev_major, .dev_minor = ml->dev_minor,
-			     .ino = ml->ino, .path = f->path };
-	return 0;
-}
-
-/* This process's executable mapping of a file whose path contains want. */
-static struct vma mapping_of(struct found *f, const char *want)
-{
-	memset(f, 0, sizeof(*f));
-	f->want = want;
-	cr_assert_eq(maps_for_each_exec(getpid(), find_mapping, f), 0);
-	cr_assert_not_null(f->v.path, "no executable mapping of %s", want);
-	return f->v;
-}
-
 static struct files *new_files(size_t max_bytes)
 {
 	struct files *fs = files__new(&(struct files_opts){ .inlines = false,
@@ -63,14 +35,6 @@ static struct files *new_files(size_t max_bytes)
 
 	cr_assert_not_null(fs);
 	return fs;
-}
-
-static struct files_stats stats(const struct files *fs)
-{
-	struct files_stats st;
-
-	files__stats(fs, &st);
-	return st;
 }
 
 Test(files, one_entry_per_identity_released_with_the_last_reference)

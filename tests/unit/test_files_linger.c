@@ -17,6 +17,7 @@
 #include <sys/sysmacros.h>
 
 #include "files/files.h"
+#include "files_fixtures.h"
 #include "leak_check.h"
 #include "procs/proc_maps.h"
 #include "procs/procs.h"
@@ -24,32 +25,6 @@
 TestSuite(files_linger, .fini = check_leaks);
 
 #define LINGER_NS	(60ull * 1000000000)	/* longer than any test */
-
-struct found {
-	struct vma v;
-	char path[4096];
-};
-
-static int find_exe(const struct maps_line *ml, void *ctx)
-{
-	struct found *f = ctx;
-
-	if (f->v.path || !strstr(ml->path, "test_files_linger"))
-		return 0;
-	snprintf(f->path, sizeof(f->path), "%s", ml->path);
-	f->v = (struct vma){ .start = ml->start, .end = ml->end, .pgoff = ml->pgoff,
-			     .dev_major = ml->dev_major, .dev_minor = ml->dev_minor,
-			     .ino = ml->ino, .path = f->path };
-	return 0;
-}
-
-static struct vma exe_mapping(struct found *f)
-{
-	memset(f, 0, sizeof(*f));
-	cr_assert_eq(maps_for_each_exec(getpid(), find_exe, f), 0);
-	cr_assert_not_null(f->v.path, "no executable mapping of this test");
-	return f->v;
-}
 
 static struct files *new_files(uint64_t linger_ns)
 {
@@ -59,19 +34,11 @@ static struct files *new_files(uint64_t linger_ns)
 	return fs;
 }
 
-static struct files_stats stats(const struct files *fs)
-{
-	struct files_stats st;
-
-	files__stats(fs, &st);
-	return st;
-}
-
 Test(files_linger, unmapped_entry_taken_again_with_its_symbols)
 {
 	struct files *fs = new_files(LINGER_NS);
 	struct found exe;
-	struct vma v = exe_mapping(&exe);
+	struct vma v = mapping_of(&exe, "test_files_linger");
 	struct file_entry *f = files__get(fs, getpid(), true, &v), *again;
 
 	cr_assert_not_null(f);
@@ -97,7 +64,7 @@ Test(files_linger, none_without_a_linger)
 {
 	struct files *fs = new_files(0);
 	struct found exe;
-	struct vma v = exe_mapping(&exe);
+	struct vma v = mapping_of(&exe, "test_files_linger");
 
 	files__put(fs, files__get(fs, getpid(), true, &v));
 	cr_expect_eq(stats(fs).lingering, 0);
@@ -109,7 +76,7 @@ Test(files_linger, linger_runs_out)
 {
 	struct files *fs = new_files(1000000);	/* 1 ms */
 	struct found exe;
-	struct vma v = exe_mapping(&exe);
+	struct vma v = mapping_of(&exe, "test_files_linger");
 
 	files__put(fs, files__get(fs, getpid(), true, &v));
 	cr_expect_eq(stats(fs).lingering, 1);
