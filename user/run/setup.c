@@ -117,6 +117,14 @@ static void proc_synced(void *arg, struct procs *procs, pid_t tgid)
 		early_walks__synced(r->early, tgid);
 }
 
+/* Lazy: a held stack's walk needs these mappings' tables (early_walks.h). */
+static void want_tables(void *arg, pid_t tgid, const __u64 *addrs, size_t n)
+{
+	struct run *r = arg;
+
+	unwinder__want(r->unwinder, r->procs, tgid, addrs, n);
+}
+
 /* A runtime's processes are found as the unwinder syncs their mappings. */
 static int start_runtimes(struct run *r)
 {
@@ -180,6 +188,8 @@ int run__start_tracking(struct run *r)
 		if (err)
 			return err;
 		unwinder__on_sync(r->unwinder, proc_synced, r);
+		if (r->early && lazy_tables(r->cfg))
+			early_walks__on_unasked(r->early, want_tables, r);
 		if (r->early) {
 			unwinder__hold_exited(r->unwinder, early_walks__holds, early_walks__settle,
 					      r->early);

@@ -103,6 +103,7 @@ static void add_map(struct proc_ctx *c, const struct ufile *f, const struct vma 
 	if (!f->ready) {
 		proc_entry__add(&c->maps, &(struct unwind_map){
 			.start = v->start, .end = v->end, .file = UNWIND_FILE_PENDING,
+			.flags = f->unasked ? UNWIND_MAP_UNASKED : 0,
 		});
 		return;
 	}
@@ -148,7 +149,7 @@ static int add_mapping(struct proc_ctx *c, const struct vma *v, bool alive)
 		ufile__put(c->u, f);
 		return -ENOMEM;
 	}
-	c->pending |= !f->ready;
+	c->pending |= !f->ready && !f->unasked;	/* waits only for a build under way */
 	add_map(c, f, v);
 	return 0;
 }

@@ -31,6 +31,10 @@ struct ufile {
 	__u32 slot;			/* unwind_map.file: a chunk's slot or UNWIND_FILE_* */
 	__u32 first, nrows;		/* its rows in that chunk */
 	bool ready;			/* its table was built (or could not be) */
+	bool unasked;			/* not built, not queued: lazy, until a sample's
+					 * walk needs it (unwinder__want()); else until
+					 * its process's share admits it */
+	bool wanted;			/* a sample's walk needs it: built at its next get */
 	bool usable;			/* its mappings go into process entries */
 	size_t refs;			/* process entries using it, + 1 when preloaded */
 	pid_t owner;			/* the process its build was started for (share.h) */
@@ -116,7 +120,9 @@ void resync__exited(struct unwinder *u, struct procs *procs);
  * without memory. A new file's table is built on the builder's thread
  * (urgent: ahead of the others queued) when p's share admits it (p NULL:
  * no process's, preloaded), else it is &u->over_share: until it is
- * ready, the processes that map it wait. */
+ * ready, the processes that map it wait. Lazy, a file is built only once
+ * a sample's walk wants it (unwinder__want()); till then it is unasked,
+ * neither opened nor built, and nobody waits for it. */
 struct ufile *ufile__get(struct unwinder *u, pid_t tgid, struct uproc *p, bool alive,
 			 const struct vma *v, bool urgent);
 
