@@ -175,6 +175,7 @@ void ufile__built(struct built *r, void *arg)
 	}
 	unwind_table__free(&r->table);
 	u->st.build_seconds += r->seconds;
+	f->build_ns = r->seconds > 0 ? (uint64_t)(r->seconds * 1e9) : 0;
 	f->ready = true;
 	if (!f->refs)	/* every process that wanted it went meanwhile */
 		f->idle_since = procs__now();
@@ -333,9 +334,24 @@ void ufile__put(struct unwinder *u, struct ufile *f)
 
 /* Files nobody has used for IDLE_LINGER_NS: their rows freed, forgotten.
  * The wait spares a rebuild when the same program runs again at once (a
- * script run in a loop, a compiler under make). */
-#define IDLE_LINGER_NS	2000000000ull
-#define SWEEP_EVERY_NS	500000000ull
+ * script run in a loop, a compiler under make). A table that was dear to
+ * build lingers longer, LINGER_PER_BUILD times its build, up to
+ * LINGER_MAX_NS: on a busy machine each clang started more than 2 s
+ * after the last rebuilt libLLVM's table (0.95 s) and libclang-cpp's
+ * (1.05 s), a fifth of the fleet agent's CPU. Lingering costs rows only,
+ * and an idle table is the first to go when a new one needs room
+ * (load_rows()). */
+#define IDLE_LINGER_NS		2000000000ull
+#define LINGER_PER_BUILD	100
+#define LINGER_MAX_NS		300000000000ull
+#define SWEEP_EVERY_NS		500000000ull
+
+static uint64_t linger_ns(const struct ufile *f)
+{
+	uint64_t more = f->build_ns * LINGER_PER_BUILD;
+
+	return IDLE_LINGER_NS + (more < LINGER_MAX_NS ? more : LINGER_MAX_NS);
+}
 
 void ufile__sweep(struct unwinder *u)
 {
@@ -347,7 +363,7 @@ void ufile__sweep(struct unwinder *u)
 	u->last_sweep = now;
 	for (f = u->tables; f; f = next) {
 		next = f->next;
-		if (!f->refs && (f->ready || f->unasked) && f->idle_since + IDLE_LINGER_NS <= now)
+		if (!f->refs && (f->ready || f->unasked) && f->idle_since + linger_ns(f) <= now)
 			release_file(u, f);
 	}
 	rowstore__tidy(u->rows);

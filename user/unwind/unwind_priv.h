@@ -39,6 +39,7 @@ struct ufile {
 	size_t refs;			/* process entries using it, + 1 when preloaded */
 	pid_t owner;			/* the process its build was started for (share.h) */
 	uint64_t idle_since;		/* CLOCK_MONOTONIC ns its last user went; 0: in use */
+	uint64_t build_ns;		/* what its build took (how long it lingers) */
 	struct file_stamp stamp;	/* the file's, to find the table again when
 					 * the registry let the file go meanwhile */
 };
