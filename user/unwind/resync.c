@@ -177,19 +177,48 @@ static int want_vma(const struct vma *v, bool alive, void *arg)
 	return w->left == 0;
 }
 
-size_t unwinder__want(struct unwinder *u, struct procs *procs, pid_t tgid, const __u64 *addrs,
-		      size_t n)
+/* The unasked files of tgid's mappings holding addrs marked wanted;
+ * returns how many. */
+static size_t mark_wanted(struct unwinder *u, struct procs *procs, pid_t tgid,
+			  const __u64 *addrs, size_t n)
 {
 	struct want_ctx w = { .addrs = addrs, .n = n < MAX_UNWIND_MAPS ? n : MAX_UNWIND_MAPS };
 
-	if (!u->lazy || !uproc__find(u, tgid))
-		return 0;
 	w.left = w.n;
 	procs__for_each_vma_newest(procs, tgid, want_vma, &w);
+	u->st.files_wanted += w.asked;
+	return w.asked;
+}
+
+size_t unwinder__want(struct unwinder *u, struct procs *procs, pid_t tgid, const __u64 *addrs,
+		      size_t n)
+{
+	size_t asked;
+
+	if (!u->lazy || !uproc__find(u, tgid))
+		return 0;
+	asked = mark_wanted(u, procs, tgid, addrs, n);
 	/* written again at once, whatever was asked: an entry written
 	 * before another process's walk had the file built says "unasked"
 	 * still, and the copy would ask again at every try */
 	uproc__sync(u, procs, tgid);
-	u->st.files_wanted += w.asked;
-	return w.asked;
+	return asked;
+}
+
+size_t unwinder__sampled(struct unwinder *u, struct procs *procs, pid_t tgid,
+			 const uint64_t *ips, size_t n)
+{
+	struct uproc *p = u->lazy ? uproc__find(u, tgid) : NULL;
+	__u64 at[MAX_UNWIND_MAPS];
+	size_t asked, i;
+
+	if (!p || !p->unasked)
+		return 0;
+	/* a return address points after its call: the call is the byte before */
+	for (i = 0; i < n && i < MAX_UNWIND_MAPS; i++)
+		at[i] = i ? ips[i] - 1 : ips[i];
+	asked = mark_wanted(u, procs, tgid, at, i);
+	if (asked)
+		uproc__sync(u, procs, tgid);
+	return asked;
 }

@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 #include <linux/types.h>
 #include "bpf/profile.h"
@@ -92,6 +93,15 @@ void unwinder__set_lazy(struct unwinder *u, const struct unwind_asks *asks);
  * builds, and its copies with them). Returns how many files were asked. */
 size_t unwinder__want(struct unwinder *u, struct procs *procs, pid_t tgid, const __u64 *addrs,
 		      size_t n);
+
+/* Lazy: the same for the frames of a drained stack of tgid (ips,
+ * innermost first, at most MAX_UNWIND_MAPS looked at), for the samples no copy was kept of (a
+ * runtime's process: its frames are read at the sample or never; the
+ * ring full): the files they crossed get their tables for the next
+ * interval's. Cheap for a process with no unasked file; its entry is
+ * written again only when a file was asked. */
+size_t unwinder__sampled(struct unwinder *u, struct procs *procs, pid_t tgid,
+			 const uint64_t *ips, size_t n);
 
 /* fn(arg, procs, tgid) runs for every process synced, after its tables:
  * others that follow a process's mappings (Python) ride on the same changes. */

@@ -54,6 +54,7 @@ struct uproc {
 	bool deferred;			/* refused a table by its share: synced again later */
 	bool hurried;			/* its samples wait: its builds were made urgent */
 	bool exited;			/* gone, its entry kept while holds() says so */
+	bool unasked;			/* its entry has a mapping whose file is unasked */
 	struct share share;		/* its share of the table work */
 	uint64_t share_exec;		/* the exec stamp its share is kept for */
 };
