@@ -194,8 +194,14 @@ struct unwind_map {
 	__u32 file;		/* slot in unwind_files, or UNWIND_FILE_* */
 	__u32 nrows;
 	__u32 first;		/* the file's first row in that chunk */
-	__u32 pad;
+	__u32 flags;		/* UNWIND_MAP_*: user space's notes; the BPF side ignores them */
 };
+
+/* unwind_map.flags: the mapping's file (UNWIND_FILE_PENDING) has no table
+ * because no sample has asked for one yet (lazy tables, fleet mode): not
+ * being built, so a copied stack does not wait for it unless its walk
+ * needs it (user/unwind/replay.h, replay__unasked) */
+#define UNWIND_MAP_UNASKED	1u
 
 /* unwind_proc.walk_flags, the walk's notes in the BPF side's per-CPU copy */
 #define WALK_NOT_LOADED		1u	/* crossed a file whose rows did not fit */

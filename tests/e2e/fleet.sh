@@ -51,7 +51,10 @@ echo "== fleet mode over the machine: tables for the processes sampled, when fir
 # over 10 minutes. Now a process gets them when a sample of it asks; a
 # one-shot -a run still builds them all at once (true stacks from the
 # first sample). nofp_chain has no frame pointers: only its tables unwind
-# it to main.
+# it to main. It maps a library it never calls (LD_PRELOAD): no sample
+# passes through it, so it gets no table (a file's is built when a walk
+# needs it: the file holding a sampled pc, or one the copied stack points
+# into).
 # asked_for JSON: "entries asked" of the unwinder's tables (--stats, or the
 # index's last line)
 asked_for() { tail -1 "$1" | jq -r '.unwind_tables | "\(.process_entries) \(.asked_by_a_sample)"'; }
@@ -63,18 +66,24 @@ CG=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)/bpfprof-lazy-$$
 mkdir "$CG" || fail "lazy: cannot make a cgroup v2 at $CG"
 idle=()
 for _ in $(seq 20); do sleep 60 & idle+=($!); echo $! >"$CG/cgroup.procs"; done
-"$EX/nofp_chain" 8 & np=$!
+LD_PRELOAD="$EX/libnofp_fleet.so" "$EX/nofp_chain" 8 & np=$!
 echo "$np" >"$CG/cgroup.procs"
 sleep 0.3
 "$BPFPROF" -F 99 --interval 1 --output-dir "$D" -d 4 --cgroup "$CG" 2>"$T/lazy.err"
 check "lazy run: exit 0" [ $? -eq 0 ]
 read -r entries asked <<<"$(asked_for "$D/bpfprof-intervals.log")"
+# every table built (rows, frame pointers, no CFI): the preloaded libc and
+# ld.so, the vDSO and nofp_chain's; libnofp_fleet.so's as well before
+built=$(tail -1 "$D/bpfprof-intervals.log" |
+	jq -r '.unwind_tables | .files_loaded + .files_by_frame_pointers + .files_without_cfi')
 "$BPFPROF" -F 99 -a -d 1 -o "$T/eager.folded" --stats "$T/eager.json" 2>"$T/eager.err"
 read -r eager_entries eager_asked <<<"$(asked_for "$T/eager.json")"
 kill "$np" "${idle[@]}" 2>/dev/null; wait "$np" "${idle[@]}" 2>/dev/null
 rmdir "$CG"
 check "lazy: entries asked for by samples ($asked), none for the 20 idle processes beside it ($entries entries)" \
 	all [ "${asked:-0}" -ge 1 ] -- [ "${entries:-999}" -lt 20 ]
+check "lazy: no table for the library nofp_chain maps and never calls ($built tables built <= 4)" \
+	all [ -n "$built" ] -- [ "${built:-9}" -le 4 ]
 check "one-shot -a: every process's entry at start, none asked ($eager_entries entries, $eager_asked asked)" \
 	all [ "${eager_asked:-1}" -eq 0 ] -- [ "${eager_entries:-0}" -ge 21 ]
 # Its first sample asks for its tables, built at the next drain; from the

@@ -427,3 +427,47 @@ Test(replay, a_run_past_the_cap_by_lookups)
 	replay_rows__free(m.rows);
 	close_maps(&m, rows_fd);
 }
+
+/* Lazy tables: the unasked files a copy's walk may cross are the one
+ * holding its pc and those its words from sp up point into (not a dead
+ * frame's below sp, not a file nothing points into, not a built one); an
+ * unasked file is no build being waited for, an asked one is. */
+Test(replay, unasked_files_the_copy_points_into)
+{
+	struct replay_maps m = entry_maps();
+	struct early_stack *e = copy(0x401010, SP + 0x40);
+	struct unwind_proc pr = { .nmaps = 5 };
+	__u32 tgid = 1234, owner = 0;
+	__u64 exec_time = 500, starts[MAX_UNWIND_MAPS];
+	const __u64 at[] = { 0x400000, 0x500000, 0x600000, 0x700000, 0x800000 };
+
+	for (int i = 0; i < 5; i++)
+		pr.maps[i] = (struct unwind_map){ .start = at[i], .end = at[i] + 0x10000,
+			.file = UNWIND_FILE_PENDING, .flags = UNWIND_MAP_UNASKED };
+	pr.maps[4].file = 0;			/* built: rows */
+	pr.maps[4].flags = 0;
+	pr.maps[4].nrows = 4;
+	pr.exec_time = exec_time;
+	e->key.tgid = tgid;
+	e->key.exec_time = exec_time;
+	cr_assert_eq(bpf_map_update_elem(m.exec_fd, &tgid, &exec_time, BPF_ANY), 0);
+	cr_assert_eq(bpf_map_update_elem(m.procs_fd, &tgid, &pr, BPF_ANY), 0);
+	put(e, SP + 0x48, 0x500123);		/* a return address into the second */
+	put(e, SP + 0x50, 0x500456);		/* ... named once */
+	put(e, SP - 0x20, 0x600123);		/* a dead frame's, below sp */
+	put(e, SP + 0x58, 0x800123);		/* into the built one */
+	cr_assert_eq(replay__unasked(&m, e, &owner, starts, MAX_UNWIND_MAPS), 2);
+	cr_assert_eq(owner, tgid);
+	cr_assert_eq(starts[0], 0x400000, "the pc's file first");
+	cr_assert_eq(starts[1], 0x500000);
+	cr_assert_eq(replay__unasked(&m, e, &owner, starts, 1), 1, "at most max");
+	cr_assert(replay__ready(&m, e), "no build under way: nothing to wait for");
+	pr.maps[1].flags = 0;			/* asked: being built */
+	cr_assert_eq(bpf_map_update_elem(m.procs_fd, &tgid, &pr, BPF_ANY), 0);
+	cr_assert_not(replay__ready(&m, e), "a table it asked for being built");
+	cr_assert_eq(replay__unasked(&m, e, &owner, starts, MAX_UNWIND_MAPS), 1);
+	cr_assert_eq(starts[0], 0x400000);
+	close(m.procs_fd);
+	close(m.exec_fd);
+	free(e);
+}

@@ -123,12 +123,65 @@ static void size_sizeless(struct elf_syms *es)
 	}
 }
 
+/* One stable pass of a radix sort: src by the byte at shift into dst.
+ * False when every symbol has the same byte there (nothing moved). */
+static bool radix_pass(const struct esym *src, struct esym *dst, size_t n, unsigned int shift)
+{
+	size_t count[256] = { 0 }, at = 0;
+
+	for (size_t i = 0; i < n; i++)
+		count[(src[i].start >> shift) & 255]++;
+	if (count[(src[0].start >> shift) & 255] == n)
+		return false;
+	for (int b = 0; b < 256; b++) {
+		size_t c = count[b];
+
+		count[b] = at;
+		at += c;
+	}
+	for (size_t i = 0; i < n; i++)
+		dst[count[(src[i].start >> shift) & 255]++] = src[i];
+	return true;
+}
+
+/* By address, then the preferred alias first (sym_cmp's order): a radix
+ * sort by start, then each run of aliases by sym_cmp. qsort_r() over all
+ * of them, sym_cmp called through a pointer n log n times, was a tenth of
+ * a fleet agent's CPU on a busy machine (each read of libLLVM's or
+ * libjvm's symbols, read again when the symbol budget let them go).
+ * Without memory for the second array, qsort_r() as before. */
+static void sort_syms(struct elf_syms *es)
+{
+	size_t n = es->nr_syms, i, run;
+	struct esym *tmp = malloc(n * sizeof(*tmp)), *src = es->syms, *dst = tmp, *t;
+
+	if (!tmp) {
+		qsort_r(es->syms, n, sizeof(*es->syms), sym_cmp, es->names);
+		return;
+	}
+	for (unsigned int shift = 0; shift < 64; shift += 8)
+		if (radix_pass(src, dst, n, shift)) {
+			t = src;
+			src = dst;
+			dst = t;
+		}
+	if (src != es->syms)
+		memcpy(es->syms, src, n * sizeof(*tmp));
+	free(tmp);
+	for (i = 0; i < n; i += run) {
+		for (run = 1; i + run < n && es->syms[i + run].start == es->syms[i].start; run++)
+			;
+		if (run > 1)
+			qsort_r(es->syms + i, run, sizeof(*es->syms), sym_cmp, es->names);
+	}
+}
+
 void elf_syms_aliases__finish(struct elf_syms *es)
 {
 	struct esym *shrunk;
 
 	if (es->nr_syms > 1)
-		qsort_r(es->syms, es->nr_syms, sizeof(*es->syms), sym_cmp, es->names);
+		sort_syms(es);
 	dedupe(es);
 	size_sizeless(es);
 	/* Aliases and dropped names leave slack; a failed shrink keeps it. */

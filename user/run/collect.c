@@ -38,6 +38,8 @@ struct collector {
 	struct ksyms_loader *ks_loader;	/* reading kallsyms while we sample */
 	struct runtimes *rts;		/* NULL: no runtimes' frames */
 	struct early_walks *early;	/* NULL: no stacks copied early */
+	void (*sampled)(void *arg, const struct drained *d);	/* NULL: none */
+	void *sampled_arg;
 	struct cgroup_paths *cgroups;	/* names the cgroups samples ran in */
 	enum group_by group_by;
 	size_t max_cgroups;
@@ -154,6 +156,13 @@ void collector__set_early(struct collector *c, struct early_walks *early)
 	c->early = early;
 }
 
+void collector__on_drained(struct collector *c, void (*fn)(void *arg, const struct drained *d),
+			   void *arg)
+{
+	c->sampled = fn;
+	c->sampled_arg = arg;
+}
+
 void collector__set_labels(struct collector *c, unsigned int labels, enum group_by by,
 			  size_t max_cgroups)
 {
@@ -247,6 +256,8 @@ int collector__collect(struct collector *c, struct profile **out, struct flip_ti
 		profile__free(p);
 		return err;
 	}
+	if (c->sampled)
+		c->sampled(c->sampled_arg, &d);
 	load_ksyms(c);
 	runtimes__stats(c->rts, &p->stats);	/* reads what the names need first */
 	err = resolve__drained(&d, c->ks, c->sz, c->rts, session__tracks_exec(c->session), p);

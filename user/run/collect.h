@@ -41,6 +41,12 @@ void collector__set_runtimes(struct collector *c, struct runtimes *rts);
 struct early_walks;
 void collector__set_early(struct collector *c, struct early_walks *early);
 
+/* fn(arg, d) sees each collect's drained samples before they are named
+ * (lazy tables: the files their walks crossed, unwind.h). */
+struct drained;
+void collector__on_drained(struct collector *c, void (*fn)(void *arg, const struct drained *d),
+			   void *arg);
+
 /* When the BPF side's generation flipped: one interval's end, the next
  * one's start. */
 struct flip_time {

@@ -27,6 +27,8 @@ struct early_walks {
 	uint64_t stops[2][STAT_MAX];	/* the walks' ends, per generation */
 	uint64_t retry_at;		/* CLOCK_MONOTONIC ns: every held stack tried again */
 	uint64_t tidy_at;		/* ... the rows kept mapped, unused since, let go */
+	void (*want)(void *arg, pid_t tgid, const __u64 *addrs, size_t n);
+	void *want_arg;
 };
 
 static void walk(struct early_walks *w, const struct early_stack *e)
@@ -53,11 +55,32 @@ static void walk_now(const struct early_stack *e, void *arg)
 	walk(arg, e);
 }
 
+/* Lazy tables: the files e's walk may cross that no sample asked for yet
+ * are asked for now; true when any was (e waits for them). */
+static bool asks_tables(struct early_walks *w, const struct early_stack *e)
+{
+	__u64 at[MAX_UNWIND_MAPS];
+	__u32 owner;
+	size_t n = w->want ? replay__unasked(&w->maps, e, &owner, at, MAX_UNWIND_MAPS) : 0;
+
+	if (n)
+		w->want(w->want_arg, (pid_t)owner, at, n);
+	return n > 0;
+}
+
+void early_walks__on_unasked(struct early_walks *w,
+			     void (*want)(void *arg, pid_t tgid, const __u64 *addrs, size_t n),
+			     void *arg)
+{
+	w->want = want;
+	w->want_arg = arg;
+}
+
 static bool walk_if_ready(const struct early_stack *e, void *arg)
 {
 	struct early_walks *w = arg;
 
-	if (!replay__ready(&w->maps, e))
+	if (asks_tables(w, e) || !replay__ready(&w->maps, e))
 		return false;
 	walk(w, e);
 	return true;
@@ -70,7 +93,7 @@ static bool walk_if_settled(const struct early_stack *e, void *arg)
 {
 	struct early_walks *w = arg;
 
-	if (!replay__ready(&w->maps, e) && !replay__no_entry(&w->maps, e))
+	if (asks_tables(w, e) || (!replay__ready(&w->maps, e) && !replay__no_entry(&w->maps, e)))
 		return false;
 	walk(w, e);
 	return true;
@@ -181,7 +204,7 @@ static bool walk_if_final(const struct early_stack *e, void *arg)
 {
 	struct early_walks *w = arg;
 
-	if (replay__parent_pending(&w->maps, e))
+	if (asks_tables(w, e) || replay__parent_pending(&w->maps, e))
 		return false;
 	walk(w, e);
 	return true;

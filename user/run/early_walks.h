@@ -26,6 +26,14 @@ struct session;
 int early_walks__new(const struct session *s, enum unwind_mode mode, struct procs *procs,
 		     struct early_walks **out);
 
+/* Lazy tables: before a held stack is walked, want(arg, tgid, addrs, n)
+ * is told the mappings (by an address in each) whose files its walk may
+ * cross and no sample asked a table for yet (replay__unasked()); the
+ * stack then waits for them (unwinder__want() writes the entry again). */
+void early_walks__on_unasked(struct early_walks *w,
+			     void (*want)(void *arg, pid_t tgid, const __u64 *addrs, size_t n),
+			     void *arg);
+
 /* Readable (poll) when the ring holds stacks. */
 int early_walks__fd(const struct early_walks *w);
 

@@ -17,6 +17,7 @@
 #include "run/run_state.h"
 #include "sampling/session.h"
 #include "run/signals.h"
+#include "sampling/drain.h"
 #include "procs/tracker.h"
 #include "unwind/unwind.h"
 
@@ -117,6 +118,29 @@ static void proc_synced(void *arg, struct procs *procs, pid_t tgid)
 		early_walks__synced(r->early, tgid);
 }
 
+/* Lazy: a held stack's walk needs these mappings' tables (early_walks.h). */
+static void want_tables(void *arg, pid_t tgid, const __u64 *addrs, size_t n)
+{
+	struct run *r = arg;
+
+	unwinder__want(r->unwinder, r->procs, tgid, addrs, n);
+}
+
+/* Lazy: the files the drained samples' walks crossed that no copy asked
+ * for (a runtime's process is never copied) get their tables. */
+static void sampled_tables(void *arg, const struct drained *d)
+{
+	struct run *r = arg;
+
+	for (size_t i = 0; i < d->n; i++) {
+		const struct raw_stack *us = d->recs[i].ustack;
+
+		if (us && us->nr)
+			unwinder__sampled(r->unwinder, r->procs, (pid_t)d->recs[i].key.tgid, us->ips,
+					  us->nr);
+	}
+}
+
 /* A runtime's processes are found as the unwinder syncs their mappings. */
 static int start_runtimes(struct run *r)
 {
@@ -180,6 +204,8 @@ int run__start_tracking(struct run *r)
 		if (err)
 			return err;
 		unwinder__on_sync(r->unwinder, proc_synced, r);
+		if (r->early && lazy_tables(r->cfg))
+			early_walks__on_unasked(r->early, want_tables, r);
 		if (r->early) {
 			unwinder__hold_exited(r->unwinder, early_walks__holds, early_walks__settle,
 					      r->early);
@@ -261,6 +287,8 @@ int run__start(struct run *r)
 		return -ENOMEM;
 	collector__set_runtimes(r->collector, r->rts);
 	collector__set_early(r->collector, r->early);
+	if (r->unwinder && lazy_tables(r->cfg))
+		collector__on_drained(r->collector, sampled_tables, r);
 	collector__set_labels(r->collector, r->cfg->labels, r->cfg->group_by, r->cfg->max_cgroups);
 	if (r->unwinder && r->have_cmd)
 		run__preload_command(r);

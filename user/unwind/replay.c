@@ -276,10 +276,13 @@ bool replay__no_entry(const struct replay_maps *m, const struct early_stack *e)
 	return bpf_map_lookup_elem(m->procs_fd, &tgid, &entry) && errno == ENOENT;
 }
 
+/* A file of the entry's is being built (an unasked one is not: nothing
+ * waits for it unless replay__unasked() names it). */
 static bool has_pending(const struct unwind_proc *entry)
 {
 	for (__u32 i = 0; i < entry->nmaps; i++)
-		if (entry->maps[i].file == UNWIND_FILE_PENDING)
+		if (entry->maps[i].file == UNWIND_FILE_PENDING &&
+		    !(entry->maps[i].flags & UNWIND_MAP_UNASKED))
 			return true;
 	return false;
 }
@@ -298,6 +301,54 @@ bool replay__parent_pending(const struct replay_maps *m, const struct early_stac
 	__u32 owner;
 
 	return read_entry(m, e, &entry, &owner) && owner != e->key.tgid && has_pending(&entry);
+}
+
+/* ---- what a walk needs built ---------------------------------------------- */
+
+/* The entry's mapping holding pc, if its file is unasked: its start into
+ * starts (once), *n grown. */
+static void note_unasked(const struct unwind_proc *entry, __u64 pc, __u64 *starts, size_t *n,
+			 size_t max)
+{
+	const struct addr_view v = ADDR_VIEW_ENDS(entry->maps, entry->nmaps, start, end);
+	size_t i = addr_view__find(&v, pc);
+
+	if (i == ADDR_NONE || !(entry->maps[i].flags & UNWIND_MAP_UNASKED))
+		return;
+	for (size_t k = 0; k < *n; k++)
+		if (starts[k] == entry->maps[i].start)
+			return;
+	if (*n < max)
+		starts[(*n)++] = entry->maps[i].start;
+}
+
+static bool any_unasked(const struct unwind_proc *entry)
+{
+	for (__u32 i = 0; i < entry->nmaps; i++)
+		if (entry->maps[i].flags & UNWIND_MAP_UNASKED)
+			return true;
+	return false;
+}
+
+size_t replay__unasked(const struct replay_maps *m, const struct early_stack *e, __u32 *owner,
+		       __u64 *starts, size_t max)
+{
+	struct unwind_proc entry;
+	size_t n = 0;
+	/* from the stack pointer up: below it are dead frames' words */
+	__u64 word, off = e->sp > e->base ? (e->sp - e->base) & ~7ull : 0;
+
+	if (!read_entry(m, e, &entry, owner) || !any_unasked(&entry))
+		return 0;
+	note_unasked(&entry, e->ip, starts, &n, max);
+	/* every aligned word of the copy that points into such a mapping: a
+	 * superset of the return addresses the walk can reach (it reads no
+	 * further than the copy), so one round of builds serves it */
+	for (; off + sizeof(word) <= e->len && n < max; off += sizeof(word)) {
+		memcpy(&word, e->stack + off, sizeof(word));
+		note_unasked(&entry, word - 1, starts, &n, max);
+	}
+	return n;
 }
 
 /* Maps the pages holding rows [first, first + nrows) of the chunk of

@@ -38,11 +38,21 @@ void replay_rows__tidy(struct replay_rows *rows);
 void replay_rows__free(struct replay_rows *rows);
 
 /* Whether e's process has an entry now that describes the image the
- * sample was taken in, with no file's table still being built: the walk
- * is as good as it will get. A copy taken between a fork and the child's
- * exec is walked by its parent's entry, while the parent has not exec'd
- * since the fork (the child ran the parent's image then). */
+ * sample was taken in, with no file's table still being built (an unasked
+ * one aside: replay__unasked()): the walk is as good as it will get. A
+ * copy taken between a fork and the child's exec is walked by its
+ * parent's entry, while the parent has not exec'd since the fork (the
+ * child ran the parent's image then). */
 bool replay__ready(const struct replay_maps *m, const struct early_stack *e);
+
+/* Lazy tables: the mappings of the entry e is walked by (*owner's) whose
+ * files no sample asked a table for yet (UNWIND_MAP_UNASKED) and that e's
+ * walk may cross: the one holding its pc, and each one a word of the copy
+ * points into (a superset of the return addresses the walk can reach).
+ * Their starts into starts, at most max; returns how many (0: none, or no
+ * entry). */
+size_t replay__unasked(const struct replay_maps *m, const struct early_stack *e, __u32 *owner,
+		       __u64 *starts, size_t max);
 
 /* Whether e is walked by its parent's entry (as above) and that entry
  * still has a file whose table is being built: a copy its own process's

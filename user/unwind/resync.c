@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* Which processes are synced again, and when (unwind_priv.h): those whose
  * builds are done, those a share deferred, those whose samples wait (their
- * builds hurried), those kept past their exit. Each picks processes on a
+ * builds hurried), those kept past their exit, those whose copied stacks
+ * want a file's table (lazy: unwinder__want()). Each picks processes on a
  * walk of the tree, then syncs them (uproc__sync), since a sync may change
  * the tree. */
 #include <search.h>
 #include <stdlib.h>
 
 #include "base/grow.h"
+#include "files/files.h"
 #include "procs/procs.h"
 #include "unwind/builder.h"
 #include "unwind/unwind_priv.h"
@@ -97,7 +99,7 @@ void resync__hurry(struct unwinder *u)
 			continue;
 		p->hurried = true;
 		for (size_t f = 0; f < p->nfiles; f++)
-			if (!p->files[f]->ready)
+			if (!p->files[f]->ready && !p->files[f]->unasked)
 				builder__hurry(u->builder, p->files[f]);
 	}
 	free(w.tgids);
@@ -146,3 +148,77 @@ void resync__exited(struct unwinder *u, struct procs *procs)
 	free(w.tgids);
 }
 
+
+/* ---- wants: the files a sample's walk needs ------------------------------ */
+
+struct want_ctx {
+	const __u64 *addrs;
+	bool done[MAX_UNWIND_MAPS];	/* its mapping found (the newest covering it) */
+	size_t n, left;
+	size_t asked;			/* files wanted now */
+};
+
+static int want_vma(const struct vma *v, bool alive, void *arg)
+{
+	struct want_ctx *w = arg;
+	struct ufile *f = v->file ? v->file->unwind : NULL;
+
+	(void)alive;
+	for (size_t i = 0; i < w->n; i++) {
+		if (w->done[i] || w->addrs[i] < v->start || w->addrs[i] >= v->end)
+			continue;
+		w->done[i] = true;
+		w->left--;
+		if (f && f->unasked && !f->wanted) {
+			f->wanted = true;
+			w->asked++;
+		}
+	}
+	return w->left == 0;
+}
+
+/* The unasked files of tgid's mappings holding addrs marked wanted;
+ * returns how many. */
+static size_t mark_wanted(struct unwinder *u, struct procs *procs, pid_t tgid,
+			  const __u64 *addrs, size_t n)
+{
+	struct want_ctx w = { .addrs = addrs, .n = n < MAX_UNWIND_MAPS ? n : MAX_UNWIND_MAPS };
+
+	w.left = w.n;
+	procs__for_each_vma_newest(procs, tgid, want_vma, &w);
+	u->st.files_wanted += w.asked;
+	return w.asked;
+}
+
+size_t unwinder__want(struct unwinder *u, struct procs *procs, pid_t tgid, const __u64 *addrs,
+		      size_t n)
+{
+	size_t asked;
+
+	if (!u->lazy || !uproc__find(u, tgid))
+		return 0;
+	asked = mark_wanted(u, procs, tgid, addrs, n);
+	/* written again at once, whatever was asked: an entry written
+	 * before another process's walk had the file built says "unasked"
+	 * still, and the copy would ask again at every try */
+	uproc__sync(u, procs, tgid);
+	return asked;
+}
+
+size_t unwinder__sampled(struct unwinder *u, struct procs *procs, pid_t tgid,
+			 const uint64_t *ips, size_t n)
+{
+	struct uproc *p = u->lazy ? uproc__find(u, tgid) : NULL;
+	__u64 at[MAX_UNWIND_MAPS];
+	size_t asked, i;
+
+	if (!p || !p->unasked)
+		return 0;
+	/* a return address points after its call: the call is the byte before */
+	for (i = 0; i < n && i < MAX_UNWIND_MAPS; i++)
+		at[i] = i ? ips[i] - 1 : ips[i];
+	asked = mark_wanted(u, procs, tgid, at, i);
+	if (asked)
+		uproc__sync(u, procs, tgid);
+	return asked;
+}

@@ -36,8 +36,7 @@ static struct ufile *oldest_idle(struct unwinder *u)
 	struct ufile *f, *oldest = NULL;
 
 	for (f = u->tables; f; f = f->next)
-		if (!f->refs && f->ready && f->slot != UNWIND_FILE_FP &&
-		    f->slot != UNWIND_FILE_NOT_LOADED &&
+		if (!f->refs && f->ready && UNWIND_FILE_HAS_ROWS(f->slot) &&
 		    (!oldest || f->idle_since < oldest->idle_since))
 			oldest = f;
 	return oldest;
@@ -108,7 +107,7 @@ static void release_file(struct unwinder *u, struct ufile *f)
 
 	if (UNWIND_FILE_HAS_ROWS(f->slot) && p)
 		p->share.rows -= p->share.rows < f->nrows ? p->share.rows : f->nrows;
-	if (f->slot != UNWIND_FILE_FP && f->slot != UNWIND_FILE_NOT_LOADED) {
+	if (f->ready && UNWIND_FILE_HAS_ROWS(f->slot)) {
 		rowstore__drop(u->rows, &(struct row_place){ .slot = f->slot, .first = f->first },
 			       f->nrows);
 		u->st.files_dropped++;
@@ -136,7 +135,8 @@ void ufile__released(void *arg, void *table)
 	f->entry = NULL;
 }
 
-/* A table the registry let go, of the file with this stamp. */
+/* A table the registry let go, of the file with this stamp, built (one
+ * still on the builder's thread is left to finish and linger). */
 static struct ufile *find_released(struct unwinder *u, const struct file_stamp *st)
 {
 	struct ufile *f;
@@ -144,7 +144,7 @@ static struct ufile *find_released(struct unwinder *u, const struct file_stamp *
 	if (!st->known)
 		return NULL;
 	for (f = u->tables; f; f = f->next)
-		if (!f->entry && f->stamp.known && f->stamp.dev == st->dev &&
+		if (!f->entry && f->ready && f->stamp.known && f->stamp.dev == st->dev &&
 		    f->stamp.ino == st->ino && f->stamp.size == st->size &&
 		    f->stamp.mtime_ns == st->mtime_ns)
 			return f;
@@ -175,6 +175,7 @@ void ufile__built(struct built *r, void *arg)
 	}
 	unwind_table__free(&r->table);
 	u->st.build_seconds += r->seconds;
+	f->build_ns = r->seconds > 0 ? (uint64_t)(r->seconds * 1e9) : 0;
 	f->ready = true;
 	if (!f->refs)	/* every process that wanted it went meanwhile */
 		f->idle_since = procs__now();
@@ -235,61 +236,91 @@ static bool admitted(struct unwinder *u, struct uproc *p)
 	return false;
 }
 
-struct ufile *ufile__get(struct unwinder *u, pid_t tgid, struct uproc *p, bool alive,
-			 const struct vma *v, bool urgent)
+/* f takes over the table r of the same file, which the registry had let
+ * go (lingering): its rows stay loaded, nothing is built. */
+static void adopt(struct unwinder *u, struct ufile *f, struct ufile *r)
 {
-	struct file_entry *e = v->file;
-	struct ufile *f = e->unwind;
-	struct file_stamp stamp;
-	int fd;
+	f->es = r->es;
+	f->slot = r->slot;
+	f->first = r->first;
+	f->nrows = r->nrows;
+	f->ready = r->ready;
+	f->usable = r->usable;
+	f->owner = r->owner;
+	f->stamp = r->stamp;
+	f->unasked = false;
+	r->es = NULL;
+	r->slot = UNWIND_FILE_FP;	/* its rows are f's now */
+	release_file(u, r);
+	u->st.files_reused++;
+}
 
-	if (f) {
-		/* idle since its last user went (lingering), and taken again */
-		if (!f->refs && f->idle_since)
-			u->st.files_reused++;
-		f->refs++;
-		f->idle_since = 0;
-		return f;
-	}
+/* f's table built (queued on the builder's thread), or found again when
+ * the registry let the same file go meanwhile. Returns f; or, when p's
+ * share refuses a new table, &u->over_share in f's place (f is put). */
+static struct ufile *start_build(struct unwinder *u, struct ufile *f, pid_t tgid, struct uproc *p,
+				 bool alive, const struct vma *v, bool urgent)
+{
 	/* the registry's own: a file of another mount namespace kept open */
-	fd = files__open(u->files, e, tgid, alive, v);
-	stamp = fd >= 0 ? file_stamp__of(fd) : (struct file_stamp){ .known = false };
-	f = find_released(u, &stamp);
-	if (f) {
+	int fd = files__open(u->files, f->entry, tgid, alive, v);
+	struct file_stamp stamp = fd >= 0 ? file_stamp__of(fd) : (struct file_stamp){ .known = false };
+	struct ufile *r = find_released(u, &stamp);
+
+	if (r || (fd >= 0 && !admitted(u, p))) {
 		if (fd >= 0)
 			close(fd);
-		u->st.files_reused++;
-		f->entry = e;
-		e->unwind = f;
-		f->refs++;
-		f->idle_since = 0;
-		return f;
-	}
-	if (fd >= 0 && !admitted(u, p)) {
-		close(fd);
+		if (r) {
+			adopt(u, f, r);
+			return f;
+		}
+		ufile__put(u, f);
 		u->over_share.refs++;
 		return &u->over_share;
 	}
-	f = calloc(1, sizeof(*f));
-	if (!f) {
-		if (fd >= 0)
-			close(fd);
-		return NULL;
-	}
-	f->entry = e;
-	f->refs = 1;
+	f->unasked = false;
 	f->owner = p ? tgid : 0;
 	f->stamp = stamp;
+	if (fd < 0 || !u->builder || builder__submit(u->builder, fd, f, urgent || f->wanted)) {
+		u->st.files_without++;
+		f->slot = UNWIND_FILE_FP;
+		f->ready = true;
+	}
+	return f;
+}
+
+/* A table for the registry's entry e, not built yet, in the list. */
+static struct ufile *new_table(struct unwinder *u, struct file_entry *e)
+{
+	struct ufile *f = calloc(1, sizeof(*f));
+
+	if (!f)
+		return NULL;
+	f->entry = e;
+	f->unasked = true;
+	f->slot = UNWIND_FILE_PENDING;
 	e->unwind = f;
 	f->next = u->tables;
 	if (u->tables)
 		u->tables->prev = f;
 	u->tables = f;
-	if (fd < 0 || !u->builder || builder__submit(u->builder, fd, f, urgent)) {
-		u->st.files_without++;
-		f->slot = UNWIND_FILE_FP;
-		f->ready = true;
-	}
+	return f;
+}
+
+struct ufile *ufile__get(struct unwinder *u, pid_t tgid, struct uproc *p, bool alive,
+			 const struct vma *v, bool urgent)
+{
+	struct file_entry *e = v->file;
+	struct ufile *f = e->unwind;
+
+	/* idle since its last user went (lingering), and taken again */
+	if (f && f->ready && !f->refs && f->idle_since)
+		u->st.files_reused++;
+	if (!f && !(f = new_table(u, e)))
+		return NULL;
+	f->refs++;
+	f->idle_since = 0;
+	if (f->unasked && (f->wanted || !u->lazy))
+		return start_build(u, f, tgid, p, alive, v, urgent);
 	return f;
 }
 
@@ -303,9 +334,24 @@ void ufile__put(struct unwinder *u, struct ufile *f)
 
 /* Files nobody has used for IDLE_LINGER_NS: their rows freed, forgotten.
  * The wait spares a rebuild when the same program runs again at once (a
- * script run in a loop, a compiler under make). */
-#define IDLE_LINGER_NS	2000000000ull
-#define SWEEP_EVERY_NS	500000000ull
+ * script run in a loop, a compiler under make). A table that was dear to
+ * build lingers longer, LINGER_PER_BUILD times its build, up to
+ * LINGER_MAX_NS: on a busy machine each clang started more than 2 s
+ * after the last rebuilt libLLVM's table (0.95 s) and libclang-cpp's
+ * (1.05 s), a fifth of the fleet agent's CPU. Lingering costs rows only,
+ * and an idle table is the first to go when a new one needs room
+ * (load_rows()). */
+#define IDLE_LINGER_NS		2000000000ull
+#define LINGER_PER_BUILD	100
+#define LINGER_MAX_NS		300000000000ull
+#define SWEEP_EVERY_NS		500000000ull
+
+static uint64_t linger_ns(const struct ufile *f)
+{
+	uint64_t more = f->build_ns * LINGER_PER_BUILD;
+
+	return IDLE_LINGER_NS + (more < LINGER_MAX_NS ? more : LINGER_MAX_NS);
+}
 
 void ufile__sweep(struct unwinder *u)
 {
@@ -317,7 +363,7 @@ void ufile__sweep(struct unwinder *u)
 	u->last_sweep = now;
 	for (f = u->tables; f; f = next) {
 		next = f->next;
-		if (!f->refs && f->ready && f->idle_since + IDLE_LINGER_NS <= now)
+		if (!f->refs && (f->ready || f->unasked) && f->idle_since + linger_ns(f) <= now)
 			release_file(u, f);
 	}
 	rowstore__tidy(u->rows);
@@ -371,6 +417,9 @@ int unwinder__preload(struct unwinder *u, const char *path)
 		return err;
 	v.file = e;
 	v.path = e->path;
+	if (!e->unwind && !new_table(u, e))
+		return -ENOMEM;
+	((struct ufile *)e->unwind)->wanted = true;	/* lazy or not, built now */
 	return ufile__get(u, getpid(), NULL, false, &v, true) ? 0 : -ENOMEM;
 }
 

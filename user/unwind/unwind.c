@@ -70,6 +70,7 @@ struct proc_ctx {
 	struct ufile **files;			/* one reference per mapping */
 	size_t nfiles, cap;
 	bool pending;				/* a file's table is being built */
+	bool unasked;				/* a file's is unasked (lazy) */
 };
 
 static int hold(struct proc_ctx *c, struct ufile *f)
@@ -103,6 +104,7 @@ static void add_map(struct proc_ctx *c, const struct ufile *f, const struct vma 
 	if (!f->ready) {
 		proc_entry__add(&c->maps, &(struct unwind_map){
 			.start = v->start, .end = v->end, .file = UNWIND_FILE_PENDING,
+			.flags = f->unasked ? UNWIND_MAP_UNASKED : 0,
 		});
 		return;
 	}
@@ -148,7 +150,8 @@ static int add_mapping(struct proc_ctx *c, const struct vma *v, bool alive)
 		ufile__put(c->u, f);
 		return -ENOMEM;
 	}
-	c->pending |= !f->ready;
+	c->pending |= !f->ready && !f->unasked;	/* waits only for a build under way */
+	c->unasked |= f->unasked;
 	add_map(c, f, v);
 	return 0;
 }
@@ -349,6 +352,7 @@ void uproc__sync(struct unwinder *u, struct procs *procs, pid_t tgid)
 	if (p) {
 		p->exec_time = c->exec_time;
 		p->waiting = c->pending;
+		p->unasked = c->unasked;
 		p->exited = !alive;
 		u->any_exited |= !alive;
 	}

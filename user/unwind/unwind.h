@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 #include <linux/types.h>
 #include "bpf/profile.h"
@@ -37,6 +38,7 @@ struct unwind_stats {
 	size_t rows_peak;		/* the most loaded at once */
 	size_t procs;			/* process entries written */
 	size_t asked;			/* lazy: processes that asked by a sample */
+	size_t files_wanted;		/* lazy: files a sample's walk asked a table for */
 	double build_seconds;		/* spent building tables */
 	/* each process's share of the work (share.h): tables refused by each
 	 * limit, and the process refused most, its limit the last it hit */
@@ -82,6 +84,24 @@ size_t unwinder__sync(struct unwinder *u, struct procs *procs, const pid_t *root
  * asks), not when it starts or is found running; one with an entry is
  * kept up to date as before. */
 void unwinder__set_lazy(struct unwinder *u, const struct unwind_asks *asks);
+
+/* Lazy: the files of tgid's mappings that hold addrs (n of them, at most
+ * MAX_UNWIND_MAPS: a copied stack's pc and the words of it that point into
+ * code, replay__unasked()) get their tables now, urgently, if no sample
+ * asked for them yet; a file no sample's walk needs is never built. tgid's
+ * entry is written again at once (those mappings then wait for their
+ * builds, and its copies with them). Returns how many files were asked. */
+size_t unwinder__want(struct unwinder *u, struct procs *procs, pid_t tgid, const __u64 *addrs,
+		      size_t n);
+
+/* Lazy: the same for the frames of a drained stack of tgid (ips,
+ * innermost first, at most MAX_UNWIND_MAPS looked at), for the samples no copy was kept of (a
+ * runtime's process: its frames are read at the sample or never; the
+ * ring full): the files they crossed get their tables for the next
+ * interval's. Cheap for a process with no unasked file; its entry is
+ * written again only when a file was asked. */
+size_t unwinder__sampled(struct unwinder *u, struct procs *procs, pid_t tgid,
+			 const uint64_t *ips, size_t n);
 
 /* fn(arg, procs, tgid) runs for every process synced, after its tables:
  * others that follow a process's mappings (Python) ride on the same changes. */

@@ -31,10 +31,15 @@ struct ufile {
 	__u32 slot;			/* unwind_map.file: a chunk's slot or UNWIND_FILE_* */
 	__u32 first, nrows;		/* its rows in that chunk */
 	bool ready;			/* its table was built (or could not be) */
+	bool unasked;			/* not built, not queued: lazy, until a sample's
+					 * walk needs it (unwinder__want()); else until
+					 * its process's share admits it */
+	bool wanted;			/* a sample's walk needs it: built at its next get */
 	bool usable;			/* its mappings go into process entries */
 	size_t refs;			/* process entries using it, + 1 when preloaded */
 	pid_t owner;			/* the process its build was started for (share.h) */
 	uint64_t idle_since;		/* CLOCK_MONOTONIC ns its last user went; 0: in use */
+	uint64_t build_ns;		/* what its build took (how long it lingers) */
 	struct file_stamp stamp;	/* the file's, to find the table again when
 					 * the registry let the file go meanwhile */
 };
@@ -49,6 +54,7 @@ struct uproc {
 	bool deferred;			/* refused a table by its share: synced again later */
 	bool hurried;			/* its samples wait: its builds were made urgent */
 	bool exited;			/* gone, its entry kept while holds() says so */
+	bool unasked;			/* its entry has a mapping whose file is unasked */
 	struct share share;		/* its share of the table work */
 	uint64_t share_exec;		/* the exec stamp its share is kept for */
 };
@@ -116,7 +122,9 @@ void resync__exited(struct unwinder *u, struct procs *procs);
  * without memory. A new file's table is built on the builder's thread
  * (urgent: ahead of the others queued) when p's share admits it (p NULL:
  * no process's, preloaded), else it is &u->over_share: until it is
- * ready, the processes that map it wait. */
+ * ready, the processes that map it wait. Lazy, a file is built only once
+ * a sample's walk wants it (unwinder__want()); till then it is unasked,
+ * neither opened nor built, and nobody waits for it. */
 struct ufile *ufile__get(struct unwinder *u, pid_t tgid, struct uproc *p, bool alive,
 			 const struct vma *v, bool urgent);
 
