@@ -2,15 +2,17 @@
 /*
  * A file's unwind rows (a run of a chunk of unwind_files, sorted by pc):
  * the row that covers an address, by the per-CPU hint of the last search that
- * ended there, else by a binary search a step per bpf_loop() call.
- * Included by stack.bpf.h, whose walk asks it once per frame.
+ * ended there, else by the file's page index (struct row_index_head) and a
+ * binary search, a step per bpf_loop() call, among the few rows that start
+ * in the address's page. Included by stack.bpf.h, whose walk asks it once
+ * per frame.
  */
 #ifndef BPFPROF_FIND_ROW_BPF_H
 #define BPFPROF_FIND_ROW_BPF_H
 
 #define ROW_SEARCH_STEPS	24	/* binary search over up to 16M rows */
 
-/* A binary search over one file's rows, a step per bpf_loop() call: the
+/* A binary search over some of one file's rows, a step per bpf_loop() call: the
  * verifier checks one step, not every path through 24 of them. */
 struct row_search {
 	__u64 vaddr;
@@ -74,13 +76,56 @@ static __always_inline struct row_hint *row_hint_slot(__u32 file, __u32 first, _
 	return bpf_map_lookup_elem(&row_hints, &slot);
 }
 
+/* The rows [*lo, *hi) of the chunk among which the last with pc <= vaddr
+ * is, by the file's page index (the rows before first): the rows that
+ * start in vaddr's page, past the one before them. Returns false when
+ * the index cannot be read. */
+static __always_inline bool page_rows(void *rows, __u32 first, __u32 n, __u64 vaddr, __u32 *lo,
+				      __u32 *hi)
+{
+	const struct row_index_head *head;
+	const struct row_index_slot *slot;
+	const __u32 *counts;
+	__u32 at = first - 1, j;
+	__u64 page, p;
+
+	if (!first)
+		return false;
+	head = bpf_map_lookup_elem(rows, &at);
+	if (!head)
+		return false;
+	page = vaddr >> (head->shift & 63);
+	/* before the first row: none; past the last page: the last row */
+	*lo = *hi = page < head->base_page ? first : first + n;
+	if (page < head->base_page || page - head->base_page >= head->npages)
+		return true;
+	p = page - head->base_page;
+	at = first - 1 - (head->npages + ROW_INDEX_PER_SLOT - 1) / ROW_INDEX_PER_SLOT +
+	     (__u32)(p / ROW_INDEX_PER_SLOT);
+	slot = bpf_map_lookup_elem(rows, &at);
+	j = (__u32)(p % ROW_INDEX_PER_SLOT);
+	/* the compiler knows j < 3 and drops the check the verifier needs */
+	asm volatile("" : "+r"(j));
+	if (!slot || j >= ROW_INDEX_PER_SLOT)
+		return false;
+	counts = &slot->count[j];	/* one bounded pointer: the verifier checks both reads */
+	*lo = first + counts[0];
+	*hi = first + counts[1];
+	/* user space's counts, bounded to the file's rows all the same */
+	if (*hi > first + n)
+		*hi = first + n;
+	if (*lo > *hi)
+		*lo = *hi;
+	return true;
+}
+
 /* The last row of the file's n rows (from row first of chunk file) with
- * pc <= vaddr: by its hint, else by a binary search whose result becomes
- * the hint. */
+ * pc <= vaddr: by its hint, else by its page and a search among that
+ * page's rows, whose result becomes the hint. */
 static __always_inline const struct unwind_row *find_row(__u32 file, __u32 first, __u32 n,
 							 __u64 vaddr)
 {
-	struct row_search rs = { .vaddr = vaddr, .file = file, .lo = first, .hi = first + n };
+	struct row_search rs = { .vaddr = vaddr, .file = file };
 	struct row_hint *hint = row_hint_slot(file, first, vaddr);
 	const struct unwind_row *row;
 	void *rows = bpf_map_lookup_elem(&unwind_files, &file);
@@ -94,7 +139,10 @@ static __always_inline const struct unwind_row *find_row(__u32 file, __u32 first
 			return row;
 		}
 	}
-	bpf_loop(ROW_SEARCH_STEPS, row_search_step, &rs, 0);
+	if (!page_rows(rows, first, n, vaddr, &rs.lo, &rs.hi))
+		return NULL;
+	if (rs.lo < rs.hi)
+		bpf_loop(ROW_SEARCH_STEPS, row_search_step, &rs, 0);
 	if (rs.failed || rs.lo == first)
 		return NULL;
 	rs.lo--;

@@ -23,7 +23,7 @@ enum sample_stage {
 	STAGE_WALK_PY,		/* a step: Python's eval range check (and its frames) */
 	STAGE_WALK_MAPPING,	/* a step: the mapping covering pc */
 	STAGE_WALK_JIT,		/* a step: anonymous executable memory (JIT), the frame recorded */
-	STAGE_WALK_ROW,		/* a step: the CFI row by a binary search (the hint missed) */
+	STAGE_WALK_ROW,		/* a step: the CFI row by its page index and a search in the page (the hint missed) */
 	STAGE_WALK_STEP,	/* a step: the row's or frame pointer's step (stack reads) */
 	STAGE_FP_USTACK,	/* the user stack by frame pointers (fp mode, or fallback) */
 	STAGE_EARLY,		/* whether to copy early, and the copy */

@@ -192,7 +192,7 @@ row() {
 # collects them for the summary at the end.
 GOALS=()
 goal() {
-	local part=$1 fig=$2 unit=$3 bvals=$4 pname=$5 pvals=$6 limit=$7 bm pm v what verdict shown
+	local part=$1 fig=$2 unit=$3 bvals=$4 pname=$5 pvals=$6 limit=$7 extra=${8:-} bm pm v what verdict shown
 	# shellcheck disable=SC2086
 	bm=$(stats $bvals); bm=${bm%% *}
 	if [ -n "$pname" ]; then
@@ -209,7 +209,7 @@ goal() {
 	if [ "$v" = NA ]; then verdict="not measured"
 	elif awk -v v="$v" -v l="$limit" 'BEGIN { exit !(v + 0 <= l + 0) }'; then verdict="goal met"
 	else verdict="goal not met"; fi
-	row "$part" "$fig" "$unit" "$bvals" "$pname" "$pvals" "(goal $what: $verdict)"
+	row "$part" "$fig" "$unit" "$bvals" "$pname" "$pvals" "(goal $what: $verdict)${extra:+ $extra}"
 	GOALS+=("$(printf '%-4s %-62s %-34s %s' "$part" "$fig" "$shown" "goal $what: $verdict")")
 }
 
@@ -494,6 +494,7 @@ peer_runs() {
 	enable_bpf_stats
 	for rep in $(seq 1 "$P2_REPS"); do
 		log "peer run $rep/$P2_REPS: bpfprof and perf at $P2_HZ Hz, bench_fixed $iters iterations"
+		peer_add load_peer "$(cut -d' ' -f1 /proc/loadavg)"
 		start_bpfprof p2b -a -F "$P2_HZ" -o "$W/p2.$rep.folded"
 		bp=$LAST_PID; bt=$LAST_TPID
 		start_perf p2p -F "$P2_HZ" -g -a -o "$W/p2.$rep.data"
@@ -596,6 +597,7 @@ alone_runs() {
 	# is taken within a round (ratios()), so a machine that slows down
 	# between rounds moves both sides of it
 	for rep in $(seq 1 "$FLOOR_REPS"); do
+		peer_add load_alone "$(cut -d' ' -f1 /proc/loadavg)"
 		floor_run "$rep"
 		if command -v bpftrace >/dev/null; then
 			log "alone $rep/$FLOOR_REPS: bpftrace one-liner at $P2_HZ Hz"
@@ -649,15 +651,19 @@ spread() {
 	# shellcheck disable=SC2086
 	stats $1 | awk '{ if ($1 == "NA" || $1 + 0 == 0) print "NA"; else printf "%.0f%%", 100 * ($3 - $2) / $1 }'
 }
-# ratio_row PART FIGURE "A VALUES" "B VALUES" [LIMIT]: the ratio of each
-# round, its median (min..max) and spread; against LIMIT when given
+# ratio_row PART FIGURE "A VALUES" "B VALUES" [LIMIT] [LOADS]: the ratio of
+# each round, its median (min..max), its spread and (LOADS: the load
+# average as each round began) the load; against LIMIT when given
 ratio_row() {
-	local r
+	local r note loads
 	r=$(ratios "$3" "$4")
+	note="spread $(spread "$r")"
+	read -ra loads <<<"${6:-}"
+	[ "${#loads[@]}" -gt 0 ] && note="$note, load $(IFS=/; echo "${loads[*]}")"
 	if [ -n "${5:-}" ]; then
-		goal "$1" "$2, per round" x "$r" "" "" "$5"
+		goal "$1" "$2, per round" x "$r" "" "" "$5" "$note"
 	else
-		row "$1" "$2, per round" x "$r" "" "" "spread $(spread "$r")"
+		row "$1" "$2, per round" x "$r" "" "" "$note"
 	fi
 }
 
@@ -720,6 +726,7 @@ stage_runs() {
 	[ -x "$BB/stages/bpfprof" ] || { log "no $BB/stages/bpfprof: make bench-build"; return; }
 	for rep in $(seq 1 "$FLOOR_REPS"); do
 		log "stages $rep/$FLOOR_REPS: bpfprof with stage timers, -a, then -p bench_fixed"
+		peer_add load_stages "$(cut -d' ' -f1 /proc/loadavg)"
 		stage_run all
 		stage_run common -p
 	done
@@ -783,11 +790,11 @@ part2() {
 	header "2. the profiler's own cost: bpfprof -a and perf record -g -a at $P2_HZ Hz together on bench_fixed ($P2_ITERS iterations x $NCPU threads, ~${P2_SECS} s), $P2_REPS repeats"
 	row 2 "CPU of bpfprof vs perf record" s "$(pv cpu_b)" perf "$(pv cpu_pr)"
 	row 2 "CPU of bpfprof vs perf record + perf script" s "$(pv cpu_b)" perf "$(pv cpu_p)"
-	ratio_row 2 "CPU of bpfprof / (perf record + perf script)" "$(pv cpu_b)" "$(pv cpu_p)" 0.8
-	ratio_row 2 "CPU of bpfprof / perf record" "$(pv cpu_b)" "$(pv cpu_pr)"
+	ratio_row 2 "CPU of bpfprof / (perf record + perf script)" "$(pv cpu_b)" "$(pv cpu_p)" 0.8 "$(pv load_peer)"
+	ratio_row 2 "CPU of bpfprof / perf record" "$(pv cpu_b)" "$(pv cpu_pr)" "" "$(pv load_peer)"
 	row 2 "CPU of perf script alone" s "" perf "$(pv cpu_ps)"
 	row 2 "user-space CPU per sample" us "$(pv us_b)" perf "$(pv us_p)"
-	ratio_row 2 "user-space CPU per sample, bpfprof / perf" "$(pv us_b)" "$(pv us_p)" 1.0
+	ratio_row 2 "user-space CPU per sample, bpfprof / perf" "$(pv us_b)" "$(pv us_p)" 1.0 "$(pv load_peer)"
 	if [ -s "$W/p2self.phases" ]; then
 		local phase secs
 		while read -r phase secs; do
@@ -811,14 +818,16 @@ part2() {
 		row_na 2 "BPF per sample alone, default mode, vs bpftrace one-liner" "bpftrace missing: make bench-deps"
 	fi
 	goal 2 "BPF per sample alone, default mode, vs floor" ns "$(pv alone_default)" floor "$(pv floor_both)" 1.2
-	ratio_row 2 "BPF per sample alone, default mode / floor" "$(pv alone_default)" "$(pv floor_both)" 1.2
+	ratio_row 2 "BPF per sample alone, default mode / floor" "$(pv alone_default)" "$(pv floor_both)" 1.2 "$(pv load_alone)"
 	[ -n "$(pv alone_bpftrace)" ] &&
-		ratio_row 2 "BPF per sample alone, default mode / bpftrace" "$(pv alone_default)" "$(pv alone_bpftrace)" 1.0
-	local st
+		ratio_row 2 "BPF per sample alone, default mode / bpftrace" "$(pv alone_default)" "$(pv alone_bpftrace)" 1.0 "$(pv load_alone)"
+	local st loads
+	read -ra loads <<<"$(pv load_stages)"
 	for st in $STAGE_NAMES; do
 		[ "$st" = clock ] && continue
 		row 2 "BPF stage $st (stage timers), ns per sample: -a / -p bench_fixed" ns \
-			"$(pv "stage_all_$st")" "common" "$(pv "stage_common_$st")"
+			"$(pv "stage_all_$st")" "common" "$(pv "stage_common_$st")" \
+			"${loads[*]:+load $(IFS=/; echo "${loads[*]}")}"
 	done
 	row 2 "BPF per sample alone: cgroup labels (default) vs none (--labels pid,tid,comm)" ns \
 		"$(pv alone_default)" "no labels" "$(pv alone_nolabels)"

@@ -368,29 +368,41 @@ static int place_rows(struct rowstore *rs, size_t n, struct row_place *at)
 	return take_rows(rs, n, at) ? 0 : -ENOSPC;
 }
 
-int rowstore__load(struct rowstore *rs, const struct unwind_row *rows, size_t n,
-		   struct row_place *at)
+int rowstore__load_after(struct rowstore *rs, const struct unwind_row *head, size_t nhead,
+			 const struct unwind_row *rows, size_t n, struct row_place *at)
 {
+	struct row_place run, after;
+	size_t total = nhead + n;
 	struct chunk *c;
 	int err;
 
-	if (!n || n > UINT32_MAX)
+	if (!n || total < n || total > UINT32_MAX)
 		return -EINVAL;
-	if (n > rs->budget - rs->rows)
+	if (total > rs->budget - rs->rows)
 		return -ENOSPC;
-	err = place_rows(rs, n, at);
+	err = place_rows(rs, total, &run);
 	if (err)
 		return err;
-	c = &rs->chunks[at->slot];
-	err = write_rows(rs, at, rows, n);
+	c = &rs->chunks[run.slot];
+	after = (struct row_place){ .slot = run.slot, .first = run.first + (__u32)nhead };
+	err = nhead ? write_rows(rs, &run, head, nhead) : 0;
+	if (!err)
+		err = write_rows(rs, &after, rows, n);
 	if (err) {
-		(void)give_run(c, (struct run){ .first = at->first, .n = (__u32)n });
+		(void)give_run(c, (struct run){ .first = run.first, .n = (__u32)total });
 		return err;
 	}
-	c->used += (__u32)n;
-	rs->rows += n;
+	c->used += (__u32)total;
+	rs->rows += total;
 	rs->files++;
+	*at = after;
 	return 0;
+}
+
+int rowstore__load(struct rowstore *rs, const struct unwind_row *rows, size_t n,
+		   struct row_place *at)
+{
+	return rowstore__load_after(rs, NULL, 0, rows, n, at);
 }
 
 void rowstore__drop(struct rowstore *rs, const struct row_place *at, size_t n)

@@ -35,6 +35,12 @@ int rowstore__new(int files_fd, unsigned int nslots, size_t budget_rows, struct 
 int rowstore__load(struct rowstore *rs, const struct unwind_row *rows, size_t n,
 		   struct row_place *at);
 
+/* The same, with nhead rows (a page index) just before the n rows, in the
+ * same run: *at is where the n rows are; the run, to drop, starts nhead
+ * rows before and is nhead + n rows long. */
+int rowstore__load_after(struct rowstore *rs, const struct unwind_row *head, size_t nhead,
+			 const struct unwind_row *rows, size_t n, struct row_place *at);
+
 /* Frees the n rows loaded at *at (free for a later load after a grace
  * period). */
 void rowstore__drop(struct rowstore *rs, const struct row_place *at, size_t n);

@@ -23,6 +23,7 @@
 #include "files/files.h"
 #include "base/open_regular.h"
 #include "procs/procs.h"
+#include "unwind/row_index.h"
 #include "unwind/rowstore.h"
 #include "unwind/unwind_priv.h"
 #include "unwind/unwind_table.h"
@@ -42,19 +43,27 @@ static struct ufile *oldest_idle(struct unwinder *u)
 	return oldest;
 }
 
-/* The rows into the store; when they do not fit, the idle tables go,
- * oldest first, until they do: a table in use is never dropped for one
- * being loaded. */
-static int load_rows(struct unwinder *u, const struct unwind_table *t, struct row_place *at)
+/* The rows, after their page index, into the store; when they do not
+ * fit, the idle tables go, oldest first, until they do: a table in use is
+ * never dropped for one being loaded. *nindex: the index's rows. */
+static int load_rows(struct unwinder *u, const struct unwind_table *t, struct row_place *at,
+		     __u32 *nindex)
 {
-	int err = rowstore__load(u->rows, t->rows, t->nrows, at);
+	struct unwind_row *index;
 	struct ufile *idle;
+	size_t n;
+	int err = row_index__build(t->rows, t->nrows, &index, &n);
 
+	if (err)
+		return err;
+	err = rowstore__load_after(u->rows, index, n, t->rows, t->nrows, at);
 	while (err == -ENOSPC && (idle = oldest_idle(u))) {
 		release_file(u, idle);
 		u->st.files_evicted++;
-		err = rowstore__load(u->rows, t->rows, t->nrows, at);
+		err = rowstore__load_after(u->rows, index, n, t->rows, t->nrows, at);
 	}
+	free(index);
+	*nindex = (__u32)n;
 	return err;
 }
 
@@ -75,7 +84,7 @@ static void place_table(struct unwinder *u, struct ufile *f, const struct unwind
 		ufile__refused(u, p, SHARE_ROWS);
 		return;
 	}
-	if (load_rows(u, t, &at)) {
+	if (load_rows(u, t, &at, &f->nindex)) {
 		/* over the budget (or the kernel refused): frame pointers,
 		 * counted here and per stack */
 		f->slot = UNWIND_FILE_NOT_LOADED;
@@ -108,8 +117,9 @@ static void release_file(struct unwinder *u, struct ufile *f)
 	if (UNWIND_FILE_HAS_ROWS(f->slot) && p)
 		p->share.rows -= p->share.rows < f->nrows ? p->share.rows : f->nrows;
 	if (f->ready && UNWIND_FILE_HAS_ROWS(f->slot)) {
-		rowstore__drop(u->rows, &(struct row_place){ .slot = f->slot, .first = f->first },
-			       f->nrows);
+		rowstore__drop(u->rows,
+			       &(struct row_place){ .slot = f->slot, .first = f->first - f->nindex },
+			       f->nindex + f->nrows);
 		u->st.files_dropped++;
 	}
 	if (f->entry)

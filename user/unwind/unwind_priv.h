@@ -30,6 +30,7 @@ struct ufile {
 	struct elf_syms *es;		/* for file offset -> virtual address */
 	__u32 slot;			/* unwind_map.file: a chunk's slot or UNWIND_FILE_* */
 	__u32 first, nrows;		/* its rows in that chunk */
+	__u32 nindex;			/* its page index's rows, just before them */
 	bool ready;			/* its table was built (or could not be) */
 	bool unasked;			/* not built, not queued: lazy, until a sample's
 					 * walk needs it (unwinder__want()); else until
