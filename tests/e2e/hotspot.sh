@@ -27,7 +27,24 @@ hs_chain_names() {
 		END { for (s in t) print s, t[s] }' "$1" | sort -k2 -nr
 }
 
-echo "== HotSpot, no flags: compiled Java code named from the VM's structures"
+# Of the samples in folded $1 (one JVM's threads), the percent whose
+# outermost frame is a thread's start (clone3: start_thread, then the VM's
+# thread_native_entry or the launcher's ThreadJavaMain) or the process's
+# (_start: the launcher's first thread), as perf -g shows a JVM run with
+# -XX:+PreserveFramePointer; then the count.
+hs_whole() {
+	awk '{ n = $NF; split($0, f, ";"); all += n; if (f[2] == "clone3" || f[2] == "_start") w += n }
+		END { print (all > 0 ? int(w * 100 / all) : 0), all + 0 }' "$1"
+}
+
+# The three most sampled stacks of folded $1 not reaching a start (why a
+# check failed).
+hs_cut() {
+	awk '{ split($0, f, ";"); if (f[2] != "clone3" && f[2] != "_start") print }' "$1" |
+		sort -t' ' -k2 -nr | head -3 | cut -c1-400
+}
+
+echo "== HotSpot, no flags: compiled Java code named from the VM's structures, stacks whole"
 if javac -d "$T/hs" examples/JavaChain.java 2>"$T/hs_javac.err"; then
 	java -cp "$T/hs" JavaChain 30 >/dev/null 2>&1 &
 	HS_PID=$!
@@ -41,11 +58,13 @@ if javac -d "$T/hs" examples/JavaChain.java 2>"$T/hs_javac.err"; then
 	check "hotspot: >= 90% of the $HS_JIT samples in code without a file named ($HS_NAMED%)" \
 		all [ "$HS_JIT" -gt 0 ] -- [ "$HS_NAMED" -ge 90 ]
 	[ "$HS_NAMED" -ge 90 ] || sort -t' ' -k2 -nr "$T/hs.folded" | head -3
-	# printed, not asserted: compiled frames are not walked by their frame
-	# sizes yet, so their callers are skipped or the walk stops
-	HS_WHOLE=$(awk '/^java;clone3;start_thread;/ { w += $NF } /^java;/ { a += $NF }
-		END { print (a > 0 ? int(w * 100 / a) : 0) }' "$T/hs.folded")
-	note_share "hotspot" "java samples reaching start_thread" "$HS_WHOLE"
+	# whole with no flags: compiled frames stepped by their blobs' frame
+	# sizes (bpf/hotspot.bpf.h), interpreted ones by their sender sp
+	read -r HS_WHOLE HS_ALL <<<"$(hs_whole "$T/hs.folded")"
+	note_share "hotspot" "java samples reaching the thread's start" "$HS_WHOLE"
+	check "hotspot: >= 95% of the JVM's $HS_ALL samples reach the thread's start ($HS_WHOLE%)" \
+		all [ "$HS_ALL" -gt 0 ] -- [ "$HS_WHOLE" -ge 95 ]
+	[ "$HS_WHOLE" -ge 95 ] || { jq -c .unwind "$T/hs.json"; hs_cut "$T/hs.folded"; }
 	# the VM's own list of its compiled methods, just after: every
 	# JavaChain method named is one of them
 	jcmd "$HS_PID" Compiler.codelist 2>/dev/null |
@@ -80,6 +99,11 @@ if javac -d "$T/hs" examples/JavaChain.java 2>"$T/hs_javac.err"; then
 		all [ "$HS_JIT" -gt 0 ] -- [ "$HS_NAMED" -ge 90 ]
 	[ "$HS_NAMED" -ge 90 ] || { jq -c .hotspot "$T/hs_cmd.json"; tail -2 "$T/hs_cmd.err"
 		sort -t' ' -k2 -nr "$T/hs_cmd.folded" | head -3; }
+	read -r HS_WHOLE HS_ALL <<<"$(hs_whole "$T/hs_cmd.folded")"
+	note_share "hotspot" "-- java: samples reaching the thread's start" "$HS_WHOLE"
+	check "hotspot -- java: >= 95% of the JVM's $HS_ALL samples reach the thread's start, its start-up too ($HS_WHOLE%)" \
+		all [ "$HS_ALL" -gt 0 ] -- [ "$HS_WHOLE" -ge 95 ]
+	[ "$HS_WHOLE" -ge 95 ] || { jq -c .unwind "$T/hs_cmd.json"; hs_cut "$T/hs_cmd.folded"; }
 else
 	fail "hotspot: javac cannot build examples/JavaChain.java" "$(head -3 "$T/hs_javac.err")"
 fi
