@@ -12,14 +12,21 @@
 #ifndef BPFPROF_RUNTIMES_BPF_H
 #define BPFPROF_RUNTIMES_BPF_H
 
+/* The native unwinder's registers, as a runtime's step reads and moves them. */
+struct runtime_regs {
+	__u64 ip, sp, bp;
+};
+
 #include "python.bpf.h"
 #include "v8.bpf.h"
+#include "hotspot.bpf.h"
 
 /* A sample's walk begins: each runtime looks up the process's facts. */
 static __always_inline void runtimes_begin(__u32 tgid, __u64 start_time)
 {
 	py_begin(tgid, start_time, python);
 	v8_begin(tgid, start_time);
+	hs_begin(tgid, start_time);
 }
 
 /* Python's step, verified once on its own (a global function) rather than
@@ -51,7 +58,20 @@ static __always_inline bool runtimes_frame_before(struct py_walk *w, __u64 pc,
 static __always_inline bool runtimes_frame_instead(__u64 pc, __u64 fp, struct stack_trace *st,
 						   __u64 *hash, __u32 g)
 {
-	return v8_frame_instead(pc, fp, st, hash, g);
+	return v8_frame_instead(pc, fp, st, hash, g) || hs_frame_instead(pc, fp, st, hash);
+}
+
+/* The step out of the frame at pc in anonymous executable memory (JIT
+ * code), when a runtime knows its frames there: 0 (r moved to the
+ * caller's) or a STAT_UNWIND_* stop, true; false: the frame-pointer step. */
+static __always_inline bool runtimes_step(struct runtime_regs *r, __u64 pc, __u32 *stop)
+{
+	int ret = hs_step(r, pc);
+
+	if (ret == HS_NOT_MINE)
+		return false;
+	*stop = (__u32)ret;
+	return true;
 }
 
 /* The sample's process is one a runtime walks: its frames are read now or
@@ -59,8 +79,9 @@ static __always_inline bool runtimes_frame_instead(__u64 pc, __u64 fp, struct st
 static __always_inline bool runtimes_walked(const struct py_walk *w)
 {
 	const struct v8_walk *v = v8_walk_get();
+	const struct hs_walk *h = hs_walk_get();
 
-	return (w && w->eval_start) || (v && v->on);
+	return (w && w->eval_start) || (v && v->on) || (h && h->on);
 }
 
 /* A thread ended. */
@@ -75,6 +96,7 @@ static __always_inline void runtimes_forget_proc(__u32 tgid)
 {
 	bpf_map_delete_elem(&py_procs, &tgid);
 	bpf_map_delete_elem(&v8_procs, &tgid);
+	bpf_map_delete_elem(&hs_procs, &tgid);
 }
 
 #endif

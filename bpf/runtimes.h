@@ -13,7 +13,7 @@
 enum runtime_id {
 	RUNTIME_PYTHON = 0,	/* CPython (bpf/python.h) */
 	RUNTIME_V8,		/* V8, node's JavaScript (bpf/v8.h) */
-	RUNTIME_HOTSPOT,	/* OpenJDK's HotSpot (user/hotspot/; no walker yet) */
+	RUNTIME_HOTSPOT,	/* OpenJDK's HotSpot (bpf/hotspot.h) */
 	RUNTIME_MAX,
 };
 
@@ -30,5 +30,6 @@ enum runtime_id {
 
 #include "python.h"
 #include "v8.h"
+#include "hotspot.h"
 
 #endif

@@ -301,6 +301,26 @@ __noinline int frame_mapping(struct unwind_ctx *c, __u64 pc)
 	return 1;
 }
 
+/* The step out of a frame walked by frame pointers (JIT code, a file that
+ * keeps them): a runtime's when the code is its (HotSpot's compiled
+ * frames, by their sizes), else by the frame pointer, noted as notes say;
+ * either way its return address is checked at the next step. */
+static __always_inline __u32 fp_or_runtime_step(struct unwind_ctx *c, __u64 pc, __u32 notes)
+{
+	struct runtime_regs r = { c->ip, c->sp, c->bp };
+	__u32 stop;
+
+	if (runtimes_step(&r, pc, &stop)) {
+		walk_note(WALK_GUESSED, 0);
+		c->ip = r.ip;
+		c->sp = r.sp;
+		c->bp = r.bp;
+		return stop;
+	}
+	walk_note(notes, 0);
+	return fp_step(c);
+}
+
 /* The step out of the frame at pc, by the best rule there is: its CFI
  * row; else (auto, or a file walked by frame pointers) a checked
  * frame-pointer step, noted; else a clean stop. anon: pc lies in
@@ -312,10 +332,10 @@ static __always_inline __u32 step_frame(struct unwind_ctx *c, __u64 pc, bool ano
 	const struct unwind_row *row = NULL;
 	bool has_rows = UNWIND_FILE_HAS_ROWS(m->file);
 
-	if (anon) {
-		walk_note(WALK_GUESSED | WALK_FP_STEPS, 0);
-		return fp_step(c);
-	}
+	if (anon)
+		return fp_or_runtime_step(c, pc, WALK_GUESSED | WALK_FP_STEPS);
+	if (m->file == UNWIND_FILE_FP)	/* JIT code known at the table's time, too */
+		return fp_or_runtime_step(c, pc, WALK_GUESSED);
 	if (has_rows)
 		row = find_row(m->file, m->first, m->nrows, pc - m->bias);
 	stage_mark(STAGE_WALK_ROW);

@@ -32,7 +32,7 @@ sampling: base
 procs:    base sampling
 python:   base elf procs profile sampling
 v8:       base elf procs profile sampling
-hotspot:  base elf procs profile
+hotspot:  base elf procs profile sampling
 runtimes: base hotspot profile python v8 sampling
 files:    base elf procs profile
 unwind:   base elf files procs sampling

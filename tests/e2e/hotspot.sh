@@ -27,34 +27,104 @@ hs_chain_names() {
 		END { for (s in t) print s, t[s] }' "$1" | sort -k2 -nr
 }
 
-echo "== HotSpot, no flags: compiled Java code named from the VM's structures"
+# Of the samples in folded $1 (one JVM's threads), the percent whose
+# outermost frame is a thread's start (clone3; or start_thread, as perf -g
+# of a JVM run with -XX:+PreserveFramePointer ends, and a walk that crossed
+# libc while its table was being built) or the process's (_start: the
+# launcher's first thread); then the count.
+hs_whole() {
+	awk '{ n = $NF; split($0, f, ";"); all += n
+		if (f[2] == "clone3" || f[2] == "start_thread" || f[2] == "_start") w += n }
+		END { print (all > 0 ? int(w * 100 / all) : 0), all + 0 }' "$1"
+}
+
+# The three most sampled stacks of folded $1 not reaching a start (why a
+# check failed).
+hs_cut() {
+	awk '{ split($0, f, ";"); if (f[2] != "clone3" && f[2] != "start_thread" && f[2] != "_start") print }' "$1" |
+		sort -t' ' -k2 -nr | head -3 | cut -c1-400
+}
+
+# Of the samples of folded $1 in JavaChain's Java code (a frame named
+# JavaChain.*: in the launcher's call of main, under
+# jni_CallStaticVoidMethod, or in a pool worker's request, under
+# FutureTask.run), the percent whose JavaChain frames, outermost first, are
+# main;outer;middle;leaf (a worker: outer;middle;leaf; the pool's caller:
+# main;serve) or a prefix of it;
+# then that count. Each method is past C2's inlining limit
+# (examples/JavaChain.java), so a frame missing is the walker's.
+hs_chain_in_order() {
+	awk '{ n = $NF; line = $0; sub(/ [0-9]+$/, "", line); k = split(line, f, ";"); want = alt = s = ""
+		for (i = 1; i <= k; i++) {
+			if (f[i] == "jni_CallStaticVoidMethod") { want = "main;outer;middle;leaf;"; alt = "main;serve;" }
+			if (f[i] ~ /^java\.util\.concurrent\.FutureTask\.run_/) want = "outer;middle;leaf;"
+			if (f[i] ~ /^JavaChain\./) { t = f[i]; sub(/_\[j\]$/, "", t); sub(/^JavaChain\./, "", t)
+				s = s t ";" }
+		}
+		if (want == "" || s == "") next
+		all += n; if (index(want, s) == 1 || (alt != "" && index(alt, s) == 1)) ok += n }
+		END { print (all > 0 ? int(ok * 100 / all) : 0), all + 0 }' "$1"
+}
+
+# The innermost JavaChain frame of each sample of folded $1, most sampled
+# first: "name count" (a perf map's "double JavaChain.leaf(int)" cut to
+# JavaChain.leaf).
+hs_chain_self() {
+	awk '{ n = $NF; line = $0; sub(/ [0-9]+$/, "", line); k = split(line, f, ";"); s = ""
+		for (i = 1; i <= k; i++) if (f[i] ~ /JavaChain\./) s = f[i]
+		if (s == "") next
+		sub(/_\[j\]$/, "", s); sub(/\(.*$/, "", s); sub(/^.* /, "", s); t[s] += n }
+		END { for (s in t) print s, t[s] }' "$1" | sort -k2 -nr
+}
+
+# hs_chain_self's top 5 of folded $1, those in >= 10% of its samples: names.
+hs_top_self() {
+	hs_chain_self "$1" | awk '{ name[NR] = $1; n[NR] = $2; all += $2 }
+		END { for (i = 1; i <= NR && i <= 5; i++) if (n[i] * 10 >= all) print name[i] }'
+}
+
+echo "== HotSpot, no flags: compiled Java code named from the VM's structures, stacks whole"
 if javac -d "$T/hs" examples/JavaChain.java 2>"$T/hs_javac.err"; then
-	java -cp "$T/hs" JavaChain 30 >/dev/null 2>&1 &
+	# the chain as a worker service's requests: in a pool's thread, called
+	# through the pool's compiled code (frame pointers kept by none of it)
+	java -cp "$T/hs" JavaChain 30 pool >/dev/null 2>&1 &
 	HS_PID=$!
 	sleep 3	# C1 and C2 compile the chain in its first seconds
 	"$BPFPROF" -p "$HS_PID" -d 3 -o "$T/hs.folded" --stats "$T/hs.json" 2>"$T/hs.err"
 	check "hotspot: exit 0" [ $? -eq 0 ]
 	check "hotspot: --stats counts one JVM read and its code named" \
 		stat_true "$T/hs.json" '.hotspot | .processes == 1 and .refused == 0 and .code_named > 0'
-	read -r HS_NAMED HS_JIT <<<"$(hs_jit_named "$T/hs.folded" java)"
+	read -r HS_NAMED HS_JIT <<<"$(hs_jit_named "$T/hs.folded" pool-1-thread-1)"
 	note_share "hotspot" "compiled Java samples named" "$HS_NAMED"
 	check "hotspot: >= 90% of the $HS_JIT samples in code without a file named ($HS_NAMED%)" \
 		all [ "$HS_JIT" -gt 0 ] -- [ "$HS_NAMED" -ge 90 ]
 	[ "$HS_NAMED" -ge 90 ] || sort -t' ' -k2 -nr "$T/hs.folded" | head -3
-	# printed, not asserted: compiled frames are not walked by their frame
-	# sizes yet, so their callers are skipped or the walk stops
-	HS_WHOLE=$(awk '/^java;clone3;start_thread;/ { w += $NF } /^java;/ { a += $NF }
-		END { print (a > 0 ? int(w * 100 / a) : 0) }' "$T/hs.folded")
-	note_share "hotspot" "java samples reaching start_thread" "$HS_WHOLE"
-	# the VM's own list of its compiled methods, just after: every
-	# JavaChain method named is one of them
+	# whole with no flags: compiled frames stepped by their blobs' frame
+	# sizes (bpf/hotspot.bpf.h), interpreted ones by their sender sp
+	read -r HS_WHOLE HS_ALL <<<"$(hs_whole "$T/hs.folded")"
+	note_share "hotspot" "java samples reaching the thread's start" "$HS_WHOLE"
+	check "hotspot: >= 95% of the JVM's $HS_ALL samples reach the thread's start ($HS_WHOLE%)" \
+		all [ "$HS_ALL" -gt 0 ] -- [ "$HS_WHOLE" -ge 95 ]
+	[ "$HS_WHOLE" -ge 95 ] || { jq -c .unwind "$T/hs.json"; hs_cut "$T/hs.folded"; }
+	read -r HS_ORDER HS_MAIN <<<"$(hs_chain_in_order "$T/hs.folded")"
+	note_share "hotspot" "Java samples naming the chain in order" "$HS_ORDER"
+	check "hotspot: >= 90% of the $HS_MAIN samples in JavaChain's code name outer;middle;leaf in order below the pool's frames ($HS_ORDER%)" \
+		all [ "$HS_MAIN" -gt 0 ] -- [ "$HS_ORDER" -ge 90 ]
+	[ "$HS_ORDER" -ge 90 ] || grep JavaChain "$T/hs.folded" | sort -t' ' -k2 -nr | head -3 | cut -c1-500
+	# the VM's own list of its compiled methods, just after: the hottest
+	# innermost JavaChain method is one of them; every JavaChain method
+	# named (compiled, or interpreted: its Method*) is one the class declares
 	jcmd "$HS_PID" Compiler.codelist 2>/dev/null |
 		awk '{ s = $4; sub(/\(.*$/, "", s); print s }' | sort -u >"$T/hs_codelist"
+	javap -p -cp "$T/hs" JavaChain 2>/dev/null |
+		sed -n 's/.* \([A-Za-z_$][A-Za-z0-9_$]*\)(.*/JavaChain.\1/p' | sort -u >"$T/hs_declared"
 	hs_chain_names "$T/hs.folded" >"$T/hs_names"
-	check "hotspot: JavaChain's hottest named method is one of its chain ($(head -1 "$T/hs_names"))" \
-		grep -qE '^JavaChain\.(leaf|middle|outer|main) ' <(head -1 "$T/hs_names")
-	check "hotspot: every JavaChain method named is one jcmd Compiler.codelist lists" \
-		all [ -s "$T/hs_names" ] -- bash -c "! awk '{ print \$1 }' '$T/hs_names' | grep -vxFf '$T/hs_codelist'"
+	HS_HOT=$(hs_chain_self "$T/hs.folded" | head -1)
+	check "hotspot: JavaChain's hottest innermost method is one of its chain, compiled ($HS_HOT)" \
+		all grep -qE '^JavaChain\.(leaf|middle|outer) ' <<<"$HS_HOT" -- \
+		grep -qxF "${HS_HOT%% *}" "$T/hs_codelist"
+	check "hotspot: every JavaChain method named is one the class declares ($(awk '{ print $1 }' "$T/hs_names" | tr '\n' ' '))" \
+		all [ -s "$T/hs_names" ] -- bash -c "! awk '{ print \$1 }' '$T/hs_names' | grep -vxFf '$T/hs_declared'"
 	# reference, printed beside: the VM's perf map (what -XX:+PreserveFramePointer
 	# users pair with jcmd Compiler.perfmap), which bpfprof prefers when present
 	if jcmd "$HS_PID" Compiler.perfmap >/dev/null 2>&1; then
@@ -62,6 +132,14 @@ if javac -d "$T/hs" examples/JavaChain.java 2>"$T/hs_javac.err"; then
 		echo "        names from the VM: $(head -3 "$T/hs_names" | tr '\n' ' ')"
 		echo "        names from jcmd Compiler.perfmap: $(hs_chain_names "$T/hs_map.folded" | head -3 | tr '\n' ' ')"
 		rm -f "/tmp/perf-$HS_PID.map"
+		# the top-5 by innermost JavaChain frame, those in >= 10% of the
+		# samples (two runs: a method in 1 or 2 samples is luck): every
+		# name the map gives the walker gives too
+		hs_top_self "$T/hs.folded" >"$T/hs_self"
+		hs_top_self "$T/hs_map.folded" >"$T/hs_map_self"
+		echo "        innermost, walker: $(tr '\n' ' ' <"$T/hs_self")| perf map: $(tr '\n' ' ' <"$T/hs_map_self")"
+		check "hotspot: the perf map's top-5 innermost JavaChain methods (>= 10%) are the walker's ($(tr '\n' ' ' <"$T/hs_map_self"))" \
+			all [ -s "$T/hs_map_self" ] -- bash -c "! grep -vxFf '$T/hs_self' '$T/hs_map_self'"
 	fi
 	if command -v perf >/dev/null; then
 		perf record -q -F 99 -g -o "$T/hs.perf" -p "$HS_PID" -- sleep 1 >/dev/null 2>&1
@@ -80,6 +158,16 @@ if javac -d "$T/hs" examples/JavaChain.java 2>"$T/hs_javac.err"; then
 		all [ "$HS_JIT" -gt 0 ] -- [ "$HS_NAMED" -ge 90 ]
 	[ "$HS_NAMED" -ge 90 ] || { jq -c .hotspot "$T/hs_cmd.json"; tail -2 "$T/hs_cmd.err"
 		sort -t' ' -k2 -nr "$T/hs_cmd.folded" | head -3; }
+	read -r HS_ORDER HS_MAIN <<<"$(hs_chain_in_order "$T/hs_cmd.folded")"
+	note_share "hotspot" "-- java: Java samples naming the chain" "$HS_ORDER"
+	check "hotspot -- java: >= 90% of the $HS_MAIN samples in JavaChain's Java code name its chain in order, named after the JVM exited ($HS_ORDER%)" \
+		all [ "$HS_MAIN" -gt 0 ] -- [ "$HS_ORDER" -ge 90 ]
+	[ "$HS_ORDER" -ge 90 ] || grep jni_CallStaticVoidMethod "$T/hs_cmd.folded" | sort -t' ' -k2 -nr | head -3 | cut -c1-400
+	read -r HS_WHOLE HS_ALL <<<"$(hs_whole "$T/hs_cmd.folded")"
+	note_share "hotspot" "-- java: samples reaching the thread's start" "$HS_WHOLE"
+	check "hotspot -- java: >= 95% of the JVM's $HS_ALL samples reach the thread's start, its start-up too ($HS_WHOLE%)" \
+		all [ "$HS_ALL" -gt 0 ] -- [ "$HS_WHOLE" -ge 95 ]
+	[ "$HS_WHOLE" -ge 95 ] || { jq -c .unwind "$T/hs_cmd.json"; hs_cut "$T/hs_cmd.folded"; }
 else
 	fail "hotspot: javac cannot build examples/JavaChain.java" "$(head -3 "$T/hs_javac.err")"
 fi

@@ -7,13 +7,18 @@
  * no code; what another user could plant (a segment map that hops past
  * its bound or before the heap, a thousand heaps, a blob whose code lies
  * outside its heap, unreadable names, a pool index past the pool, control
- * bytes in a name) is refused or made safe, never followed.
+ * bytes in a name, a frame size the BPF walker would step by that no
+ * frame has) is refused or made safe, never followed. The BPF walker's
+ * facts (hs_facts) read from the same heap, and refused out of bounds.
  */
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <string.h>
 
+#include <linux/types.h>
+
 #include "hotspot/hs_code.h"
+#include "hotspot/hs_facts.h"
 
 #define BASE		0x100000ULL	/* the buffer's address in the fake process */
 #define ARENA		(64 << 10)
@@ -30,6 +35,8 @@
 #define A_KLASS		0x0700
 #define A_SYM_K		0x0800
 #define A_SYM_M		0x0880
+#define A_STATICS	0x0900	/* CodeCache::_low_bound, _high_bound; AbstractInterpreter::_code */
+#define A_QUEUE		0x0940	/* the interpreter's StubQueue */
 #define A_SEGMAP	0x1000	/* 8192 segments' bytes */
 #define A_MEM		0x4000	/* the heap's memory: 16-byte segments */
 #define MEM_SIZE	(8192 * 16)	/* past the buffer: only its start is read */
@@ -70,6 +77,9 @@ static const struct hs_layout layout = {
 	.const_constants = 8, .const_name_index = 34, .const_signature_index = 36,
 	.pool_holder = 24, .pool_length = 60, .pool_size = 72, .klass_name = 24,
 	.symbol_length = 4, .symbol_body = 6, .frame_method = -3,
+	.code_low = BASE + A_STATICS, .code_high = BASE + A_STATICS + 8,
+	.interp_code = BASE + A_STATICS + 16, .stubq_buffer = 8, .stubq_limit = 16,
+	.frame_sender_sp = -1, .frame_last_sp = -2,
 };
 
 /* One heap of 8192 16-byte segments: one nmethod's block at its start
@@ -108,6 +118,13 @@ static void build(void)
 	put64(A_KLASS + 24, BASE + A_SYM_K);
 	symbol(A_SYM_K, "com/example/Chain");
 	symbol(A_SYM_M, "leaf");
+	/* the code cache's bounds: the heap; the interpreter's code at its
+	 * 100th segment, 0x400 bytes */
+	put64(A_STATICS, BASE + A_MEM);
+	put64(A_STATICS + 8, BASE + A_MEM + MEM_SIZE);
+	put64(A_STATICS + 16, BASE + A_QUEUE);
+	put64(A_QUEUE + 8, BASE + A_MEM + 100 * 16);
+	put32(A_QUEUE + 16, 0x400);
 }
 
 static int blob_at(uint64_t off, struct hs_blob *b)
@@ -229,4 +246,88 @@ Test(hs_code, heaps_walked_block_by_block)
 	/* a block longer than its heap: refused */
 	put64(A_MEM + 80 * 16, 1ULL << 40);
 	cr_expect_eq(hs_code__each_blob(&layout, rd, NULL, 100, count_blob, &last), -EPROTO);
+}
+
+Test(hs_code, frame_size_out_of_bounds_refused)
+{
+	struct hs_blob b;
+
+	build();
+	put32(A_MEM + 16 + 28, HS_FRAME_WORDS_MAX);
+	cr_expect_eq(blob_at(0x200, &b), 0, "the largest frame the walker steps by");
+	put32(A_MEM + 16 + 28, HS_FRAME_WORDS_MAX + 1);
+	cr_expect_eq(blob_at(0x200, &b), -EPROTO, "a huge frame");
+	put32(A_MEM + 16 + 28, -2);
+	cr_expect_eq(blob_at(0x200, &b), -EPROTO, "a negative frame");
+	put32(A_MEM + 16 + 28, INT32_MIN);
+	cr_expect_eq(blob_at(0x200, &b), -EPROTO, "the most negative frame");
+}
+
+Test(hs_facts, read_from_the_vm)
+{
+	struct hs_facts f;
+
+	build();
+	cr_assert_eq(hs_facts__read(&layout, rd, NULL, &f), 0);
+	cr_expect_eq(f.nheaps, 1);
+	cr_expect_eq(f.heaps[0].low, BASE + A_MEM);
+	cr_expect_eq(f.heaps[0].high, BASE + A_MEM + MEM_SIZE);
+	cr_expect_eq(f.heaps[0].segmap, BASE + A_SEGMAP);
+	cr_expect_eq(f.heaps[0].log2_seg, 4);
+	cr_expect_eq(f.interp_start, BASE + A_MEM + 100 * 16);
+	cr_expect_eq(f.interp_end, BASE + A_MEM + 100 * 16 + 0x400);
+	cr_expect_eq(f.block_size, 16);
+	cr_expect_eq(f.blob_code_begin, 32);
+	cr_expect_eq(f.blob_frame_size, 28);
+	cr_expect_eq(f.blob_frame_complete, 20);
+	cr_expect_eq(f.frame_sender_sp, -1);
+	cr_expect_eq(f.frame_method, -3);
+}
+
+Test(hs_facts, not_made_yet)
+{
+	struct hs_facts f;
+
+	build();
+	put64(A_STATICS, 0);
+	put64(A_STATICS + 8, 0);
+	cr_expect_eq(hs_facts__read(&layout, rd, NULL, &f), -ENOENT, "no code cache yet");
+	build();
+	put64(A_HEAPS, 0);
+	cr_expect_eq(hs_facts__read(&layout, rd, NULL, &f), -ENOENT, "no heaps yet");
+	build();
+	put64(A_STATICS + 16, 0);
+	cr_expect_eq(hs_facts__read(&layout, rd, NULL, &f), -ENOENT, "no interpreter yet");
+	build();
+	gone = 1;
+	cr_expect_eq(hs_facts__read(&layout, rd, NULL, &f), -ESRCH);
+}
+
+Test(hs_facts, planted_values_refused)
+{
+	struct hs_layout l = layout;
+	struct hs_facts f;
+
+	build();
+	put32(A_ARRAY, HS_BPF_HEAPS + 1);
+	cr_expect_eq(hs_facts__read(&layout, rd, NULL, &f), -EPROTO, "more heaps than the walker's");
+	build();
+	put64(A_HEAP + 16, BASE + A_MEM + MEM_SIZE + 16);
+	cr_expect_eq(hs_facts__read(&layout, rd, NULL, &f), -EPROTO, "a heap past the code cache");
+	build();
+	put32(A_HEAP + 256, 40);
+	cr_expect_eq(hs_facts__read(&layout, rd, NULL, &f), -EPROTO, "2^40-byte segments");
+	build();
+	put32(A_QUEUE + 16, -1);
+	cr_expect_eq(hs_facts__read(&layout, rd, NULL, &f), -EPROTO, "a negative interpreter");
+	build();
+	put64(A_QUEUE + 8, BASE + A_MEM + MEM_SIZE - 0x100);
+	cr_expect_eq(hs_facts__read(&layout, rd, NULL, &f), -EPROTO,
+		     "an interpreter past the code cache");
+	build();
+	l.blob_frame_size = HS_BLOB_FIELD_MAX + 1;
+	cr_expect_eq(hs_facts__read(&l, rd, NULL, &f), -EPROTO, "a blob field far off");
+	l = layout;
+	l.frame_sender_sp = 1;
+	cr_expect_eq(hs_facts__read(&l, rd, NULL, &f), -EPROTO, "a sender above the frame");
 }

@@ -8,17 +8,23 @@
 #include <string.h>
 #include <time.h>
 
+#include <bpf/bpf.h>
+
 #include "base/grow.h"
 #include "hotspot/hotspot.h"
 #include "hotspot/hs_code.h"
+#include "hotspot/hs_facts.h"
 #include "hotspot/hs_find.h"
+#include "hotspot/hs_methods.h"
 #include "procs/procs.h"
 #include "profile/stats.h"
 #include "procs/proc_mem.h"
+#include "sampling/session.h"
 
 enum hs_state {
 	HS_FOUND,	/* its libjvm's symbols read; its tables not yet */
-	HS_READY,	/* its tables read: its code is named */
+	HS_READY,	/* its tables read: its code is named (its walker's facts
+			 * written once the VM made its code heaps) */
 	HS_REFUSED,	/* its tables refused: its code stays [JIT] */
 };
 
@@ -38,10 +44,14 @@ struct hs_proc {
 	size_t nnamed;
 	uint64_t walked_ns, walk_every_ns;	/* when walked last; how often */
 	uint64_t refused_ns;		/* when its tables were first refused (0: never) */
+	bool stored;			/* its facts are in hs_procs: its frames stepped */
 };
 
 struct hotspot {
 	void *procs;			/* tsearch tree of struct hs_proc */
+	int facts_fd;			/* hs_procs: the BPF walker's facts by tgid */
+	volatile uint32_t *stored;	/* the BPF side's gate: an entry went in */
+	struct hs_methods *methods;	/* interpreted methods sampled, named */
 	uint64_t found, refused, gone_unnamed;
 };
 
@@ -69,8 +79,22 @@ static void free_proc(void *p)
 
 static void *hs_start(struct session *s)
 {
-	(void)s;
-	return calloc(1, sizeof(struct hotspot));
+	struct hotspot *hs = calloc(1, sizeof(*hs));
+	volatile uint64_t *noted;
+	int methods_fd;
+
+	if (!hs)
+		return NULL;
+	hs->facts_fd = session__map_fd(s, "hs_procs");
+	hs->stored = session__bss_var(s, "hs_procs_stored");
+	noted = session__bss_var(s, "hs_methods_noted");
+	methods_fd = session__map_fd(s, "hs_methods");
+	if (hs->facts_fd < 0 || !hs->stored || !noted || methods_fd < 0 ||
+	    !(hs->methods = hs_methods__new(methods_fd, noted))) {
+		free(hs);	/* a BPF object without HotSpot's walker: not reached */
+		return NULL;
+	}
+	return hs;
 }
 
 static void hs_free(void *rt)
@@ -78,6 +102,7 @@ static void hs_free(void *rt)
 	struct hotspot *hs = rt;
 
 	tdestroy(hs->procs, free_proc);
+	hs_methods__free(hs->methods);
 	free(hs);
 }
 
@@ -104,6 +129,9 @@ static void forget(struct hotspot *hs, pid_t tgid)
 	if (!node)
 		return;
 	p = *node;
+	if (p->stored)
+		bpf_map_delete_elem(hs->facts_fd, &tgid);
+	hs_methods__forget(hs->methods, tgid);
 	tdelete(&tgid, &hs->procs, cmp_tgid);
 	free_proc(p);
 }
@@ -139,6 +167,25 @@ static void read_tables(struct hotspot *hs, struct hs_proc *p)
 	}
 }
 
+/* Its walker's facts into hs_procs, once the VM made its code heaps: its
+ * compiled frames are stepped by their sizes from then on. Facts out of
+ * the walker's bounds refuse the process, counted. */
+static void store_facts(struct hotspot *hs, struct hs_proc *p)
+{
+	struct hs_facts f;
+	int err = hs_facts__read(&p->l, proc_mem__read, &p->tgid, &f);
+
+	if (err == -EPROTO) {
+		p->state = HS_REFUSED;
+		hs->refused++;
+		return;
+	}
+	if (err || bpf_map_update_elem(hs->facts_fd, &p->tgid, &f, BPF_ANY))
+		return;	/* not made yet, or gone: again at the next poll */
+	p->stored = true;
+	__atomic_store_n(hs->stored, 1, __ATOMIC_SEQ_CST);
+}
+
 /* tgid maps a libjvm.so: a new process, or the same one's new image. */
 static void hs_sync_proc(void *rt, struct procs *procs, pid_t tgid)
 {
@@ -166,6 +213,8 @@ static void hs_sync_proc(void *rt, struct procs *procs, pid_t tgid)
 	}
 	hs->found++;
 	read_tables(hs, p);	/* not filled yet: again when its code is named */
+	if (p->state == HS_READY)
+		store_facts(hs, p);
 }
 
 static int cmp_named(const void *a, const void *b)
@@ -244,8 +293,27 @@ static void poll_visit(const void *node, VISIT which, void *arg)
 		return;
 	if (p->state == HS_FOUND)
 		read_tables(arg, p);
+	if (p->state == HS_READY && !p->stored)
+		store_facts(arg, p);
 	if (p->state == HS_READY)
 		walk_heaps(p);
+}
+
+/* The JVM tgid's tables, when read. */
+static const struct hs_proc *ready_proc(const struct hotspot *hs, pid_t tgid)
+{
+	struct hs_proc *const *node = tfind(&tgid, &hs->procs, cmp_tgid);
+
+	return node && (*node)->state == HS_READY ? *node : NULL;
+}
+
+static int name_method(void *ctx, pid_t tgid, uint64_t method, char *name, size_t size)
+{
+	const struct hs_proc *p = ready_proc(ctx, tgid);
+
+	if (!p)
+		return -ENOENT;
+	return hs_code__method_name(&p->l, proc_mem__read, &tgid, method, name, size);
 }
 
 static void hs_poll(void *rt)
@@ -253,6 +321,7 @@ static void hs_poll(void *rt)
 	struct hotspot *hs = rt;
 
 	twalk_r(hs->procs, poll_visit, hs);
+	hs_methods__poll(hs->methods, name_method, hs);
 }
 
 static enum runtime_code hs_name_code(void *rt, pid_t tgid, uint64_t start_time, uint64_t pc,
@@ -290,19 +359,28 @@ static enum runtime_code hs_name_code(void *rt, pid_t tgid, uint64_t start_time,
 	return err == -ENOENT ? RUNTIME_CODE_NOT_MINE : RUNTIME_CODE_UNNAMED;
 }
 
-/* Its walker records no frames of its own yet: none to name. */
+/* An interpreted frame (bpf/hotspot.h): its method, named while the
+ * process lived (hs_poll), else now if it still does. */
 static bool hs_name(const void *rt, pid_t tgid, uint64_t start_time, uint64_t slot, uint64_t word,
 		    char *name, size_t size, struct runtime_where *where)
 {
-	(void)rt, (void)tgid, (void)start_time, (void)slot, (void)word, (void)name, (void)size;
-	(void)where;
-	return false;
+	const struct hotspot *hs = rt;
+	uint64_t method = RUNTIME_PAYLOAD(word);
+	const char *known = hs_methods__find(hs->methods, tgid, start_time, method);
+
+	(void)slot, (void)where;
+	if (known) {
+		snprintf(name, size, "%s", known);
+		return true;
+	}
+	return !name_method((void *)hs, tgid, method, name, size);
 }
 
+/* An interpreted frame whose method could not be read: the interpreter's. */
 static void hs_unnamed(uint64_t slot, uint64_t word, char *name, size_t size)
 {
-	(void)word;
-	snprintf(name, size, "[java 0x%" PRIx64 "]", slot);
+	(void)slot, (void)word;
+	snprintf(name, size, "Interpreter");
 }
 
 struct trim_ctx {

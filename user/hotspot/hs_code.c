@@ -5,6 +5,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <linux/types.h>
+
+#include "bpf/profile.h"
 #include "hotspot/hs_code.h"
 
 #define FREE_SEGMENT	0xff	/* the segment map's mark of free space */
@@ -36,13 +39,6 @@ static int get_i32(const struct reader *r, uint64_t addr, int32_t *v)
 	return get(r, addr, v, sizeof(*v));
 }
 
-/* A code heap: its memory's [low, high) (committed up to top), its
- * segment map and segment size. */
-struct heap {
-	uint64_t low, high, top, segmap;
-	int32_t log2_seg;
-};
-
 /* The code heaps' array: *n of them at *data; -ENOENT before the VM made it. */
 static int heaps_of(const struct hs_layout *l, const struct reader *r, uint64_t *data,
 		    int32_t *n)
@@ -61,7 +57,7 @@ static int heaps_of(const struct hs_layout *l, const struct reader *r, uint64_t 
 }
 
 static int read_heap(const struct hs_layout *l, const struct reader *r, uint64_t data, int32_t i,
-		     struct heap *h)
+		     struct hs_heap_view *h)
 {
 	uint64_t heap;
 	int err;
@@ -81,7 +77,7 @@ static int read_heap(const struct hs_layout *l, const struct reader *r, uint64_t
 
 /* The code heap holding pc; -ENOENT when none does. */
 static int find_heap(const struct hs_layout *l, const struct reader *r, uint64_t pc,
-		     struct heap *h)
+		     struct hs_heap_view *h)
 {
 	uint64_t data;
 	int32_t n;
@@ -97,7 +93,7 @@ static int find_heap(const struct hs_layout *l, const struct reader *r, uint64_t
 
 /* The first segment of the block holding segment seg: the map holds, at
  * each segment of a block, how far back to hop (0: the first). */
-static int block_start(const struct reader *r, const struct heap *h, uint64_t *seg)
+static int block_start(const struct reader *r, const struct hs_heap_view *h, uint64_t *seg)
 {
 	for (int hop = 0; hop < HS_SEGMAP_HOPS; hop++) {
 		uint8_t back;
@@ -117,8 +113,8 @@ static int block_start(const struct reader *r, const struct heap *h, uint64_t *s
 }
 
 /* The blob's own fields, checked against its heap, and its name. */
-static int read_blob(const struct hs_layout *l, const struct reader *r, const struct heap *h,
-		     uint64_t blob, struct hs_blob *out)
+static int read_blob(const struct hs_layout *l, const struct reader *r,
+		     const struct hs_heap_view *h, uint64_t blob, struct hs_blob *out)
 {
 	uint64_t name;
 	int err;
@@ -128,7 +124,9 @@ static int read_blob(const struct hs_layout *l, const struct reader *r, const st
 	    (err = get_i32(r, blob + l->blob_frame_size, &out->frame_size)) ||
 	    (err = get_u64(r, blob + l->blob_name, &name)))
 		return err;
-	if (out->begin < blob || out->end > h->high || out->begin > out->end)
+	/* a frame size the BPF side would step by: words, return address included */
+	if (out->begin < blob || out->end > h->high || out->begin > out->end ||
+	    out->frame_size < 0 || out->frame_size > HS_FRAME_WORDS_MAX)
 		return -EPROTO;
 	err = hs_find__read_cstr(r->rd, r->arg, name, out->name);
 	if (err)
@@ -145,7 +143,7 @@ int hs_code__blob(const struct hs_layout *l, hs_read_fn rd, void *arg, uint64_t 
 		  struct hs_blob *out)
 {
 	const struct reader r = { rd, arg };
-	struct heap h;
+	struct hs_heap_view h;
 	uint64_t seg, block;
 	uint8_t used;
 	int err = find_heap(l, &r, pc, &h);
@@ -170,8 +168,9 @@ int hs_code__blob(const struct hs_layout *l, hs_read_fn rd, void *arg, uint64_t 
 }
 
 /* One heap's used blobs, block after block; *left: how many more may be. */
-static int heap_blobs(const struct hs_layout *l, const struct reader *r, const struct heap *h,
-		      size_t *left, void (*fn)(const struct hs_blob *b, void *ctx), void *ctx)
+static int heap_blobs(const struct hs_layout *l, const struct reader *r,
+		      const struct hs_heap_view *h, size_t *left,
+		      void (*fn)(const struct hs_blob *b, void *ctx), void *ctx)
 {
 	uint64_t block = h->low, length;
 	size_t blocks = 0;
@@ -207,7 +206,7 @@ int hs_code__each_blob(const struct hs_layout *l, hs_read_fn rd, void *arg, size
 {
 	const struct reader r = { rd, arg };
 	size_t left = max;
-	struct heap h;
+	struct hs_heap_view h;
 	uint64_t data;
 	int32_t n;
 	int err = heaps_of(l, &r, &data, &n);
@@ -275,4 +274,43 @@ int hs_code__method_name(const struct hs_layout *l, hs_read_fn rd, void *arg, ui
 		return 0;
 	name[n++] = '.';
 	return symbol(l, &r, name_sym, name + n, size - n, &m);
+}
+
+int hs_code__heaps(const struct hs_layout *l, hs_read_fn rd, void *arg, struct hs_heap_view *out,
+		   int max)
+{
+	const struct reader r = { rd, arg };
+	uint64_t data;
+	int32_t n;
+	int err = heaps_of(l, &r, &data, &n);
+
+	if (err)
+		return err;
+	if (n > max)
+		return -EPROTO;
+	for (int32_t i = 0; i < n; i++)
+		if ((err = read_heap(l, &r, data, i, &out[i])))
+			return err;
+	return n;
+}
+
+int hs_code__interpreter(const struct hs_layout *l, hs_read_fn rd, void *arg, uint64_t low,
+			 uint64_t high, uint64_t *start, uint64_t *end)
+{
+	const struct reader r = { rd, arg };
+	uint64_t queue;
+	int32_t limit;
+	int err;
+
+	if ((err = get_u64(&r, l->interp_code, &queue)))
+		return err;
+	if (!queue)
+		return -ENOENT;	/* the VM starting: no interpreter yet */
+	if ((err = get_u64(&r, queue + l->stubq_buffer, start)) ||
+	    (err = get_i32(&r, queue + l->stubq_limit, &limit)))
+		return err;
+	if (limit <= 0 || *start < low || *start + (uint64_t)limit > high)
+		return -EPROTO;
+	*end = *start + (uint64_t)limit;
+	return 0;
 }

@@ -20,6 +20,13 @@
 #define HS_JAVA_NAME_MAX	256	/* bytes of "package.Class.method", its NUL included */
 #define HS_BLOBS_MAX		8192	/* blobs of a walk of the heaps */
 
+/* A code heap: its memory's [low, high) (committed up to top), its
+ * segment map and segment size. */
+struct hs_heap_view {
+	uint64_t low, high, top, segmap;
+	int32_t log2_seg;
+};
+
 struct hs_blob {
 	uint64_t begin, end;		/* its code: [CodeBlob::_code_begin, _code_end) */
 	uint64_t method;		/* a compiled method's Method*; 0: another blob */
@@ -47,5 +54,17 @@ int hs_code__each_blob(const struct hs_layout *l, hs_read_fn rd, void *arg, size
  * control bytes shown as '?'). Returns 0, -EPROTO or -ESRCH. */
 int hs_code__method_name(const struct hs_layout *l, hs_read_fn rd, void *arg, uint64_t method,
 			 char *name, size_t size);
+
+/* The code heaps, at most max, into out: their count; -ENOENT before the
+ * VM made them; -EPROTO (more than max, a segment size out of bounds) or
+ * -ESRCH. */
+int hs_code__heaps(const struct hs_layout *l, hs_read_fn rd, void *arg, struct hs_heap_view *out,
+		   int max);
+
+/* The template interpreter's code, [*start, *end) (its StubQueue's
+ * buffer): 0; -ENOENT before the VM made it; -EPROTO when outside the code
+ * cache's bounds [low, high); -ESRCH. */
+int hs_code__interpreter(const struct hs_layout *l, hs_read_fn rd, void *arg, uint64_t low,
+			 uint64_t high, uint64_t *start, uint64_t *end);
 
 #endif
