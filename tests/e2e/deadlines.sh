@@ -102,12 +102,17 @@ prc=$?
 kill "$cp" 2>/dev/null; wait "$cp" 2>/dev/null
 for f in "$D"/*.otlp; do
 	protoc --decode=opentelemetry.proto.collector.profiles.v1development.ExportProfilesServiceRequest \
-		--proto_path=user/output/proto otlp_profiles_service.proto <"$f" |
+		--proto_path=user/output/proto \
+		opentelemetry/proto/collector/profiles/v1development/profiles_service.proto <"$f" |
 		awk '$1 == "time_unix_nano:" { t = $2 } $1 == "duration_nano:" { d = $2 } END { print t, d }'
 done >"$T/otlp.times"
+# every file decoded, both times read (a wrong .proto path once gave empty
+# lines, whose gaps were 0)
+odecoded=$(grep -cE '^[1-9][0-9]* [1-9][0-9]*$' "$T/otlp.times")
 ogaps=$(awk 'NR > 1 { g = $1 - end; if (g < 0) g = -g; if (g > m) m = g } { end = $1 + $2 } END { print m + 0 }' "$T/otlp.times")
-check "OTLP: $(wc -l <"$T/otlp.times") files (exit $orc), time_unix_nano + duration_nano is the next time_unix_nano (largest gap $ogaps ns)" \
-	all [ "$orc" -eq 0 ] -- [ "$(wc -l <"$T/otlp.times")" -ge 3 ] -- [ "$ogaps" -le 20000000 ]
+check "OTLP: $(wc -l <"$T/otlp.times") files (exit $orc), $odecoded decoded, time_unix_nano + duration_nano is the next time_unix_nano (largest gap $ogaps ns)" \
+	all [ "$orc" -eq 0 ] -- [ "$(wc -l <"$T/otlp.times")" -ge 3 ] -- \
+	    [ "$odecoded" -eq "$(wc -l <"$T/otlp.times")" ] -- [ "$ogaps" -le 20000000 ]
 ls "$T/tile_spool" | sed -nE 's/^[0-9]+-([0-9]+)-([0-9]+)\..*/\1 \2/p' >"$T/spool.times"
 untiled=$(awk 'NR > 1 && $1 != until { n++ } { until = $2 } END { print n + 0 }' "$T/spool.times")
 check "push: $(wc -l <"$T/spool.times") intervals spooled (exit $prc), each one's until the next one's from ($untiled not)" \
