@@ -118,9 +118,13 @@ s=$(frame_share "$T/short.folded" short_lived short_spin); note_share short_live
 check "short_lived -- cmd: short_spin in >= 80% ($s%)" [ "$s" -ge 80 ]
 check "short_lived -- cmd: chain main;short_work;short_spin" \
 	has_chain "$T/short.folded" short_lived "main;short_work;short_spin"
-"$BPFPROF" -a -d 2.5 -o "$T/shorta.folded" 2>"$T/shorta.err" & bp=$!
-sleep 0.7
-"$EX/short_lived" 300
+# 300 ms of its own CPU time (~30 samples however busy the machine: 300
+# ms of wall time was a handful at load 20), then the run ends (SIGINT)
+# after its exit
+"$BPFPROF" -a -o "$T/shorta.folded" 2>"$T/shorta.err" & bp=$!
+wait_started "$T/shorta.err"
+WORKLOAD_CLOCK=cpu "$EX/short_lived" 300
+sleep 0.2; kill -INT "$bp"
 wait "$bp"
 check "short_lived -a: exit 0" [ $? -eq 0 ]
 s=$(frame_share "$T/shorta.folded" short_lived short_spin); note_share short_lived "short_spin (-a)" "$s"
