@@ -97,23 +97,14 @@ echo "== intervals tile in OTLP files and in a push's from/until"
 # spool's names (SEQ-FROM-UNTIL), a server that is not there keeping them.
 # Each run: 3 intervals written, then SIGINT (a fourth, cut short), so
 # that 3 or more tile whatever each write costs (-d 3.5 gave 2 at load 28)
-# three_then_int GLOB ARGS...: bpfprof ARGS until GLOB names 3 files (60 s
-# at most), then SIGINT; its exit status printed
-three_then_int() {
-	local glob=$1 bp; shift
-	"$BPFPROF" "$@" & bp=$!
-	for _ in $(seq 600); do
-		# shellcheck disable=SC2086
-		[ "$(ls $glob 2>/dev/null | wc -l)" -ge 3 ] && break
-		sleep 0.1
-	done
-	kill -INT "$bp"; wait "$bp"; echo $?
-}
 "$EX/cpu_chain" 120 & cp=$!
 D=$T/tile_otlp; mkdir -p "$D"
-orc=$(three_then_int "$D/*.otlp" -p "$cp" -F 99 --interval 1 --format otlp --output-dir "$D" 2>"$T/tile_otlp.err")
-prc=$(three_then_int "$T/tile_spool/*" -p "$cp" -F 99 --interval 1 --format folded --push http://127.0.0.1:1 \
-	--spool-dir "$T/tile_spool" --spool-max 100 2>"$T/tile_push.err")
+until_int 3 'ls "$D" | grep -c "\.otlp$"' -p "$cp" -F 99 --interval 1 --format otlp --output-dir "$D" \
+	2>"$T/tile_otlp.err"
+orc=$RC
+until_int 3 'ls "$T/tile_spool" | wc -l' -p "$cp" -F 99 --interval 1 --format folded --push http://127.0.0.1:1 \
+	--spool-dir "$T/tile_spool" --spool-max 100 2>"$T/tile_push.err"
+prc=$RC
 kill "$cp" 2>/dev/null; wait "$cp" 2>/dev/null
 for f in "$D"/*.otlp; do
 	protoc --decode=opentelemetry.proto.collector.profiles.v1development.ExportProfilesServiceRequest \

@@ -9,22 +9,6 @@ folded_sum() { cat "$@" | awk '{ t += $NF } END { print t + 0 }'; }
 log_sum() { jq -s "map($2) | add // 0" "$1"; }
 log_all() { jq -r "$2" "$1"; }
 
-# intervals_then_int N LOG ARGS...: bpfprof ARGS in the background until its
-# interval log LOG has N lines (90 s at most), then SIGINT; its exit status
-# in RC. N intervals whatever each write costs: -d 15 of 0.5 s intervals
-# gave 28 at load 24 (an interval whose write runs past a grid point ends
-# at the next one ahead, as documented).
-intervals_then_int() {
-	local n=$1 log=$2 bp; shift 2
-	"$BPFPROF" "$@" & bp=$!
-	for _ in $(seq 900); do
-		[ "$(cat "$log" 2>/dev/null | grep -c .)" -ge "$n" ] && break
-		kill -0 "$bp" 2>/dev/null || break
-		sleep 0.1
-	done
-	kill -INT "$bp" 2>/dev/null; wait "$bp"; RC=$?
-}
-
 # (30 half-second intervals: the same 30 drains as 30 one-second ones, in
 # half the time; two spinning threads give each ~1000 samples at 999 Hz,
 # and ~80 at load 24: at 99 Hz one interval of 30 had none there)
@@ -32,7 +16,7 @@ echo "== drain exactness: 30 half-second intervals vs the BPF-side total"
 D=$T/drain; mkdir -p "$D"
 "$EX/threads" 120 2 & tp=$!
 sleep 0.5
-intervals_then_int 30 "$D/bpfprof-intervals.log" -p "$tp" -F 999 --interval 0.5 --output-dir "$D" 2>"$T/drain.err"
+until_int 30 'lines_of "$D/bpfprof-intervals.log"' -p "$tp" -F 999 --interval 0.5 --output-dir "$D" 2>"$T/drain.err"
 check "drain run: exit 0 after 30 intervals and SIGINT" [ "$RC" -eq 0 ]
 kill "$tp" 2>/dev/null; wait "$tp" 2>/dev/null
 total=$(sed -nE 's/.*BPF-side total ([0-9]+) samples.*/\1/p' "$T/drain.err")
@@ -113,7 +97,7 @@ echo "== off-CPU in fleet mode: 30 intervals of microseconds vs the BPF-side tot
 D=$T/offcpu_drain; mkdir -p "$D"
 "$EX/sleeper" 6000 20 & sp=$!
 sleep 0.3
-intervals_then_int 30 "$D/bpfprof-intervals.log" -p "$sp" --off-cpu --interval 0.5 --output-dir "$D" \
+until_int 30 'lines_of "$D/bpfprof-intervals.log"' -p "$sp" --off-cpu --interval 0.5 --output-dir "$D" \
 	2>"$T/offcpu_drain.err"
 check "off-CPU fleet run: exit 0 after 30 intervals and SIGINT" [ "$RC" -eq 0 ]
 kill "$sp" 2>/dev/null; wait "$sp" 2>/dev/null
@@ -325,13 +309,9 @@ rm -f "$S"/*
 # 5 intervals written, then SIGINT (a sixth, the last): more than the
 # spool holds whatever each write costs (-d 3.2 once gave 2 intervals at
 # load 18: an ASan build's first whole-system write took 2 s); 60 s at most
-"$BPFPROF" --interval 0.5 --push "http://127.0.0.1:$port" --format folded --spool-dir "$T/spool" \
-	--spool-max 3 2>"$T/away.err" & bp=$!
-for _ in $(seq 600); do
-	[ "$(grep -c '(interval), ' "$T/away.err")" -ge 5 ] && break; sleep 0.1
-done
-kill -INT "$bp"; wait "$bp"; rc=$?
-check "server away: exit 0 ($(grep -c '(interval), ' "$T/away.err") intervals, then SIGINT)" [ "$rc" -eq 0 ]
+until_int 5 'grep -c "(interval), " "$T/away.err"' --interval 0.5 --push "http://127.0.0.1:$port" \
+	--format folded --spool-dir "$T/spool" --spool-max 3 2>"$T/away.err"
+check "server away: exit 0 ($(grep -c '(interval), ' "$T/away.err") intervals, then SIGINT)" [ "$RC" -eq 0 ]
 check "server away: spool bounded to 3" [ "$(ls "$T/spool" | wc -l)" -eq 3 ]
 check "server away: dropped ones are reported" grep -q 'spool full' "$T/away.err"
 spooled=$(ls "$T/spool" | sed -nE 's/^[0-9]+-([0-9]+)-.*/\1/p' | tr '\n' ' ')

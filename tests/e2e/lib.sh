@@ -161,3 +161,21 @@ stop_check() {
 		all [ "$5" -eq 0 ] -- [ "$why" = "$6" ] -- [ "$heard" -ge -20 ] -- [ "$heard" -le 1000 ] -- \
 		    [ "$4" -le $((heard + 10000)) ]
 }
+
+# until_int N COUNT ARGS...: bpfprof ARGS in the background until the shell
+# command COUNT prints N or more (90 s at most), then SIGINT; its exit
+# status in RC. N intervals whatever each write costs: a fixed -d gave
+# fewer at load 18-28 (an interval whose write runs past a grid point ends
+# at the next one ahead, as documented in doc/fleet.md).
+until_int() {
+	local n=$1 count=$2 bp; shift 2
+	"$BPFPROF" "$@" & bp=$!
+	for _ in $(seq 900); do
+		[ "$(eval "$count" 2>/dev/null)" -ge "$n" ] 2>/dev/null && break
+		kill -0 "$bp" 2>/dev/null || break
+		sleep 0.1
+	done
+	kill -INT "$bp" 2>/dev/null; wait "$bp"; RC=$?
+}
+# lines_of FILE: its non-empty lines (an interval log's intervals)
+lines_of() { cat "$1" 2>/dev/null | grep -c .; }

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* Owns the BPF objects of a run: the skeleton, the perf events, the links. */
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
+#include <time.h>
 #include <unistd.h>
 #include <linux/magic.h>
 #include <sys/statfs.h>
@@ -30,7 +32,9 @@ struct session {
 	unsigned long long period;
 	bool follow_forks;
 	bool tracks_exec;		/* the exec tracepoint program runs */
-	struct attachments *attached;
+	/* stopped from either thread (run/stopper.c), once: exchanged */
+	struct attachments *_Atomic attached;
+	_Atomic uint64_t stop_mono_ns, stop_wall_ns;	/* when; 0 before */
 };
 
 static const char *bpf_strerror(int err, char *buf, size_t size)
@@ -390,9 +394,11 @@ int session__start(struct session *s)
 		.uprobe = s->skel->progs.sample_uprobe,
 		.offcpu = s->skel->progs.offcpu,
 	};
+	struct attachments *a = NULL;
 	int err;
 
-	err = attach__events(&progs, s->events, s->nevents, s->freq, s->period, &s->attached);
+	err = attach__events(&progs, s->events, s->nevents, s->freq, s->period, &a);
+	atomic_store(&s->attached, a);
 	if (!err)
 		err = attach_helpers(s);
 	if (err)
@@ -400,15 +406,35 @@ int session__start(struct session *s)
 	return err;
 }
 
+static uint64_t clock_now_ns(clockid_t clock)
+{
+	struct timespec ts;
+
+	clock_gettime(clock, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
 void session__stop(struct session *s)
 {
-	attach__free(s->attached);
-	s->attached = NULL;
+	struct attachments *a = atomic_exchange(&s->attached, NULL);
+
+	if (!a)
+		return;
+	attach__free(a);
+	atomic_store(&s->stop_wall_ns, clock_now_ns(CLOCK_REALTIME));
+	atomic_store(&s->stop_mono_ns, clock_now_ns(CLOCK_MONOTONIC));
 }
 
 bool session__stopped(const struct session *s)
 {
-	return s->attached == NULL;
+	return atomic_load(&s->attached) == NULL;
+}
+
+bool session__stop_time(const struct session *s, uint64_t *mono_ns, uint64_t *wall_ns)
+{
+	*mono_ns = atomic_load(&s->stop_mono_ns);
+	*wall_ns = atomic_load(&s->stop_wall_ns);
+	return *mono_ns != 0;
 }
 
 int session__counts_fd(const struct session *s, int gen)
