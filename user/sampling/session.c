@@ -32,8 +32,7 @@ struct session {
 	unsigned long long period;
 	bool follow_forks;
 	bool tracks_exec;		/* the exec tracepoint program runs */
-	/* stopped from either thread (run/stopper.c), once: exchanged */
-	struct attachments *_Atomic attached;
+	struct attachments *_Atomic attached;	/* stopped from either thread, once */
 	_Atomic uint64_t stop_mono_ns, stop_wall_ns;	/* when; 0 before */
 };
 
@@ -395,9 +394,8 @@ int session__start(struct session *s)
 		.offcpu = s->skel->progs.offcpu,
 	};
 	struct attachments *a = NULL;
-	int err;
+	int err = attach__events(&progs, s->events, s->nevents, s->freq, s->period, &a);
 
-	err = attach__events(&progs, s->events, s->nevents, s->freq, s->period, &a);
 	atomic_store(&s->attached, a);
 	if (!err)
 		err = attach_helpers(s);
@@ -406,23 +404,18 @@ int session__start(struct session *s)
 	return err;
 }
 
-static uint64_t clock_now_ns(clockid_t clock)
-{
-	struct timespec ts;
-
-	clock_gettime(clock, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 void session__stop(struct session *s)
 {
 	struct attachments *a = atomic_exchange(&s->attached, NULL);
+	struct timespec wall, mono;
 
 	if (!a)
 		return;
 	attach__free(a);
-	atomic_store(&s->stop_wall_ns, clock_now_ns(CLOCK_REALTIME));
-	atomic_store(&s->stop_mono_ns, clock_now_ns(CLOCK_MONOTONIC));
+	clock_gettime(CLOCK_REALTIME, &wall);
+	clock_gettime(CLOCK_MONOTONIC, &mono);
+	atomic_store(&s->stop_wall_ns, (uint64_t)wall.tv_sec * 1000000000ull + (uint64_t)wall.tv_nsec);
+	atomic_store(&s->stop_mono_ns, (uint64_t)mono.tv_sec * 1000000000ull + (uint64_t)mono.tv_nsec);
 }
 
 bool session__stopped(const struct session *s)
@@ -432,9 +425,8 @@ bool session__stopped(const struct session *s)
 
 bool session__stop_time(const struct session *s, uint64_t *mono_ns, uint64_t *wall_ns)
 {
-	*mono_ns = atomic_load(&s->stop_mono_ns);
 	*wall_ns = atomic_load(&s->stop_wall_ns);
-	return *mono_ns != 0;
+	return (*mono_ns = atomic_load(&s->stop_mono_ns)) != 0;
 }
 
 int session__counts_fd(const struct session *s, int gen)
