@@ -54,8 +54,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	step = 1000000000u / (uint64_t)rate;
-	end = now_ns() + (uint64_t)(secs * 1e9);
-	for (next = now_ns(); next < end; next += step) {
+	end = mono_ns() + (uint64_t)(secs * 1e9);	/* a rate: wall time */
+	for (next = mono_ns(); next < end; next += step) {
 		pid_t pid = fork();
 
 		if (pid == 0) {
@@ -64,7 +64,7 @@ int main(int argc, char **argv)
 		}
 		if (pid < 0)
 			fprintf(stderr, "%s: fork: %s\n", argv[0], strerror(errno));
-		while (now_ns() < next + step)
+		while (mono_ns() < next + step)
 			usleep(1000);
 	}
 	return 0;

@@ -59,7 +59,7 @@ NOINLINE uint64_t fleet_outer(uint64_t deadline, unsigned int busy_percent)
 		rnd = rnd * 6364136223846793005u + 1442695040888963407u;
 		period = PERIOD_MIN_NS + (rnd >> 33) % PERIOD_SPAN_NS;
 		idle_from = t + period / 100 * busy_percent;
-		wake = t + period;
+		wake = mono_ns() + period;	/* sleeps are wall time */
 		next = (struct timespec){ .tv_sec = (time_t)(wake / 1000000000u),
 					  .tv_nsec = (long)(wake % 1000000000u) };
 		while (now_ns() < idle_from)

@@ -228,10 +228,11 @@ echo "== the command itself: its executable and the libraries it links are ready
 # period, 15-19 ms), a relative path was not preloaded, the library was
 # built after the exec. What is left is the ms between the exec and the
 # main loop reading it (a sample or two under ASan). It spins 0.5 s of
-# wall time: ~500 samples alone, 236 with two CPU hogs beside it; 50 are
-# enough for the share to mean something.
+# its own CPU time (WORKLOAD_CLOCK=cpu: ~500 samples however busy the
+# machine; 0.5 s of wall time gave 236 beside two CPU hogs and 42 at load
+# 18); 50 are enough for the share to mean something.
 B=$(realpath "$BPFPROF")
-(cd "$EX" && "$B" -F 997 -o "$T/first.folded" --stats "$T/first.json" -- ./nofp_fleet 0.5) 2>"$T/first.err"
+(cd "$EX" && WORKLOAD_CLOCK=cpu "$B" -F 997 -o "$T/first.folded" --stats "$T/first.json" -- ./nofp_fleet 0.5) 2>"$T/first.err"
 check "nofp_fleet by a relative path: exit 0" [ $? -eq 0 ]
 fpfb=$(unwind_stop "$T/first.err" fp_no_tables_yet)
 n=$(comm_total "$T/first.folded" nofp_fleet)
@@ -241,18 +242,22 @@ whole=$(awk '{ if ($0 ~ /^nofp_fleet;_start;__libc_start_main;.*;main;fleet_oute
 # main); a sample with kernel frames only (the exec) has no user stack
 broken=$(awk '$0 ~ /^nofp_fleet;/ { n = $NF; line = $0; sub(/ [0-9]+$/, "", line)
 	while (line ~ /;[^;]*_\[k\]$/) sub(/;[^;]*_\[k\]$/, "", line)
-	k = split(line, f, ";"); if (k > 1 && f[2] != "_start") b += n } END { print b + 0 }' "$T/first.folded")
+	k = split(line, f, ";"); if (k > 1 && f[2] != "_start") { b += n; print line, n >"/dev/stderr" } }
+	END { print b + 0 }' "$T/first.folded" 2>"$T/first.broken")
 echo "  $n samples of nofp_fleet, $whole whole from _start to fleet_lib_hot, $broken not from _start, ${fpfb:-?} by frame pointers (no tables yet)"
 check "nofp_fleet: at most 3 samples before its tables (${fpfb:-?}; 42-67 before), every other one from _start ($broken not), $whole of $n to fleet_lib_hot" \
 	all [ "${fpfb:-9}" -le 3 ] -- [ "$n" -ge 50 ] -- [ "$broken" -le "${fpfb:-0}" ] -- [ $((whole * 100)) -ge $((n * 90)) ]
+[ "$broken" -le "${fpfb:-0}" ] ||
+	{ echo "  not from _start:"; head -5 "$T/first.broken" | cut -c1-300 | sed 's/^/    /'; jq -c .unwind "$T/first.json"; }
 
 echo "== a return address that is no user address: the stack ends before it, in every mode"
 # bad_return_spin's frame holds 0xffff912345678000 where its return address
 # would be, by its frame pointer and by its CFI. Bit 63 tags a Python frame
 # in a user stack: such a value once came out as '[python code 0x...]_[py]'
 # (CI, a Python 3.9 run). Every mode must end the stack at the frame
-# (2 s of spinning: ~200 samples alone, 41 beside two CPU hogs).
-ALL_MODES=1 run_modes bad_return -- "$EX/bad_return" 2
+# (1 s of its own CPU time: ~100 samples however busy the machine; 2 s of
+# wall time gave 41 beside two CPU hogs and 17 at load 18).
+ALL_MODES=1 WORKLOAD_CLOCK=cpu run_modes bad_return -- "$EX/bad_return" 1
 for m in auto dwarf fp; do
 	n=$(comm_total "$T/bad_return.$m" bad_return)
 	at=$(awk '{ line = $0; sub(/ [0-9]+$/, "", line)
@@ -289,8 +294,7 @@ for f in cfi_big cfi_slow; do
 	ms=$(( ($(date +%s%N) - t0) / 1000000 ))
 	kill "$killer" 2>/dev/null; wait "$killer" 2>/dev/null
 	kill "$vp"; wait "$vp" 2>/dev/null
-	check "$f: SIGINT ends the run within 1 s while its table is built ($ms ms, exit $rc)" \
-		all [ "$ms" -le 1000 ] -- [ "$rc" -eq 0 ]
+	stop_check "$f: SIGINT while its table is built" "$T/$f.json" "$t0" "$ms" "$rc" interrupted
 done
 check "cfi_big: the 64 MiB FDE is refused at once, counted" \
 	[ "$(stat_of "$T/cfi_big.json" .unwind_tables.files_over_build_budget)" -eq 1 ]

@@ -10,13 +10,14 @@ log_sum() { jq -s "map($2) | add // 0" "$1"; }
 log_all() { jq -r "$2" "$1"; }
 
 # (30 half-second intervals: the same 30 drains as 30 one-second ones, in
-# half the time; two spinning threads give each ~100 samples at 99 Hz)
+# half the time; two spinning threads give each ~1000 samples at 999 Hz,
+# and ~80 at load 24: at 99 Hz one interval of 30 had none there)
 echo "== drain exactness: 30 half-second intervals vs the BPF-side total"
 D=$T/drain; mkdir -p "$D"
-"$EX/threads" 19 2 & tp=$!
+"$EX/threads" 120 2 & tp=$!
 sleep 0.5
-"$BPFPROF" -p "$tp" -F 99 --interval 0.5 --output-dir "$D" -d 15 2>"$T/drain.err"
-check "drain run: exit 0" [ $? -eq 0 ]
+until_int 30 'lines_of "$D/bpfprof-intervals.log"' -p "$tp" -F 999 --interval 0.5 --output-dir "$D" 2>"$T/drain.err"
+check "drain run: exit 0 after 30 intervals and SIGINT" [ "$RC" -eq 0 ]
 kill "$tp" 2>/dev/null; wait "$tp" 2>/dev/null
 total=$(sed -nE 's/.*BPF-side total ([0-9]+) samples.*/\1/p' "$T/drain.err")
 files=$(ls "$D"/*.folded | wc -l)
@@ -103,10 +104,11 @@ echo "== off-CPU in fleet mode: 30 intervals of microseconds vs the BPF-side tot
 # a block is stored, stacks and all, into the interval it ends in: the files
 # add up to the BPF side's never-drained off-CPU total exactly
 D=$T/offcpu_drain; mkdir -p "$D"
-"$EX/sleeper" 2000 20 & sp=$!
+"$EX/sleeper" 6000 20 & sp=$!
 sleep 0.3
-"$BPFPROF" -p "$sp" --off-cpu --interval 0.5 --output-dir "$D" -d 15 2>"$T/offcpu_drain.err"
-check "off-CPU fleet run: exit 0" [ $? -eq 0 ]
+until_int 30 'lines_of "$D/bpfprof-intervals.log"' -p "$sp" --off-cpu --interval 0.5 --output-dir "$D" \
+	2>"$T/offcpu_drain.err"
+check "off-CPU fleet run: exit 0 after 30 intervals and SIGINT" [ "$RC" -eq 0 ]
 kill "$sp" 2>/dev/null; wait "$sp" 2>/dev/null
 total=$(sed -nE 's/.*BPF-side off-CPU total ([0-9]+) us.*/\1/p' "$T/offcpu_drain.err")
 files=$(ls "$D"/*.folded | wc -l)
@@ -313,9 +315,12 @@ check "receiver: multipart with format=pprof 422, raw pprof 200, multipart witho
 echo "== push: server away -> bounded spool; back -> drained in order"
 kill "$srv"; wait "$srv" 2>/dev/null
 rm -f "$S"/*
-"$BPFPROF" --interval 0.5 --push "http://127.0.0.1:$port" --format folded --spool-dir "$T/spool" \
-	--spool-max 3 -d 3.2 2>"$T/away.err"
-check "server away: exit 0" [ $? -eq 0 ]
+# 5 intervals written, then SIGINT (a sixth, the last): more than the
+# spool holds whatever each write costs (-d 3.2 once gave 2 intervals at
+# load 18: an ASan build's first whole-system write took 2 s); 60 s at most
+until_int 5 'grep -c "(interval), " "$T/away.err"' --interval 0.5 --push "http://127.0.0.1:$port" \
+	--format folded --spool-dir "$T/spool" --spool-max 3 2>"$T/away.err"
+check "server away: exit 0 ($(grep -c '(interval), ' "$T/away.err") intervals, then SIGINT)" [ "$RC" -eq 0 ]
 check "server away: spool bounded to 3" [ "$(ls "$T/spool" | wc -l)" -eq 3 ]
 check "server away: dropped ones are reported" grep -q 'spool full' "$T/away.err"
 spooled=$(ls "$T/spool" | sed -nE 's/^[0-9]+-([0-9]+)-.*/\1/p' | tr '\n' ' ')

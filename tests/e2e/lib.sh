@@ -136,3 +136,46 @@ proto_classes() {
 	protoc --python_out="$1" --proto_path=user/output/proto "${protos[@]}" || return 1
 	echo "${#protos[@]}"
 }
+
+# heard_ms FILE KILL_NS: ms from a stop signal (KILL_NS: date +%s%N when it
+# was sent) to the end of what the run sampled, by its own clock: end_ns of
+# --stats FILE, or of the last line of an interval log.
+heard_ms() {
+	local end; end=$(jq -s '.[-1].end_ns // empty' "$1" 2>/dev/null)
+	if [ -n "$end" ]; then echo $(( (end - $2) / 1000000 )); else echo 99999; fi
+}
+
+# stop_check NAME FILE KILL_NS EXIT_MS RC WHY: a deadline's promise, of a
+# run stopped by a signal: heard and sampling over within 1 s (heard_ms of
+# FILE, whose last stop reason is WHY: terminated, interrupted), whatever
+# a drain, a table build or a write was under way, and exit 0. The final
+# write and the exit after it take what the machine gives (a 2-CPU VM at
+# load 20 gives a process a tenth of a CPU: an ASan build's end took 0.3-
+# 3.6 s there, its exit alone up to 1.9 s with 250 MiB of quarantine to
+# free); they must end within 10 s of it (a teardown paying an RCU grace
+# period a table once took 17.9 s).
+stop_check() {
+	local heard why
+	heard=$(heard_ms "$2" "$3"); why=$(jq -rs '.[-1].stopped // empty' "$2" 2>/dev/null)
+	check "$1: heard in $heard ms (<= 1000), sampling stopped ($why), exit $5 after $4 ms (<= heard + 10 s)" \
+		all [ "$5" -eq 0 ] -- [ "$why" = "$6" ] -- [ "$heard" -ge -20 ] -- [ "$heard" -le 1000 ] -- \
+		    [ "$4" -le $((heard + 10000)) ]
+}
+
+# until_int N COUNT ARGS...: bpfprof ARGS in the background until the shell
+# command COUNT prints N or more (90 s at most), then SIGINT; its exit
+# status in RC. N intervals whatever each write costs: a fixed -d gave
+# fewer at load 18-28 (an interval whose write runs past a grid point ends
+# at the next one ahead, as documented in doc/fleet.md).
+until_int() {
+	local n=$1 count=$2 bp; shift 2
+	"$BPFPROF" "$@" & bp=$!
+	for _ in $(seq 900); do
+		[ "$(eval "$count" 2>/dev/null)" -ge "$n" ] 2>/dev/null && break
+		kill -0 "$bp" 2>/dev/null || break
+		sleep 0.1
+	done
+	kill -INT "$bp" 2>/dev/null; wait "$bp"; RC=$?
+}
+# lines_of FILE: its non-empty lines (an interval log's intervals)
+lines_of() { cat "$1" 2>/dev/null | grep -c .; }

@@ -116,13 +116,15 @@ res=$(page_test "$T/jitmap.html" jit_spin_first)
 check "jit map: the page's tooltip says JIT" bash -c "echo '$res' | jq -r .tooltip | grep -q '^jit_spin_first  \[JIT\]'"
 
 echo "== an -O2 -g program whose hot function is inlined: a frame of its own, marked _[i]"
-# perf, the peer below, samples the same process over the same 2 s: which
+# perf, the peer below, samples the same process to its exit: which
 # instruction a sample lands on moves with the machine's load (beside three
-# test runs, perf's share in a run of its own fell to 68%, bpfprof's 90%)
-"$EX/inline_hot" 3 & ih=$!
+# test runs, perf's share in a run of its own fell to 68%, bpfprof's 90%).
+# 3 s of its own CPU time: ~200 samples each however busy the machine (2 s
+# of wall time gave perf none at load 24)
+WORKLOAD_CLOCK=cpu "$EX/inline_hot" 3 & ih=$!
 sleep 0.3
-perf record -q -F 99 -p "$ih" -o "$T/inl.perf" -- sleep 2 >/dev/null 2>&1 & ip=$!
-"$BPFPROF" -p "$ih" -d 2 -o "$T/inl.folded" 2>"$T/inl.err"
+perf record -q -F 99 -p "$ih" -o "$T/inl.perf" >/dev/null 2>&1 & ip=$!
+"$BPFPROF" -p "$ih" -o "$T/inl.folded" 2>"$T/inl.err"
 check "inline: exit 0" [ $? -eq 0 ]
 wait "$ip" "$ih"
 # kernel frames after the leaf (an interrupt taken in the process: more of
@@ -327,7 +329,9 @@ kill "$hung"; wait "$hung" 2>/dev/null
 
 echo "== unnamed code grouped by function: a stripped -O2 binary, named by its CFI"
 S=nofp_chain_stripped
-"$BPFPROF" --call-graph dwarf -o "$T/strip.folded" --stats "$T/strip.json" -- "$EX/$S" 2 2>"$T/strip.err"
+# (2 s of its own CPU time: ~200 samples however busy the machine; 2 s of
+# wall time gave 9 at load 45)
+WORKLOAD_CLOCK=cpu "$BPFPROF" --call-graph dwarf -o "$T/strip.folded" --stats "$T/strip.json" -- "$EX/$S" 2 2>"$T/strip.err"
 check "stripped: exit 0" [ $? -eq 0 ]
 # the functions' starts: every FDE of the stripped file (binutils' reading),
 # and nofp_hot's from the unstripped one

@@ -68,7 +68,10 @@ check "-p: no other process in the profile" \
 wait "$lpid" "$other"
 
 echo "== threads, system-wide (-a -d)"
-"$EX/threads" 3 2 & tpid=$!
+# 3 s of each thread's own CPU time: alive through the run however busy
+# the machine (3 s of wall time had ended before an ASan -a run at load 40
+# had loaded: 0 samples)
+WORKLOAD_CLOCK=cpu "$EX/threads" 3 2 & tpid=$!
 sleep 0.3
 "$BPFPROF" -a -d 2 -o "$T/thr.folded" --stats "$T/thr.json" 2>"$T/thr.err"
 check "threads: exit 0" [ $? -eq 0 ]
@@ -89,7 +92,7 @@ check "-a: the short line fits 160 columns (${#short})" [ "${#short}" -le 160 ]
 check "-a: maps far from full: no 'full' line, full counts 0 ($(stat_of "$T/thr.json" '.lost_by_reason | tostring'))" \
 	all bash -c "! grep -q 'full maps' '$T/thr.err'" -- \
 	stat_true "$T/thr.json" '.lost_by_reason.stack_map_full == 0 and .lost_by_reason.counts_map_full == 0 and (.lost_by_reason | has("stack_map_transient") and has("counts_map_transient"))'
-wait "$tpid"
+kill "$tpid" 2>/dev/null; wait "$tpid" 2>/dev/null
 
 echo "== syscalls: kernel frames under the syscall"
 "$BPFPROF" -o "$T/sys.folded" -- "$EX/syscalls" 2 2>"$T/sys.err"
@@ -118,9 +121,13 @@ s=$(frame_share "$T/short.folded" short_lived short_spin); note_share short_live
 check "short_lived -- cmd: short_spin in >= 80% ($s%)" [ "$s" -ge 80 ]
 check "short_lived -- cmd: chain main;short_work;short_spin" \
 	has_chain "$T/short.folded" short_lived "main;short_work;short_spin"
-"$BPFPROF" -a -d 2.5 -o "$T/shorta.folded" 2>"$T/shorta.err" & bp=$!
-sleep 0.7
-"$EX/short_lived" 300
+# 300 ms of its own CPU time (~30 samples however busy the machine: 300
+# ms of wall time was a handful at load 20), then the run ends (SIGINT)
+# after its exit
+"$BPFPROF" -a -o "$T/shorta.folded" 2>"$T/shorta.err" & bp=$!
+wait_started "$T/shorta.err"
+WORKLOAD_CLOCK=cpu "$EX/short_lived" 300
+sleep 0.2; kill -INT "$bp"
 wait "$bp"
 check "short_lived -a: exit 0" [ $? -eq 0 ]
 s=$(frame_share "$T/shorta.folded" short_lived short_spin); note_share short_lived "short_spin (-a)" "$s"

@@ -94,8 +94,10 @@ else
 	op=$!
 	sleep 0.3
 	D=$T/otlp_fleet; mkdir -p "$D"
-	"$BPFPROF" -p "$op" -F 99 --interval 1 -d 4 --format otlp --output-dir "$D" 2>"$T/otlp_fleet.err"
-	check "otlp fleet: exit 0" [ $? -eq 0 ]
+	# 4 intervals written, then SIGINT: -d 4 gave 3 at load 24
+	until_int 4 'ls "$D" | grep -c "\.otlp$"' -p "$op" -F 99 --interval 1 --format otlp --output-dir "$D" \
+		2>"$T/otlp_fleet.err"
+	check "otlp fleet: exit 0" [ "$RC" -eq 0 ]
 	kill "$op" 2>/dev/null; wait "$op" 2>/dev/null
 	rmdir "$OCG/docker/$OID" && rmdir "$OCG/docker" 2>/dev/null	# another run's may stay
 	mapfile -t files < <(ls "$D"/*.otlp 2>/dev/null)
@@ -127,11 +129,14 @@ otlp_taken() { ls "$R"/*.otlp 2>/dev/null | wc -l; }
 otlp_waiting() { ls "$T/ospool-otlp" 2>/dev/null | grep -c '\.otlp$'; }
 # 10 intervals to a directory (folded) and the receiver: a base URL (the
 # signal's path added), an API key header, percent-encoded
+# (10 written, then SIGINT: 5 s of a command gave 8 at load 24)
 D=$T/otlp_dir; mkdir -p "$D"
+"$EX/cpu_chain" 120 & op=$!
 OTEL_EXPORTER_OTLP_HEADERS='api-key=s3cr%3Dt' OTEL_SERVICE_NAME=otlp-e2e \
-	"$BPFPROF" --interval 0.5 -F 199 --output-dir "$D" --otlp "$URL/" --spool-dir "$T/ospool" \
-	-- "$EX/cpu_chain" 5 2>"$T/otlp_push.err"
-check "otlp push: exit 0 $(grep -v '^bpfprof: profiling' "$T/otlp_push.err" | head -c 300)" [ $? -eq 0 ]
+	until_int 10 'ls "$D" | grep -c "\.folded$"' -p "$op" --interval 0.5 -F 199 --output-dir "$D" \
+	--otlp "$URL/" --spool-dir "$T/ospool" 2>"$T/otlp_push.err"
+kill "$op" 2>/dev/null; wait "$op" 2>/dev/null
+check "otlp push: exit 0 $(grep -v '^bpfprof: profiling' "$T/otlp_push.err" | head -c 300)" [ "$RC" -eq 0 ]
 mapfile -t folded < <(ls "$D"/*.folded)
 mapfile -t got < <(ls "$R"/*.otlp 2>/dev/null)
 sent=$(sed -nE 's/.*otlp: ([0-9]+) sent,.*/\1/p' "$T/otlp_push.err")

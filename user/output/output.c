@@ -323,7 +323,7 @@ static double late_by(struct output *o, const struct profile *p)
 }
 
 /* The index's line of an interval: one JSON object, the summary's members
- * (as --stats writes them) with the interval's start, what the run held,
+ * (as --stats writes them, its start and end among them), what the run held,
  * the stack map's occupancy and whether it was written. */
 static int index_json(struct output *o, const struct summary *s, int err, char **line,
 		      size_t *len)
@@ -334,8 +334,7 @@ static int index_json(struct output *o, const struct summary *s, int err, char *
 
 	if (!f)
 		return -errno;
-	fprintf(f, "{\"start_ns\":%" PRIu64 ",\"end_ns\":%" PRIu64 ",", p->stats.start_wall_ns,
-		profile_stats__end_wall_ns(&p->stats));
+	fputc('{', f);
 	summary__json_members(s, f);
 	footprint_json(&p->stats.footprint, f);
 	if (late)

@@ -154,6 +154,10 @@ static void json_counts(const struct summary *s, struct jw *j)
 	const struct profile *p = s->p;
 	const uint64_t *b = p->stats.bpf;
 
+	/* when it ran, ns since the epoch: when a signal was heard is the
+	 * end's time, whatever the write after it cost */
+	j_u64(j, "start_ns", p->stats.start_wall_ns);
+	j_u64(j, "end_ns", profile_stats__end_wall_ns(&p->stats));
 	j_u64(j, "samples", b[STAT_SAMPLES]);
 	j_u64(j, "counted", profile__total(p));
 	j_u64(j, "lost", profile__lost(p));

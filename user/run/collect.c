@@ -379,6 +379,18 @@ static void take_mappings(struct run *r, struct profile_stats *st)
 	st->vmas_forgot_comm[sizeof(st->vmas_forgot_comm) - 1] = '\0';
 }
 
+/* Sampling stopped before this flip (a signal or the run's end, heard by
+ * run/stopper.c while the loop was busy writing): what was sampled ends
+ * there, not when the loop came round to drain it. */
+static void stopped_end(const struct run *r, struct flip_time *at)
+{
+	struct flip_time stop;
+
+	if (session__stop_time(r->session, &stop.mono_ns, &stop.wall_ns) &&
+	    stop.mono_ns < at->mono_ns && stop.mono_ns >= r->interval_ns)
+		*at = stop;
+}
+
 int run__collect(struct run *r, struct profile **out)
 {
 	struct profile *p;
@@ -394,6 +406,7 @@ int run__collect(struct run *r, struct profile **out)
 	/* the interval ends at the flip, where the next one begins: files,
 	 * pprof, OTLP and push times tile (issue 37: the start was read after
 	 * the drain, 0.7 s off either way) */
+	stopped_end(r, &at);
 	p->stats.duration = collector__span_ns(r->interval_ns, r->interval_wall_ns, &at) / 1e9;
 	p->stats.start_wall_ns = r->interval_wall_ns;
 	p->stats.freq = r->cfg->freq;
@@ -428,7 +441,7 @@ int run__write_profile(struct run *r, const char *why)
 	}
 	/* a stop signal came while this interval was drained: it goes into
 	 * the final profile, written now, rather than cost a write first */
-	if (r->cfg->interval && !session__stopped(r->session) && signals__stop_pending()) {
+	if (r->cfg->interval && !r->finishing && signals__stop_pending()) {
 		r->so_far = p;
 		return 0;
 	}

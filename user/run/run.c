@@ -27,6 +27,7 @@
 #include "run/early_walks.h"
 #include "sampling/session.h"
 #include "run/signals.h"
+#include "run/stopper.h"
 #include "run/top_live.h"
 #include "procs/tracker.h"
 #include "unwind/unwind.h"
@@ -145,6 +146,12 @@ static uint64_t next_deadline(struct run *r, uint64_t step, uint64_t end, uint64
 	return r->due_ns < end ? r->due_ns : end;
 }
 
+/* When -d ends the run (CLOCK_MONOTONIC), UINT64_MAX without it. */
+static uint64_t run_end(const struct run *r)
+{
+	return r->cfg->duration > 0 ? r->start_ns + (uint64_t)(r->cfg->duration * 1e9) : UINT64_MAX;
+}
+
 /* Sleeps in poll() until the next deadline, a signal or tracking records;
  * writes a profile at each interval's end (fleet mode). Every turn reads
  * the signals, a turn that wrote too: an interval whose write outlasts
@@ -152,8 +159,7 @@ static uint64_t next_deadline(struct run *r, uint64_t step, uint64_t end, uint64
  * of 5 s) once went from write to write and never heard SIGTERM. */
 static int wait_loop(struct run *r)
 {
-	uint64_t end = r->cfg->duration > 0 ?
-		r->start_ns + (uint64_t)(r->cfg->duration * 1e9) : UINT64_MAX;
+	uint64_t end = run_end(r);
 	uint64_t step = (uint64_t)((r->top ? r->cfg->refresh : r->cfg->interval) * 1e9);
 	struct pollfd fds[] = {
 		{ .fd = r->sig_fd, .events = POLLIN },
@@ -290,6 +296,9 @@ static int finish(struct run *r)
 	uint64_t total;
 	int err;
 
+	stopper__free(r->stopper);	/* before the abort handler takes the signals */
+	r->stopper = NULL;
+	r->finishing = true;
 	arm_abort(r);
 	progress__clear(&r->progress);
 	session__stop(r->session);
@@ -315,6 +324,7 @@ static int cleanup(struct run *r)
 {
 	int err;
 
+	stopper__free(r->stopper);	/* when the run ended before finish() */
 	if (r->have_cmd)
 		run__end_command(r);
 	collector__free(r->collector);
@@ -375,6 +385,9 @@ static int begin(struct run *r)
 		err = run__start(r);
 	if (!err && r->top)
 		err = top_live__begin(r->top);
+	/* last: it may stop the session from its first moment */
+	if (!err)
+		err = stopper__start(r->session, r->sig_fd, run_end(r), &r->stopper);
 	return err;
 }
 

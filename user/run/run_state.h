@@ -53,6 +53,8 @@ struct run {
 	uint64_t cleared;		/* samples dropped by clear */
 	unsigned long commands;		/* carried out (--control, SIGUSR1) */
 	struct top_live *top;		/* bpfprof top */
+	struct stopper *stopper;	/* stops sampling while the loop is busy */
+	bool finishing;			/* the final profile is being written */
 	bool kmem_said;			/* kernel bytes unreadable: said once */
 };
 

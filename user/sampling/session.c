@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* Owns the BPF objects of a run: the skeleton, the perf events, the links. */
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
+#include <time.h>
 #include <unistd.h>
 #include <linux/magic.h>
 #include <sys/statfs.h>
@@ -30,7 +32,8 @@ struct session {
 	unsigned long long period;
 	bool follow_forks;
 	bool tracks_exec;		/* the exec tracepoint program runs */
-	struct attachments *attached;
+	struct attachments *_Atomic attached;	/* stopped from either thread, once */
+	_Atomic uint64_t stop_mono_ns, stop_wall_ns;	/* when; 0 before */
 };
 
 static const char *bpf_strerror(int err, char *buf, size_t size)
@@ -390,9 +393,10 @@ int session__start(struct session *s)
 		.uprobe = s->skel->progs.sample_uprobe,
 		.offcpu = s->skel->progs.offcpu,
 	};
-	int err;
+	struct attachments *a = NULL;
+	int err = attach__events(&progs, s->events, s->nevents, s->freq, s->period, &a);
 
-	err = attach__events(&progs, s->events, s->nevents, s->freq, s->period, &s->attached);
+	atomic_store(&s->attached, a);
 	if (!err)
 		err = attach_helpers(s);
 	if (err)
@@ -402,13 +406,27 @@ int session__start(struct session *s)
 
 void session__stop(struct session *s)
 {
-	attach__free(s->attached);
-	s->attached = NULL;
+	struct attachments *a = atomic_exchange(&s->attached, NULL);
+	struct timespec wall, mono;
+
+	if (!a)
+		return;
+	attach__free(a);
+	clock_gettime(CLOCK_REALTIME, &wall);
+	clock_gettime(CLOCK_MONOTONIC, &mono);
+	atomic_store(&s->stop_wall_ns, (uint64_t)wall.tv_sec * 1000000000ull + (uint64_t)wall.tv_nsec);
+	atomic_store(&s->stop_mono_ns, (uint64_t)mono.tv_sec * 1000000000ull + (uint64_t)mono.tv_nsec);
 }
 
 bool session__stopped(const struct session *s)
 {
-	return s->attached == NULL;
+	return atomic_load(&s->attached) == NULL;
+}
+
+bool session__stop_time(const struct session *s, uint64_t *mono_ns, uint64_t *wall_ns)
+{
+	*wall_ns = atomic_load(&s->stop_wall_ns);
+	return (*mono_ns = atomic_load(&s->stop_mono_ns)) != 0;
 }
 
 int session__counts_fd(const struct session *s, int gen)

@@ -60,11 +60,16 @@ int session__add_tgid(struct session *s, pid_t tgid, uint64_t start_ticks);
  * programs; a failure names the event and why. */
 int session__start(struct session *s);
 
-/* Stops sampling: detaches and closes the events. Idempotent. */
+/* Stops sampling: detaches and closes the events. Idempotent, and safe
+ * from another thread than the one that drains (run/stopper.c). */
 void session__stop(struct session *s);
 
 /* Whether session__stop() ran: no sample comes any more. */
 bool session__stopped(const struct session *s);
+
+/* When session__stop() had stopped sampling (CLOCK_MONOTONIC and
+ * CLOCK_REALTIME ns); false before. */
+bool session__stop_time(const struct session *s, uint64_t *mono_ns, uint64_t *wall_ns);
 
 /* Hands the generation samples went to so far over to the caller: new
  * samples go to the other one from now on, and by the time this returns
