@@ -89,38 +89,43 @@ static void debuginfod_part(struct collector *c, struct profile_stats *st)
 	c->debug_refused += st->debug_refused;
 }
 
-/* kallsyms read for this collect's kernel addresses, those of d and e. */
-static struct ksyms *ksyms_for(const struct drained *d, const struct drained *e)
+/* kallsyms read for this collect's kernel addresses, those of d and e,
+ * into *ks: 0, with *ks NULL when no sample has a kernel frame (nothing
+ * read), or -errno. */
+static int ksyms_for(const struct drained *d, const struct drained *e, struct ksyms **ks)
 {
 	const struct drained *both[] = { d, e };
 	uint64_t *addrs;
 	size_t n;
-	struct ksyms *ks;
+	int err = resolve__kernel_addrs(both, 2, &addrs, &n);
 
-	if (resolve__kernel_addrs(both, 2, &addrs, &n)) {
-		errno = ENOMEM;
-		return NULL;
-	}
-	ks = ksyms__load_for(KALLSYMS, addrs, n);
+	*ks = NULL;
+	if (err || !n)
+		return err;
+	*ks = ksyms__load_for(KALLSYMS, addrs, n);
+	err = *ks ? 0 : -errno;
 	free(addrs);
-	return ks;
+	return err;
 }
 
 /* Kept, kallsyms is read once: kernel text does not move while we run. */
 static void load_ksyms(struct collector *c, const struct drained *d, const struct drained *e)
 {
+	int err = 0;
+
 	if (c->ks || c->ksyms_use == KSYMS_NONE || c->warned)
 		return;
 	if (c->ksyms_use == KSYMS_PER_COLLECT)
-		c->ks = ksyms_for(d, e);
+		err = ksyms_for(d, e, &c->ks);
 	else if (c->ks_loader)
 		c->ks = ksyms__load_wait(c->ks_loader);
 	else
 		c->ks = ksyms__load(KALLSYMS);
+	if (c->ksyms_use == KSYMS_KEPT && !c->ks)
+		err = -errno;
 	c->ks_loader = NULL;
-	if (!c->ks) {
-		p_warn("no kernel symbols (/proc/kallsyms: %s)",
-			strerror(errno));
+	if (err) {
+		p_warn("no kernel symbols (/proc/kallsyms: %s)", strerror(-err));
 		c->warned = true;
 	}
 }
