@@ -3,6 +3,8 @@
  * (build/examples/inline_hot, built by make examples before the units). */
 #include <criterion/criterion.h>
 #include <fcntl.h>
+#include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -208,5 +210,61 @@ Test(dwarf_lines, cxx_inline_frame_qualified_by_its_namespace)
 	}
 	cr_assert_not_null(hit, "no inline frame of weigh in weigh_inline");
 	cr_expect_str_eq(hit->inlined[hit->ninlined - 1].name, "scoring::weigh");
+	dwarf_lines__free(dl);
+}
+
+/* The resident and mapped KiB of this process's mappings of files under
+ * prefix, from /proc/self/smaps. */
+static void mapped_kib(const char *prefix, unsigned long *rss, unsigned long *size)
+{
+	char line[512], path[400];
+	bool in = false;
+	unsigned long kib;
+	FILE *f = fopen("/proc/self/smaps", "re");
+
+	cr_assert_not_null(f);
+	*rss = *size = 0;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%*x-%*x %*s %*s %*s %*s %399s", path) == 1)
+			in = !strncmp(path, prefix, strlen(prefix));
+		else if (strchr(line, '-') && strstr(line, " 00:00 "))
+			in = false;		/* an anonymous mapping */
+		if (in && sscanf(line, "Rss: %lu kB", &kib) == 1)
+			*rss += kib;
+		if (in && sscanf(line, "Size: %lu kB", &kib) == 1)
+			*size += kib;
+	}
+	fclose(f);
+}
+
+/* libc's debug file (libc6-dbg: its DWARF compressed, 3.9 MiB mapped):
+ * once a session has read the DWARF (elfutils 0.188 inflates it whole),
+ * the compressed pages it read are no longer resident, and the answers
+ * are those of the DWARF all the same. */
+Test(dwarf_lines, compressed_debug_file_pages_given_back)
+{
+	const char *libc = "/lib/x86_64-linux-gnu/libc.so.6";
+	uint64_t addr = 0;
+	unsigned long rss, size;
+	struct dwarf_lines *dl;
+	const struct src_chain *c;
+	char cmd[256];
+	FILE *p;
+
+	if (geteuid() != 0)
+		cr_skip_test("needs root: only a file's owner or writer may page it out");
+	snprintf(cmd, sizeof(cmd), "nm -D %s | awk '$3 ~ /^malloc@@/ { print $1 }'", libc);
+	p = popen(cmd, "r");
+	cr_assert_not_null(p);
+	cr_assert_eq(fscanf(p, "%" SCNx64, &addr), 1);
+	pclose(p);
+	dl = open_file(libc, true);
+	c = dwarf_lines__at(dl, addr + 4);
+	cr_assert_not_null(c, "malloc has DWARF (libc6-dbg, make deps)");
+	cr_assert_not_null(c->outer.file);
+	cr_expect(c->outer.line > 0);
+	mapped_kib("/usr/lib/debug/", &rss, &size);
+	cr_assert_gt(size, 2048, "the debug file is mapped: %lu KiB", size);
+	cr_expect_lt(rss, 1024, "%lu of %lu KiB of the debug file resident", rss, size);
 	dwarf_lines__free(dl);
 }

@@ -11,8 +11,8 @@
 #include <unistd.h>
 
 #include "base/hash_bytes.h"
-#include "base/open_regular.h"
-#include "elf/debug_file.h"
+#include "elf/compressed_scns.h"
+#include "elf/dwfl_debuginfo.h"
 #include "elf/dwarf_lines.h"
 #include "elf/elf_syms.h"
 
@@ -45,66 +45,9 @@ struct dwarf_lines {
 	struct cached **slots;
 	size_t n, cap;
 	size_t bytes;		/* what the cache holds */
-};
-
-/* libdwfl's own searches are not asked (find_debuginfo()): the path is
- * given for its callbacks' sake. */
-static char root_debug_dir[] = DEBUG_ROOT;
-static char *debuginfo_path = root_debug_dir;
-
-/* The module's build-id as hex into hex (2 * BUILD_ID_MAX + 1). */
-static void module_build_id(Dwfl_Module *mod, char *hex)
-{
-	const unsigned char *bits;
-	GElf_Addr vaddr;
-	int len = dwfl_module_build_id(mod, &bits, &vaddr);
-
-	hex[0] = '\0';
-	for (int i = 0; i < len && len <= BUILD_ID_MAX; i++)	/* longer: no path */
-		sprintf(hex + 2 * i, "%02x", bits[i]);
-}
-
-/* The build-id of the dwz alternate file that the file holding the DWARF
- * (file_name: libdwfl's name of it, a path debug_file found or the one
- * the module was reported with) links to. */
-static void alt_build_id(const char *file_name, char *id)
-{
-	int fd = file_name ? file_open_regular(file_name) : -1;
-
-	id[0] = '\0';
-	if (fd >= 0) {
-		debug_file__altlink(fd, id);
-		close(fd);
-	}
-}
-
-/* The module's debug file by debug_file's one search, the servers last.
- * libdwfl calls this again for a dwz file's alternate debug file (its
- * .gnu_debugaltlink: a path, no CRC): found by its own build-id alike. */
-static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
-			  Dwarf_Addr base, const char *file_name, const char *link,
-			  GElf_Word crc, char **found)
-{
-	char id[2 * BUILD_ID_MAX + 1];
-	struct debug_query q = { .build_id = id, .path = file_name, .link = link, .crc = crc };
-
-	(void)userdata;
-	(void)modname;
-	(void)base;
-	if (link && strchr(link, '/')) {
-		alt_build_id(file_name, id);
-		q = (struct debug_query){ .build_id = id };
-		return debug_file__open(&q, DEBUG_BY_ID | DEBUG_BY_SERVER, found);
-	}
-	module_build_id(mod, id);
-	return debug_file__open(&q, DEBUG_BY_ID | DEBUG_BY_LINK | DEBUG_BY_SERVER, found);
-}
-
-static const Dwfl_Callbacks offline_callbacks = {
-	.find_elf = dwfl_build_id_find_elf,
-	.find_debuginfo = find_debuginfo,
-	.section_address = dwfl_offline_section_address,
-	.debuginfo_path = &debuginfo_path,
+	/* the compressed sections of the file and of the debug file the
+	 * session opened (find_debuginfo()) */
+	struct compressed_scns main_ranges, debug_ranges;
 };
 
 /* The session's end; the answers (copies) stay. */
@@ -116,12 +59,25 @@ void dwarf_lines__close(struct dwarf_lines *dl)
 	dl->mod = NULL;
 }
 
+/* The DWARF read now (every session is opened to ask it: it is read
+ * anyway), then the compressed bytes inflated given back. */
+static void shed_compressed(struct dwarf_lines *dl)
+{
+	Dwarf_Addr bias;
+	Dwarf *dw = dwfl_module_getdwarf(dl->mod, &bias);
+	Elf *main_elf = dwfl_module_getelf(dl->mod, &bias), *debug = dw ? dwarf_getelf(dw) : NULL;
+
+	compressed_scns__drop(main_elf, &dl->main_ranges);
+	if (debug && debug != main_elf)
+		compressed_scns__drop(debug, &dl->debug_ranges);
+}
+
 int dwarf_lines__reopen(struct dwarf_lines *dl, int fd, const char *path)
 {
 	int dupfd;
 
 	dwarf_lines__close(dl);
-	dl->dwfl = dwfl_begin(&offline_callbacks);
+	dl->dwfl = dwfl_begin(&dwfl_debuginfo__callbacks);
 	dupfd = dl->dwfl ? dup(fd) : -1;
 	if (dupfd >= 0) {
 		/* libdwfl owns dupfd from here, closed by dwfl_end */
@@ -129,12 +85,22 @@ int dwarf_lines__reopen(struct dwarf_lines *dl, int fd, const char *path)
 		if (!dl->mod)
 			close(dupfd);
 	}
+	if (dl->mod) {
+		void **userdata = NULL;
+
+		dwfl_module_info(dl->mod, &userdata, NULL, NULL, NULL, NULL, NULL, NULL);
+		if (userdata)	/* where find_debuginfo() tells of the debug file */
+			*userdata = &dl->debug_ranges;
+		compressed_scns__read(fd, &dl->main_ranges);
+		dl->debug_ranges.n = 0;
+	}
 	/* offline, libdwfl places the module at its own choice of base */
 	if (!dl->mod || dwfl_report_end(dl->dwfl, NULL, NULL) ||
 	    !dwfl_module_getelf(dl->mod, &dl->base)) {
 		dwarf_lines__close(dl);
 		return -ENOEXEC;
 	}
+	shed_compressed(dl);
 	return 0;
 }
 

@@ -44,7 +44,8 @@ struct collector {
 	enum group_by group_by;
 	size_t max_cgroups;
 	unsigned int labels;
-	bool need_ksyms, warned;
+	enum ksyms_use ksyms_use;
+	bool warned;
 	struct pevent events[MAX_EVENTS];
 	int nevents;
 	struct symbolizer_skips skips;	/* what was skipped, reported so far */
@@ -90,25 +91,58 @@ static void debuginfod_part(struct collector *c, struct profile_stats *st)
 	c->debug_refused += st->debug_refused;
 }
 
-/* kallsyms is read once: kernel text does not move while we run. */
-static void load_ksyms(struct collector *c)
+/* kallsyms read for this collect's kernel addresses, those of d and e,
+ * into *ks: 0, with *ks NULL when no sample has a kernel frame (nothing
+ * read), or -errno. */
+static int ksyms_for(const struct drained *d, const struct drained *e, struct ksyms **ks)
 {
-	if (c->ks || !c->need_ksyms || c->warned)
+	const struct drained *both[] = { d, e };
+	uint64_t *addrs;
+	size_t n;
+	int err = resolve__kernel_addrs(both, 2, &addrs, &n);
+
+	*ks = NULL;
+	if (err || !n)
+		return err;
+	*ks = ksyms__load_for(KALLSYMS, addrs, n);
+	err = *ks ? 0 : -errno;
+	free(addrs);
+	return err;
+}
+
+/* Kept, kallsyms is read once: kernel text does not move while we run. */
+static void load_ksyms(struct collector *c, const struct drained *d, const struct drained *e)
+{
+	int err = 0;
+
+	if (c->ks || c->ksyms_use == KSYMS_NONE || c->warned)
 		return;
-	if (c->ks_loader)
+	if (c->ksyms_use == KSYMS_PER_COLLECT)
+		err = ksyms_for(d, e, &c->ks);
+	else if (c->ks_loader)
 		c->ks = ksyms__load_wait(c->ks_loader);
 	else
 		c->ks = ksyms__load(KALLSYMS);
+	if (c->ksyms_use == KSYMS_KEPT && !c->ks)
+		err = -errno;
 	c->ks_loader = NULL;
-	if (!c->ks) {
-		p_warn("no kernel symbols (/proc/kallsyms: %s)",
-			strerror(errno));
+	if (err) {
+		p_warn("no kernel symbols (/proc/kallsyms: %s)", strerror(-err));
 		c->warned = true;
 	}
 }
 
+/* A table for one collect goes with it. */
+static void unload_ksyms(struct collector *c)
+{
+	if (c->ksyms_use != KSYMS_PER_COLLECT)
+		return;
+	ksyms__free(c->ks);
+	c->ks = NULL;
+}
+
 struct collector *collector__new(struct session *s, struct procs *procs, struct files *files,
-				 bool need_ksyms,
+				 enum ksyms_use ksyms,
 				 const struct pevent *events, int nevents,
 				 const struct name_sources *names)
 {
@@ -120,7 +154,7 @@ struct collector *collector__new(struct session *s, struct procs *procs, struct 
 	memcpy(c->events, events, c->nevents * sizeof(*events));
 	c->session = s;
 	c->procs = procs;
-	c->need_ksyms = need_ksyms;
+	c->ksyms_use = ksyms;
 	c->sz = symbolizer__new(procs, files, names);
 	c->cgroups = cgroup_paths__new();
 	if (!c->sz || !c->cgroups) {
@@ -129,7 +163,7 @@ struct collector *collector__new(struct session *s, struct procs *procs, struct 
 		free(c);
 		return NULL;
 	}
-	if (need_ksyms)		/* NULL: load_ksyms reads it itself */
+	if (ksyms == KSYMS_KEPT)	/* NULL: load_ksyms reads it itself */
 		c->ks_loader = ksyms__load_start(KALLSYMS);
 	return c;
 }
@@ -210,26 +244,18 @@ static int name_cgroups(struct collector *c, struct profile *p)
 	return profile__each_cgroup(p, name_cgroup, &n);
 }
 
-/* Generation gen's samples walked in user space, into p as the drained
- * ones went (their walks' ends into p's stats). */
-static int add_early(struct collector *c, int gen, bool last, struct profile *p)
+/* Generation gen's samples walked in user space into *e (their walks'
+ * ends into p's stats); nothing without early walks. */
+static int take_early(struct collector *c, int gen, bool last, struct drained *e,
+		      struct profile *p)
 {
-	struct drained e;
-	int err;
-
-	if (!c->early)
-		return 0;
-	err = early_walks__take(c->early, gen, last, &e, p->stats.bpf);
-	if (!err)
-		err = resolve__drained(&e, c->ks, c->sz, c->rts, session__tracks_exec(c->session), p);
-	drain__free(&e);
-	return err;
+	return c->early ? early_walks__take(c->early, gen, last, e, p->stats.bpf) : 0;
 }
 
 int collector__collect(struct collector *c, struct profile **out, struct flip_time *at)
 {
 	struct profile *p = profile__new();
-	struct drained d = { 0 };
+	struct drained d = { 0 }, e = { 0 };
 	int stacks_fds[STACK_CLASSES];
 	/* the run's last collect: what is left of the session is read once */
 	bool last = session__stopped(c->session);
@@ -258,17 +284,22 @@ int collector__collect(struct collector *c, struct profile **out, struct flip_ti
 	}
 	if (c->sampled)
 		c->sampled(c->sampled_arg, &d);
-	load_ksyms(c);
+	err = take_early(c, gen, last, &e, p);
+	load_ksyms(c, &d, &e);
 	runtimes__stats(c->rts, &p->stats);	/* reads what the names need first */
-	err = resolve__drained(&d, c->ks, c->sz, c->rts, session__tracks_exec(c->session), p);
 	if (!err)
-		err = add_early(c, gen, last, p);
+		err = resolve__drained(&d, c->ks, c->sz, c->rts, session__tracks_exec(c->session), p);
+	/* the samples walked early go in as the drained ones went */
+	if (!err)
+		err = resolve__drained(&e, c->ks, c->sz, c->rts, session__tracks_exec(c->session), p);
+	unload_ksyms(c);
 	if (!err)
 		err = name_cgroups(c, p);
 	p->stats.stack_ids = d.stack_ids;
 	skips_part(c, &p->stats);
 	debuginfod_part(c, &p->stats);
 	drain__free(&d);
+	drain__free(&e);
 	/* every sample of a process that exited before the flip is in this
 	 * generation or an earlier one: it can go */
 	runtimes__trim(c->rts, c->procs);	/* before the reap: it asks procs who exited */

@@ -19,11 +19,22 @@ struct session;
 
 struct pevent;
 
+/* How kernel frames are named. */
+enum ksyms_use {
+	KSYMS_NONE,		/* no kernel frames */
+	/* all of kallsyms, read on a thread from the start and kept: a run
+	 * that collects every interval */
+	KSYMS_KEPT,
+	/* at each collect, only the symbols its samples need (5 MiB less at
+	 * the peak): a run that collects once, at its end */
+	KSYMS_PER_COLLECT,
+};
+
 /* events[n] describe the session's events, index for index: every profile
  * collected carries them. names: where user frames get their names; files:
  * the registry procs enters its files in. */
 struct collector *collector__new(struct session *s, struct procs *procs, struct files *files,
-				 bool need_ksyms,
+				 enum ksyms_use ksyms,
 				 const struct pevent *events, int nevents,
 				 const struct name_sources *names);
 void collector__free(struct collector *c);

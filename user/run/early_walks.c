@@ -298,8 +298,10 @@ int early_walks__take(struct early_walks *w, int gen, bool last, struct drained 
 
 	(void)early__read(w->q);
 	early__take(w->q, 0, take_held, &t);
-	if (last)	/* the other generation's too: no collect follows */
+	if (last) {	/* the other generation's too: no collect follows */
 		move_gen(w, !g, g);
+		early__close_ring(w->q);	/* nothing more comes: before the write */
+	}
 	memset(out, 0, sizeof(*out));
 	err = to_drained(w->done[g], w->ndone[g], out);
 	for (int k = 0; k < STAT_MAX; k++)

@@ -275,13 +275,22 @@ static void describe_events(const struct config *cfg, struct pevent *pe)
 	}
 }
 
+/* A run that writes once, at its end, reads kallsyms then for what it
+ * sampled; one that collects every interval (fleet, top) keeps it all. */
+static enum ksyms_use ksyms_use(const struct run *r)
+{
+	if (r->cfg->sides == SIDES_USER_ONLY)
+		return KSYMS_NONE;
+	return r->cfg->interval || r->cfg->top ? KSYMS_KEPT : KSYMS_PER_COLLECT;
+}
+
 int run__start(struct run *r)
 {
 	struct pevent events[MAX_EVENTS];
 	int err;
 
 	describe_events(r->cfg, events);
-	r->collector = collector__new(r->session, r->procs, r->files, r->cfg->sides != SIDES_USER_ONLY,
+	r->collector = collector__new(r->session, r->procs, r->files, ksyms_use(r),
 				      events, r->cfg->nevents, &r->cfg->names);
 	if (!r->collector)
 		return -ENOMEM;

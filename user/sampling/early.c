@@ -66,12 +66,18 @@ int early__new(int ring_fd, early_fn *overflow, void *arg, struct early **out)
 
 int early__fd(const struct early *q)
 {
-	return ring_buffer__epoll_fd(q->ring);
+	return q->ring ? ring_buffer__epoll_fd(q->ring) : -1;
 }
 
 int early__read(struct early *q)
 {
-	return ring_buffer__consume(q->ring);
+	return q->ring ? ring_buffer__consume(q->ring) : 0;
+}
+
+void early__close_ring(struct early *q)
+{
+	ring_buffer__free(q->ring);
+	q->ring = NULL;
 }
 
 size_t early__held(const struct early *q)

@@ -32,6 +32,11 @@ int early__fd(const struct early *q);
 int early__read(struct early *q);
 
 /* Stacks held now; of tgid. */
+/* The ring let go (its 1 MiB of pages, mapped twice, out of the RSS of a
+ * run's end): once its last record was read. Reads find nothing after,
+ * early__fd() is -1; what is held stays. */
+void early__close_ring(struct early *q);
+
 size_t early__held(const struct early *q);
 bool early__holds(const struct early *q, pid_t tgid);
 

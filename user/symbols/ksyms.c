@@ -35,7 +35,29 @@ struct ksyms {
 	size_t bytes, strs_cap;
 	uint32_t prev_mod;	/* the module of the last kept symbol */
 	bool failed;		/* out of memory, or the arena past 4 GiB */
+	/* every text symbol of the input, kept or not: what ksyms__span()
+	 * and the last symbol's end are of */
+	size_t seen;
+	uint64_t first, last;
+	struct ksyms_want *want;	/* a load for some addresses only; or NULL */
 	char build_id[2 * KSYMS_BUILD_ID_MAX + 1];	/* the kernel image's, hex */
+};
+
+/* A load for the sorted, distinct addresses addrs[n] only. kallsyms is not
+ * sorted (modules follow the image), so each address keeps the greatest
+ * symbol seen so far in its gap, (addrs[j - 1], addrs[j]]: an address's
+ * answer is its own gap's, or the nearest earlier gap's that has one. What
+ * this holds is two pointers and one name per address, whatever kallsyms'
+ * size. */
+struct ksym_gap {
+	uint64_t addr;
+	char *names;	/* "NAME\0" then 'k' (the image) or 'm' and "MODULE\0"; NULL: none */
+};
+
+struct ksyms_want {
+	const uint64_t *addrs;
+	size_t n;
+	struct ksym_gap *gaps;
 };
 
 /* One kallsyms line, pointing into the input (not NUL-terminated). */
@@ -112,24 +134,81 @@ static uint32_t module_of(struct ksyms *ks, const struct raw_sym *rs)
 	return ks->prev_mod;
 }
 
-/* One line [p, eol) of the input: kept if it is a text symbol. */
-static void add_line(struct ksyms *ks, const char *p, const char *eol)
+/* A symbol into the table. */
+static void add_sym(struct ksyms *ks, const struct raw_sym *rs)
 {
-	struct raw_sym rs;
 	struct ksym *sym;
 
-	if (ks->failed || !parse_line(p, eol, &rs))
-		return;
 	if (GROW(ks->syms, ks->cap, ks->nr + 1)) {
 		ks->failed = true;
 		return;
 	}
 	sym = &ks->syms[ks->nr];
-	sym->addr = rs.addr;
-	sym->module = module_of(ks, &rs);
-	sym->name = arena_put(ks, rs.name, rs.name_len);
+	sym->addr = rs->addr;
+	sym->module = module_of(ks, rs);
+	sym->name = arena_put(ks, rs->name, rs->name_len);
 	if (!ks->failed)
 		ks->nr++;
+}
+
+/* The first of the n sorted addrs at or above x (n if none). */
+static size_t first_at_or_above(const uint64_t *addrs, size_t n, uint64_t x)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (addrs[mid] < x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* A symbol of a load for some addresses: kept if it is the greatest so far
+ * of its gap (of aliases, the first listed, as the whole table answers). */
+static void want_sym(struct ksyms *ks, const struct raw_sym *rs)
+{
+	struct ksyms_want *w = ks->want;
+	size_t j = first_at_or_above(w->addrs, w->n, rs->addr);
+	struct ksym_gap *g = &w->gaps[j];
+	char *names;
+
+	if (j == w->n || (g->names && g->addr >= rs->addr))
+		return;
+	names = malloc(rs->name_len + rs->mod_len + 3);
+	if (!names) {
+		ks->failed = true;
+		return;
+	}
+	memcpy(names, rs->name, rs->name_len);
+	names[rs->name_len] = '\0';
+	names[rs->name_len + 1] = rs->mod ? 'm' : 'k';
+	memcpy(names + rs->name_len + 2, rs->mod ? rs->mod : "", rs->mod_len);
+	names[rs->name_len + 2 + rs->mod_len] = '\0';
+	free(g->names);
+	*g = (struct ksym_gap){ .addr = rs->addr, .names = names };
+}
+
+/* One line [p, eol) of the input: kept if it is a text symbol (and, in a
+ * load for some addresses, one of theirs). */
+static void add_line(struct ksyms *ks, const char *p, const char *eol)
+{
+	struct raw_sym rs;
+
+	if (ks->failed || !parse_line(p, eol, &rs))
+		return;
+	if (!ks->seen || rs.addr < ks->first)
+		ks->first = rs.addr;
+	if (!ks->seen || rs.addr > ks->last)
+		ks->last = rs.addr;
+	ks->seen++;
+	if (ks->want)
+		want_sym(ks, &rs);
+	else
+		add_sym(ks, &rs);
 }
 
 /* The complete lines of [buf, buf + len): how many bytes they took. A last
@@ -152,12 +231,22 @@ static size_t add_lines(struct ksyms *ks, const char *buf, size_t len, bool fina
 	return p - buf;
 }
 
-static struct ksyms *ksyms_begin(void)
+/* A table to fill; w: for w's addresses only (w->gaps allocated here). */
+static struct ksyms *ksyms_begin(struct ksyms_want *w)
 {
 	struct ksyms *ks = calloc(1, sizeof(*ks));
 
-	if (ks)
-		ks->prev_mod = KSYM_NONE;
+	if (!ks)
+		return NULL;
+	ks->prev_mod = KSYM_NONE;
+	if (w) {
+		w->gaps = calloc(w->n ? w->n : 1, sizeof(*w->gaps));
+		if (!w->gaps) {
+			free(ks);
+			return NULL;
+		}
+		ks->want = w;
+	}
 	return ks;
 }
 
@@ -173,28 +262,56 @@ static int cmp_ksym(const void *a, const void *b)
 	return 0;
 }
 
+/* A load for some addresses: each gap's symbol into the table, in address
+ * order (the gaps are), and the gaps freed. */
+static void want_end(struct ksyms *ks)
+{
+	struct ksyms_want *w = ks->want;
+	struct raw_sym rs;
+
+	ks->want = NULL;
+	for (size_t j = 0; j < w->n; j++) {
+		char *names = w->gaps[j].names;
+
+		if (!names)
+			continue;
+		rs.addr = w->gaps[j].addr;
+		rs.name = names;
+		rs.name_len = strlen(names);
+		rs.mod = names[rs.name_len + 1] == 'm' ? names + rs.name_len + 2 : NULL;
+		rs.mod_len = rs.mod ? strlen(rs.mod) : 0;
+		if (!ks->failed)
+			add_sym(ks, &rs);
+		free(names);
+	}
+	free(w->gaps);
+}
+
 /* Sorts what was kept and gives back the slack; NULL (freed) with errno
- * on failure or when nothing was kept. */
+ * on failure or when the input had no symbol. */
 static struct ksyms *ksyms_end(struct ksyms *ks)
 {
 	void *p;
 
-	if (ks->failed || !ks->nr) {
+	if (ks->want)
+		want_end(ks);
+	if (ks->failed || !ks->seen) {
 		errno = ks->failed ? ENOMEM : ENODATA;
 		ksyms__free(ks);
 		return NULL;
 	}
-	p = realloc(ks->syms, ks->nr * sizeof(*ks->syms));
+	p = ks->nr ? realloc(ks->syms, ks->nr * sizeof(*ks->syms)) : NULL;
 	if (p)
 		ks->syms = p;
-	p = realloc(ks->strs, ks->bytes);
+	p = ks->bytes ? realloc(ks->strs, ks->bytes) : NULL;
 	if (p)
 		ks->strs = p;
-	qsort(ks->syms, ks->nr, sizeof(*ks->syms), cmp_ksym);
+	if (ks->nr)
+		qsort(ks->syms, ks->nr, sizeof(*ks->syms), cmp_ksym);
 	return ks;
 }
 
-struct ksyms *ksyms__parse(const char *buf, size_t len)
+static struct ksyms *parse(const char *buf, size_t len, struct ksyms_want *w)
 {
 	struct ksyms *ks;
 
@@ -202,11 +319,23 @@ struct ksyms *ksyms__parse(const char *buf, size_t len)
 		errno = buf || !len ? ENODATA : EINVAL;
 		return NULL;
 	}
-	ks = ksyms_begin();
+	ks = ksyms_begin(w);
 	if (!ks)
 		return NULL;
 	add_lines(ks, buf, len, true);
 	return ksyms_end(ks);
+}
+
+struct ksyms *ksyms__parse(const char *buf, size_t len)
+{
+	return parse(buf, len, NULL);
+}
+
+struct ksyms *ksyms__parse_for(const char *buf, size_t len, const uint64_t *addrs, size_t n)
+{
+	struct ksyms_want w = { .addrs = addrs, .n = n };
+
+	return parse(buf, len, &w);
 }
 
 /* Reads fd in chunks into ks: /proc files report size 0, so until EOF.
@@ -292,7 +421,7 @@ static void kernel_build_id(struct ksyms *ks)
 		ksyms__notes_build_id(buf, (size_t)n, ks->build_id);
 }
 
-struct ksyms *ksyms__load(const char *path)
+static struct ksyms *load(const char *path, struct ksyms_want *w)
 {
 	struct ksyms *ks;
 	int fd, err;
@@ -300,7 +429,7 @@ struct ksyms *ksyms__load(const char *path)
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return NULL;
-	ks = ksyms_begin();
+	ks = ksyms_begin(w);
 	err = ks ? read_lines(ks, fd) : ENOMEM;
 	close(fd);
 	if (err) {
@@ -310,6 +439,18 @@ struct ksyms *ksyms__load(const char *path)
 	}
 	kernel_build_id(ks);
 	return ksyms_end(ks);
+}
+
+struct ksyms *ksyms__load(const char *path)
+{
+	return load(path, NULL);
+}
+
+struct ksyms *ksyms__load_for(const char *path, const uint64_t *addrs, size_t n)
+{
+	struct ksyms_want w = { .addrs = addrs, .n = n };
+
+	return load(path, &w);
 }
 
 const char *ksyms__build_id(const struct ksyms *ks)
@@ -386,18 +527,17 @@ const struct ksym *ksyms__find(const struct ksyms *ks, uint64_t addr)
 
 	if (i == ADDR_NONE)
 		return NULL;
-	if (ks->syms[i].addr == ks->syms[ks->nr - 1].addr &&
-	    addr - ks->syms[i].addr >= LAST_SYM_MAX_SIZE)
+	if (ks->syms[i].addr == ks->last && addr - ks->syms[i].addr >= LAST_SYM_MAX_SIZE)
 		return NULL;
 	return &ks->syms[i];
 }
 
 int ksyms__span(const struct ksyms *ks, uint64_t *start, uint64_t *end)
 {
-	if (!ks->nr)
+	if (!ks->seen)
 		return -ENOENT;
-	*start = ks->syms[0].addr;
-	*end = ks->syms[ks->nr - 1].addr + LAST_SYM_MAX_SIZE;
+	*start = ks->first;
+	*end = ks->last + LAST_SYM_MAX_SIZE;
 	return 0;
 }
 
@@ -420,6 +560,11 @@ void ksyms__free(struct ksyms *ks)
 {
 	if (!ks)
 		return;
+	if (ks->want) {		/* a load that failed on its way */
+		for (size_t j = 0; j < ks->want->n; j++)
+			free(ks->want->gaps[j].names);
+		free(ks->want->gaps);
+	}
 	free(ks->syms);
 	free(ks->strs);
 	free(ks);

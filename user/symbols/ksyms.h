@@ -28,6 +28,16 @@ struct ksyms *ksyms__parse(const char *buf, size_t len);
 /* Reads and parses a kallsyms file (normally "/proc/kallsyms"). */
 struct ksyms *ksyms__load(const char *path);
 
+/* The same, keeping only what the sorted, distinct addrs[n] need: each
+ * one's symbol, the one the whole table would answer it with. Such a
+ * table answers those addresses, ksyms__span() and ksyms__build_id() as
+ * the whole one does, other addresses not reliably; it holds a symbol per
+ * address at most (a one-shot run's few thousand, not kallsyms' 200,000:
+ * 5 MiB). NULL with errno as ksyms__load; a table with no symbol when
+ * none of the addresses has one. */
+struct ksyms *ksyms__load_for(const char *path, const uint64_t *addrs, size_t n);
+struct ksyms *ksyms__parse_for(const char *buf, size_t len, const uint64_t *addrs, size_t n);
+
 /* ksyms__load on a thread of its own, started now: reading kallsyms (tens
  * of ms of CPU, mostly the kernel formatting ~100k lines) overlaps sampling
  * instead of delaying the end of the run. The thread takes no signals.

@@ -211,6 +211,75 @@ static uint32_t bpf_frames(const struct raw_stack *s, const struct ksyms *ks)
 	return i;
 }
 
+static int cmp_ptr(const void *a, const void *b)
+{
+	uintptr_t x = (uintptr_t)*(const void *const *)a, y = (uintptr_t)*(const void *const *)b;
+
+	return (x > y) - (x < y);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The distinct kernel stacks of d[0..nd): records share them. */
+static const struct raw_stack **kernel_stacks(const struct drained *const *d, size_t nd,
+					      size_t *n)
+{
+	const struct raw_stack **ks;
+	size_t all = 0, k = 0;
+
+	for (size_t i = 0; i < nd; i++)
+		all += d[i] ? d[i]->n : 0;
+	ks = malloc((all ? all : 1) * sizeof(*ks));
+	if (!ks)
+		return NULL;
+	for (size_t i = 0; i < nd; i++)
+		for (size_t r = 0; d[i] && r < d[i]->n; r++)
+			if (d[i]->recs[r].kstack)
+				ks[k++] = d[i]->recs[r].kstack;
+	if (k)
+		qsort(ks, k, sizeof(*ks), cmp_ptr);
+	*n = 0;
+	for (size_t i = 0; i < k; i++)
+		if (!i || ks[i] != ks[i - 1])
+			ks[(*n)++] = ks[i];
+	return ks;
+}
+
+int resolve__kernel_addrs(const struct drained *const *d, size_t nd, uint64_t **addrs, size_t *n)
+{
+	size_t nstacks, frames = 0, k = 0;
+	const struct raw_stack **st = kernel_stacks(d, nd, &nstacks);
+	uint64_t *a;
+
+	*addrs = NULL;
+	*n = 0;
+	if (!st)
+		return -ENOMEM;
+	for (size_t i = 0; i < nstacks; i++)
+		frames += st[i]->nr;
+	a = frames ? malloc(frames * sizeof(*a)) : NULL;
+	if (frames && !a) {
+		free(st);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < nstacks; i++)
+		for (uint32_t f = 0; f < st[i]->nr; f++)
+			a[k++] = lookup_addr(st[i], f);
+	free(st);
+	if (k)
+		qsort(a, k, sizeof(*a), cmp_u64);
+	for (size_t i = 0; i < k; i++)
+		if (!i || a[i] != a[i - 1])
+			a[(*n)++] = a[i];
+	*addrs = a;
+	return 0;
+}
+
 /* The kernel's mapping: what kallsyms names (the image and its modules;
  * as perf's [kernel.kallsyms], an offset of 0), else the whole space. */
 static void kernel_mapping(struct pframe *f, const struct ksyms *ks)

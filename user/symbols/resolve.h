@@ -4,6 +4,8 @@
 #define BPFPROF_RESOLVE_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 struct drained;
 struct ksyms;
@@ -18,5 +20,10 @@ struct runtimes;
  * BPF side. Returns 0 or -ENOMEM. */
 int resolve__drained(const struct drained *d, const struct ksyms *ks, struct symbolizer *sz,
 		     const struct runtimes *rts, bool exec_known, struct profile *p);
+
+/* Every address resolve__drained() looks kernel symbols up by in d[0..nd)
+ * (NULL entries skipped), sorted and distinct, into *addrs (malloc'd; NULL
+ * when there is none) and *n: what ksyms__load_for() needs. 0 or -ENOMEM. */
+int resolve__kernel_addrs(const struct drained *const *d, size_t nd, uint64_t **addrs, size_t *n);
 
 #endif

@@ -41,6 +41,7 @@
 #include "unwind/cfi_rows.h"
 #include "elf/elf_read.h"
 #include "unwind/keeps_fp.h"
+#include "unwind/row_merge.h"
 #include "unwind/unwind_table.h"
 
 /* Rows accepted before merging, at most: 4M rows are 64 MiB of table, four
@@ -61,23 +62,11 @@
 /* A raw row's seq: its FDE's index in section order, then its place in
  * the FDE, in this many bits (an FDE's rows are at most its bytes + 2). */
 #define ROW_SEQ_BITS		20
-#define RAW_FDE_END		(1ull << 63)
 _Static_assert(MAX_FDE_BYTES + 2 < (1u << ROW_SEQ_BITS), "an FDE's rows overflow seq");
 _Static_assert(((uint64_t)UNWIND_MAX_ROWS << ROW_SEQ_BITS) < RAW_FDE_END, "seq overflows");
 
 /* How often (rows or FDEs) the clock is read. */
 #define CLOCK_EVERY		64
-
-/* A row before sorting: FDE ends sort after rows that start at the same pc
- * (the next function's rules win), ties in section order (seq). The two
- * are one key, the end in its top bit: 24 bytes a row, not 32 (cc1's
- * raw rows were most of a one-shot run's peak RSS). */
-struct raw_row {
-	struct unwind_row row;
-	uint64_t order;		/* RAW_FDE_END | seq */
-};
-_Static_assert(sizeof(struct raw_row) == 24, "a raw row grew");
-_Static_assert(sizeof(struct raw_row) >= sizeof(struct unwind_row), "merge_rows() writes in place");
 
 struct builder {
 	struct unwind_table *t;
@@ -91,6 +80,8 @@ struct builder {
 	struct raw_row *raw;
 	size_t nraw, cap;
 	size_t seq;		/* the next raw row's */
+	bool direct;		/* rows merged as they come (d), no raw rows */
+	struct row_merge d;
 	struct cfi_fdes fdes;	/* checked, in section order */
 	struct cfi_rows rows;	/* their programs' interpreter */
 	struct plt_ranges plts;
@@ -120,6 +111,10 @@ static int over_budget(void *ctx)
 
 static int push_raw(struct builder *b, const struct unwind_row *row, bool fde_end)
 {
+	if (b->direct)
+		return row_merge__push(&b->d, &(struct raw_row){ .row = *row,
+				       .order = (fde_end ? RAW_FDE_END : 0) | b->seq++ },
+				       UNWIND_MAX_ROWS);
 	/* over the cap: as if out of memory */
 	if (grow__to(&b->raw, &b->cap, b->nraw + 1, sizeof(*b->raw), UNWIND_MAX_ROWS))
 		return -ENOMEM;
@@ -220,42 +215,27 @@ static int walk_fdes(struct builder *b)
 
 /* ---- sorting and merging ------------------------------------------------- */
 
-static int cmp_raw(const void *pa, const void *pb)
-{
-	const struct raw_row *a = pa, *b = pb;
-
-	if (a->row.pc != b->row.pc)
-		return a->row.pc < b->row.pc ? -1 : 1;
-	return a->order < b->order ? -1 : a->order > b->order;
-}
-
 /* Sorts the raw rows. Made FDE by FDE in address order, they are sorted
  * but where an FDE's end row meets the next FDE's first at the same pc (or
  * where FDEs overlap): insertion sort while it moves few rows, else qsort
- * (cmp_raw is a total order: either gives the same). */
+ * (raw_row__cmp is a total order: either gives the same). */
 static void sort_raw(struct builder *b)
 {
 	struct raw_row *v = b->raw, tmp;
 	size_t i, j, moves = 0;
 
 	for (i = 1; i < b->nraw; i++) {
-		if (cmp_raw(&v[i - 1], &v[i]) <= 0)
+		if (raw_row__cmp(&v[i - 1], &v[i]) <= 0)
 			continue;
 		tmp = v[i];
-		for (j = i; j && cmp_raw(&v[j - 1], &tmp) > 0 && moves <= b->nraw; j--, moves++)
+		for (j = i; j && raw_row__cmp(&v[j - 1], &tmp) > 0 && moves <= b->nraw; j--, moves++)
 			v[j] = v[j - 1];
 		v[j] = tmp;
 		if (moves > b->nraw) {
-			qsort(v, b->nraw, sizeof(*v), cmp_raw);
+			qsort(v, b->nraw, sizeof(*v), raw_row__cmp);
 			return;
 		}
 	}
-}
-
-static bool same_rule(const struct unwind_row *a, const struct unwind_row *b)
-{
-	return a->cfa_reg == b->cfa_reg && a->cfa_offset == b->cfa_offset &&
-	       a->rbp_offset == b->rbp_offset;
 }
 
 /* Sorted, one row per pc (the first), runs of one rule as their first row;
@@ -277,7 +257,7 @@ static int merge_rows(struct builder *b)
 		if (i && last_pc == r.pc)
 			continue;
 		last_pc = r.pc;
-		if (n ? same_rule(&out[n - 1], &r) : r.cfa_reg == CFA_NONE)
+		if (n ? unwind_row__same_rule(&out[n - 1], &r) : r.cfa_reg == CFA_NONE)
 			continue;
 		out[n++] = r;
 	}
@@ -291,6 +271,30 @@ static int merge_rows(struct builder *b)
 	b->t->rows = shrunk ? shrunk : out;
 	b->t->nrows = n;
 	return 0;
+}
+
+/* The rows of every FDE into the table: merged as they come (16 bytes a
+ * kept row at the build's peak: cc1's 700,000 raw rows were 16.7 MB of a
+ * one-shot run's peak at 24 bytes), or, when FDEs overlap, through raw
+ * rows sorted and merged after (the counters of the first try undone). */
+static int make_rows(struct builder *b)
+{
+	size_t unsupported = b->t->unsupported, without_fp = b->t->fdes_without_fp;
+	int err;
+
+	b->direct = !b->lim->raw_rows;
+	err = b->direct ? walk_fdes(b) : -EAGAIN;
+	if (!err)
+		err = row_merge__end(&b->d, &b->t->rows, &b->t->nrows);
+	if (err != -EAGAIN)
+		return err;
+	row_merge__free(&b->d);
+	b->direct = false;
+	b->t->unsupported = unsupported;
+	b->t->fdes_without_fp = without_fp;
+	b->t->direct_retried = !b->lim->raw_rows;
+	err = walk_fdes(b);
+	return err ? err : merge_rows(b);
 }
 
 /* ---- opening ------------------------------------------------------------- */
@@ -410,6 +414,7 @@ static void builder_end(struct builder *b)
 	if (b->elf)
 		elf_end(b->elf);
 	free(b->raw);
+	row_merge__free(&b->d);
 	cfi_check__free(&b->fdes);
 }
 
@@ -442,9 +447,7 @@ static int build(struct builder *b, int fd)
 	if (!err && b->sec.eh)
 		err = cfi_check__eh_frame_hdrs(b->elf, (uint64_t)st.st_size, &b->sec, &b->fdes);
 	if (!err)
-		err = walk_fdes(b);
-	if (!err)
-		err = merge_rows(b);
+		err = make_rows(b);
 	return err;
 }
 

@@ -21,6 +21,7 @@ struct unwind_table {
 	size_t unsupported;		/* ranges marked CFA_NONE (expressions, odd registers) */
 	size_t fdes;			/* FDEs read */
 	size_t fdes_without_fp;		/* functions that do not keep a frame pointer */
+	bool direct_retried;		/* FDEs overlap: rows merged after sorting */
 };
 
 /* What a build may spend: it is checked between rows and FDEs. */
@@ -30,6 +31,8 @@ struct unwind_limits {
 	/* For tests: the rows from libdw, asked at each address (the old,
 	 * quadratic path), to compare with cfi_rows.c's */
 	bool reference_libdw;
+	/* For tests: rows sorted and merged after, never as they come */
+	bool raw_rows;
 };
 
 /* Builds the table of the ELF file open at fd (read only during the call).
