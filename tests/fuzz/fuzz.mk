@@ -58,7 +58,8 @@ FUZZ_SRCS_push_reply := user/output/push_reply.c user/output/push_retry.c
 FUZZ_SRCS_fde_index := user/elf/fde_index.c user/elf/cfi_bytes.c user/elf/elf_read.c \
                        user/elf/elf_limits.c user/base/grow.c
 FUZZ_LIBS_fde_index := -ldw -lelf -lz
-FUZZ_SRCS_debug_file := user/elf/dwarf_lines.c user/elf/compressed_scns.c user/elf/dwfl_debuginfo.c user/elf/debug_file.c user/elf/debuginfod.c user/elf/debuginfod_curl.c user/base/url.c \
+FUZZ_SRCS_debug_file := user/elf/dwarf_lines.c user/elf/compressed_scns.c user/elf/dwfl_debuginfo.c \
+                        user/elf/dwarf_subprograms.c user/elf/dwarf_die_name.c user/base/grow.c user/elf/debug_file.c user/elf/debuginfod.c user/elf/debuginfod_curl.c user/base/url.c \
                         user/base/open_regular.c user/base/errors.c user/base/term_safe.c user/elf/debug_trust.c user/elf/elf_read.c user/elf/elf_limits.c
 FUZZ_LIBS_debug_file := -ldw -lelf -lz -lm
 FUZZ_SRCS_views     := user/render/read_profile.c user/render/read_pprof.c user/render/vprof.c user/render/table.c \

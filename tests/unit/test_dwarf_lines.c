@@ -268,3 +268,88 @@ Test(dwarf_lines, compressed_debug_file_pages_given_back)
 	cr_expect_lt(rss, 1024, "%lu of %lu KiB of the debug file resident", rss, size);
 	dwarf_lines__free(dl);
 }
+
+/* The middles of a program's sized functions (nm -S), at most max. */
+static size_t function_middles(const char *file, uint64_t *out, size_t max)
+{
+	char cmd[256], type;
+	unsigned long long start, size;
+	size_t n = 0;
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "nm -S --defined-only %s", file);
+	p = popen(cmd, "r");
+	cr_assert_not_null(p);
+	while (n < max && fscanf(p, "%llx %llx %c %*s", &start, &size, &type) == 3)
+		if ((type == 't' || type == 'T') && size)
+			out[n++] = start + size / 2;
+	pclose(p);
+	return n;
+}
+
+/* Our frame name is theirs, or theirs qualified by its scopes (a C++
+ * function of internal linkage: see the test above). */
+static bool same_name(const char *ours, const char *theirs)
+{
+	size_t lo = strlen(ours), lt = strlen(theirs);
+
+	return !strcmp(ours, theirs) || (lo > lt + 2 && !strcmp(ours + lo - lt, theirs) &&
+					 !strncmp(ours + lo - lt - 2, "::", 2));
+}
+
+/* The frame innermost-first index i of chain c. */
+static const struct src_frame *frame_at(const struct src_chain *c, uint32_t i)
+{
+	return i < c->ninlined ? &c->inlined[c->ninlined - 1 - i] : &c->outer;
+}
+
+/* Each function is found by its unit's table of functions as libdw's own
+ * search of the unit finds it: the whole inline chain in the middle of
+ * every function of a C++ program (namespaces, classes, std:: templates
+ * inlined 6 deep) names the frames and lines eu-addr2line -i does. */
+Test(dwarf_lines, every_function_chain_as_eu_addr2line)
+{
+	const char *path = "build/examples/cxx_sort";
+	struct dwarf_lines *dl = open_file(path, true);
+	uint64_t addrs[256];
+	size_t n = function_middles(path, addrs, 256), checked = 0, deep = 0;
+	char cmd[8192], line[4096], name[4096];
+	int len = snprintf(cmd, sizeof(cmd), "eu-addr2line -a -f -i -e %s", path);
+	const struct src_chain *c = NULL;
+	unsigned long long at;
+	uint32_t k = 0;
+	FILE *p;
+
+	cr_assert_gt(n, 10);
+	for (size_t i = 0; i < n; i++)
+		len += snprintf(cmd + len, sizeof(cmd) - (size_t)len, " 0x%llx",
+				(unsigned long long)addrs[i]);
+	cr_assert_lt((size_t)len, sizeof(cmd));
+	p = popen(cmd, "r");
+	cr_assert_not_null(p);
+	while (fgets(line, sizeof(line), p)) {	/* 0xADDR, then name / file:line pairs */
+		if (sscanf(line, "0x%llx", &at) == 1) {
+			cr_expect(!c || !c->outer.name || k == c->ninlined + 1,
+				  "before 0x%llx: %u frames of %u", at, k, c ? c->ninlined + 1 : 0);
+			c = dwarf_lines__at(dl, at);
+			k = 0;
+			continue;
+		}
+		sscanf(line, "%4095s", name);	/* "NAME inlined at ..." */
+		cr_assert_not_null(fgets(line, sizeof(line), p));
+		if (!c || !frame_at(c, k)->name)	/* no DWARF function: elf_syms names it */
+			continue;
+		cr_assert_leq(k, c->ninlined, "0x%llx: eu-addr2line has more frames", at);
+		cr_expect(same_name(frame_at(c, k)->name, name), "0x%llx frame %u: %s vs %s", at, k,
+			  frame_at(c, k)->name, name);
+		cr_expect_eq(frame_at(c, k)->line, strtoul(strchr(line, ':') + 1, NULL, 10),
+			     "0x%llx frame %u: %s", at, k, line);
+		checked++;
+		deep += k == 5;
+		k++;
+	}
+	pclose(p);
+	cr_expect_gt(checked, n, "every function named, with inline frames");
+	cr_expect_gt(deep, 0, "some chain 6 frames deep");
+	dwarf_lines__free(dl);
+}

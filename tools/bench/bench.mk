@@ -67,7 +67,8 @@ $(BENCH_BUILD)/unwind_cost: tools/bench/unwind_cost.c $(UNWIND_COST_SRCS) user/u
 	$(CC) $(BENCH_CFLAGS) $(USER_INCS) $< $(UNWIND_COST_SRCS) -ldw -lelf -lz -o $@
 
 # one file's source lines and inline frames, resolved as bpfprof does (part 9)
-INLINE_COST_SRCS := user/elf/dwarf_lines.c user/elf/compressed_scns.c user/elf/dwfl_debuginfo.c user/elf/debug_file.c user/elf/debuginfod.c user/elf/debuginfod_curl.c \
+INLINE_COST_SRCS := user/elf/dwarf_lines.c user/elf/compressed_scns.c user/elf/dwfl_debuginfo.c \
+                    user/elf/dwarf_subprograms.c user/elf/dwarf_die_name.c user/base/grow.c user/elf/debug_file.c user/elf/debuginfod.c user/elf/debuginfod_curl.c \
                     user/base/url.c user/base/open_regular.c user/base/errors.c user/base/term_safe.c user/elf/debug_trust.c user/elf/elf_read.c user/elf/elf_limits.c
 $(BENCH_BUILD)/inline_cost: tools/bench/inline_cost.c $(INLINE_COST_SRCS) user/elf/dwarf_lines.h
 	@mkdir -p $(@D)

@@ -12,13 +12,14 @@
 
 #include "base/hash_bytes.h"
 #include "elf/compressed_scns.h"
+#include "elf/dwarf_die_name.h"
 #include "elf/dwfl_debuginfo.h"
 #include "elf/dwarf_lines.h"
+#include "elf/dwarf_subprograms.h"
 #include "elf/elf_syms.h"
 
 #define MAX_INLINE_DEPTH	32
-#define QUALIFIED_MAX		1024	/* a name built from its scopes */
-#define MAX_DECL_HOPS		8	/* abstract origins and specifications followed */
+#define QUALIFIED_MAX		DWARF_DIE_NAME_MAX	/* a name built from its scopes */
 
 /* Room for the names walk_scopes() builds, one per frame. */
 struct name_room {
@@ -36,6 +37,7 @@ struct dwarf_lines {
 	Dwfl *dwfl;		/* the libdwfl session; NULL: closed */
 	Dwfl_Module *mod;
 	Dwarf_Addr base;	/* where the module was reported: vaddr + base */
+	struct dwarf_subprograms *subs;	/* the session's units' functions */
 	bool with_inline;
 	/* libdwfl's symbols hold more than the file's own table (a debug file,
 	 * .gnu_debugdata): worth asking (more_symbols()); asked once */
@@ -53,6 +55,8 @@ struct dwarf_lines {
 /* The session's end; the answers (copies) stay. */
 void dwarf_lines__close(struct dwarf_lines *dl)
 {
+	dwarf_subprograms__free(dl->subs);	/* it holds the session's DIEs */
+	dl->subs = NULL;
 	if (dl->dwfl)
 		dwfl_end(dl->dwfl);
 	dl->dwfl = NULL;
@@ -78,6 +82,7 @@ int dwarf_lines__reopen(struct dwarf_lines *dl, int fd, const char *path)
 
 	dwarf_lines__close(dl);
 	dl->dwfl = dwfl_begin(&dwfl_debuginfo__callbacks);
+	dl->subs = dwarf_subprograms__new();	/* NULL: the DIEs are walked */
 	dupfd = dl->dwfl ? dup(fd) : -1;
 	if (dupfd >= 0) {
 		/* libdwfl owns dupfd from here, closed by dwfl_end */
@@ -169,83 +174,6 @@ static int grow(struct dwarf_lines *dl)
 	return 0;
 }
 
-static bool is_cxx(Dwarf_Die *cu)
-{
-	switch (dwarf_srclang(cu)) {
-	case DW_LANG_C_plus_plus:
-	case DW_LANG_C_plus_plus_03:
-	case DW_LANG_C_plus_plus_11:
-	case DW_LANG_C_plus_plus_14:
-	case DW_LANG_ObjC_plus_plus:
-		return true;
-	default:
-		return false;
-	}
-}
-
-/* The DIE that declares die's function: through DW_AT_abstract_origin (an
- * inlined or out-of-line copy) and DW_AT_specification (a definition
- * outside its class or namespace block). */
-static Dwarf_Die declaration(Dwarf_Die *die)
-{
-	Dwarf_Die cur = *die, next;
-	Dwarf_Attribute attr;
-
-	for (int hops = 0; hops < MAX_DECL_HOPS; hops++) {
-		if (!dwarf_attr(&cur, DW_AT_abstract_origin, &attr) &&
-		    !dwarf_attr(&cur, DW_AT_specification, &attr))
-			break;
-		if (!dwarf_formref_die(&attr, &next))
-			break;
-		cur = next;
-	}
-	return cur;
-}
-
-/* name qualified by the namespaces and classes around die's declaration,
- * as the demangler prints a mangled name ("scoring::weigh"); name itself
- * when there are none or it does not fit. One walk of the unit's DIEs. */
-static const char *qualified(Dwarf_Die *die, const char *name, char *buf, size_t size)
-{
-	Dwarf_Die decl = declaration(die), *scopes = NULL;
-	int n = dwarf_getscopes_die(&decl, &scopes), tag, w;
-	const char *part;
-	size_t len = 0;
-
-	for (int i = n - 1; i > 0 && len < size; i--) {
-		tag = dwarf_tag(&scopes[i]);
-		if (tag != DW_TAG_namespace && tag != DW_TAG_class_type &&
-		    tag != DW_TAG_structure_type && tag != DW_TAG_union_type)
-			continue;
-		part = dwarf_diename(&scopes[i]);
-		w = snprintf(buf + len, size - len, "%s::", part ? part : "(anonymous namespace)");
-		len = w < 0 ? size : len + (size_t)w;
-	}
-	free(scopes);
-	if (!len || len >= size)
-		return name;
-	w = snprintf(buf + len, size - len, "%s", name);
-	return w < 0 || (size_t)w >= size - len ? name : buf;
-}
-
-/* The name a frame is printed with: the linkage name (demangled later,
- * so C++ gets its qualified name), else the plain one, which in C++ (a
- * function of internal linkage: gcc gives it no linkage name) is qualified
- * here into buf, so its inlined copies read as its symbol does. */
-static const char *die_name(Dwarf_Die *die, Dwarf_Die *cu, char *buf, size_t size)
-{
-	Dwarf_Attribute attr;
-	const char *name;
-
-	name = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_linkage_name, &attr));
-	if (!name)
-		name = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &attr));
-	if (name)
-		return name;
-	name = dwarf_diename(die);
-	return name && is_cxx(cu) ? qualified(die, name, buf, size) : name;
-}
-
 /* Where an inlined call sits in its caller: DW_AT_call_file / call_line. */
 static void call_site(Dwarf_Die *inl, Dwarf_Die *cu, struct src_frame *caller)
 {
@@ -300,14 +228,32 @@ static bool find_path(Dwarf_Die *parent, Dwarf_Addr addr, Dwarf_Die *path, int *
 	return false;
 }
 
+/* The path to addr from the subprogram holding it, found by the unit's
+ * table of functions (the walk of its DIEs without one). */
+static bool subprogram_path(struct dwarf_subprograms *subs, Dwarf_Die *cu, Dwarf_Addr addr,
+			    Dwarf_Die *path, int *n)
+{
+	enum subprogram_found f = subs ? dwarf_subprograms__find(subs, cu, addr, &path[0])
+				       : SUBPROGRAM_UNKNOWN;
+
+	if (f == SUBPROGRAM_UNKNOWN)
+		return find_path(cu, addr, path, n, false);
+	if (f == SUBPROGRAM_NONE)
+		return false;
+	*n = 1;
+	find_path(&path[0], addr, path, n, true);
+	return true;
+}
+
 /* The scopes holding addr, innermost first, into scopes (room for
  * MAX_INLINE_DEPTH * 2); their count, 0 when none is known. */
-static int physical_scopes(Dwarf_Die *cu, Dwarf_Addr addr, Dwarf_Die *scopes)
+static int physical_scopes(struct dwarf_subprograms *subs, Dwarf_Die *cu, Dwarf_Addr addr,
+			   Dwarf_Die *scopes)
 {
 	Dwarf_Die path[MAX_INLINE_DEPTH * 2], *found = NULL, innermost;
 	int n = 0, m;
 
-	if (find_path(cu, addr, path, &n, false)) {
+	if (subprogram_path(subs, cu, addr, path, &n)) {
 		for (int i = 0; i < n; i++)
 			scopes[i] = path[n - 1 - i];
 		return n;
@@ -331,11 +277,11 @@ static int physical_scopes(Dwarf_Die *cu, Dwarf_Addr addr, Dwarf_Die *scopes)
 /* Fills frames innermost first: the address's own line in the innermost
  * inlined function, each call site in the function around it. Returns the
  * count, the last one being the enclosing DW_TAG_subprogram's. */
-static uint32_t walk_scopes(Dwarf_Die *cu, Dwarf_Addr addr, struct src_frame here,
-			    struct src_frame *frames, struct name_room *room, bool with_inline)
+static uint32_t walk_scopes(struct dwarf_lines *dl, Dwarf_Die *cu, Dwarf_Addr addr,
+			    struct src_frame here, struct src_frame *frames, struct name_room *room)
 {
 	Dwarf_Die scopes[MAX_INLINE_DEPTH * 2];
-	int n = with_inline ? physical_scopes(cu, addr, scopes) : 0;
+	int n = dl->with_inline ? physical_scopes(dl->subs, cu, addr, scopes) : 0;
 	uint32_t k = 0;
 
 	for (int i = 0; i < n && k < MAX_INLINE_DEPTH; i++) {
@@ -344,7 +290,7 @@ static uint32_t walk_scopes(Dwarf_Die *cu, Dwarf_Addr addr, struct src_frame her
 		if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_subprogram)
 			continue;
 		frames[k] = here;
-		frames[k].name = die_name(&scopes[i], cu, room->s[k], sizeof(room->s[k]));
+		frames[k].name = dwarf_die_name(&scopes[i], cu, room->s[k], sizeof(room->s[k]));
 		k++;
 		if (tag == DW_TAG_subprogram)
 			break;
@@ -445,7 +391,7 @@ static struct src_chain *resolve(struct dwarf_lines *dl, uint64_t vaddr, size_t 
 		unit_line(cu, addr - bias, &here);
 	}
 	if (cu)
-		k = walk_scopes(cu, addr - bias, here, frames, &room, dl->with_inline);
+		k = walk_scopes(dl, cu, addr - bias, here, frames, &room);
 	else if (line)
 		frames[k++] = here;
 	if (!k)

@@ -59,6 +59,83 @@ static int sym_cmp(const void *pa, const void *pb, void *names)
 	return strcmp(na, nb);
 }
 
+/* Ties (aliases at one address) into sym_cmp's order: a few at most. */
+static void order_ties(struct esym *s, size_t n, char *names)
+{
+	size_t i, j, run;
+	struct esym v;
+
+	for (i = 0; i < n; i = run) {
+		for (run = i + 1; run < n && s[run].start == s[i].start; run++)
+			;
+		for (j = i + 1; j < run; j++) {	/* insertion: stable, as a merge sort */
+			size_t k = j;
+
+			v = s[j];
+			while (k > i && sym_cmp(&s[k - 1], &v, names) > 0) {
+				s[k] = s[k - 1];
+				k--;
+			}
+			s[k] = v;
+		}
+	}
+}
+
+#define RADIX_BITS	11
+#define RADIX		(1u << RADIX_BITS)
+
+/* One stable counting pass of the digit at shift: from into to. */
+static void radix_pass(const struct esym *from, struct esym *to, size_t n, unsigned int shift,
+		       size_t *count)
+{
+	size_t sum = 0, c;
+
+	memset(count, 0, RADIX * sizeof(*count));
+	for (size_t i = 0; i < n; i++)
+		count[(from[i].start >> shift) & (RADIX - 1)]++;
+	for (size_t d = 0; d < RADIX; d++) {
+		c = count[d];
+		count[d] = sum;
+		sum += c;
+	}
+	for (size_t i = 0; i < n; i++)
+		to[count[(from[i].start >> shift) & (RADIX - 1)]++] = from[i];
+}
+
+/* es->syms in sym_cmp's order: stably by address, a digit a pass, only
+ * over the bits where addresses differ (a library's are within a few MiB),
+ * then each address's aliases. qsort_r's merge sort of a big library's
+ * table, its comparator called through a pointer n log n times, was a
+ * tenth of an end of run. Returns -1 when out of memory (nothing moved). */
+static int sort_syms(struct elf_syms *es)
+{
+	size_t n = es->nr_syms, *count = malloc(RADIX * sizeof(*count));
+	struct esym *tmp = malloc(n * sizeof(*tmp)), *from = es->syms, *to = tmp, *swap;
+	uint64_t differ = 0;
+
+	if (!count || !tmp) {
+		free(count);
+		free(tmp);
+		return -1;
+	}
+	for (size_t i = 1; i < n; i++)
+		differ |= es->syms[i].start ^ es->syms[0].start;
+	for (unsigned int shift = 0; shift < 64 && differ >> shift; shift += RADIX_BITS) {
+		if (!((differ >> shift) & (RADIX - 1)))
+			continue;	/* every address has the same digit here */
+		radix_pass(from, to, n, shift, count);
+		swap = from;
+		from = to;
+		to = swap;
+	}
+	if (from != es->syms)
+		memcpy(es->syms, from, n * sizeof(*from));
+	free(tmp);
+	free(count);
+	order_ties(es->syms, n, es->names);
+	return 0;
+}
+
 /* An alias's extent into the kept symbol: a declared size wins over none
  * (a sizeless one's end is only its section's), then the larger. */
 static void merge_alias(struct esym *kept, const struct esym *alias)
@@ -123,65 +200,12 @@ static void size_sizeless(struct elf_syms *es)
 	}
 }
 
-/* One stable pass of a radix sort: src by the byte at shift into dst.
- * False when every symbol has the same byte there (nothing moved). */
-static bool radix_pass(const struct esym *src, struct esym *dst, size_t n, unsigned int shift)
-{
-	size_t count[256] = { 0 }, at = 0;
-
-	for (size_t i = 0; i < n; i++)
-		count[(src[i].start >> shift) & 255]++;
-	if (count[(src[0].start >> shift) & 255] == n)
-		return false;
-	for (int b = 0; b < 256; b++) {
-		size_t c = count[b];
-
-		count[b] = at;
-		at += c;
-	}
-	for (size_t i = 0; i < n; i++)
-		dst[count[(src[i].start >> shift) & 255]++] = src[i];
-	return true;
-}
-
-/* By address, then the preferred alias first (sym_cmp's order): a radix
- * sort by start, then each run of aliases by sym_cmp. qsort_r() over all
- * of them, sym_cmp called through a pointer n log n times, was a tenth of
- * a fleet agent's CPU on a busy machine (each read of libLLVM's or
- * libjvm's symbols, read again when the symbol budget let them go).
- * Without memory for the second array, qsort_r() as before. */
-static void sort_syms(struct elf_syms *es)
-{
-	size_t n = es->nr_syms, i, run;
-	struct esym *tmp = malloc(n * sizeof(*tmp)), *src = es->syms, *dst = tmp, *t;
-
-	if (!tmp) {
-		qsort_r(es->syms, n, sizeof(*es->syms), sym_cmp, es->names);
-		return;
-	}
-	for (unsigned int shift = 0; shift < 64; shift += 8)
-		if (radix_pass(src, dst, n, shift)) {
-			t = src;
-			src = dst;
-			dst = t;
-		}
-	if (src != es->syms)
-		memcpy(es->syms, src, n * sizeof(*tmp));
-	free(tmp);
-	for (i = 0; i < n; i += run) {
-		for (run = 1; i + run < n && es->syms[i + run].start == es->syms[i].start; run++)
-			;
-		if (run > 1)
-			qsort_r(es->syms + i, run, sizeof(*es->syms), sym_cmp, es->names);
-	}
-}
-
 void elf_syms_aliases__finish(struct elf_syms *es)
 {
 	struct esym *shrunk;
 
-	if (es->nr_syms > 1)
-		sort_syms(es);
+	if (es->nr_syms > 1 && sort_syms(es))
+		qsort_r(es->syms, es->nr_syms, sizeof(*es->syms), sym_cmp, es->names);
 	dedupe(es);
 	size_sizeless(es);
 	/* Aliases and dropped names leave slack; a failed shrink keeps it. */
