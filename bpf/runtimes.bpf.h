@@ -12,13 +12,16 @@
 #ifndef BPFPROF_RUNTIMES_BPF_H
 #define BPFPROF_RUNTIMES_BPF_H
 
+/* The runtimes user space turned on: bit 1 << id (bpf/runtimes.h). */
+const volatile __u32 runtimes_on = 0;
+
 #include "python.bpf.h"
 #include "v8.bpf.h"
 
 /* A sample's walk begins: each runtime looks up the process's facts. */
 static __always_inline void runtimes_begin(__u32 tgid, __u64 start_time)
 {
-	py_begin(tgid, start_time, python);
+	py_begin(tgid, start_time, runtimes_on & 1u << RUNTIME_PYTHON);
 	v8_begin(tgid, start_time);
 }
 

@@ -46,6 +46,7 @@ if javac -d "$T/hs" examples/JavaChain.java 2>"$T/hs_javac.err"; then
 	HS_WHOLE=$(awk '/^java;clone3;start_thread;/ { w += $NF } /^java;/ { a += $NF }
 		END { print (a > 0 ? int(w * 100 / a) : 0) }' "$T/hs.folded")
 	note_share "hotspot" "java samples reaching start_thread" "$HS_WHOLE"
+	check_complete hotspot "$T/hs.folded" "$T/hs.json" "$T/hs.err"
 	# the VM's own list of its compiled methods, just after: every
 	# JavaChain method named is one of them
 	jcmd "$HS_PID" Compiler.codelist 2>/dev/null |
