@@ -210,10 +210,12 @@ $(BUILD)/tests/gen/%: tests/gen/%.c
 	$(CC) -O1 -g -Wall -Wextra -Werror $< -o $@ -lpthread
 
 # The rooms of user/ include only the rooms below them: a table in the script
-# (doc/architecture.md's is checked against it); only base/errors.c writes to stderr
+# (doc/architecture.md's is checked against it); only base/errors.c writes to stderr;
+# a runtime is named only in its folder, its BPF walker and the seam's rows
 layers:
 	@bash tools/check_layers.sh
 	@bash tools/check_printer.sh
+	@bash tools/check_runtimes.sh
 
 # make layers' two scripts fail on each violation planted in a copy of the
 # tree; the bash completion offers every command and option of user/'s tables

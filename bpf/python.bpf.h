@@ -16,7 +16,6 @@
 
 #define PY_MAX_THREADS		64	/* thread states searched for the sampled thread */
 
-const volatile bool python = false;	/* Python frames (--no-python: off) */
 
 /* tgid -> what its interpreter looks like; written by user/python, gone
  * at the process's exec or end (task_exit). Python's maps are not

@@ -12,6 +12,9 @@
 #ifndef BPFPROF_RUNTIMES_BPF_H
 #define BPFPROF_RUNTIMES_BPF_H
 
+/* The runtimes user space turned on: bit 1 << id (bpf/runtimes.h). */
+const volatile __u32 runtimes_on = 0;
+
 /* The native unwinder's registers, as a runtime's step reads and moves them. */
 struct runtime_regs {
 	__u64 ip, sp, bp;
@@ -24,7 +27,7 @@ struct runtime_regs {
 /* A sample's walk begins: each runtime looks up the process's facts. */
 static __always_inline void runtimes_begin(__u32 tgid, __u64 start_time)
 {
-	py_begin(tgid, start_time, python);
+	py_begin(tgid, start_time, runtimes_on & 1u << RUNTIME_PYTHON);
 	v8_begin(tgid, start_time);
 	hs_begin(tgid, start_time);
 }

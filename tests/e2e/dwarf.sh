@@ -208,7 +208,7 @@ echo "== the startup window: stacks taken before a new process's tables are load
 check "clocks at 999 Hz under sh: exit 0" [ $? -eq 0 ]
 unwind_stop() { err_stat "$1" ".unwind.$2"; }
 fpfb=$(unwind_stop "$T/start.err" fp_no_tables_yet)
-whole=$(unwind_stop "$T/start.err" complete)
+whole=$(err_stat "$T/start.err" .user_stacks.complete)
 n=$(err_stat "$T/start.err" .samples)
 broken=$(awk '{ n = $NF; line = $0; sub(/ [0-9]+$/, "", line)
 	while (line ~ /;[^;]*_\[k\]$/) sub(/;[^;]*_\[k\]$/, "", line)

@@ -111,6 +111,7 @@ if javac -d "$T/hs" examples/JavaChain.java 2>"$T/hs_javac.err"; then
 	check "hotspot: >= 90% of the $HS_MAIN samples in JavaChain's code name outer;middle;leaf in order below the pool's frames ($HS_ORDER%)" \
 		all [ "$HS_MAIN" -gt 0 ] -- [ "$HS_ORDER" -ge 90 ]
 	[ "$HS_ORDER" -ge 90 ] || grep JavaChain "$T/hs.folded" | sort -t' ' -k2 -nr | head -3 | cut -c1-500
+	check_complete hotspot "$T/hs.folded" "$T/hs.json" "$T/hs.err"
 	# the VM's own list of its compiled methods, just after: the hottest
 	# innermost JavaChain method is one of them; every JavaChain method
 	# named (compiled, or interpreted: its Method*) is one the class declares

@@ -82,6 +82,34 @@ stat_of() { jq -r "$2" "$1" 2>/dev/null; }
 # stat_true FILE FILTER: true when jq FILTER holds of --stats FILE (quietly)
 stat_true() { jq -e "$2" "$1" >/dev/null 2>&1; }
 
+# complete_stacks FOLDED STATS: the summary's complete stacks, read two
+# ways, as "COMPLETE USER COMPLETE' USER'": the folded file's own (the
+# samples whose outermost frame after the root is a thread's or the
+# process's entry, of those with a user frame) and --stats' (user_stacks.*).
+# A stack a runtime frame, a frame pointer of 0 or a cut ended elsewhere
+# is not complete (symbols/resolve.c's entries).
+complete_stacks() {
+	awk '{ n = $NF; line = $0; sub(/ [0-9]+$/, "", line); k = split(line, f, ";")
+		user = 0; for (i = 2; i <= k; i++) if (f[i] !~ /_\[k\]$/) user = 1
+		if (!user) next
+		all += n
+		if (f[2] ~ /^(_start|clone3|__clone3|clone|__clone|start_thread|runtime\.(goexit|rt0_go|mstart)(\.abi0)?)$/) c += n }
+		END { printf "%d %d ", c, all }' "$1"
+	jq -r '"\(.user_stacks.complete) \(.user_stacks.samples)"' "$2" 2>/dev/null
+}
+
+# check_complete NAME FOLDED STATS ERR: the exit line's "N% complete
+# stacks" and --stats' counts are the folded file's own reading (above).
+check_complete() {
+	local a b c d said want
+	read -r a b c d <<<"$(complete_stacks "$2" "$3")"
+	said=$(sed -nE 's/^bpfprof: .* ([0-9.]+)% complete stacks, .*/\1/p' "$4" | tail -1)
+	want=$(awk -v a="$a" -v b="$b" 'BEGIN { if (b > 0) printf "%.1f", 100 * a / b }')
+	echo "  $1: $a of $b samples with a user stack reach an entry (said: $said%)"
+	check "$1: the exit line's complete stacks ($said%) and --stats' ($c of $d) are the folded file's ($a of $b)" \
+		all [ "${b:-0}" -gt 0 ] -- [ "$a" = "$c" ] -- [ "$b" = "$d" ] -- [ "$said" = "$want" ]
+}
+
 # wait_started ERRFILE [SECS]: until a bpfprof in the background wrote its
 # start line there (it samples from then on), SECS (30) at most: a workload
 # that must be sampled starts after it, however long a loaded machine took

@@ -52,6 +52,7 @@ echo "== node started by bpfprof, no flags: JavaScript frames named and whole"
 check "node: exit 0" [ $? -eq 0 ]
 w=$(node_whole "$T/node.folded"); note_share node "whole" "$w"
 check "node: >= 95% of node's samples reach a thread's entry ($w%)" [ "$w" -ge 95 ]
+check_complete node "$T/node.folded" "$T/node.json" "$T/node.err"
 read -r hit in s <<<"$(node_chain "$T/node.folded")"; note_share node "JS chain" "$s"
 check "node: >= 90% of the samples in node_chain.js name (anonymous);outer;middle[;leaf] in order ($hit of $in: $s%)" \
 	all [ "$in" -ge 50 ] -- [ "$s" -ge 90 ]
@@ -78,6 +79,7 @@ check "node -p: >= 90% of the samples in node_chain.js name the chain in order (
 	all [ "$in" -ge 30 ] -- [ "$s" -ge 90 ]
 w=$(node_whole "$T/node_p.folded")
 check "node -p: >= 95% of node's samples reach a thread's entry ($w%)" [ "$w" -ge 95 ]
+check_complete "node -p" "$T/node_p.folded" "$T/node_p.json" "$T/node_p.err"
 
 echo "== node --perf-basic-prof: the map names JIT code, the walker the rest; they agree"
 # the script copied under $T: the map node leaves names it, so only ours is removed

@@ -43,7 +43,7 @@ check "-v: the labelled lines under the short one" \
 	all grep -qE '^bpfprof: stacks: [0-9]+ distinct stacks written' "$T/verbose.err" -- \
 	grep -qE '^bpfprof: lost: 0 samples \(' "$T/verbose.err" -- \
 	grep -qE '^bpfprof: names: [0-9]+/[0-9]+ frames unresolved' "$T/verbose.err" -- \
-	grep -qE '^bpfprof: unwind: [0-9]+ of [0-9]+ user stacks complete' "$T/verbose.err"
+	grep -qE '^bpfprof: unwind: [0-9]+ user stacks walked, [0-9]+ ended with no caller' "$T/verbose.err"
 # -v is bpfprof's own lines (the names: line a warning points to); libbpf's log
 # (1,523 lines of it on -a -d 2 before) only with -vv
 check "-v: every line bpfprof's own, no libbpf line ($(grep -vc '^bpfprof: ' "$T/verbose.err") others)" \

@@ -54,6 +54,7 @@ run_chain() {
 	s=$(py_chain_share "$T/py_$name.folded" outer middle hot)
 	note_share "python" "$name chain" "$s"
 	check "python $name: >= 80% of samples show _start ... outer;middle;hot ($s%)" [ "$s" -ge 80 ]
+	check_complete "python $name" "$T/py_$name.folded" "$T/py_$name.json" "$T/py_$name.err"
 	[ "$s" -ge 80 ] || { grep 'samples' "$T/py_$name.err"; sort -t' ' -k2 -nr "$T/py_$name.folded" | head -3; }
 }
 

@@ -12,7 +12,7 @@ trap 'rm -rf "$T"' EXIT
 mkdir -p "$T/doc" "$T/tools"
 cp -r user bpf "$T"/
 cp doc/architecture.md "$T/doc/"
-cp tools/check_layers.sh tools/check_printer.sh "$T/tools/"
+cp tools/check_layers.sh tools/check_printer.sh tools/check_runtimes.sh "$T/tools/"
 . tests/scripts/check.sh
 
 # fails SCRIPT PATTERN: the script (of the copy) exits 1 with a line matching PATTERN
@@ -44,6 +44,23 @@ unplant() {
 
 check "the tree as it is passes check_layers.sh" passes check_layers.sh
 check "the tree as it is passes check_printer.sh" passes check_printer.sh
+check "the tree as it is passes check_runtimes.sh" passes check_runtimes.sh
+
+plant user/run/setup.c 'static const char *py_default = "python";'
+check "a runtime named outside its folder, walker and rows (python in run/setup.c) fails" \
+	fails check_runtimes.sh '^user/run/setup.c: names the runtime python outside its folder, walker and rows: .*py_default'
+unplant user/run/setup.c
+
+plant user/output/summary_json.c 'static const int v8_extra = 1; /* a comment: python, hotspot */'
+check "... v8 by a prefix of its files (v8_ in output/summary_json.c) fails; a comment does not" \
+	fails check_runtimes.sh '^user/output/summary_json.c: names the runtime v8 .*: v8_extra $'
+unplant user/output/summary_json.c
+
+mv "$T/bpf/early.bpf.h" "$T/early.bpf.h.orig"
+: >"$T/bpf/early.bpf.h"
+check "an exception no longer needed (bpf/early.bpf.h without py_walk) fails" \
+	fails check_runtimes.sh '^bpf/early.bpf.h: an exception for python no longer needed'
+mv "$T/early.bpf.h.orig" "$T/bpf/early.bpf.h"
 
 plant user/elf/elf_read.c '#include <run/run.h>'
 check "an up-arrow in angle brackets (<run/run.h> in elf/elf_read.c) fails" \

@@ -10,26 +10,51 @@
 static const struct counter *find(const char *group, const char *key,
 				  const struct counter_group **grp)
 {
-	for (size_t g = 0; g < counter_groups_n; g++) {
-		if (strcmp(counter_groups[g].key, group))
+	for (size_t g = 0; g < counters__groups(); g++) {
+		const struct counter_group *cg = counters__group(g);
+
+		if (!cg || strcmp(cg->key, group))
 			continue;
-		*grp = &counter_groups[g];
-		for (size_t i = 0; i < counter_groups[g].n; i++)
-			if (!strcmp(counter_groups[g].counters[i].key, key))
-				return &counter_groups[g].counters[i];
+		*grp = cg;
+		for (size_t i = 0; i < cg->n; i++)
+			if (!strcmp(cg->counters[i].key, key))
+				return &cg->counters[i];
 	}
 	cr_assert_fail("no counter %s.%s", group, key);
 	return NULL;
 }
 
-Test(counters, keys_are_unique_in_their_group)
+/* A U64 counter's field in st, wherever its group keeps it. */
+static uint64_t *field_of(struct profile_stats *st, const char *group, const char *key)
 {
-	for (size_t g = 0; g < counter_groups_n; g++)
-		for (size_t i = 0; i < counter_groups[g].n; i++)
-			for (size_t k = i + 1; k < counter_groups[g].n; k++)
-				cr_assert_str_neq(counter_groups[g].counters[i].key,
-						  counter_groups[g].counters[k].key, "%s",
-						  counter_groups[g].key);
+	const struct counter_group *g;
+
+	return (uint64_t *)((char *)st + find(group, key, &g)->offset);
+}
+
+Test(counters, keys_are_unique_in_their_group_and_groups_too)
+{
+	for (size_t g = 0; g < counters__groups(); g++) {
+		const struct counter_group *cg = counters__group(g);
+
+		for (size_t i = 0; cg && i < cg->n; i++)
+			for (size_t k = i + 1; k < cg->n; k++)
+				cr_assert_str_neq(cg->counters[i].key, cg->counters[k].key, "%s",
+						  cg->key);
+		for (size_t h = g + 1; cg && h < counters__groups(); h++)
+			if (counters__group(h))
+				cr_assert_str_neq(cg->key, counters__group(h)->key);
+	}
+}
+
+/* Each runtime's row registers its group, named as the runtime. */
+Test(counters, each_runtime_row_has_its_group)
+{
+	const struct counter_group *g;
+
+	find("python", "processes", &g);
+	find("v8", "processes", &g);
+	find("hotspot", "processes", &g);
 }
 
 Test(counters, each_kind_read_from_its_field)
@@ -54,12 +79,13 @@ Test(counters, merge_sums_counts_keeps_the_newer_total_and_leaves_bpf_alone)
 	struct profile_stats a = { 0 }, b = { 0 };
 
 	a.jit_malformed = 2, b.jit_malformed = 3;		/* an interval's: sum */
-	a.py_procs = 4, b.py_procs = 5;				/* since the start: newer */
+	*field_of(&a, "python", "processes") = 4;			/* since the start: newer */
+	*field_of(&b, "python", "processes") = 5;
 	a.bpf[STAT_PY_FRAMES] = 10, b.bpf[STAT_PY_FRAMES] = 20;	/* profile__merge's */
 	a.cgroups_unnamed = 1, b.cgroups_unnamed = 1;
 	counters__merge(&a, &b);
 	cr_assert_eq(a.jit_malformed, 5);
-	cr_assert_eq(a.py_procs, 5);
+	cr_assert_eq(*field_of(&a, "python", "processes"), 5);
 	cr_assert_eq(a.bpf[STAT_PY_FRAMES], 10);
 	cr_assert_eq(a.cgroups_unnamed, 2);
 }

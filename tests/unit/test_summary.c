@@ -8,7 +8,9 @@
 
 #include "leak_check.h"
 #include "output/folded.h"
+#include "base/runtime.h"
 #include "output/summary.h"
+#include "output/summary_tables.h"
 #include "profile/aggregate.h"
 
 TestSuite(summary, .fini = check_leaks);
@@ -43,6 +45,48 @@ Test(summary, stacks_are_the_folded_lines)
 	cr_expect_str_eq(line, "9 samples, 0 lost, 0.0% frames unresolved, 2.00 s (command exited), "
 			 "2 stacks to out.folded");
 	profile__free(p);
+}
+
+/* Complete stacks are those that reached an entry (symbols/resolve.c),
+ * of the samples with a user stack: not the walks that ended with no
+ * caller, which a zero frame pointer in JIT code gives too. */
+Test(summary, complete_stacks_are_those_that_reached_an_entry)
+{
+	struct profile *p = two_lines();
+	struct summary s;
+	char line[1024];
+
+	p->stats.bpf[STAT_UNWIND_END] = 9;	/* every walk ended with no caller */
+	p->stats.user_stacks = 9;
+	p->stats.user_stacks_complete = 2;	/* 2 of them at _start */
+	summary__init(&s, p, "command exited", "out.folded");
+	summary__short(&s, line, sizeof(line));
+	cr_expect_str_eq(line, "9 samples, 0 lost, 22.2% complete stacks, 0.0% frames unresolved, "
+			 "2.00 s (command exited), 2 stacks to out.folded");
+	profile__free(p);
+}
+
+/* A runtime's frames it could not name are said with its row's words. */
+Test(summary, a_runtime_unnamed_reason_is_its_rows)
+{
+	struct summary_reason buf;
+	const struct summary_reason *r;
+
+	cr_expect_null(summary__unnamed_reason(UNNAMED_NONE, &buf));
+	cr_expect_null(summary__unnamed_reason(UNNAMED_MAX, &buf));
+	r = summary__unnamed_reason(UNNAMED_NO_SYMBOL, &buf);
+	cr_assert_not_null(r);
+	cr_expect_str_eq(r->key, "no_symbol");
+	for (int id = 0; id < RUNTIME_MAX; id++) {
+		r = summary__unnamed_reason(UNNAMED_RUNTIME + id, &buf);
+		if (!runtime_rows[id]->unnamed_key) {
+			cr_expect_null(r);
+			continue;
+		}
+		cr_assert_not_null(r);
+		cr_expect_str_eq(r->key, runtime_rows[id]->unnamed_key);
+		cr_expect_str_eq(r->text, runtime_rows[id]->unnamed_text);
+	}
 }
 
 Test(summary, a_long_destination_is_cut_to_the_bound)

@@ -354,6 +354,19 @@ maps_memlock_mib() {
 	done
 	awk -v s="$s" 'BEGIN { printf "%.2f", s / 1048576 }'
 }
+# map_entry_bytes PID NAME: the key and value bytes of one entry of PID's
+# BPF map NAME (a runtime's per-process map: what each process it walks
+# takes in the kernel, the hash table's own overhead aside)
+map_entry_bytes() {
+	local pid=$1 name=$2 f id
+	for f in /proc/"$pid"/fd/*; do
+		[ "$(readlink "$f" 2>/dev/null)" = "anon_inode:bpf-map" ] || continue
+		id=$(awk '/^map_id:/ { print $2 }' "/proc/$pid/fdinfo/${f##*/}" 2>/dev/null)
+		[ -n "$id" ] || continue
+		bpftool -j map show id "$id" 2>/dev/null |
+			jq -r --arg n "$name" 'select(.name == $n) | .bytes_key + .bytes_value' || true
+	done | head -1
+}
 # ids of the maps of maps (BPF_MAP_TYPE_ARRAY_OF_MAPS, HASH_OF_MAPS) PID holds
 outer_map_ids() {
 	local f
@@ -1085,6 +1098,8 @@ p7_target() {
 	bp=$LAST_PID bt=$LAST_TPID
 	sleep "$P7_SECS"
 	stats=$(bpf_prog_stats "$bp")
+	P7_ENTRY=""
+	[ -z "${P7_MAP:-}" ] || P7_ENTRY=$(map_entry_bytes "$bp" "$P7_MAP") || true
 	stop_timed "$bp" "$bt" INT
 	kill -TERM "$wpid" 2>/dev/null || true; wait "$wpid" 2>/dev/null || true
 	n=$(sed -nE 's/^bpfprof: ([0-9]+) samples, .*/\1/p' "$W/p7-$name.err" | tail -1)
@@ -1110,6 +1125,41 @@ p7_python() {
 		"C" "$c_ns" "(${depth:-?} frames, $P7_DEPTH in C)"
 	row 7 "BPF program per sample, python3 chain: Python frames vs --no-python" ns "$py_ns" \
 		"no-python" "$off_ns"
+}
+
+# Issue 39: the BPF program per sample of a node and a Java process, their
+# walkers on (V8's frames walked; HotSpot's code stepped by frame
+# pointers), against a native chain, all at the default (--call-graph
+# auto). The JVM gets a second to start and compile its chain first.
+p7_runtimes() {
+	local node_ns java_ns c_ns node_d java_d secs
+	# long enough for bpfprof to start on a loaded machine; killed after
+	secs=$(calc "$P7_SECS + 30")
+	log "part 7: node node_chain.js and java JavaChain (no flags) vs a native chain, --call-graph auto"
+	P7_LEAF='leaf' P7_MAP=v8_procs
+	p7_target node --call-graph auto -- node "$ROOT/examples/node_chain.js" "$secs"
+	node_ns=$P7_NS node_d=$P7_DEPTH
+	row 7 "kernel memory a V8 process takes (its v8_procs entry)" B "$P7_ENTRY" "" ""
+	P7_MAP=py_procs
+	p7_target py-entry --call-graph auto -- /usr/bin/python3 "$ROOT/examples/py_chain.py" "$secs"
+	row 7 "kernel memory a CPython process takes (its py_procs entry)" B "$P7_ENTRY" "" ""
+	P7_MAP=""
+	if [ -f "$EX/java/JavaChain.class" ] && command -v java >/dev/null; then
+		P7_LEAF='JavaChain\.'
+		p7_target java --call-graph auto -- java -cp "$EX/java" JavaChain "$secs"
+		java_ns=$P7_NS java_d=$P7_DEPTH
+	fi
+	P7_LEAF=';nofp_hot'
+	p7_target c-chain --call-graph auto -- "$EX/nofp_chain" "$secs"; c_ns=$P7_NS
+	row 7 "BPF program per sample, node node_chain.js (V8 walker) vs a native chain" ns \
+		"$node_ns" "C" "$c_ns" "(${node_d:-?} frames, $P7_DEPTH in C)"
+	if [ -n "${java_ns:-}" ]; then
+		row 7 "BPF program per sample, java JavaChain (HotSpot) vs a native chain" ns \
+			"$java_ns" "C" "$c_ns" "(${java_d:-?} frames)"
+	else
+		row_na 7 "BPF program per sample, java JavaChain (HotSpot) vs a native chain" \
+			"no java or no $EX/java/JavaChain.class (make examples)"
+	fi
 }
 
 part7() {
@@ -1140,6 +1190,7 @@ while time.time() - t < $(calc "$P7_SECS + 5"): sum(i * i for i in range(1000))"
 		done
 	done
 	p7_python
+	p7_runtimes
 	restore_bpf_stats
 	local f line
 	for f in /lib/x86_64-linux-gnu/libc.so.6 /usr/bin/python3.11; do

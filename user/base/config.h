@@ -47,7 +47,9 @@ struct name_sources {
 	bool demangle;			/* C++ and Rust names readable (--no-demangle) */
 	bool demangle_full;		/* with parameters and return type (--demangle=full) */
 	bool inlines;			/* inlined functions as frames (--no-inline) */
-	bool python;			/* CPython's frames in user stacks (--no-python) */
+	/* the runtimes whose frames user stacks leave out: bit 1 << id
+	 * (bpf/runtimes.h), each by its row's option (--no-python) */
+	unsigned int runtimes_off;
 	double debuginfod_timeout;	/* s a run may wait on debuginfod in all; 0: never ask */
 	unsigned long long dwarf_mem;	/* DWARF bytes held at once; 0: no bound */
 	bool dwarf_mem_set;		/* --dwarf-mem given (else fleet mode bounds it) */

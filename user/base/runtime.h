@@ -7,9 +7,16 @@
  * slots of a user stack (bpf/runtimes.h) whose second word carries its id;
  * its frames' kind is a row of base/frame_kind.c.
  *
- * A new runtime: its folder (user/NAME/ with its ops), its walker
+ * Everything the rest of bpfprof knows of a runtime is in its row: the
+ * option that turns it off (cli/), its BPF maps by name (sampling/), why
+ * its frames stay unnamed (the summary), its counters (profile/counters.c
+ * registers each row's group), its frame kind (base/frame_kind.c). Rooms
+ * below runtimes/ read the rows through runtime_rows.
+ *
+ * A new runtime: its folder (user/NAME/ with its row), its walker
  * (bpf/NAME.bpf.h, called from bpf/runtimes.bpf.h), an id (bpf/runtimes.h),
- * a row in runtimes.c and in frame_kind.c, and its counters group.
+ * its row in runtimes.c's table and its kind's in frame_kind.c's;
+ * tools/check_runtimes.sh (make layers) says no other file names it.
  */
 #ifndef BPFPROF_RUNTIME_H
 #define BPFPROF_RUNTIME_H
@@ -20,7 +27,10 @@
 #include <sys/types.h>
 
 #include "base/frame_kind.h"
+#include <linux/types.h>
+#include "bpf/profile.h"	/* RUNTIME_MAX */
 
+struct counter_group;
 struct procs;
 struct profile_stats;
 struct session;
@@ -39,10 +49,31 @@ enum runtime_code {
 	RUNTIME_CODE_UNNAMED,	/* its code, which it could not read */
 };
 
+/* A BPF map of a runtime's walker: its entries when the runtime is on
+ * (one when it is off: the map is kept, its memory not). */
+struct runtime_map {
+	const char *name;
+	unsigned int entries;
+};
+
 struct runtime_ops {
 	const char *name;		/* "python" */
 	enum frame_kind kind;		/* its frames' row of base/frame_kind.c */
-	uint8_t unnamed_reason;		/* enum unnamed of a frame it could not name */
+	/* the executable whose code without a file is its JIT's ("node"):
+	 * frames a JIT map names are its kind's in OTLP too; NULL: none */
+	const char *exe;
+	/* the option that turns it off ("no-python") and its usage line;
+	 * NULL: always on */
+	const char *off_option, *off_usage;
+	/* its walker needs the unwinder's tables (auto, dwarf: off with
+	 * --call-graph fp) */
+	bool needs_tables;
+	const struct runtime_map *maps;	/* its walker's maps, NULL-ended; NULL: none */
+	/* a frame it could not name, counted under unnamed[UNNAMED_RUNTIME +
+	 * its id]: the summary's words and JSON key (NULL: it names them all) */
+	const char *unnamed_text, *unnamed_key;
+	/* its counters (profile/counters.h): the JSON object and -v line */
+	const struct counter_group *counters;
 	/* its frames' tagged slot carries the native code address
 	 * (RUNTIME_PC): a name a JIT's map gives that address wins, so the
 	 * runtime's own map (node --perf-basic-prof) and its walker never
@@ -73,8 +104,12 @@ struct runtime_ops {
 	/* After a turn's frames are named, before procs__reap(): what it
 	 * keeps of processes gone is let go. */
 	void (*trim)(void *rt, struct procs *procs);
-	/* Its counts (processes found, what it could not read) into ps. */
+	/* Its counts (processes found, what it could not read) into ps
+	 * (ps->runtime_counts[its id], read by its counters). */
 	void (*stats)(const void *rt, struct profile_stats *ps);
 };
+
+/* The rows, at their ids (bpf/runtimes.h): runtimes/runtimes.c's table. */
+extern const struct runtime_ops *const runtime_rows[RUNTIME_MAX];
 
 #endif

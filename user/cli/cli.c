@@ -12,6 +12,7 @@
 #include "cli/cli_values.h"
 #include "base/errors.h"
 #include "base/formats.h"
+#include "base/runtime.h"
 #include "sampling/events.h"
 #include <linux/types.h>
 #include "bpf/profile.h"
@@ -25,9 +26,10 @@ enum {
 	OPT_MAX_BYTES, OPT_PUSH, OPT_PUSH_AUTH_FILE, OPT_OTLP, OPT_APP, OPT_SPOOL_DIR, OPT_SPOOL_MAX,
 	OPT_COMM, OPT_CGROUP, OPT_GROUP_BY, OPT_MAX_CGROUPS, OPT_LABELS, OPT_OFFCPU, OPT_MIN_BLOCK, OPT_LIST,
 	OPT_CALL_GRAPH, OPT_UNWIND_ROWS, OPT_NO_DEMANGLE, OPT_DEMANGLE, OPT_KILL_AFTER, OPT_NO_PROGRESS,
-	OPT_NO_INLINE, OPT_NO_PYTHON, OPT_DEBUGINFOD_TIMEOUT, OPT_DWARF_MEM,
+	OPT_NO_INLINE, OPT_DEBUGINFOD_TIMEOUT, OPT_DWARF_MEM,
 	OPT_JIT_MAP_MEM, OPT_SYMBOLIZE,
 	OPT_REPORT, OPT_CONTROL, OPT_START_DISABLED, OPT_STATS,
+	OPT_RUNTIME_OFF,	/* + a runtime's id: its row's off option (base/runtime.h) */
 };
 
 static const struct option long_opts[] = {
@@ -53,7 +55,6 @@ static const struct option long_opts[] = {
 	{ "symbolize",   required_argument, NULL, OPT_SYMBOLIZE },
 	{ "dwarf-mem",   required_argument, NULL, OPT_DWARF_MEM },
 	{ "jit-map-mem", required_argument, NULL, OPT_JIT_MAP_MEM },
-	{ "no-python",   no_argument,       NULL, OPT_NO_PYTHON },
 	{ "debuginfod-timeout", required_argument, NULL, OPT_DEBUGINFOD_TIMEOUT },
 	{ "all-cpus",    no_argument,       NULL, 'a' },
 	{ "user-only",   no_argument,       NULL, 'U' },
@@ -84,6 +85,23 @@ static const struct option long_opts[] = {
 	{ "version",     no_argument,       NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
 };
+
+#define N_LONG_OPTS	(sizeof(long_opts) / sizeof(long_opts[0]) - 1)
+
+/* long_opts, then each runtime's off option ("no-python"): its row's. */
+static const struct option *all_options(void)
+{
+	static struct option all[N_LONG_OPTS + RUNTIME_MAX + 1];
+
+	if (all[0].name)
+		return all;
+	memcpy(all, long_opts, N_LONG_OPTS * sizeof(*all));
+	for (int id = 0, n = N_LONG_OPTS; id < RUNTIME_MAX; id++)
+		if (runtime_rows[id]->off_option)
+			all[n++] = (struct option){ runtime_rows[id]->off_option, no_argument, NULL,
+						    OPT_RUNTIME_OFF + id };
+	return all;
+}
 
 /* --demangle[=short|full|none]: alone, perf's short form. */
 static int set_demangle(struct name_sources *names, const char *form)
@@ -259,6 +277,10 @@ static int apply_option(int opt, const char *arg, struct config *cfg)
 
 	if (opt >= OPT_INTERVAL && opt <= OPT_SPOOL_MAX)
 		return apply_fleet_option(opt, arg, cfg);
+	if (opt >= OPT_RUNTIME_OFF && opt < OPT_RUNTIME_OFF + RUNTIME_MAX) {
+		cfg->names.runtimes_off |= 1u << (opt - OPT_RUNTIME_OFF);
+		return -1;
+	}
 	if (opt == 'e' || opt == 'c' || (opt >= OPT_COMM && opt <= OPT_LIST))
 		return apply_event_option(opt, arg, cfg);
 	switch (opt) {
@@ -323,9 +345,6 @@ static int apply_option(int opt, const char *arg, struct config *cfg)
 		return usage_if(cli_value__size(arg, &cfg->names.jit_map_mem),
 				"invalid --jit-map-mem '%s': expected bytes, or a number with K, M or G",
 				arg);
-	case OPT_NO_PYTHON:
-		cfg->names.python = false;
-		return -1;
 	case OPT_SYMBOLIZE:
 		cfg->names.addresses_only = !strcmp(arg, "none");
 		return usage_if(strcmp(arg, "none") && strcmp(arg, "here"),
@@ -386,10 +405,11 @@ static void unknown_long_option(const char *arg)
 	char names[256] = "";
 	int n = 0, i;
 
-	for (i = 0; long_opts[i].name; i++) {
-		if (len && !strncmp(long_opts[i].name, word, len) &&
-		    strlen(names) + strlen(long_opts[i].name) + 5 < sizeof(names)) {
-			strcat(strcat(names, n++ ? ", --" : "--"), long_opts[i].name);
+	for (i = 0; all_options()[i].name; i++) {
+		const char *name = all_options()[i].name;
+
+		if (len && !strncmp(name, word, len) && strlen(names) + strlen(name) + 5 < sizeof(names)) {
+			strcat(strcat(names, n++ ? ", --" : "--"), name);
 		}
 	}
 	if (n > 1) {
@@ -397,7 +417,7 @@ static void unknown_long_option(const char *arg)
 			(int)len + 2, arg, names);
 		return;
 	}
-	closest = strncmp(arg, "--", 2) ? NULL : cli_usage__closest(word, long_opts);
+	closest = strncmp(arg, "--", 2) ? NULL : cli_usage__closest(word, all_options());
 	if (closest)
 		p_usage(CLI_SEE_HELP, "unknown option '%s'; did you mean --%s?",
 			arg, closest);
@@ -441,7 +461,6 @@ static enum cli_result parse_args(int argc, char **argv, bool top, struct config
 	cfg->names.demangle = true;
 	cfg->kill_after = DEFAULT_KILL_AFTER;
 	cfg->names.inlines = true;
-	cfg->names.python = true;
 	cfg->names.debuginfod_timeout = DEFAULT_DEBUGINFOD_TIMEOUT;
 	cfg->names.jit_map_mem = DEFAULT_JIT_MAP_MEM;
 	/* 0, not 1: getopt also resets its hidden state (the rest of a cluster
@@ -450,7 +469,7 @@ static enum cli_result parse_args(int argc, char **argv, bool top, struct config
 	opterr = 0;
 	/* '+': stop at the first non-option, so "bpfprof cmd -x" is not parsed as ours;
 	 * ':': tell a missing argument from an unknown option */
-	while ((opt = getopt_long(argc, argv, "+:e:F:c:d:p:t:aUKo:qvhV", long_opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+:e:F:c:d:p:t:aUKo:qvhV", all_options(), NULL)) != -1) {
 		if (opt == '?' || opt == ':') {
 			bad_option(opt, argv);
 			return CLI_EXIT_USAGE;
@@ -487,7 +506,7 @@ enum cli_result cli_parse_top(int argc, char **argv, struct config *cfg)
 
 const struct option *cli_options(void)
 {
-	return long_opts;
+	return all_options();
 }
 
 void cli_free(struct config *cfg)

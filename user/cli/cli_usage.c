@@ -8,6 +8,7 @@
 #include "cli/cli_usage.h"
 #include "base/errors.h"
 #include "base/formats.h"
+#include "base/runtime.h"
 
 static const char help_text[] =
 "Usage: bpfprof [OPTIONS] [-- COMMAND [ARGS...]]\n"
@@ -73,7 +74,10 @@ static const char help_after_formats[] =
 "                        what all JIT maps (/tmp/perf-PID.map) hold at once, one\n"
 "                        process's at most a quarter; a map past it is cut short, said\n"
 "                        and counted (K, M, G; 0: no bound; default 64M)\n"
-"      --no-python       no Python frames in CPython processes (native frames only)\n"
+"";
+
+/* after each runtime's off option (base/runtime.h) */
+static const char help_after_runtimes[] =
 "      --symbolize WHERE here (default), or none: pprof/otlp keep user addresses with\n"
 "                        their file and build-id, unnamed, for bpfprof symbolize\n"
 "      --debuginfod-timeout SECS\n"
@@ -186,11 +190,26 @@ static void help_formats(FILE *f)
 	help_wrapped(f, "      --format FMT", text);
 }
 
+/* each runtime's off option, from its row */
+static void help_runtimes(FILE *f)
+{
+	char option[64];
+
+	for (int id = 0; id < RUNTIME_MAX; id++) {
+		if (!runtime_rows[id]->off_option)
+			continue;
+		snprintf(option, sizeof(option), "      --%s", runtime_rows[id]->off_option);
+		help_wrapped(f, option, runtime_rows[id]->off_usage);
+	}
+}
+
 void cli_usage__help(FILE *f)
 {
 	fputs(help_text, f);
 	help_formats(f);
 	fputs(help_after_formats, f);
+	help_runtimes(f);
+	fputs(help_after_runtimes, f);
 }
 
 /* Edits (insert, delete, substitute, swap two neighbours) from a to b:

@@ -17,6 +17,7 @@
 #include "hotspot/hs_find.h"
 #include "hotspot/hs_methods.h"
 #include "procs/procs.h"
+#include "profile/counters.h"
 #include "profile/stats.h"
 #include "procs/proc_mem.h"
 #include "sampling/session.h"
@@ -411,17 +412,43 @@ static void hs_trim(void *rt, struct procs *procs)
 	free(t.gone);
 }
 
+/* Its own counts (profile_stats.runtime_counts[RUNTIME_HOTSPOT]). */
+enum { HS_COUNT_PROCS, HS_COUNT_REFUSED, HS_COUNT_GONE };
+
 static void hs_stats(const void *rt, struct profile_stats *ps)
 {
 	const struct hotspot *hs = rt;
+	uint64_t *c = ps->runtime_counts[RUNTIME_HOTSPOT];
 
-	ps->hs_procs = hs->found;
-	ps->hs_refused = hs->refused;
-	ps->hs_gone_unnamed = hs->gone_unnamed;
+	c[HS_COUNT_PROCS] = hs->found;
+	c[HS_COUNT_REFUSED] = hs->refused;
+	c[HS_COUNT_GONE] = hs->gone_unnamed;
 }
 
+#define AT(field)	COUNTER_AT(field)
+#define OWN(k)		COUNTER_OWN(RUNTIME_HOTSPOT, k)
+
+/* Its code cache named from the VM's structures, per distinct address. */
+static const struct counter hs_counters[] = {
+	{ "processes", "processes", OWN(HS_COUNT_PROCS), COUNTER_U64, MERGE_NEWER },
+	{ "refused", "refused (their vmStructs out of bounds)", OWN(HS_COUNT_REFUSED), COUNTER_U64,
+	  MERGE_NEWER },
+	{ "code_named", "code addresses named", AT(runtime_named[RUNTIME_HOTSPOT]), COUNTER_U64,
+	  MERGE_SUM },
+	{ "code_unnamed", "code addresses not read", AT(runtime_unnamed[RUNTIME_HOTSPOT]),
+	  COUNTER_U64, MERGE_SUM },
+	{ "code_process_gone", "not named: the process had exited", OWN(HS_COUNT_GONE),
+	  COUNTER_U64, MERGE_NEWER },
+};
+
+static const struct counter_group hs_group = {
+	"hotspot", "hotspot", hs_counters, sizeof(hs_counters) / sizeof(hs_counters[0]), 0,
+};
+
 const struct runtime_ops hotspot_runtime = {
-	.name = "hotspot", .kind = FK_JAVA, .unnamed_reason = UNNAMED_NO_JIT_MAP,
+	.name = "hotspot", .kind = FK_JAVA, .exe = "java",
+	.unnamed_text = "Java code not read", .unnamed_key = "java_code_not_read",
+	.counters = &hs_group,
 	.start = hs_start, .free = hs_free, .sync_proc = hs_sync_proc, .poll = hs_poll,
 	.name_frame = hs_name, .name_code = hs_name_code, .unnamed = hs_unnamed, .trim = hs_trim,
 	.stats = hs_stats,

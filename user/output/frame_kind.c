@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "base/frame_kind.h"
+#include "base/runtime.h"
 #include "output/frame_kind.h"
 
 size_t frame_kind__function_len(const struct pframe *f)
@@ -34,10 +35,9 @@ const char *frame_kind__otel_type(const struct pframe *f, const char *exe)
 		return "kernel";
 	if (f->runtime)
 		return frame_kind__row(f->runtime)->otel_type;
-	if (f->jit && exe_is(exe, "node"))
-		return "v8js";
-	if (f->jit && exe_is(exe, "java"))
-		return "jvm";
+	for (int id = 0; f->jit && id < RUNTIME_MAX; id++)	/* a JIT map's name */
+		if (runtime_rows[id]->exe && exe_is(exe, runtime_rows[id]->exe))
+			return frame_kind__row(runtime_rows[id]->kind)->otel_type;
 	if (!f->jit && frame_kind__go_build_id(f->build_id))
 		return "go";
 	return "native";

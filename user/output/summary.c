@@ -79,13 +79,12 @@ static void counted(const struct profile *p, char *buf, size_t size)
 void summary__short(const struct summary *s, char *buf, size_t size)
 {
 	const struct profile *p = s->p;
-	const uint64_t *b = p->stats.bpf;
 	char complete[48] = "", dest[SUMMARY_COLUMNS * 4 + 8] = "", what[96];
 	int n;
 
-	if (s->walked)
+	if (p->stats.user_stacks)
 		snprintf(complete, sizeof(complete), "%.1f%% complete stacks, ",
-			 percent(b[STAT_UNWIND_END], s->walked));
+			 percent(p->stats.user_stacks_complete, p->stats.user_stacks));
 	counted(p, what, sizeof(what));
 	n = snprintf(buf, size, "%s, %" PRIu64 " lost, %s%.1f%% frames unresolved, "
 		     "%.2f s (%s), %zu stack%s", what, profile__lost(p), complete,
@@ -147,10 +146,12 @@ static void names_line(const struct profile *p, struct out_line *o)
 	add(o, "names: %" PRIu64 "/%" PRIu64 " frames unresolved", p->stats.unresolved,
 	    p->stats.frames);
 	for (int r = UNNAMED_NONE + 1; r < UNNAMED_MAX; r++) {
-		if (!p->stats.unnamed[r])
+		struct summary_reason buf;
+		const struct summary_reason *why = summary__unnamed_reason(r, &buf);
+
+		if (!why || !p->stats.unnamed[r])
 			continue;
-		add(o, "%s%s %" PRIu64, any ? ", " : " (", unnamed_reasons[r].text,
-		    p->stats.unnamed[r]);
+		add(o, "%s%s %" PRIu64, any ? ", " : " (", why->text, p->stats.unnamed[r]);
 		any = true;
 	}
 	if (any)
@@ -160,10 +161,9 @@ static void names_line(const struct profile *p, struct out_line *o)
 
 static void unwind_lines(const struct summary *s, struct out_line *o)
 {
-	if (s->walked) {	/* complete, and the other ends that happened */
-		add(o, "unwind: %" PRIu64 " of %zu user stacks complete",
-		    s->p->stats.bpf[STAT_UNWIND_END], s->walked);
-		for (int i = 1; i < UNWIND_STOPS_ALL; i++)
+	if (s->walked) {	/* the ends that happened */
+		add(o, "unwind: %zu user stacks walked", s->walked);
+		for (int i = 0; i < UNWIND_STOPS_ALL; i++)
 			if (s->p->stats.bpf[unwind_stops[i].stat])
 				add(o, ", %" PRIu64 " %s", s->p->stats.bpf[unwind_stops[i].stat],
 				    unwind_stops[i].text);
@@ -257,8 +257,9 @@ void summary__details(const struct summary *s, void (*line)(const char *text, vo
 	unwind_lines(s, &o);
 	offcpu_line(s->p, &o);
 	tracking_line(&s->p->stats, &o);
-	for (size_t g = 0; g < counter_groups_n; g++)
-		counters_line(&s->p->stats, &counter_groups[g], &o);
+	for (size_t g = 0; g < counters__groups(); g++)
+		if (counters__group(g))
+			counters_line(&s->p->stats, counters__group(g), &o);
 }
 
 /* The reason most unresolved frames have, and what helps with it. */

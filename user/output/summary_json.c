@@ -8,6 +8,7 @@
 
 #include "base/dirfiles.h"
 #include "base/errors.h"
+#include "base/runtime.h"
 #include "base/term_safe.h"
 #include "output/summary.h"
 #include "output/summary_tables.h"
@@ -27,7 +28,7 @@ const struct summary_stop lost_reasons[LOST_REASONS] = {
 };
 
 /* Why frames stayed unnamed, for people and as JSON keys. */
-const struct summary_reason unnamed_reasons[UNNAMED_MAX] = {
+static const struct summary_reason unnamed_reasons[UNNAMED_RUNTIME] = {
 	[UNNAMED_NO_MAPPING] = { "no mapping", "no_mapping" },
 	[UNNAMED_NO_JIT_MAP] = { "anonymous, no JIT map entry", "no_jit_map" },
 	[UNNAMED_NO_FILE] = { "no file", "no_file" },
@@ -37,13 +38,28 @@ const struct summary_reason unnamed_reasons[UNNAMED_MAX] = {
 	[UNNAMED_NO_SYMBOL] = { "no symbol", "no_symbol" },
 	[UNNAMED_NO_KSYMS] = { "no kallsyms", "no_kallsyms" },
 	[UNNAMED_NO_KSYM] = { "no kernel symbol", "no_kernel_symbol" },
-	[UNNAMED_PY_CODE] = { "Python code object not read", "python_code_not_read" },
-	[UNNAMED_V8_FUNCTION] = { "JavaScript function not read", "v8_function_not_read" },
 };
+
+const struct summary_reason *summary__unnamed_reason(int why, struct summary_reason *buf)
+{
+	const struct runtime_ops *rt;
+
+	if (why > UNNAMED_NONE && why < UNNAMED_RUNTIME)
+		return &unnamed_reasons[why];
+	if (why < UNNAMED_RUNTIME || why >= UNNAMED_MAX)
+		return NULL;
+	rt = runtime_rows[why - UNNAMED_RUNTIME];
+	if (!rt->unnamed_key)
+		return NULL;
+	*buf = (struct summary_reason){ rt->unnamed_text, rt->unnamed_key };
+	return buf;
+}
 
 /* How user stacks ended (auto, dwarf): the stops, one per stack walked. */
 const struct summary_stop unwind_stops[UNWIND_STOPS_ALL] = {
-	{ STAT_UNWIND_END, "complete", "complete" },
+	/* "complete" is not this: only a thread's or the process's entry
+	 * (counters' stacks.complete) */
+	{ STAT_UNWIND_END, "ended with no caller", "no_caller" },
 	{ STAT_UNWIND_NO_RULE, "stopped without a rule", "no_rule" },
 	{ STAT_UNWIND_NO_MAPPING, "outside known files", "outside_known_files" },
 	{ STAT_UNWIND_READ_FAULT, "read faults", "read_faults" },
@@ -177,8 +193,13 @@ static void json_counts(const struct summary *s, struct jw *j)
 	j_u64(j, "frames", p->stats.frames);
 	j_u64(j, "frames_unresolved", p->stats.unresolved);
 	j_open(j, "unresolved_by_reason");
-	for (int r = UNNAMED_NONE + 1; r < UNNAMED_MAX; r++)
-		j_u64(j, unnamed_reasons[r].key, p->stats.unnamed[r]);
+	for (int r = UNNAMED_NONE + 1; r < UNNAMED_MAX; r++) {
+		struct summary_reason buf;
+		const struct summary_reason *why = summary__unnamed_reason(r, &buf);
+
+		if (why)
+			j_u64(j, why->key, p->stats.unnamed[r]);
+	}
 	j_close(j);
 }
 
@@ -210,10 +231,10 @@ static void json_offcpu(const struct profile *p, struct jw *j)
 /* The registered counters, an object per group (counters.h). */
 static void json_counters(const struct profile_stats *st, struct jw *j)
 {
-	for (size_t g = 0; g < counter_groups_n; g++) {
-		const struct counter_group *grp = &counter_groups[g];
+	for (size_t g = 0; g < counters__groups(); g++) {
+		const struct counter_group *grp = counters__group(g);
 
-		if (!counter_group__shown(st, grp, true))
+		if (!grp || !counter_group__shown(st, grp, true))
 			continue;
 		j_open(j, grp->key);
 		for (size_t i = 0; i < grp->n; i++) {

@@ -20,8 +20,10 @@ struct summary_stop {
 #define LOST_REASONS		5
 extern const struct summary_stop lost_reasons[LOST_REASONS];
 
-/* Why frames stayed unnamed, by enum unnamed. */
-extern const struct summary_reason unnamed_reasons[UNNAMED_MAX];
+/* Why frames stayed unnamed, by enum unnamed: the table's up to
+ * UNNAMED_RUNTIME, a runtime's row's after (base/runtime.h); NULL for
+ * UNNAMED_NONE and a runtime that names every frame it walks. */
+const struct summary_reason *summary__unnamed_reason(int why, struct summary_reason *buf);
 
 /* How user stacks ended (auto, dwarf): the first UNWIND_STOPS are the
  * stops, one per stack walked; the rest count stacks that crossed a place. */

@@ -2,70 +2,19 @@
 /* The registered counters (see counters.h). */
 #include <string.h>
 
+#include "base/runtime.h"
 #include "profile/counters.h"
 #include "profile/stats.h"
 
 #define AT(field)	offsetof(struct profile_stats, field)
 #define N(arr)		(sizeof(arr) / sizeof((arr)[0]))
 
-/* The CPython reader (python/) and the BPF side's Python walk. */
-static const struct counter python[] = {
-	{ "processes", "processes", AT(py_procs), COUNTER_U64, MERGE_NEWER },
-	{ "unsupported", "of an unsupported version", AT(py_unsupported), COUNTER_U64,
-	  MERGE_NEWER },
-	{ "frames_read", "frames read in samples", AT(bpf[STAT_PY_FRAMES]), COUNTER_U64,
-	  MERGE_ELSEWHERE },
-	{ "frames_named", "named in the stacks", AT(runtime_named[RUNTIME_PYTHON]), COUNTER_U64,
-	  MERGE_SUM },
-	{ "frames_unnamed", "unnamed in the stacks", AT(runtime_unnamed[RUNTIME_PYTHON]),
+/* How far user stacks reached (symbols/resolve.c): complete only at a
+ * thread's or the process's entry; in samples, off-CPU's aside. */
+static const struct counter stacks[] = {
+	{ "samples", "samples", AT(user_stacks), COUNTER_U64, MERGE_SUM },
+	{ "complete", "reached a thread's or the process's entry", AT(user_stacks_complete),
 	  COUNTER_U64, MERGE_SUM },
-	{ "no_thread_state", "not read: no thread state", AT(bpf[STAT_PY_NO_THREAD]),
-	  COUNTER_U64, MERGE_ELSEWHERE },
-	{ "read_faults", "not read: read faults", AT(bpf[STAT_PY_READ_FAULT]), COUNTER_U64,
-	  MERGE_ELSEWHERE },
-	{ "past_max_depth", "not read: past max depth", AT(bpf[STAT_PY_TRUNCATED]),
-	  COUNTER_U64, MERGE_ELSEWHERE },
-	{ "codes_process_gone", "code objects not read: process gone", AT(py_codes_gone),
-	  COUNTER_U64, MERGE_NEWER },
-	{ "codes_unreadable", "code objects freed or unreadable", AT(py_codes_bad),
-	  COUNTER_U64, MERGE_NEWER },
-};
-
-/* The V8 reader (v8/) and the BPF side's JavaScript frames. */
-static const struct counter v8[] = {
-	{ "processes", "processes", AT(v8_procs), COUNTER_U64, MERGE_NEWER },
-	{ "unsupported", "refused (unknown or faked metadata)", AT(v8_unsupported), COUNTER_U64,
-	  MERGE_NEWER },
-	{ "frames_read", "frames read in samples", AT(bpf[STAT_V8_FRAMES]), COUNTER_U64,
-	  MERGE_ELSEWHERE },
-	{ "frames_named", "named in the stacks", AT(runtime_named[RUNTIME_V8]), COUNTER_U64,
-	  MERGE_SUM },
-	{ "frames_unnamed", "unnamed in the stacks", AT(runtime_unnamed[RUNTIME_V8]), COUNTER_U64,
-	  MERGE_SUM },
-	{ "read_faults", "not read: function unreadable", AT(bpf[STAT_V8_READ_FAULT]), COUNTER_U64,
-	  MERGE_ELSEWHERE },
-	{ "past_max_depth", "not read: past max depth", AT(bpf[STAT_V8_TRUNCATED]), COUNTER_U64,
-	  MERGE_ELSEWHERE },
-	{ "functions_process_gone", "functions not read: process gone", AT(v8_fns_gone),
-	  COUNTER_U64, MERGE_NEWER },
-	{ "functions_moved", "functions moved by the collector before read", AT(v8_fns_moved),
-	  COUNTER_U64, MERGE_NEWER },
-	{ "functions_unreadable", "functions unreadable or past bounds", AT(v8_fns_bad),
-	  COUNTER_U64, MERGE_NEWER },
-};
-
-/* HotSpot's reader (hotspot/): its code cache named from the VM's
- * structures, per distinct address. */
-static const struct counter hotspot[] = {
-	{ "processes", "processes", AT(hs_procs), COUNTER_U64, MERGE_NEWER },
-	{ "refused", "refused (their vmStructs out of bounds)", AT(hs_refused), COUNTER_U64,
-	  MERGE_NEWER },
-	{ "code_named", "code addresses named", AT(runtime_named[RUNTIME_HOTSPOT]), COUNTER_U64,
-	  MERGE_SUM },
-	{ "code_unnamed", "code addresses not read", AT(runtime_unnamed[RUNTIME_HOTSPOT]),
-	  COUNTER_U64, MERGE_SUM },
-	{ "code_process_gone", "not named: the process had exited", AT(hs_gone_unnamed),
-	  COUNTER_U64, MERGE_NEWER },
 };
 
 /* What the symbolizer (symbols/, files/) skipped of what others control. */
@@ -154,17 +103,28 @@ static const struct counter unwind_tables[] = {
 	  MERGE_NEWER },
 };
 
-const struct counter_group counter_groups[] = {
+/* The run's own groups; then each runtime's row's (base/runtime.h). */
+static const struct counter_group counter_groups[] = {
+	{ "user_stacks", "user stacks", stacks, N(stacks), 0 },
 	{ "unwind_tables", "unwind tables", unwind_tables, N(unwind_tables), AT(tables.set) },
-	{ "python", "python", python, N(python), 0 },
-	{ "v8", "v8", v8, N(v8), 0 },
-	{ "hotspot", "hotspot", hotspot, N(hotspot), 0 },
 	{ "inputs", "inputs", inputs, N(inputs), 0 },
 	{ "debuginfod", "debuginfod", debuginfod, N(debuginfod), AT(debuginfod) },
 	{ "labels", "labels", labels, N(labels), 0 },
 	{ "mappings", "mappings", mappings, N(mappings), 0 },
 };
-const size_t counter_groups_n = N(counter_groups);
+
+size_t counters__groups(void)
+{
+	return N(counter_groups) + RUNTIME_MAX;
+}
+
+const struct counter_group *counters__group(size_t i)
+{
+	if (i < N(counter_groups))
+		return &counter_groups[i];
+	i -= N(counter_groups);
+	return i < RUNTIME_MAX ? runtime_rows[i]->counters : NULL;
+}
 
 static void *field(const struct profile_stats *st, size_t offset)
 {
@@ -228,9 +188,11 @@ static void merge_one(struct profile_stats *dst, const struct profile_stats *src
 
 void counters__merge(struct profile_stats *dst, const struct profile_stats *src)
 {
-	for (size_t g = 0; g < counter_groups_n; g++) {
-		const struct counter_group *grp = &counter_groups[g];
+	for (size_t g = 0; g < counters__groups(); g++) {
+		const struct counter_group *grp = counters__group(g);
 
+		if (!grp)
+			continue;
 		/* a group that did not apply to src has nothing newer */
 		if (grp->applies && !*(const bool *)field(src, grp->applies))
 			continue;

@@ -4,7 +4,7 @@
  * once with their names: the JSON stats (--stats FILE, the fleet's interval
  * log), the -v lines and profile__merge() are each one loop over this
  * table. A subsystem with counters of its own adds a group here (and the
- * collect step that fills them); the readers follow.
+ * collect step that fills them), a runtime in its row; the readers follow.
  */
 #ifndef BPFPROF_COUNTERS_H
 #define BPFPROF_COUNTERS_H
@@ -30,6 +30,11 @@ enum counter_merge {
 				 * the cgroups counted again as samples add */
 };
 
+/* A counter's offset: of a field of struct profile_stats, or of count k
+ * of runtime id's own (profile_stats.runtime_counts, a runtime's row). */
+#define COUNTER_AT(field)	offsetof(struct profile_stats, field)
+#define COUNTER_OWN(id, k)	COUNTER_AT(runtime_counts[id][k])
+
 struct counter {
 	const char *key;	/* its JSON key, in its group's object */
 	const char *text;	/* -v: "VALUE text" ("TEXT" alone for a flag set) */
@@ -48,8 +53,11 @@ struct counter_group {
 	size_t applies;
 };
 
-extern const struct counter_group counter_groups[];
-extern const size_t counter_groups_n;
+/* The registered groups, i < counters__groups(): the run's own, then
+ * each runtime's (its row's, base/runtime.h); NULL: a runtime without
+ * counters. */
+size_t counters__groups(void);
+const struct counter_group *counters__group(size_t i);
 
 /* A count's value (flags 0 or 1); a COUNTER_SECONDS' through
  * counter__seconds(). */

@@ -54,11 +54,17 @@ struct table_stats {
 	size_t chunks, chunks_made, graces;	/* the rows' chunks; grace periods waited */
 };
 
+/* The counts a runtime keeps of its own (profile_stats.runtime_counts). */
+#define RUNTIME_COUNTS	8
+
 struct profile_stats {
 	uint64_t bpf[STAT_MAX];		/* the BPF side's stats map, summed */
 	uint64_t frames;		/* frames symbolized */
 	uint64_t unresolved;		/* frames left [unknown] or dso+0xoff */
 	uint64_t unnamed[UNNAMED_MAX];	/* the same by reason */
+	uint64_t user_stacks;		/* samples with a user stack (off-CPU's aside) */
+	uint64_t user_stacks_complete;	/* ... whose outermost frame is a thread's or
+					 * the process's entry (symbols/resolve.c) */
 	uint64_t stacks_missing;	/* stack ids gone from the stack map */
 	uint64_t tracking_lost;		/* process tracking records dropped */
 	uint64_t tracking_over_budget;	/* ... of a process past its budget a
@@ -83,18 +89,9 @@ struct profile_stats {
 	size_t stack_ids;		/* stack map occupancy when drained */
 	uint64_t runtime_named[RUNTIME_MAX];	/* a runtime's frames named (bpf/runtimes.h) */
 	uint64_t runtime_unnamed[RUNTIME_MAX];	/* ... that it could not name */
-	uint64_t py_procs;		/* since the start: processes with a supported CPython */
-	uint64_t py_unsupported;	/* ... with a CPython of another version */
-	uint64_t py_codes_gone;		/* ... code objects not read: the process had exited */
-	uint64_t hs_procs;		/* since the start: processes with a HotSpot found */
-	uint64_t hs_refused;		/* ... whose vmStructs were refused (hs_find.h) */
-	uint64_t hs_gone_unnamed;	/* code addresses not named: the JVM had exited */
-	uint64_t py_codes_bad;		/* ... not a code object, or unreadable */
-	uint64_t v8_procs;		/* since the start: processes with a V8 found */
-	uint64_t v8_unsupported;	/* ... whose V8 metadata was refused (unknown or faked) */
-	uint64_t v8_fns_gone;		/* ... functions not read: the process had exited */
-	uint64_t v8_fns_moved;		/* ... not the function sampled any more (the collector moved it) */
-	uint64_t v8_fns_bad;		/* ... not what V8's layout says, or past the bounds */
+	/* each runtime's own counts (processes found, what it could not
+	 * read), as its row's counters name them (base/runtime.h) */
+	uint64_t runtime_counts[RUNTIME_MAX][RUNTIME_COUNTS];
 	uint64_t cgroups;		/* distinct cgroups the samples ran in */
 	uint64_t cgroups_merged;	/* samples past max_cgroups: no cgroup */
 	uint64_t cgroups_unnamed;	/* cgroups that cannot be named: gone, path too long */

@@ -3,6 +3,9 @@
 #ifndef BPFPROF_UNNAMED_H
 #define BPFPROF_UNNAMED_H
 
+#include <linux/types.h>
+#include "bpf/profile.h"	/* RUNTIME_MAX */
+
 enum unnamed {
 	UNNAMED_NONE,		/* named */
 	UNNAMED_NO_MAPPING,	/* the address is in no mapping known of the process */
@@ -14,9 +17,10 @@ enum unnamed {
 	UNNAMED_NO_SYMBOL,	/* its file was read; no symbol covers the address */
 	UNNAMED_NO_KSYMS,	/* a kernel address, and /proc/kallsyms was unreadable */
 	UNNAMED_NO_KSYM,	/* a kernel address no kernel symbol covers */
-	UNNAMED_PY_CODE,	/* a Python frame whose code object was not read */
-	UNNAMED_V8_FUNCTION,	/* a JavaScript frame whose function was not read */
-	UNNAMED_MAX
+	/* a runtime's frame it could not name: one each, at UNNAMED_RUNTIME +
+	 * its id (its row says why: base/runtime.h) */
+	UNNAMED_RUNTIME,
+	UNNAMED_MAX = UNNAMED_RUNTIME + RUNTIME_MAX
 };
 
 #endif

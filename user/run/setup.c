@@ -46,6 +46,12 @@ int run__check_pids(struct run *r)
 	return err ? err : start_times(r->cfg->tids, r->cfg->ntids, "thread", &r->tid_starts);
 }
 
+/* Every runtime but those the command line turned off. */
+static unsigned int runtimes_on(const struct config *cfg)
+{
+	return ((1u << RUNTIME_MAX) - 1) & ~cfg->names.runtimes_off;
+}
+
 /* Fleet mode over the whole machine builds tables for the processes it
  * samples, when it first samples them: at start, every running program's
  * were half its CPU over 10 minutes (a one-shot run, or one of -p and --
@@ -74,7 +80,7 @@ int run__load(struct run *r)
 		.npids = cfg->npids, .tids = cfg->tids, .tid_starts = r->tid_starts,
 		.ntids = cfg->ntids, .comm = cfg->comm, .cgroup = cfg->cgroup,
 		.min_block_us = cfg->min_block_us, .unwind_mode = cfg->call_graph,
-		.python = cfg->names.python, .lazy_tables = lazy_tables(cfg),
+		.runtimes_on = runtimes_on(cfg), .lazy_tables = lazy_tables(cfg),
 		.no_cgroup_key = !needs_cgroups(cfg),
 	};
 	uint64_t cmd_start;
@@ -146,9 +152,7 @@ static int start_runtimes(struct run *r)
 {
 	int err;
 
-	r->rts = runtimes__new(r->session,
-			       (r->cfg->names.python ? 1u << RUNTIME_PYTHON : 0) | 1u << RUNTIME_V8 |
-			       1u << RUNTIME_HOTSPOT, &err);
+	r->rts = runtimes__new(r->session, runtimes_on(r->cfg), &err);
 	return err;
 }
 

@@ -11,7 +11,7 @@
 #include "v8/v8_runtime.h"
 
 /* One row per runtime, at its id (bpf/runtimes.h). */
-static const struct runtime_ops *const table[RUNTIME_MAX] = {
+const struct runtime_ops *const runtime_rows[RUNTIME_MAX] = {
 	[RUNTIME_PYTHON] = &python_runtime,
 	[RUNTIME_V8] = &v8_runtime,
 	[RUNTIME_HOTSPOT] = &hotspot_runtime,
@@ -36,7 +36,7 @@ struct runtimes *runtimes__new(struct session *s, unsigned int on, int *err)
 	for (int i = 0; i < RUNTIME_MAX; i++) {
 		if (!(on & 1u << i))
 			continue;
-		rts->state[i] = table[i]->start(s);
+		rts->state[i] = runtime_rows[i]->start(s);
 		if (!rts->state[i]) {
 			runtimes__free(rts);
 			*err = -ENOMEM;
@@ -52,7 +52,7 @@ void runtimes__free(struct runtimes *rts)
 		return;
 	for (int i = 0; i < RUNTIME_MAX; i++)
 		if (rts->state[i])
-			table[i]->free(rts->state[i]);
+			runtime_rows[i]->free(rts->state[i]);
 	free(rts);
 }
 
@@ -60,35 +60,35 @@ void runtimes__sync_proc(struct runtimes *rts, struct procs *procs, pid_t tgid)
 {
 	for (int i = 0; rts && i < RUNTIME_MAX; i++)
 		if (rts->state[i])
-			table[i]->sync_proc(rts->state[i], procs, tgid);
+			runtime_rows[i]->sync_proc(rts->state[i], procs, tgid);
 }
 
 void runtimes__poll(struct runtimes *rts)
 {
 	for (int i = 0; rts && i < RUNTIME_MAX; i++)
 		if (rts->state[i])
-			table[i]->poll(rts->state[i]);
+			runtime_rows[i]->poll(rts->state[i]);
 }
 
 void runtimes__trim(struct runtimes *rts, struct procs *procs)
 {
 	for (int i = 0; rts && i < RUNTIME_MAX; i++)
 		if (rts->state[i])
-			table[i]->trim(rts->state[i], procs);
+			runtime_rows[i]->trim(rts->state[i], procs);
 }
 
 void runtimes__stats(const struct runtimes *rts, struct profile_stats *ps)
 {
 	for (int i = 0; rts && i < RUNTIME_MAX; i++)
 		if (rts->state[i])
-			table[i]->stats(rts->state[i], ps);
+			runtime_rows[i]->stats(rts->state[i], ps);
 }
 
 bool runtimes__pc_first(uint64_t word)
 {
 	uint32_t id = RUNTIME_OF(word);
 
-	return id < RUNTIME_MAX && table[id]->pc_first;
+	return id < RUNTIME_MAX && runtime_rows[id]->pc_first;
 }
 
 void runtimes__frame(const struct runtimes *rts, pid_t tgid, uint64_t start_time, uint64_t slot,
@@ -96,7 +96,7 @@ void runtimes__frame(const struct runtimes *rts, pid_t tgid, uint64_t start_time
 		     struct profile_stats *st)
 {
 	uint32_t id = RUNTIME_OF(word);
-	const struct runtime_ops *rt = id < RUNTIME_MAX ? table[id] : NULL;
+	const struct runtime_ops *rt = id < RUNTIME_MAX ? runtime_rows[id] : NULL;
 	const void *state = rt && rts ? rts->state[id] : NULL;
 	struct runtime_where where = { 0 };
 
@@ -115,7 +115,7 @@ void runtimes__frame(const struct runtimes *rts, pid_t tgid, uint64_t start_time
 	} else {
 		st->unresolved++;
 		st->runtime_unnamed[id]++;
-		st->unnamed[rt->unnamed_reason]++;
+		st->unnamed[UNNAMED_RUNTIME + id]++;
 		rt->unnamed(slot, RUNTIME_PAYLOAD(word), buf, size);
 	}
 	*f = (struct pframe){
@@ -130,12 +130,12 @@ enum frame_kind runtimes__code(const struct runtimes *rts, pid_t tgid, uint64_t 
 	for (int i = 0; rts && i < RUNTIME_MAX; i++) {
 		enum runtime_code c;
 
-		if (!rts->state[i] || !table[i]->name_code)
+		if (!rts->state[i] || !runtime_rows[i]->name_code)
 			continue;
-		c = table[i]->name_code(rts->state[i], tgid, start_time, pc, buf, size);
+		c = runtime_rows[i]->name_code(rts->state[i], tgid, start_time, pc, buf, size);
 		if (c == RUNTIME_CODE_NAMED) {
 			st->runtime_named[i]++;
-			return table[i]->kind;
+			return runtime_rows[i]->kind;
 		}
 		if (c == RUNTIME_CODE_UNNAMED) {
 			st->runtime_unnamed[i]++;

@@ -17,6 +17,7 @@
 
 #include "base/errors.h"
 #include "base/map_keys.h"
+#include "base/runtime.h"
 
 #include "sampling/attach.h"
 #include "sampling/events.h"
@@ -88,6 +89,32 @@ static bool has_kind(const struct session_opts *opts, enum event_kind a, enum ev
 	return false;
 }
 
+/* Runtime id is on: asked for, and its walker has what it needs. */
+static bool runtime_on(const struct session_opts *opts, int id)
+{
+	return (opts->runtimes_on & 1u << id) &&
+	       !(runtime_rows[id]->needs_tables && opts->unwind_mode == UNWIND_FP);
+}
+
+/* The runtimes' walkers' maps, by their rows (base/runtime.h): their
+ * entries when on, one when off. */
+static int size_runtime_maps(struct profile_bpf *skel, const struct session_opts *opts)
+{
+	for (int id = 0; id < RUNTIME_MAX; id++) {
+		const struct runtime_map *m = runtime_rows[id]->maps;
+		bool on = runtime_on(opts, id);
+
+		for (; m && m->name; m++) {
+			struct bpf_map *map = bpf_object__find_map_by_name(skel->obj, m->name);
+			int err = map ? bpf_map__set_max_entries(map, on ? m->entries : 1) : -ENOENT;
+
+			if (err)
+				return err;
+		}
+	}
+	return 0;
+}
+
 /* The unwinder's maps shrink to one entry when it is not used (its rows
  * are maps of their own, made as files are loaded); so does off-CPU's map
  * of blocked threads. */
@@ -106,9 +133,6 @@ static int size_maps(struct profile_bpf *skel, const struct session_opts *opts)
 		/* a ring's size is a power of 2 pages */
 		{ skel->maps.early, early_stacks(opts) ? EARLY_RING_BYTES : 4096 },
 		{ skel->maps.blocked, offcpu ? MAX_OFFCPU_THREADS : 1 },
-		{ skel->maps.py_procs, opts->python ? MAX_PY_PROCS : 1 },
-		{ skel->maps.py_codes, opts->python ? MAX_PY_CODES : 1 },
-		{ skel->maps.py_threads, opts->python ? MAX_PY_THREADS : 1 },
 		/* room for every id listed (children of a command join later) */
 		{ skel->maps.tgids, opts->npids > MAX_FILTER_PIDS ? (unsigned int)opts->npids
 								 : MAX_FILTER_PIDS },
@@ -120,7 +144,7 @@ static int size_maps(struct profile_bpf *skel, const struct session_opts *opts)
 
 	for (i = 0; !err && i < sizeof(maps) / sizeof(maps[0]); i++)
 		err = bpf_map__set_max_entries(maps[i].map, maps[i].n);
-	return err;
+	return err ? err : size_runtime_maps(skel, opts);
 }
 
 /* An array-of-maps whose only use is its update: the kernel waits for an
@@ -234,7 +258,8 @@ static void configure(struct profile_bpf__rodata *ro, const struct session_opts 
 	ro->follow_forks = opts->follow_forks;
 	ro->kernel_stacks = opts->sides != SIDES_USER_ONLY;
 	ro->user_stacks = opts->sides != SIDES_KERNEL_ONLY;
-	ro->python = opts->python && opts->unwind_mode != UNWIND_FP;
+	for (i = 0; i < RUNTIME_MAX; i++)
+		ro->runtimes_on |= runtime_on(opts, i) ? 1u << i : 0;
 	ro->unwind_mode = opts->unwind_mode;
 	ro->lazy_tables = opts->lazy_tables && opts->unwind_mode != UNWIND_FP;
 	ro->ask_queue = ro->lazy_tables && !has_kind(opts, EVENT_HARDWARE, EVENT_HARDWARE);
@@ -527,21 +552,6 @@ void session__destroy(struct session *s)
 	free(s);
 }
 
-int session__py_procs_fd(const struct session *s)
-{
-	return bpf_map__fd(s->skel->maps.py_procs);
-}
-
-int session__py_codes_fd(const struct session *s)
-{
-	return bpf_map__fd(s->skel->maps.py_codes);
-}
-
-const volatile uint64_t *session__py_codes_noted(const struct session *s)
-{
-	return (const volatile uint64_t *)&s->skel->bss->py_codes_noted;
-}
-
 int session__early_fd(const struct session *s)
 {
 	return s->skel->rodata->early_stacks ? bpf_map__fd(s->skel->maps.early) : -1;
@@ -565,11 +575,6 @@ void session__unwind_asks(const struct session *s, struct unwind_asks *out)
 		.asked = (const volatile uint64_t *)&s->skel->bss->unwind_asked,
 		.lost = (const volatile uint64_t *)&s->skel->bss->unwind_asks_lost,
 	};
-}
-
-volatile uint32_t *session__py_procs_stored(const struct session *s)
-{
-	return (volatile uint32_t *)&s->skel->bss->py_procs_stored;
 }
 
 int session__map_fd(const struct session *s, const char *name)

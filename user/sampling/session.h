@@ -30,7 +30,9 @@ struct session_opts {
 	const char *cgroup;	/* only tasks in this cgroup v2 directory or below */
 	unsigned long min_block_us;	/* off-CPU blocks shorter are not recorded */
 	enum unwind_mode unwind_mode;	/* --call-graph: fp, dwarf, auto */
-	bool python;		/* Python frames in user stacks (auto, dwarf) */
+	/* the runtimes whose frames user stacks hold: bit 1 << id (bpf/runtimes.h);
+	 * those whose row needs the unwinder's tables only in auto and dwarf */
+	unsigned int runtimes_on;
 	bool lazy_tables;	/* a sampled process without tables asks for them */
 	const char *btf_path;	/* NULL: the running kernel's */
 	unsigned int max_stacks;	/* entries of the stack and counts maps */
@@ -92,12 +94,6 @@ int session__unwind_procs_fd(const struct session *s);
 /* ... and the count of changes to unwind_procs the unwinder moves after each */
 volatile __u64 *session__unwind_procs_changes(const struct session *s);
 
-/* Python frames: the maps of CPython processes and of sampled code objects. */
-int session__py_procs_fd(const struct session *s);
-int session__py_codes_fd(const struct session *s);
-/* How many code objects the BPF side has noted in py_codes since the
- * start (shared memory: read without a syscall). */
-const volatile uint64_t *session__py_codes_noted(const struct session *s);
 /* The ring of stacks taken before their process's tables (struct
  * early_stack; early.h reads it); -1 when early_stacks() said none. */
 int session__early_fd(const struct session *s);
@@ -113,8 +109,6 @@ struct unwind_asks {
 	const volatile uint64_t *lost;	/* asks the full queue did not take */
 };
 void session__unwind_asks(const struct session *s, struct unwind_asks *out);
-/* The BPF side's gate of py_procs lookups (bpf/python.bpf.h). */
-volatile uint32_t *session__py_procs_stored(const struct session *s);
 
 /* A runtime's own maps and words (base/runtime.h): the BPF map name's
  * fd (negative: none), and the .bss variable name's shared memory (NULL:

@@ -377,6 +377,41 @@ static struct resolver *resolver__new(const struct ksyms *ks, struct symbolizer 
 	return rv;
 }
 
+/* The functions a thread's or a process's stack begins in: a user stack
+ * is complete when its outermost frame is one of them, and only then (a
+ * walk a runtime frame, a frame pointer of 0 or a return address of 0
+ * ended elsewhere stopped short of it). */
+static const char *const entries[] = {
+	"_start",				/* the process's (and ld.so's) */
+	"clone3", "__clone3", "clone", "__clone",	/* glibc's new threads */
+	"start_thread",				/* ... when clone's frame has no CFI */
+	"runtime.goexit", "runtime.goexit.abi0",	/* Go's goroutines */
+	"runtime.rt0_go", "runtime.rt0_go.abi0", "runtime.mstart", "runtime.mstart.abi0",
+};
+
+static bool is_entry(const struct pframe *f)
+{
+	for (size_t i = 0; f->name && i < sizeof(entries) / sizeof(entries[0]); i++)
+		if (!strcmp(f->name, entries[i]))
+			return true;
+	return false;
+}
+
+/* The record's user stack (its frames first in sc) counted as one of
+ * event's samples: reached an entry or not. Off-CPU counts are time,
+ * not samples: not counted. */
+static void count_user_stack(struct resolver *rv, const struct raw_count *r)
+{
+	struct profile_stats *st = &rv->p->stats;
+
+	if (r->key.event < (uint32_t)rv->p->nevents &&
+	    rv->p->events[r->key.event].kind == PEVENT_OFFCPU)
+		return;
+	st->user_stacks += r->count;
+	if (rv->sc.n && is_entry(&rv->sc.frames[0]))
+		st->user_stacks_complete += r->count;
+}
+
 static bool same_image(const struct user_ctx *a, const struct user_ctx *b)
 {
 	return a->tgid == b->tgid && a->start_time == b->start_time && a->exec_time == b->exec_time;
@@ -399,6 +434,7 @@ static int resolve_record(struct resolver *rv, const struct raw_count *r, bool e
 			*image = ctx;
 		}
 		err = add_user(rv, r->ustack, &ctx);
+		count_user_stack(rv, r);
 	}
 	if (!err && r->kstack)
 		err = add_kernel(rv, r->kstack);

@@ -136,7 +136,7 @@ static __u32 fp_walk(const struct replay_view *v, const struct early_stack *e, _
 	struct walk w = { .v = v, .e = e, .ip = e->ip, .sp = e->sp, .bp = e->bp };
 
 	*nr = 0;
-	while (*nr < MAX_STACK_DEPTH && w.ip && !(w.ip & PY_FRAME_TAG)) {
+	while (*nr < MAX_STACK_DEPTH && w.ip && !(w.ip & RUNTIME_FRAME_TAG)) {
 		ips[(*nr)++] = w.ip;
 		if (fp_step(&w))
 			break;
@@ -159,7 +159,7 @@ __u32 replay__walk_view(const struct replay_view *v, const struct early_stack *e
 		const struct unwind_map *map;
 		bool anon;
 
-		if (w.ip & PY_FRAME_TAG) {	/* read from a corrupt frame */
+		if (w.ip & RUNTIME_FRAME_TAG) {	/* read from a corrupt frame */
 			stop = STAT_UNWIND_BAD_ADDRESS;
 			break;
 		}

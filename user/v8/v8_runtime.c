@@ -23,6 +23,7 @@
 #include "procs/mapped_file.h"
 #include "procs/proc_mem.h"
 #include "procs/procs.h"
+#include "profile/counters.h"
 #include "profile/stats.h"
 #include "profile/unnamed.h"
 #include "sampling/session.h"
@@ -363,21 +364,57 @@ static void v8_trim(void *p, struct procs *procs)
 	free(t.drop);
 }
 
+/* Its own counts (profile_stats.runtime_counts[RUNTIME_V8]). */
+enum { V8_COUNT_PROCS, V8_COUNT_UNSUPPORTED, V8_COUNT_FNS_GONE, V8_COUNT_FNS_MOVED, V8_COUNT_FNS_BAD };
+
 /* The functions sampled last are read before their names are needed. */
 static void v8_stats(const void *p, struct profile_stats *ps)
 {
 	const struct v8rt *rt = p;
+	uint64_t *c = ps->runtime_counts[RUNTIME_V8];
 
 	v8_poll((void *)p);
-	ps->v8_procs = rt->st.procs;
-	ps->v8_unsupported = rt->st.unsupported;
-	ps->v8_fns_gone = rt->st.gone;
-	ps->v8_fns_moved = rt->st.moved;
-	ps->v8_fns_bad = rt->st.bad;
+	c[V8_COUNT_PROCS] = rt->st.procs;
+	c[V8_COUNT_UNSUPPORTED] = rt->st.unsupported;
+	c[V8_COUNT_FNS_GONE] = rt->st.gone;
+	c[V8_COUNT_FNS_MOVED] = rt->st.moved;
+	c[V8_COUNT_FNS_BAD] = rt->st.bad;
 }
 
+#define AT(field)	COUNTER_AT(field)
+#define OWN(k)		COUNTER_OWN(RUNTIME_V8, k)
+
+/* The V8 reader and the BPF side's JavaScript frames. */
+static const struct counter v8_counters[] = {
+	{ "processes", "processes", OWN(V8_COUNT_PROCS), COUNTER_U64, MERGE_NEWER },
+	{ "unsupported", "refused (unknown or faked metadata)", OWN(V8_COUNT_UNSUPPORTED), COUNTER_U64,
+	  MERGE_NEWER },
+	{ "frames_read", "frames read in samples", AT(bpf[STAT_V8_FRAMES]), COUNTER_U64,
+	  MERGE_ELSEWHERE },
+	{ "frames_named", "named in the stacks", AT(runtime_named[RUNTIME_V8]), COUNTER_U64,
+	  MERGE_SUM },
+	{ "frames_unnamed", "unnamed in the stacks", AT(runtime_unnamed[RUNTIME_V8]), COUNTER_U64,
+	  MERGE_SUM },
+	{ "read_faults", "not read: function unreadable", AT(bpf[STAT_V8_READ_FAULT]), COUNTER_U64,
+	  MERGE_ELSEWHERE },
+	{ "past_max_depth", "not read: past max depth", AT(bpf[STAT_V8_TRUNCATED]), COUNTER_U64,
+	  MERGE_ELSEWHERE },
+	{ "functions_process_gone", "functions not read: process gone", OWN(V8_COUNT_FNS_GONE),
+	  COUNTER_U64, MERGE_NEWER },
+	{ "functions_moved", "functions moved by the collector before read", OWN(V8_COUNT_FNS_MOVED),
+	  COUNTER_U64, MERGE_NEWER },
+	{ "functions_unreadable", "functions unreadable or past bounds", OWN(V8_COUNT_FNS_BAD),
+	  COUNTER_U64, MERGE_NEWER },
+};
+
+static const struct counter_group v8_group = {
+	"v8", "v8", v8_counters, sizeof(v8_counters) / sizeof(v8_counters[0]), 0,
+};
+
 const struct runtime_ops v8_runtime = {
-	.name = "v8", .kind = FK_V8JS, .unnamed_reason = UNNAMED_V8_FUNCTION, .pc_first = true,
+	.name = "v8", .kind = FK_V8JS, .exe = "node", .pc_first = true,
+	.unnamed_text = "JavaScript function not read", .unnamed_key = "v8_function_not_read",
+	.counters = &v8_group,
 	.start = v8_start, .free = v8_free, .sync_proc = v8_sync_proc, .poll = v8_poll,
 	.name_frame = v8_name, .unnamed = v8_unnamed, .trim = v8_trim, .stats = v8_stats,
 };
