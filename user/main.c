@@ -13,6 +13,7 @@
 #include <bpf/libbpf.h>
 
 #include "base/errors.h"
+#include "base/runtime.h"
 #include "cli/cli.h"
 #include "sampling/events.h"
 #include "run/run.h"
@@ -120,6 +121,7 @@ int main(int argc, char **argv)
 	struct config cfg;
 	size_t i;
 
+	cli_use_runtimes(runtime_rows);
 	if (argc > 1 && !strcmp(argv[1], "--complete-words"))
 		return complete_words(argc, argv);
 	for (i = 0; argc > 1 && i < NCMDS; i++)

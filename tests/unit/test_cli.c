@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "leak_check.h"
+#include "base/runtime.h"
 #include "cli/cli.h"
 #include "cli/cli_usage.h"
 
@@ -18,6 +19,7 @@ static enum cli_result parse(char **argv, struct config *cfg)
 
 	while (argv[argc])
 		argc++;
+	cli_use_runtimes(runtime_rows);	/* as main() does */
 	return cli_parse(argc, argv, cfg);
 }
 
@@ -28,6 +30,7 @@ static enum cli_result parse_top(char **argv, struct config *cfg)
 
 	while (argv[argc + 1])
 		argc++;
+	cli_use_runtimes(runtime_rows);
 	return cli_parse_top(argc, argv + 1, cfg);
 }
 
@@ -360,5 +363,15 @@ Test(cli, top_subcommand, .init = cr_redirect_stderr)
 	cr_expect_eq(parse_top(ARGV("top", "--", "ls"), &cfg), CLI_EXIT_USAGE);
 	cli_free(&cfg);
 	cr_expect_eq(parse_top(ARGV("top", "--control", "fifo:c"), &cfg), CLI_EXIT_USAGE);
+	cli_free(&cfg);
+}
+
+/* each runtime's off option comes from its row: --no-python turns Python's off */
+Test(cli, runtime_off_option_from_its_row)
+{
+	struct config cfg;
+
+	cr_assert_eq(parse((char *[]){ "bpfprof", "--no-python", NULL }, &cfg), CLI_RUN);
+	cr_expect(cfg.names.runtimes_off & 1u << RUNTIME_PYTHON);
 	cli_free(&cfg);
 }

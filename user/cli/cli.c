@@ -88,18 +88,27 @@ static const struct option long_opts[] = {
 
 #define N_LONG_OPTS	(sizeof(long_opts) / sizeof(long_opts[0]) - 1)
 
+void cli_use_runtimes(const struct runtime_ops *const *rows)
+{
+	cli_usage__use_runtimes(rows);
+}
+
 /* long_opts, then each runtime's off option ("no-python"): its row's. */
 static const struct option *all_options(void)
 {
 	static struct option all[N_LONG_OPTS + RUNTIME_MAX + 1];
+	static const struct runtime_ops *made_for;
+	const struct runtime_ops *rt;
 
-	if (all[0].name)
+	if (all[0].name && made_for == cli_usage__runtime(0))
 		return all;
+	memset(all, 0, sizeof(all));
 	memcpy(all, long_opts, N_LONG_OPTS * sizeof(*all));
 	for (int id = 0, n = N_LONG_OPTS; id < RUNTIME_MAX; id++)
-		if (runtime_rows[id]->off_option)
-			all[n++] = (struct option){ runtime_rows[id]->off_option, no_argument, NULL,
+		if ((rt = cli_usage__runtime(id)) && rt->off_option)
+			all[n++] = (struct option){ rt->off_option, no_argument, NULL,
 						    OPT_RUNTIME_OFF + id };
+	made_for = cli_usage__runtime(0);
 	return all;
 }
 

@@ -21,6 +21,13 @@ enum cli_result cli_parse(int argc, char **argv, struct config *cfg);
 enum cli_result cli_parse_top(int argc, char **argv, struct config *cfg);
 void cli_free(struct config *cfg);
 
+/* The runtimes whose off options ("--no-python") the parser, the usage and
+ * the completion take, by id (base/runtime.h's runtime_rows): main gives
+ * them before parsing, so the parser links no runtime (the fuzz harness
+ * of this file has none); until then none. */
+struct runtime_ops;
+void cli_use_runtimes(const struct runtime_ops *const *rows);
+
 /* The long options of a profile run and of top (the completion's words). */
 const struct option *cli_options(void);
 

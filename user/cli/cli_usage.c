@@ -190,16 +190,30 @@ static void help_formats(FILE *f)
 	help_wrapped(f, "      --format FMT", text);
 }
 
+static const struct runtime_ops *const *runtimes;	/* cli_use_runtimes()'s */
+
+void cli_usage__use_runtimes(const struct runtime_ops *const *rows)
+{
+	runtimes = rows;
+}
+
+const struct runtime_ops *cli_usage__runtime(int id)
+{
+	return runtimes && id >= 0 && id < RUNTIME_MAX ? runtimes[id] : NULL;
+}
+
 /* each runtime's off option, from its row */
 static void help_runtimes(FILE *f)
 {
 	char option[64];
 
 	for (int id = 0; id < RUNTIME_MAX; id++) {
-		if (!runtime_rows[id]->off_option)
+		const struct runtime_ops *rt = cli_usage__runtime(id);
+
+		if (!rt || !rt->off_option)
 			continue;
-		snprintf(option, sizeof(option), "      --%s", runtime_rows[id]->off_option);
-		help_wrapped(f, option, runtime_rows[id]->off_usage);
+		snprintf(option, sizeof(option), "      --%s", rt->off_option);
+		help_wrapped(f, option, rt->off_usage);
 	}
 }
 

@@ -19,4 +19,10 @@ void cli_usage__help(FILE *f);
  * "=VALUE" ignored), or NULL when none is close enough to be a typo. */
 const char *cli_usage__closest(const char *word, const struct option *opts);
 
+/* The runtimes' rows whose off options the parser and --help list
+ * (cli_use_runtimes()); NULL for an id with none given. */
+struct runtime_ops;
+void cli_usage__use_runtimes(const struct runtime_ops *const *rows);
+const struct runtime_ops *cli_usage__runtime(int id);
+
 #endif
