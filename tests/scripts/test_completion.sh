@@ -50,7 +50,10 @@ check "bpfprof <TAB>: every command of cmds[] (missing: ${gap:-none})" \
 	[ -z "$gap" -a -n "$commands" ]
 check "bpfprof sym<TAB>: symbolize" [ "$(complete_words bpfprof sym)" = symbolize ]
 
-run_opts=$(table_names user/cli/cli.c 'long_opts[]' | sed 's/^/--/')
+# a profile run's: cli.c's table, then each runtime's off option, from its row
+run_opts=$( { table_names user/cli/cli.c 'long_opts[]'
+	grep -rhoE '\.off_option = "[^"]+"' user | sed -E 's/.*"([^"]+)"/\1/'; } | sed 's/^/--/')
+check "the runtimes' rows give their off options (--no-python among them)" grep -qx -- --no-python <<<"$run_opts"
 view_opts=$(table_names user/views/views.c 'view_opts[]' | sed 's/^/--/')
 sym_opts=$(table_names user/offline/symbolize.c 'opts[]' | sed 's/^/--/')
 for c in "" top report flamegraph diff symbolize; do
