@@ -79,8 +79,8 @@ hs_chain_self() {
 
 # hs_chain_self's top 5 of folded $1, those in >= 10% of its samples: names.
 hs_top_self() {
-	hs_chain_self "$1" | awk '{ name[NR] = $1; n[NR] = $2; all += $2 }
-		END { for (i = 1; i <= NR && i <= 5; i++) if (n[i] * 10 >= all) print name[i] }'
+	hs_chain_self "$1" | awk -v pct="${2:-10}" '{ name[NR] = $1; n[NR] = $2; all += $2 }
+		END { for (i = 1; i <= NR && i <= 5; i++) if (n[i] * 100 >= all * pct) print name[i] }'
 }
 
 echo "== HotSpot, no flags: compiled Java code named from the VM's structures, stacks whole"
@@ -128,19 +128,34 @@ if javac -d "$T/hs" examples/JavaChain.java 2>"$T/hs_javac.err"; then
 		all [ -s "$T/hs_names" ] -- bash -c "! awk '{ print \$1 }' '$T/hs_names' | grep -vxFf '$T/hs_declared'"
 	# reference, printed beside: the VM's perf map (what -XX:+PreserveFramePointer
 	# users pair with jcmd Compiler.perfmap), which bpfprof prefers when present
-	if jcmd "$HS_PID" Compiler.perfmap >/dev/null 2>&1; then
+	# The map is jcmd's snapshot of the code at one moment: code the JIT
+	# makes or moves later is named by it wrongly (a stale entry named a
+	# leaf's new code JavaChain.serve in an idle CI run). So the run it
+	# names counts only when JavaChain's entries in the map written after
+	# it are those before it (the VM's other code, jcmd's own among it,
+	# moves on every try): up to 5 tries, while the JIT settles.
+	HS_MAP=/tmp/perf-$HS_PID.map HS_STABLE=0
+	for try in 1 2 3 4 5; do
+		jcmd "$HS_PID" Compiler.perfmap >/dev/null 2>&1 &&
+			grep JavaChain "$HS_MAP" >"$T/hs_map_before" || break
 		"$BPFPROF" -p "$HS_PID" -d 2 -o "$T/hs_map.folded" 2>/dev/null
+		jcmd "$HS_PID" Compiler.perfmap >/dev/null 2>&1 &&
+			grep JavaChain "$HS_MAP" | cmp -s - "$T/hs_map_before" && { HS_STABLE=$try; break; }
+	done
+	if [ -s "$T/hs_map_before" ]; then
 		echo "        names from the VM: $(head -3 "$T/hs_names" | tr '\n' ' ')"
 		echo "        names from jcmd Compiler.perfmap: $(hs_chain_names "$T/hs_map.folded" | head -3 | tr '\n' ' ')"
 		rm -f "/tmp/perf-$HS_PID.map"
 		# the top-5 by innermost JavaChain frame, those in >= 10% of the
 		# samples (two runs: a method in 1 or 2 samples is luck): every
 		# name the map gives the walker gives too
-		hs_top_self "$T/hs.folded" >"$T/hs_self"
+		# (the walker's: those in >= 3%, a method near 10% of a short run's
+		# samples (serve's own work) is in or out of one run's top by luck)
+		hs_top_self "$T/hs.folded" 3 >"$T/hs_self"
 		hs_top_self "$T/hs_map.folded" >"$T/hs_map_self"
 		echo "        innermost, walker: $(tr '\n' ' ' <"$T/hs_self")| perf map: $(tr '\n' ' ' <"$T/hs_map_self")"
-		check "hotspot: the perf map's top-5 innermost JavaChain methods (>= 10%) are the walker's ($(tr '\n' ' ' <"$T/hs_map_self"))" \
-			all [ -s "$T/hs_map_self" ] -- bash -c "! grep -vxFf '$T/hs_self' '$T/hs_map_self'"
+		check "hotspot: the perf map's top-5 innermost JavaChain methods (>= 10%) are among the walker's (>= 3%) (map: $(tr '\n' ' ' <"$T/hs_map_self")walker: $(tr '\n' ' ' <"$T/hs_self"); the map unchanged over the run at try $HS_STABLE of 5)" \
+			all [ "$HS_STABLE" -gt 0 ] -- [ -s "$T/hs_map_self" ] -- bash -c "! grep -vxFf '$T/hs_self' '$T/hs_map_self'"
 	fi
 	if command -v perf >/dev/null; then
 		perf record -q -F 99 -g -o "$T/hs.perf" -p "$HS_PID" -- sleep 1 >/dev/null 2>&1

@@ -45,6 +45,7 @@ struct hs_proc {
 	size_t nnamed;
 	uint64_t walked_ns, walk_every_ns;	/* when walked last; how often */
 	uint64_t refused_ns;		/* when its tables were first refused (0: never) */
+	uint64_t facts_refused_ns;	/* when its walker's facts were (0: never) */
 	bool stored;			/* its facts are in hs_procs: its frames stepped */
 };
 
@@ -175,12 +176,19 @@ static void store_facts(struct hotspot *hs, struct hs_proc *p)
 {
 	struct hs_facts f;
 	int err = hs_facts__read(&p->l, proc_mem__read, &p->tgid, &f);
+	uint64_t now = now_ns();
 
-	if (err == -EPROTO) {
+	/* as its tables: a VM still starting (its interpreter not made yet)
+	 * was refused for good in 1 of 3 idle `-- java` runs; refused only
+	 * when still so HS_FACTS_SETTLE_NS after the first look */
+	if (err == -EPROTO && !p->facts_refused_ns)
+		p->facts_refused_ns = now;
+	if (err == -EPROTO && now - p->facts_refused_ns >= HS_FACTS_SETTLE_NS) {
 		p->state = HS_REFUSED;
 		hs->refused++;
-		return;
 	}
+	if (err == -EPROTO)
+		return;
 	if (err || bpf_map_update_elem(hs->facts_fd, &p->tgid, &f, BPF_ANY))
 		return;	/* not made yet, or gone: again at the next poll */
 	p->stored = true;
@@ -256,12 +264,27 @@ static void take_blob(const struct hs_blob *b, void *arg)
 		w->named[w->n++] = (struct named){ b->begin, b->end, name };
 }
 
+/* Whether a walk found other blobs than the last one: the JIT still
+ * compiling (both sorted by address). */
+static bool blobs_changed(const struct named *a, size_t na, const struct named *b, size_t nb)
+{
+	if (na != nb)
+		return true;
+	for (size_t i = 0; i < na; i++)
+		if (a[i].begin != b[i].begin || a[i].end != b[i].end)
+			return true;
+	return false;
+}
+
 /* Its code heaps walked, their blobs named, replacing the last walk's: so
- * that its samples are named after it exits. Again after a second, or
- * after HS_WALK_SHARE times what the walk took, whichever is later. */
+ * that its samples are named after it exits. Again after a second while
+ * its code stays as it was, after a tenth of one while the JIT is still
+ * compiling (code made in the last second of a short `-- java` run was
+ * left unnamed: 30% of its samples), or after HS_WALK_SHARE times what
+ * the walk took, whichever is later. */
 static void walk_heaps(struct hs_proc *p)
 {
-	uint64_t t0 = now_ns();
+	uint64_t t0 = now_ns(), floor;
 	struct walk w = { 0 };
 	int err;
 
@@ -273,11 +296,16 @@ static void walk_heaps(struct hs_proc *p)
 	err = hs_code__each_blob(&p->l, proc_mem__read, &p->tgid, HS_BLOBS_MAX, take_blob, &w);
 	p->walked_ns = now_ns();
 	p->walk_every_ns = (p->walked_ns - t0) * HS_WALK_SHARE;
-	if (p->walk_every_ns < HS_WALK_EVERY_NS)
-		p->walk_every_ns = HS_WALK_EVERY_NS;
-	if (err < 0)
+	if (err < 0) {
+		if (p->walk_every_ns < HS_WALK_EVERY_NS)
+			p->walk_every_ns = HS_WALK_EVERY_NS;
 		goto out;	/* gone, or a heap out of shape: the last walk's stay */
+	}
 	qsort(w.named, w.n, sizeof(*w.named), cmp_named);
+	floor = blobs_changed(w.named, w.n, p->named, p->nnamed) ? HS_WALK_CHANGING_NS
+								  : HS_WALK_EVERY_NS;
+	if (p->walk_every_ns < floor)
+		p->walk_every_ns = floor;
 	free_named(p->named, p->nnamed);
 	p->named = w.named;
 	p->nnamed = w.n;

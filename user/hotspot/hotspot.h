@@ -16,7 +16,9 @@
 extern const struct runtime_ops hotspot_runtime;
 
 #define HS_WALK_EVERY_NS	1000000000ULL	/* a JVM's code heaps walked at most each second */
+#define HS_WALK_CHANGING_NS	100000000ULL	/* ... each tenth of one while its code changes */
 #define HS_WALK_SHARE		20	/* ... and at most a twentieth of the time */
 #define HS_REFUSE_AFTER_NS	500000000ULL	/* tables refused twice this far apart: refused */
+#define HS_FACTS_SETTLE_NS	2000000000ULL	/* the walker's facts: this far apart */
 
 #endif
